@@ -1,0 +1,239 @@
+"""Seed files -> abstracts: parse, validate, dedupe, stable IDs and display labels. Pure apart from reading files."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag.errors import CorpusError
+from rag.text import Span, normalize_whitespace, sentence_spans
+
+MAX_SEED_FILE_BYTES = 50 * 1024 * 1024  # a seed file is text; anything this big is a mistake, not a corpus
+MIN_ABSTRACT_CHARS = 20
+ID_HASH_CHARS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where an abstract appears: the seed file's name and its 1-based position after the header."""
+
+    file: str
+    position: int
+
+    def __str__(self) -> str:
+        return f"{self.file} #{self.position}"
+
+
+@dataclass(frozen=True, slots=True)
+class Abstract:
+    id: str
+    label: str
+    text: str
+    locations: tuple[Location, ...]
+    content_hash: str
+    sentences: tuple[Span, ...] = field(default=(), compare=False)
+
+    def sentence_texts(self) -> list[str]:
+        return [span.of(self.text) for span in self.sentences]
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "locations": [{"file": loc.file, "position": loc.position} for loc in self.locations],
+            "text": self.text,
+        }
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(normalize_whitespace(text).encode("utf-8")).hexdigest()
+
+
+# --- labels ---
+
+# Tokens that name a method or benchmark: two or more capitals, or a capital followed by digits (AssayBench, sBMF,
+# CATE, GPT-4o-like names). Generic field acronyms are not names of a paper's contribution.
+_TOKEN = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)")
+
+
+def _names(text: str) -> list[str]:
+    """Tokens with at least two capitals (or a capital and a digit), hyphenated parts kept together."""
+    return [t for t in _TOKEN.findall(text) if sum(c.isupper() for c in t) + sum(c.isdigit() for c in t) >= 2
+            and any(c.isupper() for c in t)]
+_GENERIC_NAMES = frozenset(
+    """AI ML LLM LLMs VLM VLMs MLLM MLLMs NLP RL GPU GPUs CPU API APIs SOTA CNN CNNs RNN GNN GNNs MLP MLPs
+    PDE PDEs ODE ODEs SGD KL MSE ROC AUC IID OOD QA VQA LM LMs NN NNs CV ID IDs GB TB FLOPs PSD GUI CoT DPO UQ MARL MCTS T2I""".split()
+)
+_INTRO = re.compile(
+    r"\b(?:we|We)\s+(?:present|propose|introduce|develop|design|build|release|call|name|term|construct|curate)\s+"
+    r"(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?",
+)
+_CALLED = re.compile(r"\b(?:called|named|dubbed|termed)\s+")
+
+
+def _first_name_after(text: str, pattern: re.Pattern[str], window: int = 80) -> str | None:
+    for match in pattern.finditer(text):
+        tail = text[match.end() : match.end() + window]
+        for name in _names(tail):
+            if name not in _GENERIC_NAMES and len(name) >= 3:
+                return name
+    return None
+
+
+def make_label(text: str, max_words: int = 6) -> str:
+    """A short display label: the method or benchmark the abstract names, else its opening words."""
+    name = _first_name_after(text, _INTRO) or _first_name_after(text, _CALLED)
+    if name is None:
+        counts = Counter(n for n in _names(text) if n not in _GENERIC_NAMES and len(n) >= 3)
+        common = [n for n, c in counts.most_common() if c >= 3]
+        name = common[0] if common else None
+    if name:
+        return name.rstrip(".,;:")
+    words = normalize_whitespace(text).split()
+    opening = " ".join(words[:max_words]).rstrip(".,;:")
+    return opening + ("…" if len(words) > max_words else "")
+
+
+def _slug(label: str, max_chars: int = 24) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+    if len(slug) > max_chars:
+        slug = slug[:max_chars].rsplit("-", 1)[0] or slug[:max_chars]
+    return slug or "abstract"
+
+
+def make_id(label: str, digest: str, hash_chars: int = ID_HASH_CHARS) -> str:
+    """``<label-slug>-<hash prefix>``: readable, and stable because both parts come from the content."""
+    return f"{_slug(label)}-{digest[:hash_chars]}"
+
+
+# --- parsing ---
+
+
+@dataclass(frozen=True, slots=True)
+class SeedFile:
+    """One parsed seed file: its header and the paragraphs after it, in order."""
+
+    name: str
+    header: str
+    paragraphs: tuple[str, ...]
+
+
+def parse_seed_text(name: str, raw: bytes) -> SeedFile:
+    """Parse one seed file's bytes; raise :class:`CorpusError` naming the file and the problem."""
+    if not raw.strip():
+        raise CorpusError(f"{name}: the file is empty")
+    if b"\x00" in raw:
+        raise CorpusError(f"{name}: the file is binary (it contains NUL bytes), not text")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(
+            f"{name}: the file is not UTF-8 (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+            hint="Save the file as UTF-8 text.",
+        ) from None
+    bad_controls = [c for c in text if ord(c) < 32 and c not in "\n\r\t\f\v"]
+    if bad_controls:
+        raise CorpusError(f"{name}: the file contains control characters (e.g. U+{ord(bad_controls[0]):04X})")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    header = lines[0].strip()
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in lines[1:] + [""]:
+        if line.strip():
+            current.append(line)
+        elif current:
+            paragraphs.append(normalize_whitespace(" ".join(current)))
+            current = []
+    if not paragraphs:
+        raise CorpusError(f"{name}: the file has a header line ({header[:40]!r}) but no abstracts after it")
+    for position, paragraph in enumerate(paragraphs, start=1):
+        if len(paragraph) < MIN_ABSTRACT_CHARS:
+            raise CorpusError(
+                f"{name}: abstract #{position} is only {len(paragraph)} characters ({paragraph!r}); "
+                "is a blank line missing or misplaced?"
+            )
+    return SeedFile(name=name, header=header, paragraphs=tuple(paragraphs))
+
+
+def find_seed_files(paths: Iterable[Path]) -> list[Path]:
+    """Expand files and directories into a sorted list of .txt files; errors name what is wrong."""
+    files: list[Path] = []
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() == ".txt")
+            if not found:
+                raise CorpusError(f"{path}: the directory has no .txt files", hint="Point at a folder of seed .txt files.")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise CorpusError(f"{path}: no such file or directory")
+    if not files:
+        raise CorpusError("no seed files given")
+    return files
+
+
+def read_seed_file(path: Path) -> SeedFile:
+    try:
+        size = path.stat().st_size
+        if size > MAX_SEED_FILE_BYTES:
+            raise CorpusError(
+                f"{path.name}: the file is {size / 1e6:.0f} MB; seed files over "
+                f"{MAX_SEED_FILE_BYTES // (1024 * 1024)} MB are refused"
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"{path.name}: cannot read the file ({exc.strerror})") from None
+    return parse_seed_text(path.name, raw)
+
+
+def build_corpus(seed_files: Sequence[SeedFile]) -> list[Abstract]:
+    """Dedupe paragraphs across files into abstracts with all their locations, ordered by first appearance."""
+    by_hash: dict[str, dict] = {}
+    for seed in seed_files:
+        for position, paragraph in enumerate(seed.paragraphs, start=1):
+            digest = content_hash(paragraph)
+            entry = by_hash.setdefault(digest, {"text": paragraph, "locations": []})
+            entry["locations"].append(Location(seed.name, position))
+    abstracts: list[Abstract] = []
+    for digest, entry in by_hash.items():
+        label = make_label(entry["text"])
+        abstracts.append(
+            Abstract(
+                id=make_id(label, digest),
+                label=label,
+                text=entry["text"],
+                locations=tuple(sorted(set(entry["locations"]), key=lambda loc: (loc.file, loc.position))),
+                content_hash=digest,
+                sentences=tuple(sentence_spans(entry["text"])),
+            )
+        )
+    _resolve_id_collisions(abstracts)
+    return abstracts
+
+
+def _resolve_id_collisions(abstracts: list[Abstract]) -> None:
+    # Same label slug and same hash prefix: lengthen the hash for those only, so other IDs never move.
+    counts = Counter(a.id for a in abstracts)
+    for i, abstract in enumerate(abstracts):
+        if counts[abstract.id] > 1:
+            abstracts[i] = Abstract(
+                id=make_id(abstract.label, abstract.content_hash, 12),
+                label=abstract.label,
+                text=abstract.text,
+                locations=abstract.locations,
+                content_hash=abstract.content_hash,
+                sentences=abstract.sentences,
+            )
+
+
+def load_corpus(paths: Iterable[Path]) -> list[Abstract]:
+    """Read seed files or folders and return the deduplicated abstracts."""
+    return build_corpus([read_seed_file(p) for p in find_seed_files(paths)])

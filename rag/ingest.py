@@ -1,0 +1,204 @@
+"""Corpus -> chunks -> Chroma, idempotent by content hash, with a report of what changed.
+
+Order of work makes interruption safe: embed and add the new chunks, then swap the manifest (the commit point),
+then delete chunks nothing refers to any more.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag.chunking import Chunk, chunk_abstract
+from rag.corpus import Abstract, load_corpus
+from rag.embedding import LocalSentenceEmbedding
+from rag.errors import IndexCorruptError, IndexNotBuiltError, StoreUnavailableError
+from rag.manifest import Manifest, load_manifest, new_manifest, save_manifest
+from rag.settings import Settings
+from rag.store import ChunkStore
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[int, int], None]  # (chunks embedded so far, chunks to embed)
+
+
+@dataclass(frozen=True, slots=True)
+class IngestPlan:
+    """What an ingest must do, computed from the old manifest, the new corpus and the ids already stored."""
+
+    added: tuple[str, ...]
+    updated: tuple[tuple[str, str], ...]  # (old id, new id): same location, new content
+    removed: tuple[str, ...]
+    unchanged: tuple[str, ...]
+
+
+def plan_ingest(old: Sequence[Abstract], new: Sequence[Abstract]) -> IngestPlan:
+    """Classify abstracts: an abstract whose content changed at a location the old one held counts as updated."""
+    old_ids = {a.id for a in old}
+    new_ids = {a.id for a in new}
+    gone = {a.id: a for a in old if a.id not in new_ids}
+    where_gone = {loc: a.id for a in gone.values() for loc in a.locations}
+    added, updated, replaced = [], [], set()
+    for abstract in new:
+        if abstract.id in old_ids:
+            continue
+        predecessor = next(
+            (where_gone[loc] for loc in abstract.locations if where_gone.get(loc) not in (None, *replaced)), None
+        )
+        if predecessor is not None:
+            updated.append((predecessor, abstract.id))
+            replaced.add(predecessor)
+        else:
+            added.append(abstract.id)
+    removed = [aid for aid in gone if aid not in replaced]
+    unchanged = [a.id for a in new if a.id in old_ids]
+    return IngestPlan(tuple(added), tuple(updated), tuple(removed), tuple(unchanged))
+
+
+@dataclass(slots=True)
+class IngestReport:
+    abstracts: int
+    chunks: int
+    added: int
+    updated: int
+    removed: int
+    unchanged: int
+    embedded_chunks: int
+    seconds: float
+    collection: str
+    files: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{self.abstracts} abstracts ({self.chunks} chunks) from {len(self.files)} file(s): "
+            f"{self.added} added, {self.updated} updated, {self.removed} removed, {self.unchanged} unchanged "
+            f"in {self.seconds:.1f}s [collection {self.collection}]"
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "abstracts": self.abstracts,
+            "chunks": self.chunks,
+            "added": self.added,
+            "updated": self.updated,
+            "removed": self.removed,
+            "unchanged": self.unchanged,
+            "embedded_chunks": self.embedded_chunks,
+            "seconds": round(self.seconds, 3),
+            "collection": self.collection,
+            "files": self.files,
+        }
+
+
+@contextmanager
+def ingest_lock(data_dir: Path):
+    """One ingest at a time per data folder; a second one fails fast instead of interleaving writes."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / "ingest.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreUnavailableError(
+                "Another ingest is running on this index", hint="Wait for it to finish, then run `rag ingest` again."
+            ) from None
+        handle.write(str(os.getpid()))
+        handle.flush()
+        yield
+
+
+def chunk_corpus(abstracts: Iterable[Abstract], embedder: LocalSentenceEmbedding, settings: Settings) -> list[Chunk]:
+    max_tokens = min(settings.chunk_tokens, embedder.max_tokens) - 2  # [CLS] and [SEP]
+    return [
+        chunk
+        for abstract in abstracts
+        for chunk in chunk_abstract(abstract, embedder.count_tokens, max_tokens, settings.chunk_overlap_sentences)
+    ]
+
+
+def to_nodes(chunks: Sequence[Chunk], abstracts_by_id: dict[str, Abstract], vectors) -> list:
+    """LlamaIndex TextNodes carrying their vectors, linked to their abstract as the source document."""
+    from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+
+    nodes = []
+    for chunk, vector in zip(chunks, vectors, strict=True):
+        abstract = abstracts_by_id[chunk.abstract_id]
+        nodes.append(
+            TextNode(
+                id_=chunk.id,
+                text=chunk.text,
+                embedding=vector.tolist(),
+                start_char_idx=chunk.start,
+                end_char_idx=chunk.end,
+                metadata={"abstract_id": abstract.id, "label": abstract.label, "ordinal": chunk.ordinal},
+                excluded_embed_metadata_keys=["abstract_id", "label", "ordinal"],
+                excluded_llm_metadata_keys=["abstract_id", "ordinal"],
+                relationships={NodeRelationship.SOURCE: RelatedNodeInfo(node_id=abstract.id)},
+            )
+        )
+    return nodes
+
+
+def ingest(
+    settings: Settings,
+    embedder: LocalSentenceEmbedding,
+    paths: Sequence[Path] | None = None,
+    *,
+    rebuild: bool = False,
+    progress: ProgressCallback | None = None,
+) -> IngestReport:
+    """Bring the index in line with the seed files at ``paths`` (default: ``settings.seeds``)."""
+    started = time.perf_counter()
+    seed_paths = list(paths or settings.seeds)
+    abstracts = load_corpus(seed_paths)  # every input error surfaces before anything is written
+    with ingest_lock(settings.data_dir):
+        store = ChunkStore(settings)
+        previous: Manifest | None = None
+        if not rebuild:
+            try:
+                previous = load_manifest(settings.index_dir)
+            except (IndexNotBuiltError, IndexCorruptError) as exc:
+                log.warning("starting a fresh manifest: %s", exc)
+        plan = plan_ingest(previous.abstracts if previous else (), abstracts)
+        chunks = chunk_corpus(abstracts, embedder, settings)
+        stored = store.ids()
+        missing = [c for c in chunks if c.id not in stored]
+        by_id = {a.id: a for a in abstracts}
+        _embed_and_add(store, embedder, missing, by_id, settings.embed_batch_size, progress)
+        manifest = new_manifest(previous, settings.collection_name, settings.embed_model, abstracts, chunks)
+        save_manifest(settings.index_dir, manifest)
+        stale = stored - {c.id for c in chunks}
+        if stale:
+            store.delete(sorted(stale))
+    files = sorted({loc.file for a in abstracts for loc in a.locations})
+    return IngestReport(
+        abstracts=len(abstracts),
+        chunks=len(chunks),
+        added=len(plan.added),
+        updated=len(plan.updated),
+        removed=len(plan.removed),
+        unchanged=len(plan.unchanged),
+        embedded_chunks=len(missing),
+        seconds=time.perf_counter() - started,
+        collection=settings.collection_name,
+        files=files,
+    )
+
+
+def _embed_and_add(store, embedder, chunks, by_id, batch_size, progress) -> None:
+    total = len(chunks)
+    if progress:
+        progress(0, total)
+    # Embed and write in slices so a long ingest shows progress and an interruption keeps finished work.
+    step = max(batch_size, 256)
+    for start in range(0, total, step):
+        batch = chunks[start : start + step]
+        vectors = embedder.encode([c.text for c in batch], batch_size=batch_size)
+        store.add(to_nodes(batch, by_id, vectors))
+        if progress:
+            progress(min(start + step, total), total)

