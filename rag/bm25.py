@@ -64,4 +64,3 @@ def top_indices(scores: np.ndarray, k: int) -> list[int]:
     k = min(k, scores.size)
     candidates = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
     return sorted(candidates.tolist(), key=lambda i: (-float(scores[i]), i))
-

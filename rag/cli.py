@@ -45,6 +45,7 @@ def _quiet_libraries() -> None:
 
 def _settings(args: argparse.Namespace, **overrides):
     from pydantic import ValidationError
+    from pydantic_settings import SettingsError
 
     from rag.settings import Settings
 
@@ -57,7 +58,11 @@ def _settings(args: argparse.Namespace, **overrides):
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()
         )
-        raise RagError(f"Invalid settings: {problems}", hint="Check the flags and RAG_* environment variables.") from None
+        raise RagError(
+            f"Invalid settings: {problems}", hint="Check the flags and RAG_* environment variables."
+        ) from None
+    except (SettingsError, ValueError) as exc:
+        raise RagError(f"Invalid settings: {exc}", hint="Check the RAG_* environment variables.") from None
 
 
 def _progress_bar(description: str) -> Callable[[int, int], None]:
@@ -132,9 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--data-dir", type=Path, help="index folder (default: ./.rag, or RAG_DATA_DIR)", metavar="DIR"
-    )
+    common.add_argument("--data-dir", type=Path, help="index folder (default: ./.rag, or RAG_DATA_DIR)", metavar="DIR")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser(

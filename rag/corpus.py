@@ -62,11 +62,70 @@ _TOKEN = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)")
 
 def _names(text: str) -> list[str]:
     """Tokens with at least two capitals (or a capital and a digit), hyphenated parts kept together."""
-    return [t for t in _TOKEN.findall(text) if sum(c.isupper() for c in t) + sum(c.isdigit() for c in t) >= 2
-            and any(c.isupper() for c in t)]
+    return [
+        t
+        for t in _TOKEN.findall(text)
+        if sum(c.isupper() for c in t) + sum(c.isdigit() for c in t) >= 2 and any(c.isupper() for c in t)
+    ]
+
+
 _GENERIC_NAMES = frozenset(
-    """AI ML LLM LLMs VLM VLMs MLLM MLLMs NLP RL GPU GPUs CPU API APIs SOTA CNN CNNs RNN GNN GNNs MLP MLPs
-    PDE PDEs ODE ODEs SGD KL MSE ROC AUC IID OOD QA VQA LM LMs NN NNs CV ID IDs GB TB FLOPs PSD GUI CoT DPO UQ MARL MCTS T2I""".split()
+    [
+        "AI",
+        "ML",
+        "LLM",
+        "LLMs",
+        "VLM",
+        "VLMs",
+        "MLLM",
+        "MLLMs",
+        "NLP",
+        "RL",
+        "GPU",
+        "GPUs",
+        "CPU",
+        "API",
+        "APIs",
+        "SOTA",
+        "CNN",
+        "CNNs",
+        "RNN",
+        "GNN",
+        "GNNs",
+        "MLP",
+        "MLPs",
+        "PDE",
+        "PDEs",
+        "ODE",
+        "ODEs",
+        "SGD",
+        "KL",
+        "MSE",
+        "ROC",
+        "AUC",
+        "IID",
+        "OOD",
+        "QA",
+        "VQA",
+        "LM",
+        "LMs",
+        "NN",
+        "NNs",
+        "CV",
+        "ID",
+        "IDs",
+        "GB",
+        "TB",
+        "FLOPs",
+        "PSD",
+        "GUI",
+        "CoT",
+        "DPO",
+        "UQ",
+        "MARL",
+        "MCTS",
+        "T2I",
+    ]
 )
 _INTRO = re.compile(
     r"\b(?:we|We)\s+(?:present|propose|introduce|develop|design|build|release|call|name|term|construct|curate)\s+"
@@ -169,7 +228,9 @@ def find_seed_files(paths: Iterable[Path]) -> list[Path]:
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() == ".txt")
             if not found:
-                raise CorpusError(f"{path}: the directory has no .txt files", hint="Point at a folder of seed .txt files.")
+                raise CorpusError(
+                    f"{path}: the directory has no .txt files", hint="Point at a folder of seed .txt files."
+                )
             files.extend(found)
         elif path.is_file():
             files.append(path)

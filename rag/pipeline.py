@@ -94,8 +94,7 @@ class Pipeline:
             raise QuestionError("The question is empty.", hint="Type a question about the abstracts.")
         if len(cleaned) > self.settings.max_question_chars:
             raise QuestionError(
-                f"The question is {len(cleaned):,} characters long; the limit is "
-                f"{self.settings.max_question_chars:,}.",
+                f"The question is {len(cleaned):,} characters long; the limit is {self.settings.max_question_chars:,}.",
                 hint="Ask a shorter question (RAG_MAX_QUESTION_CHARS raises the limit).",
             )
         return cleaned

@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-import numpy as np
-
 from rag.bm25 import BM25Index, top_indices
 from rag.chunking import Chunk
 from rag.corpus import Abstract
