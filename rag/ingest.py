@@ -15,11 +15,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from rag.chunking import Chunk, chunk_abstract
 from rag.corpus import Abstract, load_corpus
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError, IndexNotBuiltError, StoreUnavailableError
-from rag.manifest import Manifest, load_manifest, new_manifest, save_manifest
+from rag.manifest import (
+    Manifest,
+    load_manifest,
+    load_sentence_vectors,
+    next_generation,
+    remove_stale_files,
+    save_manifest,
+    save_sentence_vectors,
+)
 from rag.settings import Settings
 from rag.store import ChunkStore
 
@@ -170,8 +180,20 @@ def ingest(
         missing = [c for c in chunks if c.id not in stored]
         by_id = {a.id: a for a in abstracts}
         _embed_and_add(store, embedder, missing, by_id, settings.embed_batch_size, progress)
-        manifest = new_manifest(previous, settings.collection_name, settings.embed_model, abstracts, chunks)
-        save_manifest(settings.index_dir, manifest)
+        generation = next_generation(previous)
+        vectors = _sentence_vectors(settings, embedder, abstracts, previous)
+        vectors_name = save_sentence_vectors(settings.index_dir, generation, vectors)
+        manifest = Manifest(
+            collection=settings.collection_name,
+            embed_model=settings.embed_model,
+            abstracts=tuple(abstracts),
+            chunks=tuple(chunks),
+            generation=generation,
+            written_at=time.time(),
+            sentence_vectors=vectors_name,
+        )
+        save_manifest(settings.index_dir, manifest)  # the commit point
+        remove_stale_files(settings.index_dir, keep=vectors_name)
         stale = stored - {c.id for c in chunks}
         if stale:
             store.delete(sorted(stale))
@@ -188,6 +210,32 @@ def ingest(
         collection=settings.collection_name,
         files=files,
     )
+
+
+def _sentence_vectors(
+    settings: Settings, embedder: LocalSentenceEmbedding, abstracts: Sequence[Abstract], previous: Manifest | None
+) -> np.ndarray:
+    """One vector per sentence (evidence selection and verification use them); reuse unchanged abstracts' rows."""
+    reuse: dict[str, np.ndarray] = {}
+    if previous is not None and previous.sentence_vectors:
+        try:
+            old = load_sentence_vectors(settings.index_dir, previous)
+            row = 0
+            for abstract in previous.abstracts:
+                reuse[abstract.id] = old[row : row + len(abstract.sentences)]
+                row += len(abstract.sentences)
+        except IndexCorruptError as exc:
+            log.warning("re-embedding all sentences: %s", exc)
+    todo = [s for a in abstracts if a.id not in reuse for s in a.sentence_texts()]
+    fresh = iter(embedder.encode(todo, batch_size=settings.embed_batch_size)) if todo else iter(())
+    rows: list[np.ndarray] = []
+    for abstract in abstracts:
+        if abstract.id in reuse:
+            rows.extend(reuse[abstract.id])
+        else:
+            rows.extend(next(fresh) for _ in abstract.sentences)
+    dim = len(embedder.get_query_embedding("dimension probe")) if not rows else len(rows[0])
+    return np.vstack(rows).astype(np.float32) if rows else np.zeros((0, dim), np.float32)
 
 
 def _embed_and_add(store, embedder, chunks, by_id, batch_size, progress) -> None:

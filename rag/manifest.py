@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from rag.chunking import Chunk
 from rag.corpus import Abstract, Location
@@ -30,6 +31,7 @@ class Manifest:
     chunks: tuple[Chunk, ...]
     generation: int
     written_at: float
+    sentence_vectors: str = ""  # file name (in the index folder) of the per-sentence embedding matrix
 
     def abstract_ids(self) -> set[str]:
         return {a.id for a in self.abstracts}
@@ -43,6 +45,7 @@ def save_manifest(index_dir: Path, manifest: Manifest) -> None:
         "embed_model": manifest.embed_model,
         "generation": manifest.generation,
         "written_at": manifest.written_at,
+        "sentence_vectors": manifest.sentence_vectors,
         "abstracts": [
             {
                 "id": a.id,
@@ -99,17 +102,48 @@ def load_manifest(index_dir: Path) -> Manifest:
             chunks=chunks,
             generation=int(payload["generation"]),
             written_at=float(payload["written_at"]),
+            sentence_vectors=str(payload.get("sentence_vectors", "")),
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise IndexCorruptError(f"The index manifest in {index_dir.name} is unreadable ({exc})") from None
 
 
-def new_manifest(previous: Manifest | None, collection: str, embed_model: str, abstracts, chunks) -> Manifest:
-    return Manifest(
-        collection=collection,
-        embed_model=embed_model,
-        abstracts=tuple(abstracts),
-        chunks=tuple(chunks),
-        generation=(previous.generation + 1) if previous else 1,
-        written_at=time.time(),
-    )
+def next_generation(previous: Manifest | None) -> int:
+    return (previous.generation + 1) if previous else 1
+
+
+def sentence_vectors_name(generation: int) -> str:
+    return f"sentences-{generation}.npy"
+
+
+def save_sentence_vectors(index_dir: Path, generation: int, vectors: np.ndarray) -> str:
+    """Write the matrix under a generation-specific name (atomically); the manifest points at it."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    name = sentence_vectors_name(generation)
+    fd, tmp = tempfile.mkstemp(prefix=".sentences-", suffix=".npy", dir=index_dir)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            np.save(handle, vectors.astype(np.float32, copy=False))
+        os.replace(tmp, index_dir / name)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return name
+
+
+def load_sentence_vectors(index_dir: Path, manifest: Manifest) -> np.ndarray:
+    """The per-sentence matrix, rows in manifest order (abstract by abstract, sentence by sentence)."""
+    expected = sum(len(a.sentences) for a in manifest.abstracts)
+    try:
+        vectors = np.load(index_dir / manifest.sentence_vectors, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise IndexCorruptError(f"The sentence vectors of {index_dir.name} are unreadable ({exc})") from None
+    if vectors.ndim != 2 or vectors.shape[0] != expected:
+        raise IndexCorruptError(f"The sentence vectors of {index_dir.name} do not match the manifest")
+    return vectors
+
+
+def remove_stale_files(index_dir: Path, keep: str) -> None:
+    for path in index_dir.glob("sentences-*.npy"):
+        if path.name != keep:
+            path.unlink(missing_ok=True)

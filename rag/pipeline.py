@@ -5,14 +5,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from rag.answer import Answer, BackendStatus, StreamEvent
+from rag.answering import stream_answer
+from rag.compose import make_ollama_composer
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
-from rag.errors import QuestionError, UnknownAbstractError
+from rag.errors import QuestionError, RagError, UnknownAbstractError
 from rag.ingest import IngestReport, ProgressCallback, ingest
-from rag.manifest import load_manifest
+from rag.manifest import load_manifest, load_sentence_vectors
 from rag.retrieve import HybridRetriever, IndexSnapshot, Mode, RankedAbstract
 from rag.settings import Settings
 from rag.store import ChunkStore
@@ -52,7 +55,9 @@ class Pipeline:
         """The last complete index; reloaded only when an ingest in this process replaced it."""
         with self._lock:
             if self._snapshot is None:
-                self._snapshot = IndexSnapshot(load_manifest(self.settings.index_dir))
+                manifest = load_manifest(self.settings.index_dir)
+                vectors = load_sentence_vectors(self.settings.index_dir, manifest)
+                self._snapshot = IndexSnapshot(manifest, vectors)
             return self._snapshot
 
     def retriever(self, mode: Mode | None = None) -> HybridRetriever:
@@ -98,6 +103,67 @@ class Pipeline:
                 hint="Ask a shorter question (RAG_MAX_QUESTION_CHARS raises the limit).",
             )
         return cleaned
+
+    # --- answering ---
+    def backend_status(self, model: str | None = None) -> BackendStatus:
+        """What "auto" would use now; never raises (an unreachable Ollama is a status, not an error)."""
+        model = model or self.settings.ollama_model
+        if self.settings.backend == "extractive":
+            return BackendStatus(False, self.settings.ollama_host, [], "extractive", None,
+                                 "Extractive answers (RAG_BACKEND=extractive): quoted sentences, no model.")  # fmt: skip
+        from rag.compose.ollama import status
+
+        return status(self.settings, model)
+
+    def _composer(self, backend: str | None, model: str | None) -> tuple[object | None, list[str]]:
+        """Resolve the backend: a composer for Ollama, or None for extractive, plus notices for the user."""
+        backend = backend or self.settings.backend
+        if backend == "extractive":
+            return None, []
+        composer = make_ollama_composer(self.settings, model)
+        if backend == "ollama":
+            return composer, []
+        state = self.backend_status(model)
+        if state.backend == "ollama":
+            return composer, []
+        return None, [state.message]
+
+    def stream(
+        self,
+        question: str,
+        history: Sequence[dict] | None = None,
+        *,
+        backend: str | None = None,
+        model: str | None = None,
+    ) -> Iterator[StreamEvent]:
+        """Yield answer text pieces as they are produced, then the verified :class:`Answer`."""
+        question = self.check_question(question)
+        if backend not in (None, "auto", "extractive", "ollama"):
+            raise RagError(f"Unknown backend {backend!r}", hint="Use auto, extractive or ollama.")
+        composer, notices = self._composer(backend, model)
+        yield from stream_answer(
+            question,
+            snapshot=self.snapshot,
+            retriever=self.retriever(),
+            top_k=self.settings.top_k,
+            history=list(history or []),
+            composer=composer,
+            notices=notices,
+        )
+
+    def ask(self, question: str, history: Sequence[dict] | None = None, **kwargs) -> Answer:
+        """The verified answer (the last event of :meth:`stream`)."""
+        answer = None
+        for event in self.stream(question, history, **kwargs):
+            answer = event
+        assert isinstance(answer, Answer)
+        return answer
+
+    def query_engine(self, **kwargs):
+        """This pipeline as a LlamaIndex query engine (``engine.query(q)`` -> Response with cited sources)."""
+        from rag.query_engine import CitedQueryEngine
+
+        return CitedQueryEngine(pipeline=self, **kwargs)
 
     def warm_up(self) -> float:
         """Load the model and index now (not on the first question); returns seconds taken."""

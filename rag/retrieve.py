@@ -8,12 +8,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+import numpy as np
+
 from rag.bm25 import BM25Index, top_indices
 from rag.chunking import Chunk
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.manifest import Manifest
 from rag.store import ChunkStore
+from rag.text import Span
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +67,7 @@ class RankedAbstract:
 class Retriever(Protocol):
     """Ranks abstracts for a question; implementations differ only in how they fuse signals."""
 
-    def search(self, question: str, k: int) -> list[RankedAbstract]: ...
+    def search(self, question: str, k: int, query_vector: np.ndarray | None = None) -> list[RankedAbstract]: ...
 
 
 def rrf_fuse(rankings: Sequence[tuple[Sequence[str], float]], rrf_k: int) -> dict[str, float]:
@@ -77,14 +80,33 @@ def rrf_fuse(rankings: Sequence[tuple[Sequence[str], float]], rrf_k: int) -> dic
 
 
 class IndexSnapshot:
-    """The manifest's abstracts and chunks in memory, with BM25 over the chunks; immutable once built."""
+    """The manifest's abstracts, chunks and sentences in memory, with BM25 over chunks and over sentences.
 
-    def __init__(self, manifest: Manifest) -> None:
+    Immutable once built; a new ingest produces a new snapshot.
+    """
+
+    def __init__(self, manifest: Manifest, sentence_vectors: np.ndarray) -> None:
         self.manifest = manifest
         self.abstracts: dict[str, Abstract] = {a.id: a for a in manifest.abstracts}
+        self.abstract_order: list[str] = [a.id for a in manifest.abstracts]
         self.chunks: list[Chunk] = list(manifest.chunks)
         self.chunk_index: dict[str, int] = {c.id: i for i, c in enumerate(self.chunks)}
         self.bm25 = BM25Index([c.text for c in self.chunks])
+        # Sentence rows, in manifest order: which abstract, which span, which vector.
+        self.sentence_owner: list[str] = [a.id for a in manifest.abstracts for _ in a.sentences]
+        self.sentence_spans: list[Span] = [span for a in manifest.abstracts for span in a.sentences]
+        self.sentence_texts: list[str] = [
+            span.of(self.abstracts[aid].text)
+            for aid, span in zip(self.sentence_owner, self.sentence_spans, strict=True)
+        ]
+        self.sentence_vectors = sentence_vectors
+        self.sentence_bm25 = BM25Index(self.sentence_texts)
+        self.lowered_corpus = "\n".join(a.text for a in manifest.abstracts).lower()
+        self.sentence_rows: dict[str, range] = {}
+        row = 0
+        for abstract in manifest.abstracts:
+            self.sentence_rows[abstract.id] = range(row, row + len(abstract.sentences))
+            row += len(abstract.sentences)
 
 
 class HybridRetriever:
@@ -109,20 +131,20 @@ class HybridRetriever:
         self.dense_weight = dense_weight
         self.chunks_per_abstract = chunks_per_abstract
 
-    def dense_chunk_scores(self, question: str, n_chunks: int) -> dict[str, float]:
-        vector = self.embedder.encode([question])[0]
+    def dense_chunk_scores(self, vector: np.ndarray, n_chunks: int) -> dict[str, float]:
         # Over-fetch: chunks of an interrupted ingest may sit in Chroma without being in the manifest.
         hits = self.store.query(vector, n_chunks + 16)
         known = self.snapshot.chunk_index
         return {h.chunk_id: h.similarity for h in hits if h.chunk_id in known}
 
-    def search(self, question: str, k: int) -> list[RankedAbstract]:
+    def search(self, question: str, k: int, query_vector: np.ndarray | None = None) -> list[RankedAbstract]:
         snap = self.snapshot
         n_abstracts = len(snap.abstracts)
         dense_chunks: dict[str, float] = {}
         bm25_chunks: dict[str, float] = {}
         if self.mode in ("hybrid", "dense"):
-            dense_chunks = self.dense_chunk_scores(question, min(len(snap.chunks), max(50, 10 * k)))
+            vector = self.embedder.encode([question])[0] if query_vector is None else query_vector
+            dense_chunks = self.dense_chunk_scores(vector, min(len(snap.chunks), max(50, 10 * k)))
         if self.mode in ("hybrid", "bm25"):
             scores = snap.bm25.scores(question)
             for i in top_indices(scores, max(50, 10 * k)):
