@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rag.text import Span, content_words, numbers_in, sentence_spans
 
 # Calibrated on eval/questions.jsonl evidence (see README, "Verification thresholds").
-SUPPORT_THRESHOLD = 0.62
+SUPPORT_THRESHOLD = 0.60
 DENSE_WEIGHT = 0.55
 OVERLAP_WEIGHT = 0.45
 NUMBER_MISMATCH_CAP = 0.45  # a sentence stating a number its source does not contain is never verified

@@ -65,14 +65,14 @@ def _settings(args: argparse.Namespace, **overrides):
         raise RagError(f"Invalid settings: {exc}", hint="Check the RAG_* environment variables.") from None
 
 
-def _progress_bar(description: str) -> Callable[[int, int], None]:
+def _progress_bar(description: str, unit: str = "chunk") -> Callable[[int, int], None]:
     from tqdm import tqdm
 
     bar: dict[str, tqdm] = {}
 
     def update(done: int, total: int) -> None:
         if "bar" not in bar:
-            bar["bar"] = tqdm(total=total, desc=description, unit="chunk", disable=total == 0, file=sys.stderr)
+            bar["bar"] = tqdm(total=total, desc=description, unit=unit, disable=total == 0, file=sys.stderr)
         bar["bar"].n = done
         bar["bar"].refresh()
         if done >= total:
@@ -131,6 +131,110 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_answer(answer) -> None:
+    for notice in answer.notices:
+        print(f"note: {notice}", file=sys.stderr)
+    print(answer.text)
+    shown = answer.nearest if answer.abstained else answer.sources
+    if shown:
+        print("\nNearest abstracts:" if answer.abstained else "\nSources:")
+        for source in shown:
+            where = ", ".join(str(loc) for loc in source.abstract.locations)
+            print(f"  [{source.number}] {source.abstract.label} ({source.abstract.id}; {where})")
+    unverified = [s for s in answer.sentences if not s.verified]
+    if unverified:
+        print(f"\n{len(unverified)} sentence(s) could not be verified against the abstracts they cite.")
+    t = answer.timings
+    model = f" {answer.model}" if answer.model else ""
+    print(
+        f"\n[{answer.backend}{model}; retrieve {t.retrieve_s:.2f}s, generate {t.generate_s:.2f}s, "
+        f"verify {t.verify_s:.2f}s]",
+        file=sys.stderr,
+    )
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from rag.answer import Answer, TextDelta
+    from rag.pipeline import Pipeline
+
+    pipeline = Pipeline(_settings(args))
+    history = json.loads(Path(args.history).read_text(encoding="utf-8")) if args.history else None
+    streaming = not args.json and args.stream
+    answer = None
+    for event in pipeline.stream(args.question, history, backend=args.backend, model=args.model):
+        if isinstance(event, TextDelta) and streaming:
+            print(event.text, end="", flush=True)
+        elif isinstance(event, Answer):
+            answer = event
+    if args.json:
+        print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        if streaming:
+            print("\n\n--- verified answer ---")
+        _print_answer(answer)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from eval.questions import load_questions
+    from eval.report import write_outputs
+    from eval.runner import default_out_dir, evaluate, run_metadata, summarize
+    from rag.pipeline import Pipeline
+
+    questions = load_questions(args.questions)  # a malformed file fails here, before any work
+    pipeline = Pipeline(_settings(args))
+    pipeline.warm_up()
+    meta = run_metadata(pipeline, args.questions, args.backend, args.model, args.retrieval_only)
+    results = evaluate(
+        pipeline,
+        questions,
+        backend=args.backend,
+        model=args.model,
+        retrieval_only=args.retrieval_only,
+        progress=_progress_bar("Evaluating", unit="question"),
+    )
+    summary = summarize(results)
+    out_dir = args.out or default_out_dir(Path.cwd())
+    paths = write_outputs(out_dir, meta, summary, results)
+    print(paths["markdown"].read_text(encoding="utf-8"))
+    print(f"\nWrote {paths['json']}, {paths['markdown']} and {paths['plot']}", file=sys.stderr)
+    return 0
+
+
+def cmd_ui(args: argparse.Namespace) -> int:
+    from rag.errors import IndexNotBuiltError
+    from rag.manifest import load_manifest
+    from rag.pipeline import Pipeline
+    from ui.app import launch
+
+    started = time.perf_counter()
+    overrides = {"ui_host": args.host, "ui_port": args.port}
+    settings = _settings(args, **overrides)
+    pipeline = Pipeline(settings)
+    try:
+        load_manifest(settings.index_dir)
+    except IndexNotBuiltError:
+        seeds = ", ".join(str(p) for p in settings.seeds)
+        print(f"First run: indexing {seeds} (later starts reuse the index).", file=sys.stderr)
+        report = pipeline.ingest(progress=_progress_bar("Embedding"))
+        print(report.summary(), file=sys.stderr)
+    pipeline.warm_up()
+    auth = tuple(settings.ui_auth.split(":", 1)) if settings.ui_auth else None
+    try:
+        from ui.app import check_host
+
+        check_host(settings.ui_host, auth, args.insecure)
+    except ValueError as exc:
+        raise RagError(str(exc)) from None
+
+    def ready(url: str) -> None:
+        print(f"Ready in {time.perf_counter() - started:.1f}s: open {url}  (Ctrl-C to stop)", file=sys.stderr)
+
+    launch(pipeline, host=settings.ui_host, port=settings.ui_port, auth=auth, insecure=args.insecure,
+           ready_callback=ready)  # fmt: skip
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rag", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -175,6 +279,53 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print id, label, locations and text as JSON")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser(
+        "ask",
+        parents=[common],
+        help="answer a question with verified citations",
+        description="Answer from the abstracts. Every sentence carries [n] citations that are checked against the "
+        "abstract they point to; unsupported sentences are re-cited or flagged. When the abstracts do not cover "
+        "the question the answer says so and lists the nearest abstracts. --backend auto uses Ollama when it is "
+        "running with the model pulled, else the extractive answerer (no model needed).",
+    )
+    p.add_argument("question", help="the question, in quotes")
+    p.add_argument("--backend", choices=["auto", "extractive", "ollama"], help="answering backend (default auto)")
+    p.add_argument("--model", help="Ollama model (default llama3.2:3b, or RAG_OLLAMA_MODEL)")
+    p.add_argument("--history", type=Path, metavar="FILE", help="JSON chat history for a follow-up question")
+    p.add_argument("--no-stream", dest="stream", action="store_false", help="print only the final answer")
+    p.add_argument("--json", action="store_true", help="print the full result object as JSON")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser(
+        "eval",
+        parents=[common],
+        help="run the evaluation question set and write a report",
+        description="Run every question through the same pipeline as the UI and compute retrieval (hit@1, "
+        "recall@5, MRR@10, nDCG@10 for hybrid, BM25-only and dense-only), citation precision/recall/F1, verified "
+        "share, invalid-citation rate, key-fact coverage, abstention accuracy and latency, overall and per type. "
+        "Writes results.json, report.md and metrics.png.",
+    )
+    p.add_argument("--questions", type=Path, default=Path(__file__).resolve().parents[1] / "eval" / "questions.jsonl",
+                   help="JSONL question file (default eval/questions.jsonl)")  # fmt: skip
+    p.add_argument("--backend", choices=["auto", "extractive", "ollama"], help="answering backend (default auto)")
+    p.add_argument("--model", help="Ollama model for --backend ollama/auto")
+    p.add_argument("--out", type=Path, metavar="DIR", help="output folder (default eval/runs/<timestamp>)")
+    p.add_argument("--retrieval-only", action="store_true", help="measure retrieval only; compose no answers")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser(
+        "ui",
+        parents=[common],
+        help="start the chat UI in the browser (indexes ./seeds on first run)",
+        description="Serve the Gradio chat UI. On first run it indexes the seeds (with progress); later starts "
+        "reuse the index. Binds to 127.0.0.1 by default; another address needs RAG_UI_AUTH=user:password or an "
+        "explicit --insecure. Never creates a public share link.",
+    )
+    p.add_argument("--host", help="address to bind (default 127.0.0.1, or RAG_UI_HOST)")
+    p.add_argument("--port", type=int, help="port (default 7860, or RAG_UI_PORT; 0 = any free port)")
+    p.add_argument("--insecure", action="store_true", help="allow a non-loopback bind without credentials")
+    p.set_defaults(func=cmd_ui)
     return parser
 
 

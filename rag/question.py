@@ -16,7 +16,7 @@ Kind = Literal["list", "number", "name", "general"]
 _LIST = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|methods)\b"
     r"|(?:list|name|find|show)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
-    r"|(?:are|is)\s+there\s+(?:any\s+)?(?:papers?|works?|abstracts?|studies)\b"
+    r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
     r"|what\s+(?:work|research)\b"
     r"|(?:any\s+)?papers?\s+(?:on|about|that)\b)",
     re.IGNORECASE,

@@ -15,8 +15,8 @@ from rag.question import QuestionProfile
 
 # List questions: an abstract joins the list when its best sentence scores within LIST_MARGIN of the best
 # abstract's and above LIST_FLOOR (calibrated on the multi questions of eval/questions.jsonl; see README).
-LIST_MARGIN = 0.22
-LIST_FLOOR = 0.45
+LIST_MARGIN = 0.25
+LIST_FLOOR = 0.5
 LIST_MAX = 8
 
 

@@ -1,0 +1,857 @@
+"""ui.render (pure HTML builders) and the UI's callbacks and launch guard, without a server or a browser."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from html.parser import HTMLParser
+
+import gradio as gr
+import pytest
+
+from rag.answer import Answer, AnswerSentence, BackendStatus, Citation, Source, TextDelta, Timings
+from rag.corpus import Abstract, Location
+from rag.errors import GenerationError, QuestionError, UnknownAbstractError
+from ui import app, render
+
+# --- builders and fakes ---
+
+NASTY = [
+    '<img src=x onerror="window.__xss=1">',
+    "<script>alert(1)</script>",
+    '" onmouseover="alert(1)',
+    "' autofocus onfocus='alert(1)",
+    "javascript:alert(1)",
+    "</mark></p><iframe src=//evil>",
+    "**<b>bold</b>** *<i>it</i>* `<code>`",
+    "&lt;already escaped&gt; & ampersand",
+]
+
+TEXT = (
+    "We propose AssayBench, a benchmark for phenotypic screens. It is built from 1,920 CRISPR screens. "
+    "Models are ranked by adjusted nDCG."
+)
+
+
+def make_abstract(
+    abstract_id: str = "assaybench-66f7", label: str = "AssayBench", text: str = TEXT, files=(("000_a.txt", 4),)
+) -> Abstract:
+    return Abstract(
+        id=abstract_id,
+        label=label,
+        text=text,
+        locations=tuple(Location(f, p) for f, p in files),
+        content_hash="0" * 64,
+    )
+
+
+def span_of(text: str, piece: str) -> tuple[int, int]:
+    start = text.index(piece)
+    return start, start + len(piece)
+
+
+def make_answer(
+    sentences: list[AnswerSentence] | None = None,
+    sources: list[Source] | None = None,
+    **kwargs,
+) -> Answer:
+    abstract = make_abstract()
+    sources = sources if sources is not None else [Source(1, abstract), Source(2, make_abstract("other-1234", "Other"))]
+    if sentences is None:
+        start, end = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+        sentences = [
+            AnswerSentence("AssayBench uses 1,920 CRISPR screens.", [Citation(1, abstract.id, 0.9, start, end)], True),
+            AnswerSentence(
+                "It is the largest benchmark.", [Citation(1, abstract.id, 0.2, 0, 10)], False, "unsupported"
+            ),
+        ]
+    defaults = dict(
+        question="How many CRISPR screens does AssayBench use?",
+        text=" ".join(f"{s.text} [1]" for s in sentences),
+        sentences=sentences,
+        sources=sources,
+        abstained=False,
+        backend="extractive",
+        model=None,
+    )
+    defaults.update(kwargs)
+    return Answer(**defaults)
+
+
+class TagCollector(HTMLParser):
+    """Collects every start tag and its attributes, to check what markup a renderer produced."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+ALLOWED_TAGS = {
+    "div",
+    "p",
+    "span",
+    "a",
+    "mark",
+    "strong",
+    "em",
+    "code",
+    "br",
+    "ul",
+    "ol",
+    "li",
+    "h3",
+    "article",
+    "table",
+    "tr",
+    "th",
+    "td",
+}
+ALLOWED_ATTRS = {"class", "href", "title", "aria-label", "role", "scope"}
+
+
+def assert_safe(markup: str) -> TagCollector:
+    """Only our own tags and attributes; every link stays on the page (#...)."""
+    parser = TagCollector()
+    parser.feed(markup)
+    parser.close()
+    for tag, attrs in parser.tags:
+        assert tag in ALLOWED_TAGS, f"unexpected tag <{tag}> in {markup!r}"
+        for name, value in attrs.items():
+            assert name in ALLOWED_ATTRS, f"unexpected attribute {name}= on <{tag}>"
+            if name == "href":
+                assert value and value.startswith("#"), value
+    return parser
+
+
+class FakePipeline:
+    """Stands in for rag.pipeline.Pipeline: scripted stream events, fixed abstracts and status."""
+
+    def __init__(self, events=None, error: Exception | None = None, status: BackendStatus | None = None):
+        self.events = (
+            events if events is not None else [TextDelta("AssayBench uses "), TextDelta("1,920."), make_answer()]
+        )
+        self.error = error
+        self.status = status
+        self.calls: list[dict] = []
+        self.closed = False
+        self.abstract_list = [make_abstract(), make_abstract("other-1234", "Other", "Another abstract text here.")]
+
+    def check_question(self, question: str) -> str:
+        cleaned = (question or "").strip()
+        if not cleaned:
+            raise QuestionError("The question is empty.", hint="Type a question about the abstracts.")
+        return cleaned
+
+    def stream(self, question, history=None, *, backend=None, model=None):
+        self.calls.append({"question": question, "history": history, "backend": backend, "model": model})
+        try:
+            yield from self.events
+            if self.error is not None:
+                raise self.error
+        finally:
+            self.closed = True
+
+    def abstracts(self):
+        return list(self.abstract_list)
+
+    def abstract(self, abstract_id):
+        for a in self.abstract_list:
+            if a.id == abstract_id:
+                return a
+        raise UnknownAbstractError(f"No abstract with ID {abstract_id!r}")
+
+    def backend_status(self, model=None):
+        if self.status is None:
+            raise AttributeError("no status in this fake")
+        return self.status
+
+
+def is_skip(value) -> bool:
+    return isinstance(value, dict) and value.get("__type__") == "update" and len(value) == 1
+
+
+# --- escaping and inline markup ---
+
+
+def test_esc_escapes_markup_and_quotes():
+    assert render.esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
+
+
+def test_esc_of_none_is_empty():
+    assert render.esc(None) == ""
+
+
+def test_inline_bold_italic_and_code():
+    out = render.inline("**SurvB-learner** is *new*; run `ollama serve`")
+    assert out == "<strong>SurvB-learner</strong> is <em>new</em>; run <code>ollama serve</code>"
+
+
+def test_inline_leaves_arithmetic_asterisks_alone():
+    assert render.inline("2 * 3 and a*b") == "2 * 3 and a*b"
+
+
+def test_inline_markup_cannot_carry_tags():
+    out = render.inline("**<img src=x onerror=alert(1)>**")
+    assert out == "<strong>&lt;img src=x onerror=alert(1)&gt;</strong>"
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_inline_is_safe_for_nasty_text(nasty):
+    assert_safe(render.inline(nasty))
+
+
+# --- spans and highlighting ---
+
+
+def test_normalize_spans_sorts_merges_and_drops_empty():
+    assert render.normalize_spans([(10, 20), (0, 5), (15, 25), (30, 30), (40, 35)]) == [(0, 5), (10, 25)]
+
+
+def test_normalize_spans_merges_touching_spans():
+    assert render.normalize_spans([(0, 5), (5, 9)]) == [(0, 9)]
+
+
+def test_normalize_spans_clamps_to_length():
+    assert render.normalize_spans([(-5, 3), (8, 100)], length=10) == [(0, 3), (8, 10)]
+
+
+def test_normalize_spans_ignores_garbage():
+    assert render.normalize_spans([("a", 3), (1,), None, (2, 4)]) == [(2, 4)]
+
+
+def test_highlight_wraps_spans_in_mark():
+    text = "One. Two. Three."
+    out = render.highlight(text, [span_of(text, "Two.")])
+    assert out == 'One. <mark class="rag-evidence">Two.</mark> Three.'
+
+
+def test_highlight_escapes_inside_and_outside_marks():
+    text = "a <b> c & d"
+    out = render.highlight(text, [span_of(text, "<b>")])
+    assert out == 'a <mark class="rag-evidence">&lt;b&gt;</mark> c &amp; d'
+
+
+def test_highlight_span_cutting_a_special_character_keeps_entities_whole():
+    text = "x&y"
+    out = render.highlight(text, [(1, 2)])
+    assert out == 'x<mark class="rag-evidence">&amp;</mark>y'
+
+
+def test_highlight_ignores_out_of_range_spans():
+    assert render.highlight("short", [(50, 60)]) == "short"
+
+
+def test_evidence_by_source_collects_and_merges():
+    a = make_abstract()
+    answer = make_answer(
+        sentences=[
+            AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 10), Citation(2, "other-1234", 0.8, 3, 6)], True),
+            AnswerSentence("y", [Citation(1, a.id, 0.9, 5, 20)], True),
+        ]
+    )
+    assert render.evidence_by_source(answer) == {1: [(0, 20)], 2: [(3, 6)]}
+
+
+# --- link references ---
+
+
+def test_cite_href_round_trips():
+    href = render.cite_href(2, "assaybench-66f7", [(30, 10), (5, 9)])
+    assert href == "#cite:2:assaybench-66f7:5-9"  # (30, 10) is empty and dropped
+    ref = render.parse_cite_ref(href)
+    assert ref == render.CiteRef(2, "assaybench-66f7", ((5, 9),))
+
+
+def test_cite_href_without_spans_round_trips():
+    assert render.parse_cite_ref(render.cite_href(0, "a-b")) == render.CiteRef(0, "a-b", ())
+
+
+def test_cite_href_quotes_unusual_ids():
+    href = render.cite_href(1, "odd:id/<x>")
+    assert "<" not in href and render.parse_cite_ref(href).abstract_id == "odd:id/<x>"
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        None,
+        3,
+        "",
+        "#cite:",
+        "#cite:x:id:",
+        "#cite:1:id:5",
+        "#cite:1:id:5-",
+        "javascript:alert(1)",
+        "#cite:1:id:1-2;alert(1)",
+        "#cite:1:a b:1-2",
+        "#cite:" + "9" * 20 + ":id:",
+        "#cite:1:id:1-2" + ",3-4" * 2000,
+    ],
+)
+def test_parse_cite_ref_rejects_malformed(ref):
+    assert render.parse_cite_ref(ref) is None
+
+
+def test_parse_abstract_ref():
+    assert render.parse_abstract_ref(render.abstract_href("assaybench-66f7")) == "assaybench-66f7"
+    assert render.parse_abstract_ref("#cite:1:x:") is None
+    assert render.parse_abstract_ref(None) is None
+
+
+# --- answers ---
+
+
+def chips(markup: str) -> list[dict]:
+    parser = assert_safe(markup)
+    return [attrs for tag, attrs in parser.tags if tag == "a" and "rag-chip" in (attrs.get("class") or "")]
+
+
+def test_answer_has_a_chip_per_citation_with_evidence_in_href():
+    answer = make_answer()
+    found = chips(render.render_answer(answer))
+    assert len(found) == 2
+    start, end = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+    assert found[0]["href"] == f"#cite:1:assaybench-66f7:{start}-{end}"
+
+
+def test_chip_shows_number_in_brackets_for_copying():
+    out = render.render_answer(make_answer())
+    assert '<span class="rag-sr">[</span>1<span class="rag-sr">]</span>' in out
+
+
+def test_chip_title_names_the_source_and_support():
+    title = chips(render.render_answer(make_answer()))[0]["title"]
+    assert "AssayBench" in title and "assaybench-66f7" in title and "support 0.90" in title
+
+
+def test_verified_sentence_is_not_marked():
+    out = render.render_answer(make_answer())
+    assert '<span class="rag-sent">AssayBench uses 1,920 CRISPR screens.</span>' in out
+
+
+def test_unverified_sentence_is_marked_with_tooltip():
+    out = render.render_answer(make_answer())
+    assert '<span class="rag-sent rag-unverified" title="not verified: unsupported">It is the largest benchmark.' in out
+
+
+def test_unverified_sentence_chip_is_weak():
+    found = chips(render.render_answer(make_answer()))
+    assert "rag-chip-weak" not in found[0]["class"] and "rag-chip-weak" in found[1]["class"]
+
+
+def test_legend_only_when_something_is_unverified():
+    a = make_abstract()
+    verified = make_answer(sentences=[AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 5)], True)])
+    assert "rag-legend" not in render.render_answer(verified)
+    assert "rag-legend" in render.render_answer(make_answer())
+
+
+def test_sentence_without_citations_is_unverified_and_has_no_chip():
+    answer = make_answer(sentences=[AnswerSentence("Plain claim.", [], False)])
+    out = render.render_answer(answer)
+    assert 'class="rag-sent rag-unverified" title="not verified"' in out and not chips(out)
+
+
+def test_repeated_citation_number_in_a_sentence_gives_one_chip_with_both_spans():
+    a = make_abstract()
+    sentence = AnswerSentence("x", [Citation(1, a.id, 0.5, 0, 5), Citation(1, a.id, 0.9, 10, 15)], True)
+    found = chips(render.render_answer(make_answer(sentences=[sentence])))
+    assert len(found) == 1 and found[0]["href"].endswith(":0-5,10-15")
+
+
+def test_verified_sentence_note_becomes_tooltip():
+    a = make_abstract()
+    sentence = AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 5)], True, "re-cited from [2] to [1]")
+    assert 'title="re-cited from [2] to [1]"' in render.render_answer(make_answer(sentences=[sentence]))
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_answer_escapes_model_text_labels_and_notices(nasty):
+    abstract = make_abstract(label=nasty, text=nasty + " " + TEXT)
+    sentence = AnswerSentence(nasty, [Citation(1, abstract.id, 0.9, 0, 5)], False, nasty)
+    answer = make_answer(sentences=[sentence], sources=[Source(1, abstract)], notices=[nasty], question=nasty)
+    parser = assert_safe(render.render_answer(answer))
+    assert nasty.replace("**", "").replace("`", "").split("<")[0] in "".join(parser.text)
+
+
+def test_answer_without_sentences_turns_known_markers_into_chips():
+    answer = make_answer(sentences=[], text="See [1] and [9] <b>.")
+    out = render.render_answer(answer)
+    found = chips(out)
+    assert [c["href"] for c in found] == ["#cite:1:assaybench-66f7:"]
+    assert "[9]" in out and "&lt;b&gt;" in out
+
+
+def test_abstained_answer_lists_nearest_abstracts():
+    near = [Source(1, make_abstract("near-1111", "Near <one>"))]
+    answer = make_answer(
+        sentences=[], text="The abstracts do not answer this.", abstained=True, nearest=near, sources=[]
+    )
+    out = render.render_answer(answer)
+    assert_safe(out)
+    assert "rag-abstained" in out and "Closest abstracts" in out
+    assert 'href="#cite:0:near-1111:"' in out and "Near &lt;one&gt;" in out
+
+
+def test_interrupted_answer_says_so():
+    assert "stopped part-way" in render.render_answer(make_answer(interrupted=True))
+
+
+def test_notices_are_shown():
+    out = render.render_answer(make_answer(notices=["Ollama is not running; answered extractively"]))
+    assert '<p class="rag-notice">Ollama is not running; answered extractively</p>' in out
+
+
+def test_streaming_text_is_escaped_and_has_cursor():
+    out = render.render_streaming("partial <img src=x> [1")
+    assert_safe(out)
+    assert "partial &lt;img src=x&gt; [1" in out and "rag-cursor" in out and "rag-streaming" in out
+
+
+def test_streaming_placeholder_before_first_text():
+    assert "Searching the abstracts" in render.render_streaming("")
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_user_question_is_escaped(nasty):
+    out = render.render_user(nasty)
+    assert_safe(out)
+    assert render.esc(nasty) in out
+
+
+def test_error_message_is_escaped_and_keeps_lines():
+    out = render.render_error("Ollama is not running.\nStart it with `ollama serve` <now>")
+    assert_safe(out)
+    assert "<br>" in out and "<code>ollama serve</code>" in out and "&lt;now&gt;" in out and 'role="alert"' in out
+
+
+def test_history_text_is_the_answer_text_with_markers():
+    answer = make_answer()
+    assert render.answer_history_text(answer) == answer.text
+
+
+# --- sources and abstracts ---
+
+
+def test_sources_panel_lists_cited_sources_with_id_label_and_files():
+    abstract = make_abstract(files=(("000_a.txt", 4), ("001_b.txt", 3)))
+    out = render.render_sources([Source(1, abstract)], {1: [(0, 10)]})
+    assert_safe(out)
+    assert "AssayBench" in out and "assaybench-66f7" in out and "000_a.txt #4, 001_b.txt #3" in out
+    assert 'href="#cite:1:assaybench-66f7:0-10"' in out
+
+
+def test_sources_panel_separates_uncited_sources():
+    answer = make_answer()
+    out = render.render_answer_sources(answer)
+    assert "Retrieved, not cited" in out
+    cited_part, uncited_part = out.split("Retrieved, not cited")
+    assert "assaybench-66f7" in cited_part and "other-1234" in uncited_part
+
+
+def test_sources_panel_empty_placeholder():
+    assert "appear here" in render.render_sources([])
+
+
+def test_sources_panel_for_abstained_answer_shows_closest():
+    near = [Source(1, make_abstract("near-1111", "Near"))]
+    answer = make_answer(sentences=[], text="No.", abstained=True, nearest=near, sources=[])
+    out = render.render_answer_sources(answer)
+    assert "Closest abstracts" in out and 'href="#cite:0:near-1111:"' in out
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_sources_panel_escapes_labels_ids_and_files(nasty):
+    abstract = make_abstract(abstract_id=nasty, label=nasty, files=((nasty, 1),))
+    assert_safe(render.render_sources([Source(1, abstract)]))
+
+
+def test_abstract_view_highlights_evidence():
+    abstract = make_abstract()
+    span = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+    out = render.render_abstract(abstract, [span], number=1)
+    assert_safe(out)
+    assert '<mark class="rag-evidence">It is built from 1,920 CRISPR screens.</mark>' in out
+    assert '<span class="rag-num">1</span>' in out and "000_a.txt #4" in out and "supporting the answer" in out
+
+
+def test_abstract_view_without_spans_has_no_highlight_note():
+    out = render.render_abstract(make_abstract())
+    assert "supporting the answer" not in out and "rag-num" not in out
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_abstract_view_escapes_abstract_text(nasty):
+    text = f"Intro. {nasty} Tail."
+    abstract = make_abstract(label=nasty, text=text)
+    out = render.render_abstract(abstract, [span_of(text, nasty)])
+    parser = assert_safe(out)
+    assert sum(tag == "mark" for tag, _ in parser.tags) == 2  # the note's sample and the evidence
+
+
+def test_message_panel_escapes():
+    out = render.render_message("<b>no</b>", kind="bogus")
+    assert_safe(out)
+    assert "rag-message-info" in out and "&lt;b&gt;" in out
+
+
+# --- details and status ---
+
+
+def test_details_for_extractive_answer_have_timings_and_no_tokens():
+    answer = make_answer(timings=Timings(retrieve_s=0.012, generate_s=0.0, verify_s=0.5, total_s=1.25))
+    out = render.render_details(answer)
+    assert_safe(out)
+    assert "12 ms" in out and "500 ms" in out and "1.25 s" in out
+    assert "Tokens/s" not in out and "1 of 2" in out
+
+
+def test_details_for_model_answer_show_tokens_and_rate():
+    answer = make_answer(
+        backend="ollama",
+        model="llama3.2:3b",
+        prompt_tokens=1200,
+        completion_tokens=100,
+        timings=Timings(0.1, 2.0, 0.1, 2.3, first_token_s=0.4),
+    )
+    out = render.render_details(answer)
+    assert "ollama · llama3.2:3b" in out and "1,200" in out and "50.0" in out and "First token" in out
+
+
+def test_details_show_rewritten_follow_up_escaped():
+    out = render.render_details(make_answer(standalone_question="What about <AssayBench>?"))
+    assert "What about &lt;AssayBench&gt;?" in out
+
+
+STATUS_ABSENT = BackendStatus(
+    False,
+    "http://127.0.0.1:11434",
+    [],
+    "extractive",
+    None,
+    "Start Ollama with `ollama serve`, then `ollama pull llama3.2:3b`.",
+)
+STATUS_OLLAMA = BackendStatus(
+    True, "http://127.0.0.1:11434", ["llama3.2:3b", "gemma3:270m"], "ollama", "llama3.2:3b", ""
+)
+
+
+def test_status_before_check():
+    assert "Checking" in render.render_status(None)
+
+
+def test_status_without_ollama_explains_extractive_and_how_to_enable():
+    out = render.render_status(STATUS_ABSENT)
+    assert_safe(out)
+    assert "extractive" in out and "<code>ollama serve</code>" in out and "rag-hint" in out
+
+
+def test_status_with_ollama_names_model_and_host():
+    out = render.render_status(STATUS_OLLAMA)
+    assert "llama3.2:3b" in out and "127.0.0.1:11434" in out and "rag-hint" not in out
+
+
+def test_status_after_model_answer_names_backend_and_model():
+    out = render.render_status(STATUS_OLLAMA, make_answer(backend="ollama", model="gemma3:270m"))
+    assert "gemma3:270m" in out and "rag-badge-ollama" in out
+
+
+def test_status_after_extractive_fallback_keeps_the_hint():
+    out = render.render_status(STATUS_ABSENT, make_answer())
+    assert "Last answer" in out and "extractive" in out and "ollama pull" in out
+
+
+def test_status_escapes_engine_message():
+    status = BackendStatus(False, "<h>", [], "extractive", None, "<script>x</script>")
+    assert_safe(render.render_status(status))
+
+
+# --- browse ---
+
+
+def test_filter_abstracts_matches_every_word_case_insensitively():
+    abstracts = [make_abstract(), make_abstract("other-1234", "Other", "Graph neural networks.", (("009_z.txt", 1),))]
+    assert [a.id for a in render.filter_abstracts(abstracts, "crispr ASSAYBENCH")] == ["assaybench-66f7"]
+    assert [a.id for a in render.filter_abstracts(abstracts, "009_z")] == ["other-1234"]
+    assert render.filter_abstracts(abstracts, "crispr graph") == []
+    assert len(render.filter_abstracts(abstracts, "  ")) == 2
+
+
+def test_abstract_list_links_each_abstract_and_counts():
+    abstracts = [make_abstract(), make_abstract("other-1234", "Other", "x" * 400)]
+    out = render.render_abstract_list(abstracts, "")
+    assert_safe(out)
+    assert "2 abstracts" in out and 'href="#abstract:assaybench-66f7"' in out and "…" in out
+    assert "1 of 2 abstracts" in render.render_abstract_list(abstracts, "crispr")
+
+
+def test_abstract_list_no_match():
+    assert "No abstract matches" in render.render_abstract_list([make_abstract()], "zebrafish")
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_abstract_list_escapes(nasty):
+    assert_safe(render.render_abstract_list([make_abstract(abstract_id=nasty, label=nasty, text=nasty)], nasty))
+
+
+# --- app: launch guard ---
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"])
+def test_loopback_hosts_need_no_password(host):
+    app.check_host(host, None, False)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.5", "::", "example.org", ""])
+def test_other_hosts_are_refused_without_password(host):
+    with pytest.raises(ValueError, match="password"):
+        app.check_host(host, None, False)
+
+
+def test_other_host_with_password_or_insecure_is_allowed():
+    app.check_host("0.0.0.0", ("user", "secret"), False)
+    app.check_host("0.0.0.0", None, True)
+
+
+@pytest.mark.parametrize("auth", [("user",), ("", "x"), ("u", ""), ("u", 1), "user:pw"])
+def test_malformed_auth_is_refused(auth):
+    with pytest.raises(ValueError, match="auth"):
+        app.check_host("127.0.0.1", auth, False)
+
+
+def test_launch_refuses_before_serving(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("must not build or launch")
+
+    monkeypatch.setattr(app, "build_app", fail)
+    with pytest.raises(ValueError, match="Refusing"):
+        app.launch(FakePipeline(), host="0.0.0.0", port=1)
+
+
+def test_launch_passes_safe_options(monkeypatch):
+    seen = {}
+
+    def fake_launch(self, **kwargs):
+        seen.update(kwargs)
+        self.local_url = "http://127.0.0.1:1234/"
+
+    monkeypatch.setattr(gr.Blocks, "launch", fake_launch)
+    monkeypatch.setattr(gr.Blocks, "block_thread", lambda self: None)
+    urls = []
+    app.launch(FakePipeline(), host="127.0.0.1", port=1234, ready_callback=urls.append)
+    assert urls == ["http://127.0.0.1:1234/"]
+    assert seen["share"] is False and seen["server_name"] == "127.0.0.1" and seen["server_port"] == 1234
+    assert "allowed_paths" not in seen and seen["auth"] is None and seen["css"] == app.CSS
+
+
+def test_launch_port_zero_picks_a_free_port(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(gr.Blocks, "launch", lambda self, **kwargs: seen.update(kwargs))
+    monkeypatch.setattr(gr.Blocks, "block_thread", lambda self: None)
+    urls = []
+    app.launch(FakePipeline(), port=0, ready_callback=urls.append)
+    assert seen["server_port"] > 0 and urls == [f"http://127.0.0.1:{seen['server_port']}/"]
+
+
+def test_launch_configures_the_queue(monkeypatch):
+    captured = {}
+    original = app.configure_queue
+
+    def spy(demo):
+        result = original(demo)
+        captured["demo"] = demo
+        return result
+
+    monkeypatch.setattr(app, "configure_queue", spy)
+    monkeypatch.setattr(gr.Blocks, "launch", lambda self, **kwargs: None)
+    monkeypatch.setattr(gr.Blocks, "block_thread", lambda self: None)
+    app.launch(FakePipeline(), ready_callback=lambda url: None)
+    demo = captured["demo"]
+    assert demo._queue.default_concurrency_limit == app.CHAT_CONCURRENCY
+    assert demo._queue.max_size == app.QUEUE_MAX_SIZE
+
+
+def test_build_app_returns_blocks_without_launching():
+    demo = app.build_app(FakePipeline())
+    assert isinstance(demo, gr.Blocks) and not demo.is_running
+
+
+# --- app: callbacks ---
+
+
+def run(gen):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # gr.Warning outside a request falls back to warnings.warn
+        return list(gen)
+
+
+def test_respond_streams_then_renders_verified_answer():
+    pipeline = FakePipeline()
+    updates = run(app.UiCallbacks(pipeline).respond("How many CRISPR screens?", [], [], None, None))
+    first, *middle, last = updates
+    chat = first[0]
+    assert chat[0] == {"role": "user", "content": render.render_user("How many CRISPR screens?")}
+    assert first[1] == "" and "Searching" in chat[1]["content"]
+    assert any("AssayBench uses" in u[0][-1]["content"] and "rag-streaming" in u[0][-1]["content"] for u in middle)
+    final_chat, _, sources, _, details, status, history = last
+    assert "rag-chip" in final_chat[-1]["content"] and "rag-streaming" not in final_chat[-1]["content"]
+    assert "assaybench-66f7" in sources and "Retrieval" in details and "extractive" in status
+    assert history == [
+        {"role": "user", "content": "How many CRISPR screens?"},
+        {
+            "role": "assistant",
+            "content": make_answer().text,
+            "sources": [
+                {"number": 1, "id": "assaybench-66f7", "label": "AssayBench"},
+                {"number": 2, "id": "other-1234", "label": "Other"},
+            ],
+        },
+    ]
+
+
+def test_respond_sends_history_and_model_to_the_engine():
+    pipeline = FakePipeline()
+    prior = [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "a1 [1]"}]
+    run(app.UiCallbacks(pipeline).respond("and then?", [], prior, "gemma3:270m", None))
+    assert pipeline.calls == [{"question": "and then?", "history": prior, "backend": None, "model": "gemma3:270m"}]
+
+
+def test_respond_first_question_sends_no_history_and_no_model():
+    pipeline = FakePipeline()
+    run(app.UiCallbacks(pipeline).respond("q", None, None, "", None))
+    assert pipeline.calls[0]["history"] is None and pipeline.calls[0]["model"] is None
+
+
+def test_respond_caps_history():
+    pipeline = FakePipeline()
+    prior = [{"role": "user", "content": str(i)} for i in range(100)]
+    last = run(app.UiCallbacks(pipeline).respond("q", [], prior, None, None))[-1]
+    assert len(pipeline.calls[0]["history"]) == app.MAX_HISTORY_MESSAGES
+    assert len(last[-1]) == app.MAX_HISTORY_MESSAGES
+
+
+def test_respond_empty_question_changes_nothing():
+    pipeline = FakePipeline()
+    updates = run(app.UiCallbacks(pipeline).respond("   ", [], [], None, None))
+    assert len(updates) == 1 and all(is_skip(u) for u in updates[0]) and pipeline.calls == []
+
+
+def test_respond_shows_engine_error_message_inline():
+    error = GenerationError("Ollama stopped mid-answer.", hint="Try again.")
+    pipeline = FakePipeline(events=[TextDelta("partial")], error=error)
+    last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
+    content = last[0][-1]["content"]
+    assert "rag-error" in content and "Ollama stopped mid-answer." in content and "Try again." in content
+    assert last[-1] == [] and pipeline.closed
+
+
+def test_respond_hides_unexpected_errors():
+    pipeline = FakePipeline(events=[], error=RuntimeError("internal detail /secret/path"))
+    last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
+    content = last[0][-1]["content"]
+    assert "Something went wrong" in content and "secret" not in content and "Traceback" not in content
+
+
+def test_respond_without_final_answer_is_an_error_not_a_crash():
+    pipeline = FakePipeline(events=[TextDelta("only text")])
+    last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
+    assert "Something went wrong" in last[0][-1]["content"]
+
+
+def test_respond_closes_the_stream_when_abandoned():
+    pipeline = FakePipeline()
+    gen = app.UiCallbacks(pipeline).respond("q", [], [], None, None)
+    next(gen)
+    next(gen)  # first streamed text
+    gen.close()  # the user cleared the chat or left
+    assert pipeline.closed
+
+
+def test_respond_keeps_previous_chat_messages():
+    earlier = [{"role": "user", "content": "old"}, {"role": "assistant", "content": "older answer"}]
+    last = run(app.UiCallbacks(FakePipeline()).respond("q", earlier, [], None, None))[-1]
+    assert last[0][:2] == earlier and len(last[0]) == 4
+
+
+def test_evidence_for_a_chip():
+    cb = app.UiCallbacks(FakePipeline())
+    start, end = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+    out = cb.evidence_html(f"#cite:1:assaybench-66f7:{start}-{end}")
+    assert '<mark class="rag-evidence">It is built from 1,920 CRISPR screens.</mark>' in out
+
+
+def test_evidence_for_unknown_abstract_is_a_message():
+    out = app.UiCallbacks(FakePipeline()).evidence_html("#cite:1:gone-0000:0-5")
+    assert "rag-message-error" in out and "gone-0000" in out and "rag list" in out
+
+
+def test_evidence_ignores_malformed_refs():
+    assert app.UiCallbacks(FakePipeline()).evidence_html("javascript:alert(1)") is None
+
+
+def test_evidence_spans_beyond_the_text_are_clamped():
+    out = app.UiCallbacks(FakePipeline()).evidence_html("#cite:1:assaybench-66f7:0-999999")
+    assert out.count("<mark") == 2  # the note's sample and the whole text
+
+
+def test_clear_resets_everything():
+    chat, history, question, sources, evidence, details = app.UiCallbacks(FakePipeline()).clear()
+    assert chat == [] and history == [] and question == ""
+    assert "appear here" in sources and "Click a citation" in evidence and "appear here" in details
+
+
+def test_refresh_status_without_ollama_hides_model_choice():
+    html, dropdown, status = app.UiCallbacks(FakePipeline(status=STATUS_ABSENT)).refresh_status(None)
+    assert "extractive" in html and dropdown["visible"] is False and status is STATUS_ABSENT
+
+
+def test_refresh_status_with_ollama_offers_installed_models():
+    html, dropdown, _ = app.UiCallbacks(FakePipeline(status=STATUS_OLLAMA)).refresh_status(None)
+    assert dropdown["visible"] is True and dropdown["choices"] == ["llama3.2:3b", "gemma3:270m"]
+    assert dropdown["value"] == "llama3.2:3b"
+
+
+def test_refresh_status_keeps_the_chosen_model():
+    _, dropdown, _ = app.UiCallbacks(FakePipeline(status=STATUS_OLLAMA)).refresh_status("gemma3:270m")
+    assert dropdown["value"] == "gemma3:270m"
+
+
+def test_refresh_status_survives_a_failing_engine():
+    html, dropdown, status = app.UiCallbacks(FakePipeline(status=None)).refresh_status(None)
+    assert status is None and dropdown["visible"] is False and "rag-status" in html
+
+
+def test_browse_lists_and_views_abstracts():
+    cb = app.UiCallbacks(FakePipeline())
+    assert "1 of 2 abstracts" in cb.list_abstracts("crispr")
+    assert "We propose AssayBench" in cb.abstract_html("#abstract:assaybench-66f7")
+    assert "rag-message-error" in cb.abstract_html("#abstract:gone-0000")
+    assert cb.abstract_html("#cite:1:x:") is None
+
+
+def test_browse_without_index_shows_the_engine_message():
+    from rag.errors import IndexNotBuiltError
+
+    pipeline = FakePipeline()
+    pipeline.abstracts = lambda: (_ for _ in ()).throw(IndexNotBuiltError("No index yet."))
+    out = app.UiCallbacks(pipeline).list_abstracts("")
+    assert "No index yet." in out and "rag ingest" in out
+
+
+def test_examples_include_the_required_questions():
+    assert "Which papers study LLM calibration?" in app.EXAMPLES
+    assert "How many CRISPR screens does AssayBench use?" in app.EXAMPLES
+
+
+def test_cite_listener_targets_the_links_render_makes():
+    href = render.cite_href(1, "x-1")
+    assert href.startswith("#cite:") and 'a[href^="#cite:"]' in app.CITE_JS
+    assert render.abstract_href("x").startswith("#abstract:") and 'a[href^="#abstract:"]' in app.BROWSE_JS
+    assert re.search(r"[tT]rigger\('click', \{ref:", app.CITE_JS) and "trigger('click', {ref:" in app.BROWSE_JS

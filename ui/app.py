@@ -1,0 +1,609 @@
+"""The Gradio UI: a thin adapter over :class:`rag.pipeline.Pipeline`.
+
+``build_app(pipeline)`` returns the Blocks (nothing is launched); ``launch(pipeline, ...)`` serves it on loopback
+(or elsewhere only with a password or an explicit ``insecure=True``), with the queue sized for a small machine.
+
+Citation clicks: chips and source entries are links whose ``href`` is ``#cite:<n>:<abstract id>:<spans>``
+(see ``ui.render``). The evidence panel is a ``gr.HTML`` whose ``js_on_load`` installs one click listener on the
+document; a click on such a link calls the panel's ``trigger('click', {ref})``, and the panel's ``.click`` event
+renders the abstract with the evidence highlighted. The Browse list does the same with ``#abstract:<id>`` links
+inside its own element.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import gradio as gr
+
+from rag.answer import Answer, BackendStatus, TextDelta
+from rag.errors import RagError
+from ui import render
+
+log = logging.getLogger(__name__)
+
+TITLE = "NeurIPS 2026 abstracts · research assistant"
+
+EXAMPLES = [
+    "Which papers study LLM calibration?",
+    "How many CRISPR screens does AssayBench use?",
+    "Which papers propose new benchmarks for scientific reasoning?",
+    "What methods handle informative censoring in survival analysis?",
+]
+
+PLACEHOLDER = (
+    '<div class="rag-placeholder"><strong>Ask about the NeurIPS 2026 abstracts</strong>'
+    "Every sentence of an answer cites the abstracts it comes from. Click a citation to read the abstract with "
+    "the supporting sentence highlighted.</div>"
+)
+
+# ~20 people chatting on a 2-core machine: answers run a few at a time (retrieval is CPU-bound; Ollama serves
+# one or a few generations at once anyway) and everyone else waits in the queue with their position shown.
+# Cheap events (evidence, browse, status) do not count against that limit.
+CHAT_CONCURRENCY = 4
+QUEUE_MAX_SIZE = 64
+MAX_HISTORY_MESSAGES = 40  # the engine gets at most the last 20 turns
+STREAM_MIN_INTERVAL_S = 0.05  # at most ~20 screen updates a second while text streams in
+
+_GENERIC_ERROR = "Something went wrong while answering. Please try again; if it keeps happening, check the server log."
+
+# Installed once per page. Chips inside the chat are re-rendered by Gradio, so the listener is delegated from the
+# document; it calls the evidence panel's `trigger` (kept on window so a re-mounted panel takes over).
+CITE_JS = """
+window.__ragCiteTrigger = trigger;
+if (!window.__ragCiteListener) {
+  window.__ragCiteListener = true;
+  document.addEventListener('click', function (ev) {
+    var link = ev.target && ev.target.closest ? ev.target.closest('a[href^="#cite:"]') : null;
+    if (!link) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    document.querySelectorAll('.rag-active').forEach(function (e) { e.classList.remove('rag-active'); });
+    link.classList.add('rag-active');
+    window.__ragCiteTrigger('click', {ref: link.getAttribute('href')});
+  }, true);
+}
+watch('value', function () {
+  var target = element.querySelector('mark') || element.querySelector('article');
+  if (target && target.scrollIntoView) target.scrollIntoView({block: 'nearest', behavior: 'smooth'});
+});
+"""
+
+BROWSE_JS = """
+element.addEventListener('click', function (ev) {
+  var link = ev.target && ev.target.closest ? ev.target.closest('a[href^="#abstract:"]') : null;
+  if (!link) return;
+  ev.preventDefault();
+  element.querySelectorAll('.rag-active').forEach(function (e) { e.classList.remove('rag-active'); });
+  link.classList.add('rag-active');
+  trigger('click', {ref: link.getAttribute('href')});
+});
+"""
+
+CSS = """
+.gradio-container { max-width: 1400px !important; margin: 0 auto !important; }
+#rag-header h1 { font-size: 1.35rem; margin: 0.2rem 0 0; }
+#rag-header p { margin: 0.15rem 0 0; color: var(--body-text-color-subdued); font-size: 0.9rem; }
+
+.rag-status { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.35rem 0.6rem; font-size: 0.88rem;
+  padding: 0.45rem 0.75rem; border: 1px solid var(--border-color-primary); border-radius: 8px;
+  background: var(--background-fill-secondary); }
+.rag-hint { flex-basis: 100%; color: var(--body-text-color-subdued); font-size: 0.84rem; }
+.rag-badge { display: inline-block; font-size: 0.72rem; font-weight: 600; letter-spacing: 0.02em;
+  text-transform: uppercase; padding: 0.05rem 0.5rem; border-radius: 999px; background: #e5e7eb; color: #374151; }
+.rag-badge-ollama { background: #dcfce7; color: #166534; }
+.rag-badge-extractive { background: #fef3c7; color: #92400e; }
+
+#rag-chat { border: 1px solid var(--border-color-primary); border-radius: 10px; }
+.rag-placeholder { max-width: 32rem; margin: 3rem auto; text-align: center; color: var(--body-text-color-subdued); }
+.rag-placeholder strong { display: block; font-size: 1.05rem; color: var(--body-text-color); margin-bottom: 0.3rem; }
+.rag-answer { line-height: 1.65; }
+.rag-answer code, .rag-hint code, .rag-abstract-text code { font-size: 0.85em; padding: 0 0.25rem; border-radius: 4px;
+  background: var(--background-fill-secondary); }
+.rag-answer p { margin: 0 0 0.5rem; }
+.rag-answer p:last-child { margin-bottom: 0; }
+.rag-question { white-space: pre-wrap; }
+.rag-streaming .rag-text { white-space: pre-wrap; }
+.rag-pending { color: var(--body-text-color-subdued); font-style: italic; }
+.rag-cursor { display: inline-block; width: 0.5em; height: 1em; margin-left: 1px; vertical-align: text-bottom;
+  background: currentColor; opacity: 0.5; animation: rag-blink 1s steps(2) infinite; }
+@keyframes rag-blink { to { visibility: hidden; } }
+
+a.rag-chip { display: inline-block; min-width: 1.35em; padding: 0 0.38em; margin: 0 0.12em; border-radius: 999px;
+  font-size: 0.74em; font-weight: 600; line-height: 1.5; text-align: center; vertical-align: 0.12em;
+  text-decoration: none !important; color: #1d4ed8 !important; background: #dbeafe; border: 1px solid #bfdbfe;
+  cursor: pointer; transition: background 0.12s; }
+a.rag-chip:hover, a.rag-chip:focus-visible { background: #bfdbfe; border-color: #93c5fd; }
+a.rag-chip.rag-active { background: #1d4ed8; color: #fff !important; border-color: #1d4ed8; }
+a.rag-chip.rag-chip-weak { background: transparent; border-style: dashed; border-color: #93a3b8; color: #475569 !important; }
+.rag-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+
+.rag-unverified { text-decoration: underline dotted #d97706; text-decoration-thickness: 2px;
+  text-underline-offset: 3px; cursor: help; }
+.rag-legend { font-size: 0.8rem; color: var(--body-text-color-subdued); margin-top: 0.35rem !important; }
+.rag-notice { font-size: 0.85rem; padding: 0.3rem 0.6rem; border-left: 3px solid #f59e0b;
+  background: rgba(245, 158, 11, 0.08); border-radius: 0 6px 6px 0; }
+.rag-error p { color: #b91c1c; }
+.rag-nearest-list ul { margin: 0.2rem 0 0 1.1rem; padding: 0; }
+a.rag-nearest { color: var(--link-text-color); text-decoration: none; }
+a.rag-nearest:hover { text-decoration: underline; }
+
+.rag-panel { padding: 0.25rem 0.1rem; }
+.rag-panel-title { font-size: 0.8rem !important; font-weight: 600; text-transform: uppercase; letter-spacing: 0.05em;
+  color: var(--body-text-color-subdued); margin: 0 0 0.5rem !important; }
+.rag-subtitle { font-size: 0.78rem; color: var(--body-text-color-subdued); margin: 0.6rem 0 0.3rem; }
+.rag-empty { color: var(--body-text-color-subdued); font-size: 0.88rem; }
+.rag-meta { color: var(--body-text-color-subdued); font-size: 0.8rem; }
+.rag-meta code, .rag-browse code { font-size: 0.78rem; padding: 0 0.3rem; border-radius: 4px;
+  background: var(--background-fill-secondary); }
+.rag-num { display: inline-flex; align-items: center; justify-content: center; flex: none; min-width: 1.5rem;
+  height: 1.5rem; padding: 0 0.3rem; border-radius: 999px; font-size: 0.78rem; font-weight: 600;
+  background: #dbeafe; color: #1d4ed8; }
+
+ol.rag-source-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.35rem; }
+a.rag-source-link { text-align: left; display: flex; gap: 0.6rem; align-items: flex-start; padding: 0.5rem 0.6rem; border-radius: 8px;
+  border: 1px solid var(--border-color-primary); text-decoration: none !important; color: inherit !important;
+  transition: border-color 0.12s, background 0.12s; }
+a.rag-source-link:hover, a.rag-source-link.rag-active { border-color: #93c5fd; background: rgba(59, 130, 246, 0.06); }
+.rag-source-body { display: flex; flex-direction: column; gap: 0.1rem; min-width: 0; }
+.rag-source-label { font-weight: 600; }
+.rag-uncited a.rag-source-link { opacity: 0.75; }
+.rag-uncited .rag-num { background: #e5e7eb; color: #4b5563; }
+
+.rag-abstract-title { display: flex; gap: 0.5rem; align-items: center; font-size: 1.02rem !important;
+  margin: 0 0 0.25rem !important; }
+.rag-abstract-text { line-height: 1.7; margin-top: 0.6rem !important; }
+mark.rag-evidence { background: #fde68a; color: inherit; padding: 0.05em 0.15em; border-radius: 3px;
+  box-shadow: 0 0 0 1px #fcd34d; }
+.rag-evidence-note mark.rag-evidence { font-size: 0.78rem; }
+#rag-evidence { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.75rem 0.9rem;
+  background: var(--background-fill-primary); }
+#rag-sources { padding: 0.1rem 0.1rem 0.4rem; }
+
+table.rag-details { border-collapse: collapse; font-size: 0.85rem; width: 100%; border: none !important; margin: 0 !important; }
+table.rag-details tr { border: none !important; border-bottom: 1px solid var(--border-color-primary) !important; }
+table.rag-details tr:last-child { border-bottom: none !important; }
+table.rag-details th, table.rag-details td { border: none !important; background: none !important; padding: 0.25rem 0.4rem !important; }
+table.rag-details th { text-align: left; font-weight: 500; color: var(--body-text-color-subdued); width: 11rem; }
+table.rag-details td { font-variant-numeric: tabular-nums; }
+
+.rag-example-row { flex-wrap: wrap !important; gap: 0.4rem !important; }
+.rag-example-row button, .rag-controls button { flex: 0 0 auto !important; width: auto !important;
+  min-width: 0 !important; font-size: 0.82rem !important; font-weight: 500; }
+.rag-example-row button { border-radius: 999px !important; padding: 0.25rem 0.8rem !important; }
+.rag-controls { align-items: flex-end !important; gap: 0.5rem !important; }
+.rag-controls > .form, .rag-controls > div:first-child { flex: 1 1 auto; }
+ul.rag-browse-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.35rem; }
+a.rag-browse-item { text-align: left; display: flex; flex-direction: column; gap: 0.15rem; padding: 0.5rem 0.7rem; border-radius: 8px;
+  border: 1px solid var(--border-color-primary); text-decoration: none !important; color: inherit !important; }
+a.rag-browse-item:hover, a.rag-browse-item.rag-active { border-color: #93c5fd; background: rgba(59, 130, 246, 0.06); }
+.rag-browse-head { display: flex; gap: 0.5rem; align-items: baseline; flex-wrap: wrap; }
+.rag-snippet { font-size: 0.85rem; color: var(--body-text-color-subdued); }
+#rag-browse-list { max-height: 70vh; overflow-y: auto; padding-right: 0.3rem; }
+#rag-browse-view { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.75rem 0.9rem; }
+
+.dark a.rag-chip { background: #1e3a8a; border-color: #1e40af; color: #dbeafe !important; }
+.dark a.rag-chip.rag-chip-weak { background: transparent; color: #cbd5e1 !important; }
+.dark .rag-num { background: #1e3a8a; color: #dbeafe; }
+.dark mark.rag-evidence { background: #854d0e; box-shadow: 0 0 0 1px #a16207; }
+.dark .rag-badge-ollama { background: #14532d; color: #dcfce7; }
+.dark .rag-badge-extractive { background: #78350f; color: #fef3c7; }
+"""
+
+# System fonts only: the app makes no request outside the machine (the default theme loads Google Fonts).
+THEME = gr.themes.Soft(
+    primary_hue="blue",
+    neutral_hue="slate",
+    font=["ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Roboto", "sans-serif"],
+    font_mono=["ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "monospace"],
+)
+
+
+# --- engine calls that must not break the page ---
+
+
+def _user_message(exc: BaseException) -> str:
+    if isinstance(exc, RagError):
+        return exc.user_message()
+    log.exception("unexpected error in the UI", exc_info=exc)
+    return _GENERIC_ERROR
+
+
+def _backend_status(pipeline: Any, model: str | None = None) -> BackendStatus | None:
+    try:
+        return pipeline.backend_status(model)
+    except Exception as exc:  # the status line is informative only; never fail the page for it
+        if not isinstance(exc, RagError):
+            log.warning("backend_status failed: %s", exc)
+        return None
+
+
+def check_host(host: str, auth: tuple[str, str] | None, insecure: bool) -> None:
+    """Refuse to serve a non-loopback address without a password unless explicitly told to."""
+    if auth is not None and not (
+        isinstance(auth, tuple | list) and len(auth) == 2 and all(isinstance(x, str) and x for x in auth)
+    ):
+        raise ValueError("auth must be a (user, password) pair of non-empty strings")
+    if is_loopback(host) or auth is not None or insecure:
+        return
+    raise ValueError(
+        f"Refusing to serve the UI on {host!r} without a password: anyone who can reach that address could use it. "
+        "Give a user and password (auth=(user, password); RAG_UI_AUTH='user:password'), bind 127.0.0.1, "
+        "or pass insecure=True if the network is otherwise protected."
+    )
+
+
+def is_loopback(host: str) -> bool:
+    host = (host or "").strip().strip("[]")
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+# --- callbacks (thin: call the engine, render with ui.render) ---
+
+SKIP = gr.skip
+
+
+class UiCallbacks:
+    """The event handlers, kept outside the layout so they can be tested without a server.
+
+    ``respond`` yields updates for, in order: chatbot, question box, sources panel, evidence panel, details,
+    status line, and the engine-side history (``[{"role", "content"}]``, plain text).
+    """
+
+    def __init__(self, pipeline: Any) -> None:
+        self.pipeline = pipeline
+
+    def refresh_status(self, model: str | None = None):
+        status = _backend_status(self.pipeline, model or None)
+        if status is not None and status.ollama_reachable and status.models:
+            if model in status.models:
+                value = model
+            else:
+                value = status.model if status.model in status.models else status.models[0]
+            dropdown = gr.update(choices=status.models, value=value, visible=True)
+        else:
+            dropdown = gr.update(choices=[], value=None, visible=False)
+        return render.render_status(status), dropdown, status
+
+    def respond(
+        self,
+        question: str,
+        chat: list | None,
+        history: list | None,
+        model: str | None = None,
+        status: BackendStatus | None = None,
+    ) -> Iterator[tuple]:
+        chat = list(chat or [])
+        history = list(history or [])
+        try:
+            cleaned = self.pipeline.check_question(question)
+        except Exception as exc:
+            gr.Warning(_user_message(exc))
+            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP()
+            return
+        chat.append({"role": "user", "content": render.render_user(cleaned)})
+        chat.append({"role": "assistant", "content": render.render_streaming("")})
+        yield list(chat), "", SKIP(), render.render_evidence_placeholder(), SKIP(), SKIP(), history
+
+        streamed = ""
+        last_yield = 0.0
+        answer: Answer | None = None
+        events = None
+        try:
+            events = self.pipeline.stream(cleaned, history[-MAX_HISTORY_MESSAGES:] or None, model=model or None)
+            for event in events:
+                if isinstance(event, TextDelta):
+                    streamed += event.text
+                    now = time.monotonic()
+                    if now - last_yield >= STREAM_MIN_INTERVAL_S:
+                        last_yield = now
+                        chat[-1] = {"role": "assistant", "content": render.render_streaming(streamed)}
+                        yield list(chat), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP()
+                elif isinstance(event, Answer):
+                    answer = event
+            if answer is None:
+                raise RuntimeError("the engine's stream ended without an answer")
+        except Exception as exc:
+            message = _user_message(exc)
+            if isinstance(exc, RagError):
+                gr.Warning(message)
+            chat[-1] = {"role": "assistant", "content": render.render_error(message)}
+            yield chat, SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), history
+            return
+        finally:
+            close = getattr(events, "close", None)
+            if close is not None:
+                close()  # stops generation when the user clears the chat or leaves
+
+        chat[-1] = {"role": "assistant", "content": render.render_answer(answer)}
+        history = (
+            history
+            + [
+                {"role": "user", "content": cleaned},
+                {
+                    "role": "assistant",
+                    "content": render.answer_history_text(answer),
+                    # lets the engine resolve "the second one" / "it" in a follow-up
+                    "sources": [
+                        {"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in answer.sources
+                    ],
+                },
+            ]
+        )[-MAX_HISTORY_MESSAGES:]
+        yield (
+            chat,
+            SKIP(),
+            render.render_answer_sources(answer),
+            SKIP(),
+            render.render_details(answer),
+            render.render_status(status, answer),
+            history,
+        )
+
+    def evidence_html(self, ref: object) -> str | None:
+        """The abstract a ``#cite:`` link points at, evidence highlighted; None for a malformed link."""
+        cite = render.parse_cite_ref(ref)
+        if cite is None:
+            return None
+        try:
+            abstract = self.pipeline.abstract(cite.abstract_id)
+        except Exception as exc:
+            return render.render_message(_user_message(exc), kind="error")
+        return render.render_abstract(abstract, cite.spans, number=cite.number or None)
+
+    def show_evidence(self, evt: gr.EventData):
+        html = self.evidence_html(getattr(evt, "ref", None))
+        return SKIP() if html is None else html
+
+    def clear(self):
+        """Outputs: chatbot, history, question, sources, evidence, details."""
+        return (
+            [],
+            [],
+            "",
+            render.render_sources([]),
+            render.render_evidence_placeholder(),
+            render.render_details_placeholder(),
+        )
+
+    def list_abstracts(self, query: str | None = ""):
+        try:
+            return render.render_abstract_list(self.pipeline.abstracts(), query or "")
+        except Exception as exc:
+            return render.render_message(_user_message(exc), kind="error")
+
+    def abstract_html(self, ref: object) -> str | None:
+        abstract_id = render.parse_abstract_ref(ref)
+        if abstract_id is None:
+            return None
+        try:
+            return render.render_abstract(self.pipeline.abstract(abstract_id))
+        except Exception as exc:
+            return render.render_message(_user_message(exc), kind="error")
+
+    def view_abstract(self, evt: gr.EventData):
+        html = self.abstract_html(getattr(evt, "ref", None))
+        return SKIP() if html is None else html
+
+
+# --- the app ---
+
+
+def build_app(pipeline: Any) -> gr.Blocks:
+    """The Blocks for the chat and browse tabs (not launched); callbacks only call the engine and ``ui.render``."""
+    cb = UiCallbacks(pipeline)
+
+    # ---- layout ----
+
+    with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
+        history = gr.State([])
+        status_state = gr.State(None)
+        gr.HTML(
+            f"<h1>{render.esc(TITLE)}</h1><p>Answers cite the abstracts they come from; click a citation to read "
+            "the evidence. Sentences the verifier could not match to a source are marked.</p>",
+            elem_id="rag-header",
+            js_on_load=None,
+        )
+        with gr.Tabs():
+            with gr.Tab("Chat", id="chat"):
+                status_line = gr.HTML(render.render_status(None), elem_id="rag-status", js_on_load=None)
+                with gr.Row(equal_height=False):
+                    with gr.Column(scale=3, min_width=380):
+                        chatbot = gr.Chatbot(
+                            elem_id="rag-chat",
+                            label="Conversation",
+                            show_label=False,
+                            height=560,
+                            render_markdown=False,  # messages are HTML built by ui.render
+                            sanitize_html=True,  # and still sanitized, as a second line of defence
+                            latex_delimiters=[],
+                            buttons=[],
+                            feedback_options=None,
+                            layout="panel",
+                            placeholder=PLACEHOLDER,
+                        )
+                        with gr.Row(equal_height=True):
+                            question = gr.Textbox(
+                                placeholder="Ask about the abstracts…  (Enter to send)",
+                                show_label=False,
+                                lines=1,
+                                max_lines=6,
+                                scale=8,
+                                autofocus=True,
+                                elem_id="rag-question",
+                            )
+                            ask = gr.Button("Ask", variant="primary", scale=1, min_width=80, elem_id="rag-ask")
+                        with gr.Row(elem_classes="rag-example-row"):
+                            example_buttons = [
+                                gr.Button(text, size="sm", variant="secondary", elem_classes="rag-example")
+                                for text in EXAMPLES
+                            ]
+                        with gr.Row(elem_classes="rag-controls"):
+                            model = gr.Dropdown(
+                                label="Ollama model",
+                                choices=[],
+                                value=None,
+                                visible=False,
+                                interactive=True,
+                                scale=3,
+                                elem_id="rag-model",
+                            )
+                            refresh = gr.Button("Check Ollama", size="sm", scale=1, elem_id="rag-refresh")
+                            clear_btn = gr.Button("Clear chat", size="sm", scale=1, elem_id="rag-clear")
+                        with gr.Accordion("Answer details", open=False, elem_id="rag-details"):
+                            details = gr.HTML(render.render_details_placeholder(), js_on_load=None)
+                    with gr.Column(scale=2, min_width=320):
+                        sources = gr.HTML(render.render_sources([]), elem_id="rag-sources", js_on_load=None)
+                        evidence = gr.HTML(
+                            render.render_evidence_placeholder(),
+                            elem_id="rag-evidence",
+                            js_on_load=CITE_JS,
+                            max_height=640,
+                            autoscroll=False,
+                        )
+            with gr.Tab("Browse", id="browse"), gr.Row(equal_height=False):
+                with gr.Column(scale=1, min_width=320):
+                    browse_query = gr.Textbox(
+                        placeholder="Filter by words in the ID, label, text or file name",
+                        show_label=False,
+                        elem_id="rag-browse-query",
+                    )
+                    browse_list = gr.HTML(
+                        render.render_message("Loading the abstracts…"),
+                        elem_id="rag-browse-list",
+                        js_on_load=BROWSE_JS,
+                    )
+                with gr.Column(scale=1, min_width=320):
+                    browse_view = gr.HTML(
+                        render.render_browse_placeholder(), elem_id="rag-browse-view", js_on_load=None
+                    )
+
+        # ---- events ----
+        chat_outputs = [chatbot, question, sources, evidence, details, status_line, history]
+        chat_inputs = [question, chatbot, history, model, status_state]
+        light = {"concurrency_limit": None, "api_visibility": "undocumented"}
+
+        submit_events = [
+            question.submit(
+                cb.respond,
+                chat_inputs,
+                chat_outputs,
+                api_name="ask",
+                show_progress="minimal",
+                show_progress_on=[chatbot],
+                concurrency_id="chat",
+            ),
+            ask.click(
+                cb.respond,
+                chat_inputs,
+                chat_outputs,
+                show_progress="minimal",
+                show_progress_on=[chatbot],
+                concurrency_id="chat",
+                api_visibility="undocumented",
+            ),
+        ]
+        for button, text in zip(example_buttons, EXAMPLES, strict=True):
+            submit_events.append(
+                button.click(lambda t=text: t, None, question, queue=False, api_visibility="undocumented").then(
+                    cb.respond,
+                    chat_inputs,
+                    chat_outputs,
+                    show_progress="minimal",
+                    show_progress_on=[chatbot],
+                    concurrency_id="chat",
+                    api_visibility="undocumented",
+                )
+            )
+        clear_outputs = [chatbot, history, question, sources, evidence, details]
+        clear_btn.click(
+            cb.clear, None, clear_outputs, cancels=submit_events, queue=False, api_visibility="undocumented"
+        )
+        chatbot.clear(cb.clear, None, clear_outputs, cancels=submit_events, queue=False, api_visibility="undocumented")
+        evidence.click(cb.show_evidence, None, evidence, show_progress="hidden", **light)
+
+        status_outputs = [status_line, model, status_state]
+        demo.load(cb.refresh_status, [model], status_outputs, show_progress="hidden", **light)
+        refresh.click(cb.refresh_status, [model], status_outputs, show_progress="hidden", **light)
+        model.input(cb.refresh_status, [model], status_outputs, show_progress="hidden", **light)
+
+        demo.load(cb.list_abstracts, [browse_query], browse_list, show_progress="hidden", **light)
+        browse_query.change(
+            cb.list_abstracts, [browse_query], browse_list, show_progress="hidden", trigger_mode="always_last", **light
+        )
+        browse_list.click(cb.view_abstract, None, browse_view, show_progress="hidden", **light)
+    return demo
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on right now (for ``port=0``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.bind((host.strip("[]") or "0.0.0.0", 0))
+        return s.getsockname()[1]
+
+
+def configure_queue(demo: gr.Blocks) -> gr.Blocks:
+    return demo.queue(default_concurrency_limit=CHAT_CONCURRENCY, max_size=QUEUE_MAX_SIZE, api_open=False)
+
+
+def launch_options() -> dict[str, Any]:
+    """Look and client-side options that Gradio 6 takes at launch rather than in the Blocks."""
+    return {"theme": THEME, "css": CSS}
+
+
+def launch(
+    pipeline: Any,
+    host: str = "127.0.0.1",
+    port: int = 7860,
+    auth: tuple[str, str] | None = None,
+    insecure: bool = False,
+    ready_callback: Callable[[str], None] | None = None,
+) -> None:
+    """Serve the UI until interrupted. Loopback only, unless ``auth`` is given or ``insecure=True``.
+
+    Never shares (no public link) and serves no files beyond Gradio's own (no ``allowed_paths``).
+    ``port=0`` picks a free port. ``ready_callback(url)`` runs once the server accepts connections (default: print
+    the URL).
+    """
+    check_host(host, auth, insecure)
+    if port == 0:
+        port = free_port(host)
+    demo = configure_queue(build_app(pipeline))
+    demo.launch(
+        server_name=host,
+        server_port=port,
+        auth=tuple(auth) if auth is not None else None,
+        auth_message="Sign in to the research assistant." if auth else None,
+        share=False,
+        inbrowser=False,
+        prevent_thread_lock=True,
+        show_error=False,
+        quiet=True,
+        ssr_mode=False,
+        pwa=False,
+        mcp_server=False,
+        enable_monitoring=False,
+        max_file_size="1mb",
+        footer_links=["settings"],
+        **launch_options(),
+    )
+    url = demo.local_url or f"http://{host}:{port}/"
+    if ready_callback is not None:
+        ready_callback(url)
+    else:
+        print(f"Research assistant UI: {url}  (Ctrl+C to stop)", flush=True)
+    try:
+        demo.block_thread()
+    finally:
+        demo.close()
