@@ -254,6 +254,7 @@ def stream_answer(
         fallback = abstention(question, retrieved, snapshot, "ollama", answer.model)
         fallback.text = f"{ABSTAIN_TEXT} The model found no answer in the retrieved abstracts."
         fallback.timings = timings
+        fallback.prompt_tokens, fallback.completion_tokens = stats.prompt_tokens, stats.completion_tokens
         yield finish(fallback)
         return
     if answer.verified_share < MIN_VERIFIED_SHARE and not interrupted:
@@ -273,5 +274,6 @@ def stream_answer(
 
 
 def _model_declined(text: str) -> bool:
-    lowered = text.lower()
-    return "do not answer this question" in lowered or "don't answer this question" in lowered
+    """The model's whole reply is the agreed "the abstracts do not answer" sentence (not merely quoting it)."""
+    lowered = " ".join(text.lower().split())
+    return len(lowered) < 160 and lowered.startswith(("the provided abstracts do not", "the abstracts do not"))
