@@ -71,7 +71,12 @@ def _normalize_fact_text(text: str) -> str:
 def fact_present(fact: str, answer: str) -> bool:
     """Case-insensitive containment, with numbers compared after normalisation ("1,920" = "1920")."""
     needle = _normalize_fact_text(fact).strip()
-    return bool(needle) and needle in _normalize_fact_text(answer)
+    if not needle:
+        return False
+    # Word-start boundary on the left, no digit continuing on the right: "245" is not in "2450", "0.85" not in
+    # "0.855", while "screen" still matches "screens".
+    pattern = r"(?<![a-z0-9])" + re.escape(needle) + r"(?![0-9])"
+    return re.search(pattern, _normalize_fact_text(answer)) is not None
 
 
 def key_fact_coverage(facts: Sequence[str], answer: str) -> float:

@@ -18,8 +18,10 @@ _ORDINAL_REF = re.compile(
     r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s+(?:one|paper|abstract|work|source|result|method)\b", re.I
 )
 _NUMBER_REF = re.compile(r"(?:\b(?:paper|source|abstract|reference)\s*#?\s*|\[)(\d{1,2})\]?", re.I)
+# References to a whole paper. "the dataset" / "the model" are what a follow-up asks about, not references.
 _PRONOUN_REF = re.compile(
-    r"\b(?:this|that|the)\s+(?:paper|abstract|work|method|benchmark|model|approach|study|dataset)\b"
+    r"\b(?:this|that)\s+(?:paper|abstract|work|method|benchmark|model|approach|study|dataset)\b"
+    r"|\bthe\s+(?:paper|abstract|work|study)\b"
     r"|\b(?:it|its|they|their|them)\b",
     re.I,
 )
@@ -61,11 +63,12 @@ def condense_heuristic(question: str, history: Sequence[dict]) -> str:
     rewritten = _NUMBER_REF.sub(lambda m: label_for(int(m.group(1))) or m.group(0), rewritten)
     if rewritten != question:
         return rewritten
-    if by_number and _PRONOUN_REF.search(question) and not specific_terms(question):
-        first = by_number[min(by_number)]["label"]
+    first = label_for(min(by_number)) if by_number else None
+    if first and _PRONOUN_REF.search(question) and not specific_terms(question):
         return _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
     if previous and len(question.split()) <= 6 and not specific_terms(question):
-        # "and the dataset?" -> carry the previous question's subject along
-        return f"{question} (follow-up to: {previous})"
+        # "and the dataset?" -> carry the previous answer's paper and question along
+        subject = f"{first}; " if first else ""
+        return f"{question} ({subject}follow-up to: {previous})"
     return question

@@ -86,12 +86,14 @@ def classify(question: str) -> Kind:
     """The kind of answer asked for; when several cues appear, the earliest one in the question wins."""
     if _LIST.search(question):
         return "list"
-    cues: list[tuple[int, Kind]] = []
-    for pattern, kind in ((_NUMBER, "number"), (_UNIT, "number"), (_NAME, "name"), (_WHICH_THING, "name")):
+    cues: list[tuple[int, int, Kind]] = []  # (position, priority, kind): at a tie a number cue wins
+    for priority, (pattern, kind) in enumerate(
+        ((_NUMBER, "number"), (_UNIT, "number"), (_NAME, "name"), (_WHICH_THING, "name"))
+    ):
         match = pattern.search(question)
         if match:
-            cues.append((match.start(), kind))
-    return min(cues)[1] if cues else "general"
+            cues.append((match.start(), priority, kind))
+    return min(cues)[2] if cues else "general"
 
 
 def focus_words(question: str, kind: Kind) -> list[str]:

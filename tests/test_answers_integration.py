@@ -12,7 +12,6 @@ from rag.answer import Answer, TextDelta
 from rag.cli import main as rag_main
 from rag.errors import BackendUnavailableError, ModelNotFoundError, QuestionError
 from rag.pipeline import Pipeline
-from rag.settings import Settings
 from rag.testing.ollama_server import Faults, ScriptedBackend, serve
 
 pytestmark = pytest.mark.slow
@@ -105,7 +104,9 @@ def test_query_engine_returns_cited_source_nodes(pipeline):
 
 
 def test_cli_ask_json(pipeline, capsys):
-    code = rag_main(["ask", ASSAY_Q, "--json", "--backend", "extractive", "--data-dir", str(pipeline.settings.data_dir)])
+    code = rag_main(
+        ["ask", ASSAY_Q, "--json", "--backend", "extractive", "--data-dir", str(pipeline.settings.data_dir)]
+    )
     payload = json.loads(capsys.readouterr().out)
     assert code == 0 and "1,920" in payload["answer"] and payload["sentences"][0]["verified"]
     assert payload["sources"][0]["label"] == "AssayBench" and len(payload["sources"][0]["locations"]) == 2

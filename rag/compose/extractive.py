@@ -31,7 +31,7 @@ class ExtractivePlan:
 def with_marker(sentence: str, number: int) -> str:
     """Put ``[n]`` before the sentence's final punctuation: 'It works.' -> 'It works [1].'"""
     sentence = sentence.strip()
-    match = re.search(r"([.!?][\"')\]]*)$", sentence)
+    match = re.search(r"([.!?]+[\"')\]]*)$", sentence)
     if match:
         return f"{sentence[: match.start()].rstrip()} [{number}]{match.group(1)}"
     return f"{sentence} [{number}]"

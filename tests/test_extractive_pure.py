@@ -1,0 +1,147 @@
+"""Unit tests for the pure parts of rag/compose/extractive.py: markers, list plans and rendering."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.compose.extractive import (
+    LIST_FLOOR,
+    LIST_MARGIN,
+    LIST_MAX,
+    ExtractivePlan,
+    plan_list,
+    plan_single,
+    render,
+    with_marker,
+)
+from rag.corpus import Abstract
+from rag.evidence import EvidenceSentence
+from rag.question import QuestionProfile
+from rag.text import Span
+
+
+def ev(abstract_id: str, row: int, score: float, text: str | None = None) -> EvidenceSentence:
+    return EvidenceSentence(
+        abstract_id=abstract_id,
+        row=row,
+        span=Span(0, 5),
+        text=text if text is not None else f"{abstract_id} sentence {row}.",
+        score=score,
+        dense=score,
+        lexical=0.0,
+        has_number=False,
+        focus_share=0.0,
+    )
+
+
+def abstract(aid: str, label: str) -> Abstract:
+    return Abstract(id=aid, label=label, text=f"{label} text.", locations=(), content_hash="0" * 64)
+
+
+# --- with_marker ---
+
+
+@pytest.mark.parametrize(
+    ("sentence", "number", "expected"),
+    [
+        ("It works.", 1, "It works [1]."),
+        ("Does it work?", 2, "Does it work [2]?"),
+        ("It works!", 3, "It works [3]!"),
+        ("No final punctuation", 1, "No final punctuation [1]"),
+        ('He said "yes."', 1, 'He said "yes [1]."'),
+        ("See the appendix (Fig. 2).", 4, "See the appendix (Fig. 2) [4]."),
+        ("  Padded sentence .  ", 1, "Padded sentence [1]."),
+        ("Accuracy is 3.5", 1, "Accuracy is 3.5 [1]"),
+        ("Two digits.", 12, "Two digits [12]."),
+    ],
+)
+def test_with_marker(sentence, number, expected):
+    assert with_marker(sentence, number) == expected
+
+
+# --- plan_list ---
+
+
+def test_plan_list_empty():
+    assert plan_list([]) == ExtractivePlan([], [])
+
+
+def test_plan_list_one_sentence_per_abstract_within_margin():
+    evidence = [
+        ev("a", 1, 1.0),
+        ev("a", 2, 0.95),  # a's second sentence: not a second entry
+        ev("b", 5, 0.9),
+        ev("c", 7, 1.0 - LIST_MARGIN - 0.01),  # just outside the margin
+    ]
+    plan = plan_list(evidence)
+    assert plan.abstract_ids == ["a", "b"]
+    assert [e.row for e in plan.sentences] == [1, 5]
+
+
+def test_plan_list_orders_by_score_then_row():
+    evidence = [ev("b", 3, 0.9), ev("a", 9, 0.95), ev("c", 1, 0.9)]
+    assert plan_list(evidence).abstract_ids == ["a", "c", "b"]
+
+
+def test_plan_list_floor_applies_when_above_margin_cut():
+    evidence = [ev("a", 1, LIST_FLOOR + 0.1), ev("b", 2, LIST_FLOOR - 0.01)]
+    assert plan_list(evidence).abstract_ids == ["a"]
+
+
+def test_plan_list_keeps_best_when_all_below_floor():
+    evidence = [ev("a", 1, 0.2), ev("b", 2, 0.1)]
+    plan = plan_list(evidence)
+    assert plan.abstract_ids == ["a"]
+    assert [e.row for e in plan.sentences] == [1]
+
+
+def test_plan_list_caps_members():
+    evidence = [ev(f"x{i}", i, 1.0) for i in range(LIST_MAX + 3)]
+    plan = plan_list(evidence)
+    assert len(plan.abstract_ids) == LIST_MAX
+    assert plan.abstract_ids == [f"x{i}" for i in range(LIST_MAX)]
+
+
+def test_plan_list_margin_boundary_is_inclusive():
+    evidence = [ev("a", 1, 1.0), ev("b", 2, 0.75)]
+    assert plan_list(evidence).abstract_ids == ["a", "b"]
+
+
+# --- plan_single ---
+
+
+def test_plan_single_cites_one_abstract_and_picks_its_sentences():
+    profile = QuestionProfile(text="Explain.", kind="general", topic_words=())
+    plan = plan_single("a", [ev("a", 4, 1.0), ev("a", 2, 0.9), ev("a", 8, 0.1)], profile)
+    assert plan.abstract_ids == ["a"]
+    assert [e.row for e in plan.sentences] == [2, 4]
+
+
+# --- render ---
+
+ABSTRACTS = {"a": abstract("a", "AssayBench"), "b": abstract("b", "AptaBench")}
+
+
+def test_render_prose_numbers_by_plan_order():
+    plan = ExtractivePlan(["b", "a"], [ev("a", 1, 1.0, "Alpha holds."), ev("b", 2, 0.9, "Beta holds.")])
+    assert render(plan, ABSTRACTS, as_list=False) == "Alpha holds [2]. Beta holds [1]."
+
+
+def test_render_single_abstract_several_sentences():
+    plan = ExtractivePlan(["a"], [ev("a", 1, 1.0, "One."), ev("a", 2, 0.9, "Two?")])
+    assert render(plan, ABSTRACTS, as_list=False) == "One [1]. Two [1]?"
+
+
+def test_render_list_one_line_per_abstract_with_label():
+    plan = ExtractivePlan(["a", "b"], [ev("a", 1, 1.0, "Alpha holds."), ev("b", 2, 0.9, "Beta holds")])
+    assert render(plan, ABSTRACTS, as_list=True) == "- AssayBench: Alpha holds [1].\n- AptaBench: Beta holds [2]"
+
+
+def test_render_empty_plan():
+    assert render(ExtractivePlan([], []), ABSTRACTS, as_list=False) == ""
+    assert render(ExtractivePlan([], []), ABSTRACTS, as_list=True) == ""
+
+
+def test_plan_list_then_render_round_trip():
+    plan = plan_list([ev("b", 2, 0.9, "Beta holds."), ev("a", 1, 1.0, "Alpha holds.")])
+    assert render(plan, ABSTRACTS, as_list=True) == "- AssayBench: Alpha holds [1].\n- AptaBench: Beta holds [2]."

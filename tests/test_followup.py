@@ -1,0 +1,163 @@
+"""Unit tests for rag/followup.py: rewriting follow-up questions from the chat history, without a model."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.followup import condense_heuristic, last_sources, last_user_question
+
+SOURCES = [
+    {"number": 1, "id": "assaybench-1a2b", "label": "AssayBench"},
+    {"number": 2, "id": "aptabench-3c4d", "label": "AptaBench"},
+    {"number": 3, "id": "v33da-5e6f", "label": "V33DA"},
+]
+PREVIOUS = "Which papers are benchmarks for biology?"
+HISTORY = [
+    {"role": "user", "content": PREVIOUS},
+    {"role": "assistant", "content": "AssayBench [1], AptaBench [2] and V33DA [3].", "sources": SOURCES},
+]
+
+
+# --- last_sources ---
+
+
+def test_last_sources_empty_history():
+    assert last_sources([]) == []
+
+
+def test_last_sources_takes_the_latest_assistant_entry_with_sources():
+    older = [{"number": 1, "label": "Old"}]
+    history = [
+        {"role": "assistant", "content": "a", "sources": older},
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "b", "sources": SOURCES},
+        {"role": "assistant", "content": "c"},  # no sources: skipped
+    ]
+    assert last_sources(history) == SOURCES
+
+
+def test_last_sources_ignores_user_entries_and_empty_sources():
+    history = [
+        {"role": "assistant", "content": "a", "sources": SOURCES},
+        {"role": "user", "content": "q", "sources": [{"number": 9, "label": "X"}]},
+        {"role": "assistant", "content": "b", "sources": []},
+    ]
+    assert last_sources(history) == SOURCES
+
+
+def test_last_sources_returns_a_copy():
+    history = [{"role": "assistant", "content": "a", "sources": list(SOURCES)}]
+    result = last_sources(history)
+    result.append({"number": 4})
+    assert len(history[0]["sources"]) == 3
+
+
+# --- last_user_question ---
+
+
+def test_last_user_question_latest_non_blank():
+    history = [
+        {"role": "user", "content": "first"},
+        {"role": "user", "content": "second"},
+        {"role": "user", "content": "  "},
+    ]
+    assert last_user_question(history) == "second"
+
+
+def test_last_user_question_none():
+    assert last_user_question([]) is None
+    assert last_user_question([{"role": "assistant", "content": "x"}]) is None
+    assert last_user_question([{"role": "user"}]) is None
+
+
+# --- condense_heuristic ---
+
+
+def test_no_history_leaves_question_unchanged():
+    assert condense_heuristic("What does it use?", []) == "What does it use?"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Tell me more about the second one", "Tell me more about AptaBench"),
+        ("Tell me more about the 2nd paper", "Tell me more about AptaBench"),
+        ("What about the last paper?", "What about V33DA?"),
+        ("Compare the first one and the third one", "Compare AssayBench and V33DA"),
+        ("Summarise paper 3", "Summarise V33DA"),
+        ("Tell me about source #2", "Tell me about AptaBench"),
+        ("What does [1] report?", "What does AssayBench report?"),
+        ("What does Abstract 2 measure?", "What does AptaBench measure?"),
+    ],
+)
+def test_ordinal_and_number_references_become_labels(question, expected):
+    assert condense_heuristic(question, HISTORY) == expected
+
+
+def test_unknown_ordinal_is_left_alone():
+    rewritten = condense_heuristic("What about the fifth one?", HISTORY)
+    assert rewritten.startswith("What about the fifth one?")
+    assert "AptaBench" not in rewritten
+
+
+def test_number_reference_outside_sources_is_left_alone():
+    assert "[7]" in condense_heuristic("What does [7] say?", HISTORY)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What dataset does it use?", "What dataset does AssayBench use?"),
+        ("How big is this benchmark?", "How big is AssayBench?"),
+        (
+            "How was it evaluated in the lab setting over many years?",
+            "How was AssayBench evaluated in the lab setting over many years?",
+        ),
+    ],
+)
+def test_pronoun_becomes_first_source_label(question, expected):
+    assert condense_heuristic(question, HISTORY) == expected
+
+
+def test_pronoun_replaced_only_once():
+    assert condense_heuristic("Does it say what it needs?", HISTORY) == "Does AssayBench say what it needs?"
+
+
+def test_pronoun_with_named_term_is_left_alone():
+    question = "What does their method improve on AptaBench?"
+    assert condense_heuristic(question, HISTORY) == question
+
+
+def test_pronoun_uses_the_lowest_numbered_source():
+    history = [{"role": "assistant", "content": "x", "sources": [SOURCES[2], SOURCES[1]]}]
+    assert condense_heuristic("What does it measure?", history) == "What does AptaBench measure?"
+
+
+def test_short_follow_up_carries_previous_question_without_sources():
+    history = [{"role": "user", "content": "Q1 about proteins?"}, {"role": "assistant", "content": "x"}]
+    assert condense_heuristic("What does it do?", history) == "What does it do? (follow-up to: Q1 about proteins?)"
+
+
+def test_long_question_is_not_a_follow_up():
+    history = [{"role": "user", "content": "Q1?"}, {"role": "assistant", "content": "x"}]
+    question = "Which approaches improve protein structure prediction using large language models?"
+    assert condense_heuristic(question, history) == question
+
+
+def test_short_question_naming_something_is_not_a_follow_up():
+    history = [{"role": "user", "content": "Q1?"}, {"role": "assistant", "content": "x"}]
+    assert condense_heuristic("And AptaBench?", history) == "And AptaBench?"
+
+
+def test_short_follow_up_without_previous_user_question():
+    history = [{"role": "user", "content": "   "}, {"role": "assistant", "content": "x"}]
+    assert condense_heuristic("and the dataset?", history) == "and the dataset?"
+
+
+def test_ordinal_without_sources_falls_through_to_follow_up():
+    history = [{"role": "user", "content": "Q1?"}]
+    assert condense_heuristic("the second one?", history) == "the second one? (follow-up to: Q1?)"
+
+
+def test_attribute_follow_up_keeps_what_it_asks_for():
+    assert "dataset" in condense_heuristic("and the dataset?", HISTORY)

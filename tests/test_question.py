@@ -1,0 +1,260 @@
+"""Unit tests for rag/question.py: question kinds, focus words, name-like terms, clauses and term matching."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.question import (
+    QuestionProfile,
+    classify,
+    clauses,
+    focus_words,
+    is_specific_term,
+    profile,
+    specific_terms,
+    term_occurs,
+)
+
+# --- classify ---
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers study protein folding?",
+        "What other works use LoRA?",
+        "Are there any papers on diffusion models?",
+        "Is there a study of sparse attention?",
+        "List all papers about robotics",
+        "Find papers on graph neural networks",
+        "What work addresses fairness?",
+        "What research exists on federated learning?",
+        "papers about RL",
+        "Any papers on speech synthesis?",
+    ],
+)
+def test_classify_list(question):
+    assert classify(question) == "list"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many CRISPR screens does AssayBench use?",
+        "How much memory does it save?",
+        "How large is the Articraft-10K dataset?",
+        "By how much does GPT-4o improve?",
+        "What is the number of layers?",
+        "What is the latency of FooNet in milliseconds?",
+        "How long does training take?",
+    ],
+)
+def test_classify_number(question):
+    assert classify(question) == "number"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What dataset does AptaBench use?",
+        "Which benchmark is used for evaluation?",
+        "What base model do they fine-tune?",
+        "What is the model called?",
+        "Which optimizer do they use?",
+        "Which GPUs were used?",
+    ],
+)
+def test_classify_name(question):
+    assert classify(question) == "name"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Explain the main idea of the paper.",
+        "What does the paper propose?",
+        "Why does contrastive pretraining help?",
+        "",
+    ],
+)
+def test_classify_general(question):
+    assert classify(question) == "general"
+
+
+def test_classify_list_beats_later_cues():
+    assert classify("Which papers report how many GPUs they use?") == "list"
+
+
+def test_classify_earliest_cue_wins():
+    assert classify("What benchmark is used, and how many prompts does it contain?") == "name"
+    assert classify("How many GPUs does it need, and which dataset is used?") == "number"
+
+
+def test_classify_is_case_insensitive():
+    assert classify("HOW MANY SCREENS ARE THERE?") == "number"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What percentage of errors did they fix?",
+        "What fraction of samples are noisy?",
+        "What accuracy does the model reach?",
+    ],
+)
+def test_classify_what_percentage_is_a_number_question(question):
+    assert classify(question) == "number"
+
+
+# --- focus_words ---
+
+
+def test_focus_words_number_question():
+    assert focus_words("How many CRISPR screens does AssayBench use?", "number") == ["crispr", "screen"]
+
+
+def test_focus_words_name_question_keeps_the_named_thing():
+    assert focus_words("What dataset does AptaBench use?", "name") == ["dataset"]
+
+
+def test_focus_words_number_question_without_number_cue_falls_back_to_topic_minus_names():
+    assert focus_words("What is the latency of FooNet in milliseconds?", "number") == ["latency", "millisecond"]
+
+
+def test_focus_words_general_and_list_are_empty():
+    assert focus_words("Explain the main idea.", "general") == []
+    assert focus_words("Which papers study protein folding?", "list") == []
+
+
+def test_focus_words_drop_question_vocabulary():
+    # "models" is research vocabulary, not what is counted; "does" ends the phrase
+    assert focus_words("How many models and tokens does the study use?", "number") == ["token"]
+
+
+# --- is_specific_term / specific_terms ---
+
+
+@pytest.mark.parametrize(
+    ("token", "first_word", "expected"),
+    [
+        ("CRISPR", False, True),
+        ("CRISPR", True, True),
+        ("AssayBench", True, True),
+        ("GPT-4o", True, True),
+        ("A100", False, True),
+        ("Transformer", False, True),
+        ("Transformer", True, False),
+        ("transformer", False, False),
+        ("2023", False, False),
+        ("I", False, False),
+        ("x86", False, False),
+        ("iPhone", False, False),
+        ("A", False, False),
+    ],
+)
+def test_is_specific_term(token, first_word, expected):
+    assert is_specific_term(token, first_word) is expected
+
+
+def test_specific_terms_in_order_as_written():
+    assert specific_terms("How many CRISPR screens does AssayBench use?") == ["CRISPR", "AssayBench"]
+
+
+def test_specific_terms_first_capitalised_word_is_not_a_name():
+    assert specific_terms("Which method beats Llama on MMLU?") == ["Llama", "MMLU"]
+
+
+def test_specific_terms_hyphenated_and_trailing_period():
+    assert specific_terms("Does it beat GPT-4o.") == ["GPT-4o"]
+    assert specific_terms("Results on Articraft-10K") == ["Articraft-10K"]
+
+
+def test_specific_terms_none():
+    assert specific_terms("what does the paper propose?") == []
+
+
+# --- profile ---
+
+
+def test_profile_number_question():
+    p = profile("How many CRISPR screens does AssayBench use?")
+    assert p == QuestionProfile(
+        text="How many CRISPR screens does AssayBench use?",
+        kind="number",
+        topic_words=("crispr", "screen", "assaybench"),
+        focus_words=("crispr", "screen"),
+        specific_terms=("CRISPR", "AssayBench"),
+    )
+
+
+def test_profile_dedupes_topic_words_and_terms():
+    p = profile("Does LoRA beat LoRA on screens and screens?")
+    assert p.topic_words.count("screen") == 1
+    assert p.specific_terms == ("LoRA",)
+
+
+def test_profile_topic_words_drop_question_grammar():
+    p = profile("What does the paper propose?")
+    assert p.kind == "general"
+    assert p.topic_words == ()
+    assert p.focus_words == ()
+
+
+# --- clauses ---
+
+
+def test_clauses_compound_question():
+    assert clauses("What benchmark is used, and how many prompts does it contain?") == [
+        "What benchmark is used",
+        "how many prompts does it contain",
+    ]
+
+
+def test_clauses_and_before_question_word():
+    assert clauses("How is the model trained and what data does it need?") == [
+        "How is the model trained",
+        "what data does it need",
+    ]
+
+
+def test_clauses_two_questions():
+    assert clauses("What is AptaBench? How many aptamers does it cover?") == [
+        "What is AptaBench",
+        "How many aptamers does it cover",
+    ]
+
+
+def test_clauses_simple_question_has_none():
+    assert clauses("How many CRISPR screens does AssayBench use?") == []
+
+
+def test_clauses_plain_and_does_not_split():
+    assert clauses("What is the trade-off between speed and accuracy?") == []
+
+
+def test_clauses_short_parts_are_dropped():
+    # "Why?" is under three words, leaving one part: no compound
+    assert clauses("What does AptaBench measure exactly; why?") == []
+
+
+# --- term_occurs ---
+
+
+@pytest.mark.parametrize(
+    ("term", "text", "expected"),
+    [
+        ("AssayBench", "we introduce assaybench, a benchmark", True),
+        ("GPUs", "trained on 8 gpus", True),
+        ("GPUs", "a single gpu suffices", True),
+        ("GPU", "trained on 8 gpus", True),
+        ("LoRA", "we compare with qlora", False),
+        ("BERT", "roberta is strong", False),
+        ("GPT-4o", "gpt-4o-mini and others", True),
+        ("Bench", "a benchmark", False),
+        ("CRISPR", "crispr-based screens", True),
+        ("V33DA", "nothing relevant here", False),
+        ("C++", "written in c++ for speed", True),
+    ],
+)
+def test_term_occurs(term, text, expected):
+    assert term_occurs(term, text) is expected
