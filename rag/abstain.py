@@ -6,6 +6,7 @@ overlap), so the decision leans on what the question names and asks for:
 - for a question about one paper, a name-like term missing from the abstract that answers it: the detail asked
   about ("…for GPT-4o", "…with LoRA") is not stated there;
 - a number question whose evidence has no sentence with a number and the thing counted;
+- a "which X" question whose answering abstract mentions none of the words describing X;
 - and, as a backstop, a best-sentence similarity below a floor.
 Thresholds are calibrated on eval/questions.jsonl (see README, "Abstention").
 """
@@ -25,6 +26,7 @@ class AbstentionSignals:
     terms_missing_from_answer: tuple[str, ...] = ()  # ... that occur elsewhere but not in the answering abstract
     best_dense: float = 1.0  # best MiniLM similarity of any evidence sentence
     number_evidence: bool = True  # a number question's evidence holds a number next to the counted thing
+    focus_in_answer: float | None = None  # name questions: share of the asked-about words in the answering abstract
     reasons: list[str] = field(default_factory=list)
 
 
@@ -36,6 +38,8 @@ def decide(signals: AbstentionSignals) -> tuple[bool, str]:
     if signals.kind != "list" and signals.terms_missing_from_answer:
         terms = ", ".join(f"“{t}”" for t in signals.terms_missing_from_answer)
         return True, f"The most relevant abstract does not mention {terms}."
+    if signals.kind == "name" and signals.focus_in_answer == 0.0:
+        return True, "The most relevant abstract does not mention what the question asks about."
     if signals.kind == "number" and not signals.number_evidence:
         return True, "No abstract states the number asked for."
     if signals.best_dense < DENSE_FLOOR:

@@ -29,6 +29,7 @@ from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic
 from rag.question import QuestionProfile, clauses, profile, term_occurs
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
+from rag.text import content_words
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +90,13 @@ def _signals(prof: QuestionProfile, snapshot: IndexSnapshot, plan, evidence: Seq
     number_evidence = any(e.has_number and e.focus_share >= 0.5 for e in plan.sentences) or (
         not prof.focus_words and any(e.has_number for e in plan.sentences)
     )
+    focus_in_answer = None
+    if prof.focus_words and plan.abstract_ids:
+        words = set(content_words(answer_text))
+        focus_in_answer = sum(w in words for w in prof.focus_words) / len(prof.focus_words)
     return AbstentionSignals(
         kind=prof.kind,
+        focus_in_answer=focus_in_answer,
         unknown_terms=unknown,
         terms_missing_from_answer=missing,
         best_dense=max((e.dense for e in evidence), default=0.0),

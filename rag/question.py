@@ -41,6 +41,12 @@ _QUESTION_WORDS = frozenset(
         "result results show find found author authors achieve achieves specific specifically exactly number"
     )
 )
+_ANSWER_CATEGORIES = frozenset(
+    content_words(
+        "which what dataset datasets benchmark benchmarks model models method methods metric metrics algorithm "
+        "framework architecture baseline baselines tool library environment environments"
+    )
+)
 _FOCUS_STOP = re.compile(
     r"\b(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|in|on|of|for|from|by|with|at|to|used|"
     r"reported|the\s+paper)\b",
@@ -109,8 +115,8 @@ def focus_words(question: str, kind: Kind) -> list[str]:
     stop = _FOCUS_STOP.search(tail)
     phrase = tail[: stop.start()] if stop else tail
     words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS]
-    if kind == "name":
-        words = [w for w in words if w not in ("which", "what")]
+    if kind == "name":  # the category of the answer ("which dataset") is not something the abstract must say
+        words = [w for w in words if w not in _ANSWER_CATEGORIES]
     return words
 
 

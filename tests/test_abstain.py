@@ -85,3 +85,12 @@ def test_signals_reasons_default_is_not_shared():
     a, b = AbstentionSignals(kind="general"), AbstentionSignals(kind="general")
     a.reasons.append("x")
     assert b.reasons == []
+
+
+def test_name_question_whose_answer_never_mentions_the_asked_thing_abstains():
+    abstain, reason = decide(AbstentionSignals(kind="name", focus_in_answer=0.0))
+    assert abstain and "does not mention" in reason
+
+
+def test_name_question_with_some_focus_words_answers():
+    assert decide(AbstentionSignals(kind="name", focus_in_answer=0.5)) == (False, "")

@@ -113,8 +113,15 @@ def test_focus_words_number_question():
     assert focus_words("How many CRISPR screens does AssayBench use?", "number") == ["crispr", "screen"]
 
 
-def test_focus_words_name_question_keeps_the_named_thing():
-    assert focus_words("What dataset does AptaBench use?", "name") == ["dataset"]
+def test_focus_words_name_question_drops_the_answer_category():
+    assert focus_words("What dataset does AptaBench use?", "name") == []
+
+
+def test_focus_words_name_question_keeps_what_qualifies_it():
+    assert focus_words("Which programming languages are covered in Co-Locator's experiments?", "name") == [
+        "programm",
+        "languag",
+    ]
 
 
 def test_focus_words_number_question_without_number_cue_falls_back_to_topic_minus_names():
