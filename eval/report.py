@@ -103,7 +103,7 @@ def plot(summary: dict, path: Path, retrieval_only: bool) -> None:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("score")
     ax.set_title("Metrics by question type")
-    ax.legend(fontsize=7, ncol=2, loc="lower right")
+    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
