@@ -13,7 +13,7 @@ from rag.answering import stream_answer
 from rag.compose import make_ollama_composer
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
-from rag.errors import QuestionError, RagError, UnknownAbstractError
+from rag.errors import IndexCorruptError, QuestionError, RagError, UnknownAbstractError
 from rag.ingest import IngestReport, ProgressCallback, ingest
 from rag.manifest import load_manifest, load_sentence_vectors
 from rag.retrieve import HybridRetriever, IndexSnapshot, Mode, RankedAbstract
@@ -57,6 +57,13 @@ class Pipeline:
             if self._snapshot is None:
                 manifest = load_manifest(self.settings.index_dir)
                 vectors = load_sentence_vectors(self.settings.index_dir, manifest)
+                stored = self.store.count()
+                if stored < len(manifest.chunks):
+                    # e.g. a wiped or different Chroma server: answering would silently lose dense retrieval
+                    raise IndexCorruptError(
+                        f"The vector store holds {stored} of the index's {len(manifest.chunks)} chunks",
+                        hint="Run `rag ingest` to store the missing chunks (the seed files are not touched).",
+                    )
                 self._snapshot = IndexSnapshot(manifest, vectors)
             return self._snapshot
 

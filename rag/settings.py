@@ -99,6 +99,12 @@ class Settings(BaseSettings):
         default="Authorization",
         description="Header carrying chroma_token: 'Authorization' (sent as 'Bearer <token>') or 'X-Chroma-Token'.",
     )
+    chroma_database: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$",
+        description="Database on the Chroma server (created if missing), so several indexes can share one server; "
+        "unset means the server's default database. Ignored by the embedded store.",
+    )
 
     # --- answering ---
     backend: Literal["auto", "extractive", "ollama"] = Field(

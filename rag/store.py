@@ -104,35 +104,93 @@ def _open_client(settings: Settings) -> Any:
         from chromadb.config import Settings as ChromaSettings
     except ImportError as exc:  # pragma: no cover - chromadb is a core dependency
         raise StoreUnavailableError("chromadb is not installed", hint="pip install chromadb") from exc
-    chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
     if settings.chroma_host:
-        headers = {}
-        if settings.chroma_token:
-            is_bearer = settings.chroma_auth_header.lower() == "authorization"
-            headers[settings.chroma_auth_header] = (
-                f"Bearer {settings.chroma_token}" if is_bearer else settings.chroma_token
-            )
-        try:
-            client = chromadb.HttpClient(
-                host=settings.chroma_host,
-                port=settings.chroma_port,
-                ssl=settings.chroma_ssl,
-                headers=headers or None,
-                settings=chroma_settings,
-            )
-            client.heartbeat()
-        except Exception as exc:
-            raise StoreUnavailableError(
-                f"Cannot reach the Chroma server at {settings.chroma_host}:{settings.chroma_port}",
-                hint="Start it with `chroma run --path <dir> --port <port>`, or unset RAG_CHROMA_HOST to use the "
-                "embedded store.",
-            ) from exc
-        return client
+        return _open_server_client(settings)
     try:
         settings.chroma_dir.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+        return chromadb.PersistentClient(
+            path=str(settings.chroma_dir), settings=ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+        )
     except Exception as exc:
         raise _translate(exc, settings) from exc
+
+
+SERVER_HINT = (
+    "Start it with `chroma run --path <dir> --host <host> --port <port>` (or check RAG_CHROMA_HOST and "
+    "RAG_CHROMA_PORT), or unset RAG_CHROMA_HOST to use the embedded store."
+)
+AUTH_HINT = "Check RAG_CHROMA_TOKEN and RAG_CHROMA_AUTH_HEADER ('Authorization' or 'X-Chroma-Token')."
+
+
+def _open_server_client(settings: Settings) -> Any:
+    """An HttpClient for ``settings.chroma_database`` (created on first use), checked with a heartbeat."""
+    import chromadb
+    from chromadb.config import DEFAULT_DATABASE
+    from chromadb.config import Settings as ChromaSettings
+    from chromadb.errors import NotFoundError
+
+    headers = {}
+    if settings.chroma_token:
+        is_bearer = settings.chroma_auth_header.lower() == "authorization"
+        headers[settings.chroma_auth_header] = f"Bearer {settings.chroma_token}" if is_bearer else settings.chroma_token
+    server = {"host": settings.chroma_host, "port": settings.chroma_port, "ssl": settings.chroma_ssl}
+
+    def connect() -> Any:
+        # A fresh Settings each time: HttpClient writes the host, port and headers into it.
+        return chromadb.HttpClient(
+            **server,
+            headers=dict(headers) or None,
+            database=settings.chroma_database or DEFAULT_DATABASE,
+            settings=ChromaSettings(anonymized_telemetry=False, allow_reset=False),
+        )
+
+    try:
+        try:
+            client = connect()
+        except NotFoundError:
+            if not settings.chroma_database:
+                raise
+            _create_database(settings, headers)
+            client = connect()
+        client.heartbeat()
+    except Exception as exc:
+        raise _server_error(exc, settings) from exc
+    return client
+
+
+def _create_database(settings: Settings, headers: dict[str, str]) -> None:
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    admin = chromadb.AdminClient(
+        ChromaSettings(
+            chroma_api_impl="chromadb.api.fastapi.FastAPI",
+            chroma_server_host=settings.chroma_host,
+            chroma_server_http_port=settings.chroma_port,
+            chroma_server_ssl_enabled=settings.chroma_ssl,
+            chroma_server_headers=dict(headers) or None,
+            anonymized_telemetry=False,
+        )
+    )
+    try:
+        admin.create_database(settings.chroma_database)
+    except Exception as exc:
+        if "already exists" not in str(exc).lower():  # fine if another process created it first
+            raise
+    else:
+        log.info("created database %s on the Chroma server", settings.chroma_database)
+
+
+def _is_auth_error(exc: Exception) -> bool:
+    lowered = f"{type(exc).__name__} {exc}".lower()
+    return any(word in lowered for word in ("unauthorized", "forbidden", "authoriz", "authenticat", "autherror"))
+
+
+def _server_error(exc: Exception, settings: Settings) -> StoreUnavailableError:
+    where = f"the Chroma server at {settings.chroma_host}:{settings.chroma_port}"
+    if _is_auth_error(exc):
+        return StoreUnavailableError(f"{where} refused the credentials", hint=AUTH_HINT)
+    return StoreUnavailableError(f"Cannot reach {where}", hint=SERVER_HINT)
 
 
 def _translate(exc: Exception, settings: Settings) -> Exception:
@@ -140,6 +198,14 @@ def _translate(exc: Exception, settings: Settings) -> Exception:
     text = str(exc)
     lowered = text.lower()
     where = "the Chroma server" if settings.chroma_host else f"the index folder '{settings.data_dir.name}/chroma'"
+    if settings.chroma_host:
+        if _is_network_error(exc) or "connect" in lowered or "timed out" in lowered:
+            return StoreUnavailableError(
+                f"Lost the connection to the Chroma server at {settings.chroma_host}:{settings.chroma_port}",
+                hint=SERVER_HINT,
+            )
+        if _is_auth_error(exc):
+            return _server_error(exc, settings)
     if "does not exist" in lowered or "notfound" in type(exc).__name__.lower():
         from rag.errors import IndexNotBuiltError
 
@@ -152,6 +218,12 @@ def _translate(exc: Exception, settings: Settings) -> Exception:
         return StoreUnavailableError(
             f"{where} is in use by another process", hint="Close the other `rag` process and try again."
         )
-    if settings.chroma_host and ("connect" in lowered or "timed out" in lowered):
-        return StoreUnavailableError(f"Lost the connection to {where}", hint="Check that the server is running.")
     return IndexCorruptError(f"{where} could not be used ({type(exc).__name__})")
+
+
+def _is_network_error(exc: Exception) -> bool:
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - chromadb depends on httpx
+        return False
+    return isinstance(exc, httpx.TransportError | ConnectionError | TimeoutError)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 from pathlib import Path
@@ -16,30 +17,130 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 
 @pytest.fixture(scope="session")
 def embedder():
+    """The real MiniLM encoder, loaded once. It remembers each text's vector, so the many ingests of the same
+    seeds (per test, per store mode) pay for the encoder once; the vectors are the encoder's own."""
+    import numpy as np
+    from pydantic import PrivateAttr
+
     from rag.embedding import LocalSentenceEmbedding
 
-    return LocalSentenceEmbedding("all-MiniLM-L6-v2")
+    class RememberingEmbedding(LocalSentenceEmbedding):
+        _seen: dict = PrivateAttr(default_factory=dict)
+
+        def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
+            new = [t for t in dict.fromkeys(texts) if t not in self._seen]
+            if new:
+                self._seen.update(zip(new, super().encode(new, batch_size), strict=True))
+            if not texts:
+                return super().encode(texts)
+            return np.stack([self._seen[t] for t in texts])
+
+        @classmethod
+        def class_name(cls) -> str:
+            return "LocalSentenceEmbedding"
+
+    return RememberingEmbedding("all-MiniLM-L6-v2")
+
+
+STORE_MODES = ("embedded", "server")
+_database_numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def seeded_index(tmp_path_factory, embedder):
-    """A real on-disk Chroma index of ./seeds, built once; tests must not modify it."""
-    from rag.pipeline import Pipeline
+def chroma_server(tmp_path_factory):
+    """A real `chroma run` on a free loopback port, started once for the session and stopped at its end.
+
+    Tests share it; each gets a Chroma database of its own (see ``server_settings``), so collections never mix.
+    """
+    from rag.testing.chroma_server import ChromaServer
+
+    server = ChromaServer(tmp_path_factory.mktemp("chroma-server"))
+    try:
+        server.start()
+    except RuntimeError as exc:
+        pytest.fail(f"could not start the Chroma server: {exc}")
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def _embedded_settings(data_dir: Path, **overrides):
     from rag.settings import Settings
 
-    data_dir = tmp_path_factory.mktemp("seeded-index")
-    pipeline = Pipeline(Settings(data_dir=data_dir, backend="extractive"), embedder=embedder)
+    return Settings(data_dir=data_dir, **{"chroma_host": None, **overrides})  # never a server from RAG_CHROMA_HOST
+
+
+def _server_settings_factory(server, database: str):
+    from rag.settings import Settings
+
+    def make(data_dir: Path, **overrides) -> Settings:
+        values = {"chroma_host": server.host, "chroma_port": server.port, "chroma_database": database}
+        return Settings(data_dir=data_dir, **{**values, **overrides})
+
+    return make
+
+
+@pytest.fixture()
+def server_settings(chroma_server):
+    """Factory ``(data_dir, **kw) -> Settings`` on the session's Chroma server, in a database of this test's own."""
+    return _server_settings_factory(chroma_server, f"test-{next(_database_numbers):04d}")
+
+
+def pytest_generate_tests(metafunc):
+    # Every test that touches the store runs once per mode; a module may narrow that with its own STORE_MODES.
+    if "store_mode" in metafunc.fixturenames:
+        modes = getattr(metafunc.module, "STORE_MODES", STORE_MODES)
+        metafunc.parametrize("store_mode", modes, indirect=True, scope="session")
+
+
+@pytest.fixture(scope="session")
+def store_mode(request) -> str:
+    """Which vector store the store-dependent tests run against: the embedded one under data_dir, or a server."""
+    return request.param
+
+
+@pytest.fixture()
+def make_settings(request, store_mode):
+    """Factory ``(data_dir, **kw) -> Settings`` for the store under test (isolated per test in server mode)."""
+    if store_mode == "server":
+        return request.getfixturevalue("server_settings")
+    return _embedded_settings
+
+
+@pytest.fixture(scope="session")
+def seeded_index(request, tmp_path_factory, embedder, store_mode):
+    """A real Chroma index of ./seeds (embedded on disk, or on the session server), built once per store mode;
+    tests must not modify it."""
+    from rag.pipeline import Pipeline
+
+    data_dir = tmp_path_factory.mktemp(f"seeded-index-{store_mode}")
+    make = _embedded_settings
+    if store_mode == "server":
+        make = _server_settings_factory(request.getfixturevalue("chroma_server"), "seeded-index")
+    pipeline = Pipeline(make(data_dir, backend="extractive"), embedder=embedder)
     report = pipeline.ingest([SEEDS])
     return pipeline, report
 
 
 @pytest.fixture()
-def pipeline(seeded_index):
-    return seeded_index[0]
+def pipeline(seeded_index, monkeypatch):
+    """The seeded pipeline. In server mode RAG_CHROMA_* point at its server and database too, so a `rag` CLI
+    call given its data dir reaches the same index."""
+    pipeline = seeded_index[0]
+    settings = pipeline.settings
+    if settings.chroma_host:
+        monkeypatch.setenv("RAG_CHROMA_HOST", settings.chroma_host)
+        monkeypatch.setenv("RAG_CHROMA_PORT", str(settings.chroma_port))
+        monkeypatch.setenv("RAG_CHROMA_DATABASE", settings.chroma_database)
+    else:
+        monkeypatch.delenv("RAG_CHROMA_HOST", raising=False)
+    return pipeline
 
 
 @pytest.fixture()

@@ -16,6 +16,9 @@ from rag.testing.ollama_server import Faults, ScriptedBackend, serve
 
 pytestmark = pytest.mark.slow
 
+# Answering does not depend on where the vectors live; the store modes are covered by the index tests.
+STORE_MODES = ("embedded",)
+
 ASSAY_Q = "How many CRISPR screens does AssayBench use?"
 MODEL = "scripted:latest"
 

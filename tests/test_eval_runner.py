@@ -10,6 +10,9 @@ from rag.cli import main as rag_main
 
 pytestmark = pytest.mark.slow
 
+# Answering does not depend on where the vectors live; the store modes are covered by the index tests.
+STORE_MODES = ("embedded",)
+
 QUESTIONS = [
     {"id": "a1", "type": "numeric", "question": "How many CRISPR screens does AssayBench use?",
      "gold": ["Recent advances in machine learning and large-scale biological"], "key_facts": ["1,920"]},

@@ -1,4 +1,5 @@
-"""Real MiniLM, real Chroma on disk in a temp dir: chunking, idempotent ingest, recovery, retrieval."""
+"""Real MiniLM, real Chroma (embedded on disk in a temp dir, and a `chroma run` server): chunking, idempotent
+ingest, recovery, retrieval. Store-dependent tests run once per store mode (``store_mode`` in conftest)."""
 
 import json
 import shutil
@@ -44,17 +45,19 @@ def test_first_ingest_reports_all_added(seeded_index):
     assert (report.abstracts, report.added, report.unchanged, report.removed) == (73, 73, 0, 0)
 
 
-def test_reingest_adds_nothing(tmp_path, embedder, seeded_index):
+def test_reingest_adds_nothing(tmp_path, embedder, seeded_index, make_settings):
     source, _ = seeded_index
     shutil.copytree(source.settings.data_dir, tmp_path / "data")
-    pipeline = Pipeline(Settings(data_dir=tmp_path / "data"), embedder=embedder)
+    # The copy brings the embedded store along; a server's collection stays where it is, so share its database.
+    settings = make_settings(tmp_path / "data", chroma_database=source.settings.chroma_database)
+    pipeline = Pipeline(settings, embedder=embedder)
     report = pipeline.ingest([SEEDS])
     assert (report.added, report.updated, report.removed, report.unchanged) == (0, 0, 0, 73)
     assert report.embedded_chunks == 0
 
 
-def test_changed_and_removed_abstracts(tmp_path, embedder, seed_copy):
-    pipeline = Pipeline(Settings(data_dir=tmp_path / "data"), embedder=embedder)
+def test_changed_and_removed_abstracts(tmp_path, embedder, seed_copy, make_settings):
+    pipeline = Pipeline(make_settings(tmp_path / "data"), embedder=embedder)
     small = seed_copy / "000_624d62ebc0277d3c.txt"
     for other in seed_copy.glob("00[123]*.txt"):
         other.unlink()
@@ -79,8 +82,8 @@ def test_changing_chunking_uses_a_new_collection(tmp_path):
     assert len({a.collection_name, b.collection_name, c.collection_name}) == 3
 
 
-def test_interrupted_ingest_keeps_previous_index(tmp_path, embedder, seed_copy, monkeypatch):
-    pipeline = Pipeline(Settings(data_dir=tmp_path / "data"), embedder=embedder)
+def test_interrupted_ingest_keeps_previous_index(tmp_path, embedder, seed_copy, monkeypatch, make_settings):
+    pipeline = Pipeline(make_settings(tmp_path / "data"), embedder=embedder)
     first = seed_copy / "000_624d62ebc0277d3c.txt"
     pipeline.ingest([first])
     before = load_manifest(pipeline.settings.index_dir)
@@ -92,30 +95,30 @@ def test_interrupted_ingest_keeps_previous_index(tmp_path, embedder, seed_copy, 
 
     monkeypatch.setattr(store_module.ChunkStore, "add", crash)
     with pytest.raises(KeyboardInterrupt):
-        Pipeline(Settings(data_dir=tmp_path / "data"), embedder=embedder).ingest([seed_copy])
+        Pipeline(make_settings(tmp_path / "data"), embedder=embedder).ingest([seed_copy])
     monkeypatch.undo()
 
     after = load_manifest(pipeline.settings.index_dir)
     assert after.generation == before.generation
-    fresh = Pipeline(Settings(data_dir=tmp_path / "data"), embedder=embedder)
+    fresh = Pipeline(make_settings(tmp_path / "data"), embedder=embedder)
     assert len(fresh.abstracts()) == 19
     assert fresh.search(ASSAY_Q, k=1)[0].abstract.label == "AssayBench"
     report = fresh.ingest([seed_copy])
     assert report.abstracts == 73 and report.added == 54
 
 
-def test_bad_seed_file_leaves_index_untouched(tmp_path, embedder, seed_copy):
-    pipeline = Pipeline(Settings(data_dir=tmp_path / "data"), embedder=embedder)
+def test_bad_seed_file_leaves_index_untouched(tmp_path, embedder, seed_copy, make_settings):
+    pipeline = Pipeline(make_settings(tmp_path / "data"), embedder=embedder)
     pipeline.ingest([seed_copy])
     (seed_copy / "zz_broken.txt").write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(CorpusError, match="zz_broken.txt"):
         pipeline.ingest([seed_copy])
-    assert len(Pipeline(Settings(data_dir=tmp_path / "data"), embedder=embedder).abstracts()) == 73
+    assert len(Pipeline(make_settings(tmp_path / "data"), embedder=embedder).abstracts()) == 73
 
 
-def test_search_before_ingest_says_what_to_do(tmp_path, embedder):
+def test_search_before_ingest_says_what_to_do(tmp_path, embedder, make_settings):
     with pytest.raises(IndexNotBuiltError) as info:
-        Pipeline(Settings(data_dir=tmp_path / "empty"), embedder=embedder).search("anything")
+        Pipeline(make_settings(tmp_path / "empty"), embedder=embedder).search("anything")
     assert "rag ingest" in info.value.user_message()
 
 
@@ -158,3 +161,17 @@ def test_cli_reports_errors_without_traceback(tmp_path, capsys):
 def test_cli_empty_question(pipeline, capsys):
     code = rag_main(["search", "   ", "--data-dir", str(pipeline.settings.data_dir)])
     assert code == 2 and "empty" in capsys.readouterr().err
+
+
+def test_store_missing_the_index_chunks_is_reported(tmp_path, embedder, make_settings, seed_copy):
+    from rag.errors import IndexCorruptError
+
+    settings = make_settings(tmp_path / "data")
+    Pipeline(settings, embedder=embedder).ingest([seed_copy / "000_624d62ebc0277d3c.txt"])
+    store = Pipeline(settings, embedder=embedder).store
+    store.delete(sorted(store.ids()))  # as if the server had been wiped
+    with pytest.raises(IndexCorruptError) as info:
+        Pipeline(settings, embedder=embedder).search("anything")
+    assert "rag ingest" in info.value.user_message()
+    Pipeline(settings, embedder=embedder).ingest([seed_copy / "000_624d62ebc0277d3c.txt"])
+    assert Pipeline(settings, embedder=embedder).search(ASSAY_Q, k=1)[0].abstract.label == "AssayBench"
