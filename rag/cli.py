@@ -96,9 +96,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from rag.pipeline import Pipeline
 
-    pipeline = Pipeline(_settings(args, retrieval_mode=args.mode))
+    # --k goes through the settings so it is validated like RAG_TOP_K (a negative k is refused, not sliced with).
+    pipeline = Pipeline(_settings(args, retrieval_mode=args.mode, top_k=args.k))
     started = time.perf_counter()
-    results = pipeline.search(args.question, k=args.k)
+    results = pipeline.search(args.question)
     elapsed = time.perf_counter() - started
     if args.json:
         payload = {
@@ -153,12 +154,30 @@ def _print_answer(answer) -> None:
     )
 
 
+def _load_history(path: Path) -> list:
+    """The --history file: a JSON list of {"role", "content"} messages; problems become messages, not tracebacks."""
+    hint = 'The history file holds a JSON list of messages, e.g. [{"role": "user", "content": "..."}].'
+    try:
+        history = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RagError(f"Cannot read the history file {Path(path).name}: {exc.strerror or exc}", hint=hint) from None
+    except UnicodeDecodeError:
+        raise RagError(f"The history file {Path(path).name} is not UTF-8 text", hint=hint) from None
+    except json.JSONDecodeError as exc:
+        raise RagError(
+            f"The history file {Path(path).name} is not valid JSON ({exc.msg} at line {exc.lineno})", hint=hint
+        ) from None
+    if not isinstance(history, list):
+        raise RagError(f"The history file {Path(path).name} holds a {type(history).__name__}, not a list", hint=hint)
+    return history
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     from rag.answer import Answer, TextDelta
     from rag.pipeline import Pipeline
 
     pipeline = Pipeline(_settings(args))
-    history = json.loads(Path(args.history).read_text(encoding="utf-8")) if args.history else None
+    history = _load_history(args.history) if args.history else None
     streaming = not args.json and args.stream
     answer = None
     for event in pipeline.stream(args.question, history, backend=args.backend, model=args.model):
@@ -210,6 +229,13 @@ def cmd_ui(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     overrides = {"ui_host": args.host, "ui_port": args.port}
     settings = _settings(args, **overrides)
+    auth = tuple(settings.ui_auth.split(":", 1)) if settings.ui_auth else None
+    try:  # refuse an open bind before any slow work (first-run ingest, model load)
+        from ui.app import check_host
+
+        check_host(settings.ui_host, auth, args.insecure)
+    except ValueError as exc:
+        raise RagError(str(exc)) from None
     pipeline = Pipeline(settings)
     try:
         load_manifest(settings.index_dir)
@@ -219,13 +245,6 @@ def cmd_ui(args: argparse.Namespace) -> int:
         report = pipeline.ingest(progress=_progress_bar("Embedding"))
         print(report.summary(), file=sys.stderr)
     pipeline.warm_up()
-    auth = tuple(settings.ui_auth.split(":", 1)) if settings.ui_auth else None
-    try:
-        from ui.app import check_host
-
-        check_host(settings.ui_host, auth, args.insecure)
-    except ValueError as exc:
-        raise RagError(str(exc)) from None
 
     def ready(url: str) -> None:
         print(f"Ready in {time.perf_counter() - started:.1f}s: open {url}  (Ctrl-C to stop)", file=sys.stderr)
@@ -345,6 +364,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; the last complete index is unchanged", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug or an unforeseen environment problem: a message, the details only with -v
+        log.debug("unexpected error", exc_info=exc)
+        print(
+            f"error: unexpected {type(exc).__name__}; the last complete index is unchanged.\n"
+            "Run the command again with -vv to see the details, and please report it.",
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -51,7 +51,7 @@ class LocalSentenceEmbedding(BaseEmbedding):
     max_tokens: int = 256
     _model: Any = PrivateAttr(default=None)
 
-    def __init__(self, model_name: str, batch_size: int = 64, **kwargs: Any) -> None:
+    def __init__(self, model_name: str, batch_size: int = 64, threads: int | None = None, **kwargs: Any) -> None:
         path = resolve_model_path(model_name)
         super().__init__(model_name=model_name, embed_batch_size=batch_size, **kwargs)
         # Offline by construction: the files are local, and the hub must never be asked.
@@ -59,7 +59,11 @@ class LocalSentenceEmbedding(BaseEmbedding):
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         started = time.perf_counter()
         try:
+            import torch
             from sentence_transformers import SentenceTransformer
+
+            if threads is not None:
+                torch.set_num_threads(threads)  # process-wide: the encoder is the only torch user here
 
             self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
         except Exception as exc:  # a broken folder surfaces as many exception types

@@ -109,8 +109,15 @@ class IngestReport:
 @contextmanager
 def ingest_lock(data_dir: Path):
     """One ingest at a time per data folder; a second one fails fast instead of interleaving writes."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    with open(data_dir / "ingest.lock", "w") as handle:
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        handle = open(data_dir / "ingest.lock", "w")  # noqa: SIM115 - closed below, after the with-block's work
+    except OSError as exc:  # a file in the way, a read-only folder, no space: say so instead of a traceback
+        raise StoreUnavailableError(
+            f"Cannot write to the data folder '{data_dir.name}' ({exc.strerror or type(exc).__name__})",
+            hint="Give the user write access to the data folder, or point RAG_DATA_DIR (--data-dir) at another one.",
+        ) from None
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -156,18 +163,24 @@ def to_nodes(chunks: Sequence[Chunk], abstracts_by_id: dict[str, Abstract], vect
 
 def ingest(
     settings: Settings,
-    embedder: LocalSentenceEmbedding,
+    embedder: LocalSentenceEmbedding | Callable[[], LocalSentenceEmbedding],
     paths: Sequence[Path] | None = None,
     *,
     rebuild: bool = False,
     progress: ProgressCallback | None = None,
 ) -> IngestReport:
-    """Bring the index in line with the seed files at ``paths`` (default: ``settings.seeds``)."""
+    """Bring the index in line with the seed files at ``paths`` (default: ``settings.seeds``).
+
+    ``embedder`` may be a function that loads it: then a bad seed file or a running ingest is reported before
+    the model is loaded (seconds), not after.
+    """
     started = time.perf_counter()
     seed_paths = list(paths or settings.seeds)
     abstracts = load_corpus(seed_paths)  # every input error surfaces before anything is written
     with ingest_lock(settings.data_dir):
-        store = ChunkStore(settings)
+        if not hasattr(embedder, "encode"):
+            embedder = embedder()
+        store = _open_store(settings, rebuild)
         previous: Manifest | None = None
         if not rebuild:
             try:
@@ -210,6 +223,25 @@ def ingest(
         collection=settings.collection_name,
         files=files,
     )
+
+
+def _open_store(settings: Settings, rebuild: bool) -> ChunkStore:
+    """The chunk store. With ``rebuild``, an embedded store that cannot be opened (e.g. a damaged chroma.sqlite3)
+    is moved aside, not deleted, and a fresh one is built in its place: the fix the error message promises."""
+    try:
+        return ChunkStore(settings)
+    except IndexCorruptError:
+        if not rebuild or settings.chroma_host or not settings.chroma_dir.exists():
+            raise
+    aside = settings.chroma_dir.with_name(f"chroma.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
+    settings.chroma_dir.rename(aside)
+    log.warning("the Chroma folder could not be opened; moved it to %s and building a fresh one", aside.name)
+    try:
+        return ChunkStore(settings)
+    except IndexCorruptError:
+        # chromadb keeps the client that failed to start cached under the folder's path; the first attempt on the
+        # fresh folder releases it, the second one opens the fresh folder.
+        return ChunkStore(settings)
 
 
 def _sentence_vectors(

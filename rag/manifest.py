@@ -77,6 +77,11 @@ def load_manifest(index_dir: Path) -> Manifest:
         raise IndexNotBuiltError(f"No index has been built yet for {index_dir.name}")
     try:
         payload = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise IndexCorruptError(f"The index manifest in {index_dir.name} is unreadable ({exc.strerror})") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise IndexCorruptError(f"The index manifest in {index_dir.name} is unreadable ({exc})") from None
+    try:
         if payload.get("format") != FORMAT:
             raise ValueError(f"unknown manifest format {payload.get('format')!r}")
         abstracts = tuple(
@@ -104,7 +109,7 @@ def load_manifest(index_dir: Path) -> Manifest:
             written_at=float(payload["written_at"]),
             sentence_vectors=str(payload.get("sentence_vectors", "")),
         )
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise IndexCorruptError(f"The index manifest in {index_dir.name} is unreadable ({exc})") from None
 
 
@@ -136,7 +141,10 @@ def load_sentence_vectors(index_dir: Path, manifest: Manifest) -> np.ndarray:
     expected = sum(len(a.sentences) for a in manifest.abstracts)
     try:
         vectors = np.load(index_dir / manifest.sentence_vectors, allow_pickle=False)
-    except (OSError, ValueError) as exc:
+    except OSError as exc:  # strerror, not str(exc): that names the absolute path
+        reason = exc.strerror or type(exc).__name__
+        raise IndexCorruptError(f"The sentence vectors of {index_dir.name} are unreadable ({reason})") from None
+    except ValueError as exc:
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} are unreadable ({exc})") from None
     if vectors.ndim != 2 or vectors.shape[0] != expected:
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} do not match the manifest")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from rag.answer import Answer, BackendStatus, StreamEvent
@@ -39,7 +39,9 @@ class Pipeline:
         with self._lock:
             if self._embedder is None:
                 self._embedder = LocalSentenceEmbedding(
-                    self.settings.embed_model, batch_size=self.settings.embed_batch_size
+                    self.settings.embed_model,
+                    batch_size=self.settings.embed_batch_size,
+                    threads=self.settings.embed_threads,
                 )
             return self._embedder
 
@@ -81,13 +83,16 @@ class Pipeline:
     def ingest(
         self, paths: Sequence[Path] | None = None, *, rebuild: bool = False, progress: ProgressCallback | None = None
     ) -> IngestReport:
-        report = ingest(self.settings, self.embedder, paths, rebuild=rebuild, progress=progress)
+        # The encoder loads only once the seed files are read and the ingest lock is held: input errors are fast.
+        report = ingest(self.settings, lambda: self.embedder, paths, rebuild=rebuild, progress=progress)
         with self._lock:
             self._snapshot = None
         return report
 
     def search(self, question: str, k: int | None = None, mode: Mode | None = None) -> list[RankedAbstract]:
         question = self.check_question(question)
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+            raise RagError(f"k must be a whole number of at least 1, not {k!r}", hint="Ask for 1 or more abstracts.")
         return self.retriever(mode).search(question, k or self.settings.top_k)
 
     def abstracts(self) -> list[Abstract]:
@@ -110,6 +115,27 @@ class Pipeline:
                 hint="Ask a shorter question (RAG_MAX_QUESTION_CHARS raises the limit).",
             )
         return cleaned
+
+    @staticmethod
+    def check_history(history: Sequence[dict] | None) -> list[dict]:
+        """Refuse a conversation history the follow-up logic cannot read (instead of failing inside it)."""
+        if history is None:
+            return []
+        hint = 'History is a list of messages like {"role": "user", "content": "..."}.'
+        if isinstance(history, str | bytes) or not isinstance(history, Sequence):
+            raise QuestionError(f"The conversation history is a {type(history).__name__}, not a list.", hint=hint)
+        for i, entry in enumerate(history, start=1):
+            if not isinstance(entry, Mapping):
+                raise QuestionError(f"History message {i} is a {type(entry).__name__}, not an object.", hint=hint)
+            sources = entry.get("sources")
+            if sources is None:
+                continue
+            if not isinstance(sources, list) or not all(
+                isinstance(s, Mapping) and str(s.get("number", "0")).isdigit() and isinstance(s.get("label", ""), str)
+                for s in sources
+            ):
+                raise QuestionError(f"History message {i} has malformed 'sources'.", hint=hint)
+        return list(history)
 
     # --- answering ---
     def backend_status(self, model: str | None = None) -> BackendStatus:
@@ -145,6 +171,7 @@ class Pipeline:
     ) -> Iterator[StreamEvent]:
         """Yield answer text pieces as they are produced, then the verified :class:`Answer`."""
         question = self.check_question(question)
+        history = self.check_history(history)
         if backend not in (None, "auto", "extractive", "ollama"):
             raise RagError(f"Unknown backend {backend!r}", hint="Use auto, extractive or ollama.")
         composer, notices = self._composer(backend, model)

@@ -75,11 +75,16 @@ def is_specific_term(token: str, first_word: bool) -> bool:
     return caps == 1 and token[0].isupper() and not first_word and token.lower() not in {"i"}
 
 
+_SENTENCE_END = re.compile(r"[.!?]\s*$|\n\s*$")
+
+
 def specific_terms(question: str) -> list[str]:
     terms = []
     for i, match in enumerate(_SPECIFIC.finditer(question)):
         token = match.group(1).rstrip(".")
-        if is_specific_term(token, first_word=(i == 0)):
+        # A capital at the start of any sentence of the question is grammar, not a name ("Ignore the… How many…").
+        starts_sentence = i == 0 or bool(_SENTENCE_END.search(question, 0, match.start()))
+        if is_specific_term(token, first_word=starts_sentence):
             terms.append(token)
     return terms
 

@@ -6,7 +6,6 @@ This is the only module that imports chromadb and LlamaIndex's Chroma integratio
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -78,24 +77,25 @@ class ChunkStore:
                 raise _translate(exc, self.settings) from exc
 
     def query(self, embedding: np.ndarray, n_results: int) -> list[DenseHit]:
-        """Nearest chunks by cosine similarity, best first."""
+        """Nearest chunks by cosine similarity, best first.
+
+        Asks Chroma for ids and distances only: rebuilding LlamaIndex nodes from stored metadata for every hit
+        (what ``ChromaVectorStore.query`` does) costs more than the search itself, and the texts are in the
+        manifest already.
+        """
         n_results = min(n_results, self.count())
         if n_results <= 0:
             return []
-        from llama_index.core.vector_stores.types import VectorStoreQuery
-
         try:
-            result = self.vector_store.query(
-                VectorStoreQuery(query_embedding=embedding.tolist(), similarity_top_k=n_results),
+            result = self._collection.query(
+                query_embeddings=[embedding.tolist()], n_results=n_results, include=["distances"]
             )
         except Exception as exc:
             raise _translate(exc, self.settings) from exc
-        hits = []
-        for chunk_id, similarity in zip(result.ids or [], result.similarities or [], strict=False):
-            # LlamaIndex reports exp(-distance); with cosine space, distance = 1 - cosine.
-            cosine = 1.0 + math.log(max(similarity, 1e-30))
-            hits.append(DenseHit(chunk_id, chunk_id.rsplit(":", 1)[0], cosine))
-        return hits
+        return [
+            DenseHit(chunk_id, chunk_id.rsplit(":", 1)[0], 1.0 - float(distance))  # cosine space
+            for chunk_id, distance in zip(result["ids"][0], result["distances"][0], strict=True)
+        ]
 
 
 def _open_client(settings: Settings) -> Any:

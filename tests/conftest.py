@@ -44,7 +44,7 @@ def embedder():
         def class_name(cls) -> str:
             return "LocalSentenceEmbedding"
 
-    return RememberingEmbedding("all-MiniLM-L6-v2")
+    return RememberingEmbedding("all-MiniLM-L6-v2", threads=1)
 
 
 STORE_MODES = ("embedded", "server")
