@@ -102,9 +102,9 @@ def evaluate(
     progress: Progress | None = None,
 ) -> list[QuestionResult]:
     abstracts = pipeline.abstracts()
+    golds = [resolve_gold(q, abstracts) for q in questions]  # a bad reference fails before any work
     results: list[QuestionResult] = []
-    for i, q in enumerate(questions):
-        gold = resolve_gold(q, abstracts)
+    for i, (q, gold) in enumerate(zip(questions, golds, strict=True)):
         retrieved: dict[str, list[str]] = {}
         retrieval: dict[str, dict[str, float]] = {}
         search_s: dict[str, float | None] = {}

@@ -235,7 +235,11 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
         check_host(settings.ui_host, auth, args.insecure)
     except ValueError as exc:
-        raise RagError(str(exc)) from None
+        raise RagError(
+            str(exc),
+            hint="From the command line: set RAG_UI_AUTH=user:password (and put TLS in front, see SECURITY.md), "
+            "bind 127.0.0.1 (the default), or pass --insecure if the network is protected otherwise.",
+        ) from None
     pipeline = Pipeline(settings)
     try:
         load_manifest(settings.index_dir)

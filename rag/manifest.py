@@ -144,7 +144,7 @@ def load_sentence_vectors(index_dir: Path, manifest: Manifest) -> np.ndarray:
     except OSError as exc:  # strerror, not str(exc): that names the absolute path
         reason = exc.strerror or type(exc).__name__
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} are unreadable ({reason})") from None
-    except ValueError as exc:
+    except (ValueError, EOFError) as exc:  # truncated or empty file
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} are unreadable ({exc})") from None
     if vectors.ndim != 2 or vectors.shape[0] != expected:
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} do not match the manifest")
