@@ -1,0 +1,1330 @@
+"""`rag bench`: throughput, latency and memory of the real engine, each measurement next to its target.
+
+Writes ``bench.json`` (every number), ``bench.md`` (a table with targets, and how each number was made) and
+``bench.png`` (retrieval latency and peak RSS against corpus size) to ``--out`` (default: a timestamped folder
+under ``bench/runs/``).
+
+What runs where:
+
+* the main process loads the embedder once, measures ingest of the seeds into a fresh temporary data folder, the
+  extractive and model-backed answer paths, and the UI start (a subprocess);
+* every corpus size is built in one fresh subprocess and served (opened, queried, answered) in another, so each
+  peak RSS is that of a process which did only that.
+
+Synthetic corpora (sizes above the seeds' own index) are made of real seed sentences recombined; their chunk vectors
+are composed from the real sentence vectors instead of re-encoding (see ``SYNTHETIC_METHOD``). Everything else -
+``rag.corpus.build_corpus``, ``rag.ingest.chunk_corpus``/``to_nodes``, ``ChunkStore.add`` (LlamaIndex's
+``ChromaVectorStore`` over a real persistent Chroma with its HNSW index), the manifest, ``IndexSnapshot``, BM25 and
+``Pipeline.search``/``ask`` - is the product's own code, unchanged.
+
+``python -m eval.bench --quick`` runs it without the CLI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import platform
+import random
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SIZES = (73, 1000, 10000, 100000)
+QUICK_QUERIES = 3
+SYNTH_SEED = 20260
+MIN_SENTENCES, MAX_SENTENCES = 6, 10
+MODEL_NAME = "gemma3:270m"
+QUICK_MAX_TOKENS = 24  # --quick caps generation in the server, so one ask takes seconds
+WORKER_TIMEOUT_S = 4 * 3600
+UI_TIMEOUT_S = 180
+
+TARGETS = {
+    "ingest_ratio": 0.8,  # ingest chunks/s over the raw encoder's chunks/s, at least
+    "retrieval_p95_ms_seeds": 25.0,
+    "retrieval_p95_ms_100k": 60.0,
+    "extractive_p95_ms": 150.0,
+    "model_overhead_ratio": 1.10,  # at most
+    "ui_start_s": 5.0,
+}
+
+SYNTHETIC_METHOD = (
+    "Sizes are in chunks. The smallest size (any size up to the seeds' own chunk count; 73 by default) is the real "
+    "index of ./seeds, built by `Pipeline.ingest`. A larger size N is the real seed index plus synthetic abstracts "
+    f"until it holds exactly N chunks. A synthetic abstract is {MIN_SENTENCES}-{MAX_SENTENCES} sentences "
+    f"(uniform count; `random.Random({SYNTH_SEED} + N)`) drawn without replacement from all seed sentences, in "
+    "random order, joined by one space; a draw whose text `rag.text.sentence_spans` would split differently is "
+    "redrawn, so every synthetic sentence is a real seed sentence with a real vector. Draws go through "
+    "`rag.corpus.build_corpus` (labels, IDs, sentence spans) and `rag.ingest.chunk_corpus` (the real chunker; token "
+    "counts of seed sentences are looked up, counted once by the real tokenizer). The last abstracts are drawn so "
+    "the count lands exactly on N. Vectors: a synthetic chunk's vector is the L2-normalised mean of the real MiniLM "
+    "vectors of the sentences it consists of; sentence vectors are the real ones. (Encoding 100k chunks with MiniLM "
+    "on 2 cores takes about an hour, so vectors are composed from the precomputed sentence vectors.) The store "
+    "(ChunkStore.add with TextNodes from rag.ingest.to_nodes into a persistent Chroma collection, HNSW cosine), the "
+    "manifest and sentence-vector files, IndexSnapshot with both BM25 indexes, and the query path "
+    "(Pipeline.search / Pipeline.ask) are the real ones, unchanged."
+)
+
+
+# ==============================================================================================================
+# CLI
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sizes",
+        default=",".join(str(s) for s in DEFAULT_SIZES),
+        help="corpus sizes in chunks, comma-separated (default %(default)s; a size up to the seeds' chunk count "
+        "means the real seed index)",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default: bench/runs/<timestamp>)")
+    parser.add_argument("--quick", action="store_true", help="tiny run for CI: seed index only, 3 queries per mode, "
+                        "one seed file ingested, one short generation, one UI start")  # fmt: skip
+    parser.add_argument("--seeds", type=Path, default=ROOT / "seeds", help="seed folder (default ./seeds)")
+    parser.add_argument("--questions", type=Path, default=None, help="question file (default eval/questions.jsonl)")
+    parser.add_argument("--model-repeats", type=int, default=3, help="generated answers timed (default 3)")
+    parser.add_argument("--ui-repeats", type=int, default=2, help="UI starts timed (default 2)")
+    parser.add_argument("--skip-model", action="store_true", help="skip the GGUF model-path measurement")
+    parser.add_argument("--skip-ui", action="store_true", help="skip the UI start measurement")
+    parser.add_argument("--keep-data", action="store_true", help="keep the temporary index folders (path printed)")
+
+
+def run(args: argparse.Namespace) -> int:
+    _quiet_libraries()
+    sizes = _parse_sizes(args.sizes)
+    if args.quick and args.sizes == ",".join(str(s) for s in DEFAULT_SIZES):
+        sizes = [DEFAULT_SIZES[0]]
+    out = Path(args.out) if args.out else ROOT / "bench" / "runs" / datetime.now().strftime("%Y%m%d-%H%M%S")
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="rag-bench-"))
+    try:
+        result = Bench(args, sizes, out, work).run()
+    finally:
+        if args.keep_data:
+            print(f"index folders kept in {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"wrote {out / 'bench.md'}, bench.json, bench.png", file=sys.stderr)
+    print(result["markdown_table"])
+    return 0
+
+
+def _parse_sizes(text: str) -> list[int]:
+    try:
+        sizes = sorted({int(part) for part in str(text).split(",") if part.strip()})
+    except ValueError:
+        raise SystemExit(f"--sizes must be comma-separated integers, not {text!r}") from None
+    if not sizes or sizes[0] <= 0:
+        raise SystemExit("--sizes needs at least one positive size")
+    return sizes
+
+
+def _quiet_libraries() -> None:
+    for key, value in {
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+        "TRANSFORMERS_VERBOSITY": "error",
+        "TOKENIZERS_PARALLELISM": "false",
+        "ANONYMIZED_TELEMETRY": "False",
+    }.items():
+        os.environ.setdefault(key, value)
+
+
+# ==============================================================================================================
+# Small measurement helpers
+
+
+def stats_ms(seconds: Sequence[float]) -> dict[str, float | int]:
+    """p50/p95/mean/max in milliseconds (numpy's linear percentiles) and the sample count."""
+    import numpy as np
+
+    if not seconds:
+        return {"n": 0}
+    ms = np.asarray(seconds, dtype=float) * 1000.0
+    return {
+        "n": int(ms.size),
+        "p50_ms": round(float(np.percentile(ms, 50)), 3),
+        "p95_ms": round(float(np.percentile(ms, 95)), 3),
+        "mean_ms": round(float(ms.mean()), 3),
+        "max_ms": round(float(ms.max()), 3),
+    }
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process's address space so far.
+
+    Linux: VmHWM from /proc/self/status. Not ``ru_maxrss``: the kernel carries the parent's high-water mark over
+    fork+exec into it, so a fresh subprocess would report at least its parent's RSS.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return round(peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024, 1)
+
+
+def current_rss_mb() -> float | None:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+def _load() -> list[float] | None:
+    with contextlib.suppress(OSError, AttributeError):
+        return [round(x, 2) for x in os.getloadavg()]
+    return None
+
+
+@contextlib.contextmanager
+def timed_encode(embedder: Any, calls: list[tuple[str, int, float]], phase: Callable[[], str]) -> Iterator[None]:
+    """Record (phase, texts, seconds) of every ``embedder.encode`` call while active (the instance is patched)."""
+    original = type(embedder).encode
+
+    def encode(texts, batch_size=None):
+        started = time.perf_counter()
+        try:
+            return original(embedder, texts, batch_size)
+        finally:
+            calls.append((phase(), len(texts), time.perf_counter() - started))
+
+    object.__setattr__(embedder, "encode", encode)  # pydantic model: bypass its __setattr__; instance dict wins
+    try:
+        yield
+    finally:
+        embedder.__dict__.pop("encode", None)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _subprocess_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    return env
+
+
+def _run_worker(kind: str, config: dict, work: Path) -> dict:
+    """Run ``python -m eval.bench _worker KIND CONFIG`` in a fresh process; its stderr (progress) passes through."""
+    config_path = work / f"{kind}-{config['label']}.json"
+    result_path = work / f"{kind}-{config['label']}.result.json"
+    config = dict(config, result=str(result_path))
+    config_path.write_text(json.dumps(config))
+    proc = subprocess.run(
+        [sys.executable, "-m", "eval.bench", "_worker", kind, str(config_path)],
+        cwd=ROOT,
+        env=_subprocess_env(),
+        stdout=subprocess.DEVNULL,
+        timeout=WORKER_TIMEOUT_S,
+    )
+    if proc.returncode != 0 or not result_path.exists():
+        raise RuntimeError(f"bench worker {kind} {config['label']} failed with exit code {proc.returncode}")
+    return json.loads(result_path.read_text())
+
+
+# ==============================================================================================================
+# The benchmark
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, sizes: list[int], out: Path, work: Path) -> None:
+        self.args = args
+        self.quick = bool(args.quick)
+        self.sizes = sizes
+        self.out = out
+        self.work = work
+        self.seeds = Path(args.seeds)
+        self.result: dict[str, Any] = {}
+
+    # -- orchestration ---------------------------------------------------------------------------------------
+    def run(self) -> dict:
+        from tqdm import tqdm
+
+        from eval.questions import DEFAULT_QUESTIONS, load_questions
+
+        questions = load_questions(Path(self.args.questions) if self.args.questions else DEFAULT_QUESTIONS)
+        self.questions = [q.question for q in questions]
+        self.answerable = [q.question for q in questions if q.answerable]
+        self.bar = tqdm(total=len(self.sizes) * 2 + 6, desc="bench", unit="step", file=sys.stderr,
+                        dynamic_ncols=True)  # fmt: skip
+        started = time.perf_counter()
+        self.result["meta"] = self._meta()
+        try:
+            self._step("loading the embedder", self.measure_model_load)
+            self._step("ingest", self.measure_ingest)
+            synthetic = [s for s in self.sizes if s > self.seed_limit]
+            self.bar.total = 2 + 1 + 1 + 2 * len(synthetic) + 3
+            self.bar.refresh()
+            self._step("seed sentence pool", self.prepare_pool)
+            self.result["retrieval"] = []
+            self._step("seed index: serve", lambda: self.result["retrieval"].append(self.serve_size(self.seed_size)))
+            for size in synthetic:
+                build = self._step(f"{size:,} chunks: build", lambda s=size: self.build_size(s))
+                self._step(f"{size:,} chunks: serve", lambda s=size, b=build: self.result["retrieval"].append(
+                    self.serve_size(s, b)))  # fmt: skip
+            self._step("extractive answers", self.measure_extractive)
+            self._step("model path (GGUF)", self.measure_model_path)
+            self._step("UI start", self.measure_ui_start)
+        finally:
+            self.bar.close()
+        self.result["meta"]["total_s"] = round(time.perf_counter() - started, 1)
+        self.result["meta"]["load_average_end"] = _load()
+        self.result["targets"] = self.targets()
+        table = markdown_table(self.result["targets"])
+        (self.out / "bench.json").write_text(json.dumps(self.result, indent=2) + "\n")
+        (self.out / "bench.md").write_text(render_markdown(self.result, table))
+        plot(self.result, self.out / "bench.png")
+        return {"markdown_table": table}
+
+    def _step(self, description: str, fn: Callable[[], Any]) -> Any:
+        self.bar.set_description(f"bench: {description}")
+        try:
+            return fn()
+        finally:
+            self.bar.update(1)
+
+    def _meta(self) -> dict:
+        commit = None
+        with contextlib.suppress(Exception):
+            commit = (
+                subprocess.run(
+                    ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+                ).stdout.strip()
+                or None
+            )
+        return {
+            "started_at": datetime.now().isoformat(timespec="seconds"),
+            "quick": self.quick,
+            "sizes_requested": self.sizes,
+            "git_commit": commit,
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpu_count": os.cpu_count(),
+            "load_average_start": _load(),
+            "seeds": str(self.seeds),
+        }
+
+    # -- model load --------------------------------------------------------------------------------------------
+    def measure_model_load(self) -> None:
+        from rag.settings import Settings
+
+        settings = Settings()
+        self.batch_size = settings.embed_batch_size
+        started = time.perf_counter()
+        from rag.embedding import LocalSentenceEmbedding
+
+        self.embedder = LocalSentenceEmbedding(
+            settings.embed_model, batch_size=self.batch_size, threads=settings.embed_threads
+        )
+        load_s = time.perf_counter() - started
+        started = time.perf_counter()
+        self.embedder.encode(["warm up"])
+        self.result["model_load"] = {
+            "embed_model": settings.embed_model,
+            "load_s": round(load_s, 3),
+            "first_encode_s": round(time.perf_counter() - started, 3),
+            "note": "import of sentence-transformers/torch and loading MiniLM; excluded from the ingest numbers",
+        }
+
+    # -- ingest ------------------------------------------------------------------------------------------------
+    def measure_ingest(self) -> None:
+        from rag.corpus import find_seed_files, load_corpus
+        from rag.ingest import chunk_corpus
+        from rag.pipeline import Pipeline
+        from rag.settings import Settings
+
+        seed_paths = find_seed_files([self.seeds])[:1] if self.quick else [self.seeds]
+        self.seed_paths = seed_paths
+        self.seed_dir = self.work / "seeds-index"
+        settings = Settings(data_dir=self.seed_dir, backend="extractive")
+        texts = [c.text for c in chunk_corpus(load_corpus(seed_paths), self.embedder, settings)]
+        model = self.embedder._model
+        raw: list[float] = []
+
+        def raw_encode() -> None:
+            started = time.perf_counter()
+            model.encode(texts, batch_size=self.batch_size)
+            raw.append(time.perf_counter() - started)
+
+        # raw, ingest, raw[, ingest, raw]: interleaved, so a change in machine load hits both sides alike.
+        runs: list[dict[str, float]] = []
+        rounds = 1 if self.quick else 2
+        pipeline = report = None
+        sentences = 0
+        for round_no in range(rounds):
+            raw_encode()
+            calls: list[tuple[str, int, float]] = []
+            phase = {"now": "before"}
+            marks: dict[str, float] = {}
+
+            def progress(done: int, total: int, marks=marks, phase=phase) -> None:
+                if done == 0 and "chunks_start" not in marks:
+                    marks["chunks_start"] = time.perf_counter()
+                    phase["now"] = "chunks"
+                if done >= total:
+                    marks["chunks_end"] = time.perf_counter()
+                    phase["now"] = "sentences"
+
+            data_dir = self.seed_dir if round_no == 0 else self.work / f"seeds-index-{round_no + 1}"
+            run_pipeline = Pipeline(settings.model_copy(update={"data_dir": data_dir}), embedder=self.embedder)
+            with timed_encode(self.embedder, calls, lambda phase=phase: phase["now"]):
+                started = time.perf_counter()
+                run_report = run_pipeline.ingest(seed_paths, progress=progress)
+                ingest_s = time.perf_counter() - started
+            if round_no == 0:
+                pipeline, report = run_pipeline, run_report
+            chunk_phase_s = marks["chunks_end"] - marks["chunks_start"]
+            sentences = sum(n for p, n, _ in calls if p == "sentences")
+            runs.append({
+                "ingest_s": ingest_s,
+                "chunk_phase_s": chunk_phase_s,
+                "chunk_encode_s": sum(s for p, _, s in calls if p == "chunks"),
+                "sentence_encode_s": sum(s for p, _, s in calls if p == "sentences"),
+            })  # fmt: skip
+        if not self.quick:
+            raw_encode()
+        for round_no in range(1, rounds):
+            shutil.rmtree(self.work / f"seeds-index-{round_no + 1}", ignore_errors=True)
+        raw_s = sum(raw) / len(raw)
+
+        def mean(key: str) -> float:
+            return sum(r[key] for r in runs) / len(runs)
+
+        ingest_s, chunk_phase_s = mean("ingest_s"), mean("chunk_phase_s")
+        chunk_encode_s, sentence_encode_s = mean("chunk_encode_s"), mean("sentence_encode_s")
+        self.seed_chunks = report.chunks
+        self.seed_abstracts = report.abstracts
+        # Sizes up to the full seed index's chunk count mean the seed index (in --quick, its one-file subset).
+        full = Settings(data_dir=self.seed_dir)
+        self.seed_limit = (
+            len(chunk_corpus(load_corpus([self.seeds]), self.embedder, full)) if self.quick else report.chunks
+        )
+        self.seed_size = next((s for s in self.sizes if s <= self.seed_limit), self.sizes[0])
+        self.result["ingest"] = {
+            "seed_files": [p.name for p in seed_paths] if self.quick else [str(self.seeds)],
+            "abstracts": report.abstracts,
+            "chunks": report.chunks,
+            "sentences": sentences,
+            "rounds": rounds,
+            "ingest_runs_s": [round(r["ingest_s"], 3) for r in runs],
+            "batch_size": self.batch_size,
+            "ingest_s": round(ingest_s, 3),
+            "abstracts_per_s": round(report.abstracts / ingest_s, 3),
+            "chunks_per_s": round(report.chunks / ingest_s, 3),
+            "chunk_phase_s": round(chunk_phase_s, 3),
+            "chunk_encode_s": round(chunk_encode_s, 3),
+            "chunk_store_s": round(chunk_phase_s - chunk_encode_s, 3),
+            "sentence_encode_s": round(sentence_encode_s, 3),
+            "other_s": round(ingest_s - chunk_phase_s - sentence_encode_s, 3),
+            "raw_encode_s": round(raw_s, 3),
+            "raw_encode_runs_s": [round(x, 3) for x in raw],
+            "raw_chunks_per_s": round(report.chunks / raw_s, 3),
+            "ratio_full": round(raw_s / ingest_s, 3),
+            "ratio_chunk_phase": round(raw_s / chunk_phase_s, 3),
+            "ratio_chunk_encode": round(raw_s / chunk_encode_s, 3) if chunk_encode_s else None,
+            "target_ratio": TARGETS["ingest_ratio"],
+        }
+        self.pipeline = pipeline
+
+    # -- synthetic corpora -----------------------------------------------------------------------------------
+    def prepare_pool(self) -> None:
+        """The seed sentences with their real vectors and token counts, for the build workers."""
+        import numpy as np
+
+        snapshot = self.pipeline.snapshot
+        texts = snapshot.sentence_texts
+        limit = min(self.pipeline.settings.chunk_tokens, self.embedder.max_tokens) - 2
+        unique: dict[str, int] = {}
+        for row, text in enumerate(texts):
+            unique.setdefault(text, row)
+        pool_texts = list(unique)
+        counts = [self.embedder.count_tokens(t) for t in pool_texts]
+        keep = [i for i, c in enumerate(counts) if c <= limit // 2]  # no sentence the chunker would split
+        self.pool_path = self.work / "pool.npz"
+        np.savez(
+            self.pool_path,
+            vectors=snapshot.sentence_vectors[[unique[pool_texts[i]] for i in keep]],
+        )
+        (self.work / "pool.json").write_text(
+            json.dumps(
+                {
+                    "texts": [pool_texts[i] for i in keep],
+                    "tokens": [counts[i] for i in keep],
+                    "max_tokens": self.embedder.max_tokens,
+                }
+            )  # fmt: skip
+        )
+
+    def build_size(self, size: int) -> dict:
+        config = {
+            "label": str(size),
+            "size": size,
+            "seed_dir": str(self.seed_dir),
+            "data_dir": str(self.work / f"index-{size}"),
+            "pool": str(self.pool_path),
+            "pool_meta": str(self.work / "pool.json"),
+        }
+        return _run_worker("build", config, self.work)
+
+    def serve_size(self, size: int, build: dict | None = None) -> dict:
+        data_dir = self.seed_dir if build is None else Path(build["data_dir"])
+        n = QUICK_QUERIES if self.quick else None
+        config = {
+            "label": str(size),
+            "data_dir": str(data_dir),
+            "questions": self.questions[:n] if n else self.questions,
+            "extractive_questions": self.questions[:n] if n else self.questions,
+        }
+        served = _run_worker("serve", config, self.work)
+        served["size_requested"] = size
+        served["kind"] = "seeds" if build is None else "synthetic"
+        if build is not None:
+            served["build"] = {k: v for k, v in build.items() if k not in ("data_dir", "result")}
+        else:
+            served["build"] = {"seconds": self.result["ingest"]["ingest_s"], "note": "the real ingest above"}
+        return served
+
+    # -- extractive answer (seed index, this process, warm) -------------------------------------------------
+    def measure_extractive(self) -> None:
+        questions = self.questions[:QUICK_QUERIES] if self.quick else self.questions
+        pipeline = self.pipeline
+        pipeline.ask(questions[0], backend="extractive")  # warm: snapshot, BM25, first encode
+        times, retrieve, abstained = [], [], 0
+        for q in questions:
+            started = time.perf_counter()
+            answer = pipeline.ask(q, backend="extractive")
+            times.append(time.perf_counter() - started)
+            retrieve.append(answer.timings.retrieve_s)
+            abstained += answer.abstained
+        self.result["extractive"] = {
+            "index": f"seeds ({self.seed_abstracts} abstracts, {self.seed_chunks} chunks)",
+            **stats_ms(times),
+            "retrieve_stage": stats_ms(retrieve),
+            "abstained": abstained,
+            "target_p95_ms": TARGETS["extractive_p95_ms"],
+        }
+
+    # -- model path ------------------------------------------------------------------------------------------
+    def measure_model_path(self) -> None:
+        section: dict[str, Any] = {"model": MODEL_NAME, "target_ratio": TARGETS["model_overhead_ratio"]}
+        self.result["model_path"] = section
+        if self.args.skip_model:
+            section["skipped"] = "--skip-model"
+            return
+        try:
+            import llama_cpp  # noqa: F401
+
+            from rag.testing.ollama_server import LlamaCppBackend, gemma3_270m_gguf
+
+            gguf = gemma3_270m_gguf()
+        except ImportError as exc:
+            section["skipped"] = f"llama_cpp or the GGUF package is not importable ({exc})"
+            return
+        try:
+            section.update(measure_model_path(self, LlamaCppBackend, gguf))
+        except Exception as exc:  # noqa: BLE001 - report it; the other sections stand
+            section["skipped"] = f"failed: {type(exc).__name__}: {exc}"
+
+    # -- UI start --------------------------------------------------------------------------------------------
+    def measure_ui_start(self) -> None:
+        section: dict[str, Any] = {"target_s": TARGETS["ui_start_s"]}
+        self.result["ui_start"] = section
+        if self.args.skip_ui:
+            section["skipped"] = "--skip-ui"
+            return
+        repeats = 1 if self.quick else max(1, self.args.ui_repeats)
+        method, runs = None, []
+        try:
+            for _ in range(repeats):
+                method, run = time_ui_start(self.seed_dir)
+                runs.append(run)
+        except Exception as exc:  # noqa: BLE001 - report it; the other sections stand
+            section["skipped"] = f"failed: {type(exc).__name__}: {str(exc)[:1500]}"
+            return
+        seconds = [r["seconds"] for r in runs]
+        section.update(
+            method=method,
+            index=f"seeds ({self.seed_abstracts} abstracts, {self.seed_chunks} chunks), existing",
+            seconds=round(min(seconds), 3),
+            runs=runs,
+        )
+
+    # -- targets ---------------------------------------------------------------------------------------------
+    def targets(self) -> list[dict]:
+        r = self.result
+        rows: list[dict] = []
+
+        def row(name, value, target, ok, unit=""):
+            rows.append({"measurement": name, "value": value, "unit": unit, "target": target, "pass": ok})
+
+        ing = r["ingest"]
+        row("model load (MiniLM), excluded below", r["model_load"]["load_s"], "—", None, "s")
+        row("ingest: abstracts/s", ing["abstracts_per_s"], "—", None, "/s")
+        row("ingest: chunks/s (full ingest)", ing["chunks_per_s"], "—", None, "/s")
+        row("raw encoder: chunks/s (same texts)", ing["raw_chunks_per_s"], "—", None, "/s")
+        row("ingest ÷ raw encoder throughput (full ingest)", ing["ratio_full"], "≥ 0.8×",
+            ing["ratio_full"] >= TARGETS["ingest_ratio"], "×")  # fmt: skip
+        row("ingest ÷ raw encoder throughput (chunk phase: encode + Chroma add)", ing["ratio_chunk_phase"], "≥ 0.8×",
+            ing["ratio_chunk_phase"] >= TARGETS["ingest_ratio"], "×")  # fmt: skip
+        largest = max(r["retrieval"], key=lambda s: s["chunks"])
+        for s in r["retrieval"]:
+            target = None
+            if s["kind"] == "seeds":
+                target = TARGETS["retrieval_p95_ms_seeds"]
+            elif s is largest and s["chunks"] >= 100_000:
+                target = TARGETS["retrieval_p95_ms_100k"]
+            for mode in ("dense", "bm25", "hybrid"):
+                m = s["latency"][mode]
+                row(f"retrieval p50 / p95, {mode}, {s['chunks']:,} chunks", f"{m['p50_ms']:.1f} / {m['p95_ms']:.1f}",
+                    f"p95 ≤ {target:g} ms" if target else "—",
+                    (m["p95_ms"] <= target) if target else None, "ms")  # fmt: skip
+        for s in r["retrieval"]:
+            g, enc = s["latency_given_vector"]["hybrid"], s["query_encode"]
+            row(f"retrieval p50 / p95, hybrid with the question vector given, {s['chunks']:,} chunks",
+                f"{g['p50_ms']:.1f} / {g['p95_ms']:.1f}", "—", None, "ms")  # fmt: skip
+            row(f"query encoding p50 / p95 (MiniLM, 1 question), {s['chunks']:,}-chunk run",
+                f"{enc['p50_ms']:.1f} / {enc['p95_ms']:.1f}", "—", None, "ms")  # fmt: skip
+        for s in r["retrieval"]:
+            row(f"peak RSS, serving {s['chunks']:,} chunks", s["peak_rss_mb"], "—", None, "MiB")
+            if s["kind"] == "synthetic":
+                row(f"peak RSS, building {s['chunks']:,} chunks", s["build"]["peak_rss_mb"], "—", None, "MiB")
+        for s in r["retrieval"]:
+            e = s.get("extractive") or {}
+            if e.get("n") and s["kind"] == "synthetic":
+                row(f"extractive answer p50 / p95, {s['chunks']:,} chunks", f"{e['p50_ms']:.0f} / {e['p95_ms']:.0f}",
+                    "—", None, "ms")  # fmt: skip
+        ex = r["extractive"]
+        row("extractive answer p50 / p95 (seed index, warm)", f"{ex['p50_ms']:.0f} / {ex['p95_ms']:.0f}",
+            "p95 ≤ 150 ms", ex["p95_ms"] <= TARGETS["extractive_p95_ms"], "ms")  # fmt: skip
+        mp = r["model_path"]
+        if "skipped" in mp:
+            row("model path: ask ÷ direct llama.cpp", f"skipped: {mp['skipped']}", "≤ 1.10×", None)
+        else:
+            row("model path: full ask ÷ direct llama.cpp (same prompt, same tokens)", mp["ratio_total"], "≤ 1.10×",
+                mp["ratio_total"] <= TARGETS["model_overhead_ratio"], "×")  # fmt: skip
+            row("model path: generation only (HTTP+LlamaIndex+server) ÷ direct", mp["ratio_generate"], "—", None, "×")
+            row("time to first token: ask (from question) / direct", f"{mp['ttft_ask_s']['median']:.2f} / "
+                f"{mp['ttft_direct_s']['median']:.2f}", "—", None, "s")  # fmt: skip
+        ui = r["ui_start"]
+        if "skipped" in ui:
+            row("UI start to ready", f"skipped: {ui['skipped']}", "≤ 5 s", None)
+        else:
+            row(f"UI start to ready ({ui['method']})", ui["seconds"], "≤ 5 s", ui["seconds"] <= TARGETS["ui_start_s"],
+                "s")  # fmt: skip
+        return rows
+
+
+# ==============================================================================================================
+# Model path: pipeline.ask through the Ollama protocol vs llama-cpp-python directly
+
+
+class _CappedBackend:
+    """Wraps a server backend; ``cap`` (when set) lowers the request's num_predict, so a generation stays short."""
+
+    def __init__(self, backend: Any) -> None:
+        self.backend = backend
+        self.cap: int | None = None
+        self.last_stats: Any = None  # the server's GenerationStats of the last generation (filled as it streams)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.backend, name)
+
+    def _options(self, options: dict) -> dict:
+        if self.cap is None:
+            return options
+        limit = int(options.get("num_predict", -1))
+        return dict(options, num_predict=self.cap if limit <= 0 else min(limit, self.cap))
+
+    def stream(self, messages, options, stats):
+        self.last_stats = stats
+        return self.backend.stream(messages, self._options(options), stats)
+
+    def stream_raw(self, prompt, options, stats):
+        return self.backend.stream_raw(prompt, self._options(options), stats)
+
+    def count_prompt_tokens(self, messages):
+        return self.backend.count_prompt_tokens(messages)
+
+
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
+    from rag.answer import Answer, TextDelta
+    from rag.answering import retrieve, sources_for
+    from rag.compose.prompts import build_messages
+    from rag.pipeline import Pipeline
+    from rag.settings import Settings
+    from rag.testing import ollama_server
+    from rag.testing.ollama_server import serve
+
+    server_defaults = dict(getattr(ollama_server, "_OLLAMA_DEFAULT_OPTIONS", {}))  # what the server merges first
+    started = time.perf_counter()
+    backend = backend_cls(gguf, prompt_cache=False)  # every prompt fully evaluated, on both sides
+    load_s = time.perf_counter() - started
+    capped = _CappedBackend(backend)
+    capped.cap = QUICK_MAX_TOKENS if bench.quick else None
+    repeats = 1 if bench.quick else max(1, bench.args.model_repeats)
+    runs: list[dict] = []
+    with serve(models={MODEL_NAME: capped}) as url:
+        settings = Settings(data_dir=bench.seed_dir, ollama_host=url, ollama_temperature=0.0, backend="ollama")
+        pipeline = Pipeline(settings, embedder=bench.embedder)
+        # Warm-up: LlamaIndex's Ollama import, the server reloading the model with the requested num_ctx.
+        saved, capped.cap = capped.cap, 4
+        warm_started = time.perf_counter()
+        pipeline.ask(bench.answerable[0], backend="ollama", model=MODEL_NAME)
+        warm_s = time.perf_counter() - warm_started
+        capped.cap = saved
+        attempts = 0
+        for question in bench.answerable:
+            if len(runs) >= repeats or attempts >= 4 * repeats:
+                break
+            attempts += 1
+            capped.last_stats = None
+            t0 = time.perf_counter()
+            first = None
+            answer = None
+            for event in pipeline.stream(question, backend="ollama", model=MODEL_NAME):
+                if isinstance(event, TextDelta) and first is None and event.text.strip():
+                    first = time.perf_counter() - t0
+                answer = event
+            ask_s = time.perf_counter() - t0
+            assert isinstance(answer, Answer)
+            gen = capped.last_stats
+            if gen is None or not gen.eval_count:  # abstained before asking the model: nothing to compare
+                continue
+            sent = url.server.requests[-1].body
+            # The same prompt, rebuilt from the same sources the answer path used.
+            snapshot = pipeline.snapshot
+            retrieved = retrieve(question, snapshot, pipeline.retriever(), settings.top_k)
+            ids = [*retrieved.plan.abstract_ids, *(r.abstract.id for r in retrieved.ranked)]
+            sources = sources_for(snapshot, ids[: max(settings.top_k, len(retrieved.plan.abstract_ids))])
+            messages = build_messages(question, sources)
+            same_prompt = [m["content"] for m in messages] == [m.get("content") for m in sent["messages"]]
+            options = {**server_defaults, **backend.info.default_options, **sent.get("options", {})}
+            # The server also generated the end-of-turn token when it stopped by itself: the same work here.
+            n_tokens = gen.eval_count + (1 if gen.done_reason == "stop" else 0)
+            direct = _direct_generation(backend, messages, n_tokens, options)
+            runs.append({
+                "question": question,
+                "answer_backend": answer.backend,
+                "answer_abstained": answer.abstained,
+                "prompt_tokens": gen.prompt_eval_count,
+                "completion_tokens": gen.eval_count,
+                "done_reason": gen.done_reason,
+                "prompt_identical_to_request": same_prompt,
+                "ask_s": round(ask_s, 3),
+                "ask_retrieve_s": round(answer.timings.retrieve_s, 3),
+                "ask_generate_s": round(answer.timings.generate_s, 3),
+                "ask_verify_s": round(answer.timings.verify_s, 3),
+                "ttft_ask_s": round(first, 3) if first is not None else None,
+                "ttft_composer_s": answer.timings.first_token_s,
+                "direct_s": round(direct["seconds"], 3),
+                "ttft_direct_s": round(direct["ttft_s"], 3),
+                "direct_tokens": direct["tokens"],
+                "ratio_total": round(ask_s / direct["seconds"], 3),
+                "ratio_generate": round(answer.timings.generate_s / direct["seconds"], 3),
+            })  # fmt: skip
+    if not runs:
+        return {"skipped": "no eval question led to a generation (all abstained)"}
+    ask_total = sum(r["ask_s"] for r in runs)
+    direct_total = sum(r["direct_s"] for r in runs)
+    tokens = sum(r["completion_tokens"] for r in runs)
+    return {
+        "gguf": gguf.name,
+        "gguf_load_s": round(load_s, 3),
+        "warm_up_ask_s": round(warm_s, 3),
+        "repeats": len(runs),
+        "max_tokens_cap": capped.cap,
+        "temperature": 0.0,
+        "ratio_total": round(ask_total / direct_total, 3),
+        "ratio_generate": round(sum(r["ask_generate_s"] for r in runs) / direct_total, 3),
+        "ask_s_total": round(ask_total, 3),
+        "direct_s_total": round(direct_total, 3),
+        "completion_tokens_total": tokens,
+        "direct_tokens_per_s": round(tokens / direct_total, 2),
+        "ttft_ask_s": {"median": round(_median([r["ttft_ask_s"] or 0.0 for r in runs]), 3)},
+        "ttft_composer_s": {"median": round(_median([r["ttft_composer_s"] or 0.0 for r in runs]), 3)},
+        "ttft_direct_s": {"median": round(_median([r["ttft_direct_s"] for r in runs]), 3)},
+        "runs": runs,
+    }
+
+
+def _direct_generation(backend: Any, messages: list[dict], n_tokens: int, options: dict) -> dict:
+    """``n_tokens`` tokens for the same rendered prompt, with the same sampling options, straight from llama.cpp."""
+    with backend._lock:  # the server's own Llama object (same n_ctx, threads, batch); nobody else uses it now
+        llm = backend._llm
+        prompt = backend.render(messages)
+        llm.reset()
+        started = time.perf_counter()
+        tokens = list(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
+        gen = llm.generate(
+            tokens,
+            top_k=int(options.get("top_k", 40)),
+            top_p=float(options.get("top_p", 0.9)),
+            min_p=float(options.get("min_p", 0.0)),
+            typical_p=float(options.get("typical_p", 1.0)),
+            temp=float(options.get("temperature", 0.0)),
+            repeat_penalty=float(options.get("repeat_penalty", 1.1)),
+            reset=True,
+        )
+        ttft = None
+        produced = 0
+        pieces = []
+        try:
+            for produced, tok in enumerate(gen, 1):  # noqa: B007
+                if ttft is None:
+                    ttft = time.perf_counter() - started
+                pieces.append(llm.detokenize([tok], special=False))
+                if produced >= n_tokens:
+                    break
+        finally:
+            gen.close()
+        seconds = time.perf_counter() - started
+    return {"seconds": seconds, "ttft_s": ttft or seconds, "tokens": produced}
+
+
+# ==============================================================================================================
+# UI start
+
+_UI_LAUNCH = """
+import sys, time
+t0 = time.perf_counter()
+from rag.pipeline import Pipeline
+from rag.settings import Settings
+from ui.app import launch
+print(f"MARK imported {time.perf_counter() - t0:.3f}", flush=True)
+pipeline = Pipeline(Settings())
+pipeline.warm_up()
+print(f"MARK warm {time.perf_counter() - t0:.3f}", flush=True)
+launch(pipeline, host="127.0.0.1", port=int(sys.argv[1]), ready_callback=lambda url: print("MARK ready", flush=True))
+"""
+
+_WARM_UP_ONLY = """
+import time
+t0 = time.perf_counter()
+from rag.pipeline import Pipeline
+from rag.settings import Settings
+print(f"MARK imported {time.perf_counter() - t0:.3f}", flush=True)
+Pipeline(Settings()).warm_up()
+print(f"MARK warm {time.perf_counter() - t0:.3f}", flush=True)
+"""
+
+
+def ui_command(port: int) -> tuple[str, list[str], bool]:
+    """(label, argv, serves_http): `rag ui` when the CLI has it, else ui.app.launch, else Pipeline.warm_up."""
+    env = _subprocess_env()
+    check = subprocess.run(
+        [sys.executable, "-m", "rag.cli", "ui", "--help"], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    if check.returncode == 0:
+        argv = [sys.executable, "-m", "rag.cli", "ui"]
+        if "--port" in check.stdout:
+            argv += ["--port", str(port)]
+        return "rag ui", argv, True
+    probe = subprocess.run(
+        [sys.executable, "-c", "import importlib.util as u; raise SystemExit(u.find_spec('ui.app') is None)"],
+        cwd=ROOT, env=env, capture_output=True, timeout=60,
+    )  # fmt: skip
+    if probe.returncode == 0:
+        return "ui.app.launch after Pipeline.warm_up (`rag ui` not in the CLI yet)", [
+            sys.executable, "-c", _UI_LAUNCH, str(port)], True  # fmt: skip
+    return "Pipeline(Settings()).warm_up() only (no UI module yet)", [sys.executable, "-c", _WARM_UP_ONLY], False
+
+
+def _http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def time_ui_start(data_dir: Path) -> tuple[str, dict]:
+    """Seconds from spawning the UI process to an HTTP 200 on its port (or to warm_up's end, without a UI)."""
+    port = _free_port()
+    label, argv, serves_http = ui_command(port)
+    env = _subprocess_env()
+    env.update(RAG_DATA_DIR=str(data_dir), RAG_UI_PORT=str(port), RAG_BACKEND="extractive",
+               RAG_UI_HOST="127.0.0.1", GRADIO_ANALYTICS_ENABLED="False")  # fmt: skip
+    with tempfile.TemporaryFile(mode="w+") as log:
+        started = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+        ready = None
+        try:
+            deadline = started + UI_TIMEOUT_S
+            while time.perf_counter() < deadline:
+                if serves_http and _http_ok(f"http://127.0.0.1:{port}/"):
+                    ready = time.perf_counter() - started
+                    break
+                if proc.poll() is not None:
+                    if not serves_http and proc.returncode == 0:
+                        ready = time.perf_counter() - started
+                    break
+                time.sleep(0.05)
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        log.seek(0)
+        output = log.read()
+    if ready is None:
+        raise RuntimeError(f"{label} did not become ready in {UI_TIMEOUT_S}s:\n{output[-2000:]}")
+    marks = {}
+    for line in output.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "MARK":
+            with contextlib.suppress(ValueError):
+                marks[f"{parts[1]}_s"] = float(parts[2])
+    return label, {"seconds": round(ready, 3), **marks}
+
+
+# ==============================================================================================================
+# Workers (fresh processes)
+
+
+def worker_build(config: dict) -> dict:
+    """Build a synthetic index of exactly ``size`` chunks (seed index + recombined abstracts); see SYNTHETIC_METHOD."""
+    import numpy as np
+    from tqdm import tqdm
+
+    from rag.corpus import SeedFile, build_corpus
+    from rag.ingest import chunk_corpus, to_nodes
+    from rag.manifest import Manifest, load_manifest, save_manifest, save_sentence_vectors
+    from rag.settings import Settings
+    from rag.store import ChunkStore
+    from rag.text import sentence_spans
+
+    t0 = time.perf_counter()
+    size = int(config["size"])
+    seed_settings = Settings(data_dir=Path(config["seed_dir"]))
+    settings = Settings(data_dir=Path(config["data_dir"]))
+    seed_manifest = load_manifest(seed_settings.index_dir)
+    seed_store = ChunkStore(seed_settings, create=False)
+    got = seed_store._collection.get(ids=[c.id for c in seed_manifest.chunks], include=["embeddings"])
+    seed_chunk_vectors = dict(zip(got["ids"], np.asarray(got["embeddings"], dtype=np.float32), strict=True))
+    del seed_store
+    from rag.manifest import load_sentence_vectors
+
+    seed_sentence_vectors = load_sentence_vectors(seed_settings.index_dir, seed_manifest)
+    pool_vectors = np.load(config["pool"])["vectors"]
+    meta = json.loads(Path(config["pool_meta"]).read_text())
+    pool_texts: list[str] = meta["texts"]
+    pool_row = {t: i for i, t in enumerate(pool_texts)}
+    token_counts = dict(zip(pool_texts, meta["tokens"], strict=True))
+
+    class CountingTokenizer:  # what chunk_corpus needs from the embedder: the encoder's limit and token counts
+        max_tokens = int(meta["max_tokens"])
+
+        @staticmethod
+        def count_tokens(text: str) -> int:
+            return token_counts[text]  # only seed sentences occur; a KeyError would mean a bad draw
+
+    rng = random.Random(SYNTH_SEED + size)
+    abstracts = list(seed_manifest.abstracts)
+    chunks = list(seed_manifest.chunks)
+    seen = {a.id for a in abstracts}
+    need = size - len(chunks)
+    file_no = 0
+
+    def draw(k_min: int, k_max: int) -> str:
+        while True:
+            picks = rng.sample(pool_texts, rng.randint(k_min, k_max))
+            text = " ".join(picks)
+            if [text[s.start : s.end] for s in sentence_spans(text)] == picks:
+                return text
+
+    bar = tqdm(total=need, desc=f"build {size:,}: chunks", unit="chunk", file=sys.stderr, leave=False)
+    t_synth = time.perf_counter()
+    while need > 0:
+        batch = max(1, min(2000, need // 2))
+        short = need <= 6  # land exactly on the size: short draws (1 chunk) at the end
+        paragraphs = [draw(2, 3) if short else draw(MIN_SENTENCES, MAX_SENTENCES) for _ in range(batch)]
+        file_no += 1
+        new = [a for a in build_corpus([SeedFile(f"synthetic-{file_no:05d}.txt", "synthetic", tuple(paragraphs))])
+               if a.id not in seen]  # fmt: skip
+        for abstract in new:
+            own = chunk_corpus([abstract], CountingTokenizer, settings)
+            if len(own) > need:
+                continue
+            abstracts.append(abstract)
+            chunks.extend(own)
+            seen.add(abstract.id)
+            need -= len(own)
+            bar.update(len(own))
+            if need == 0:
+                break
+    bar.close()
+    synth_s = time.perf_counter() - t_synth
+
+    # Sentence vectors (real, looked up) in manifest order; chunk vectors composed from them.
+    t_vec = time.perf_counter()
+    n_seed = len(seed_manifest.abstracts)
+    rows = [pool_row[a.text[s.start : s.end]] for a in abstracts[n_seed:] for s in a.sentences]
+    sentence_vectors = np.vstack([seed_sentence_vectors, pool_vectors[rows]]).astype(np.float32)
+    del rows
+    first_row: dict[str, int] = {}
+    row = 0
+    for a in abstracts:
+        first_row[a.id] = row
+        row += len(a.sentences)
+    by_id = {a.id: a for a in abstracts}
+    chunk_vectors = np.empty((len(chunks), sentence_vectors.shape[1]), dtype=np.float32)
+    for i, chunk in enumerate(chunks):
+        if chunk.id in seed_chunk_vectors:
+            chunk_vectors[i] = seed_chunk_vectors[chunk.id]
+            continue
+        a = by_id[chunk.abstract_id]
+        inside = [j for j, s in enumerate(a.sentences) if s.start >= chunk.start and s.end <= chunk.end]
+        v = sentence_vectors[first_row[a.id] + inside[0] : first_row[a.id] + inside[-1] + 1].mean(axis=0)
+        chunk_vectors[i] = v / np.linalg.norm(v)
+    vec_s = time.perf_counter() - t_vec
+
+    # The product's store path: TextNodes from rag.ingest.to_nodes into ChunkStore.add (LlamaIndex -> Chroma).
+    t_store = time.perf_counter()
+    store = ChunkStore(settings)
+    nodes_s = 0.0
+    step = 5000
+    bar = tqdm(total=len(chunks), desc=f"build {size:,}: Chroma add", unit="chunk", file=sys.stderr, leave=False)
+    for start in range(0, len(chunks), step):
+        t = time.perf_counter()
+        nodes = to_nodes(chunks[start : start + step], by_id, chunk_vectors[start : start + step])
+        nodes_s += time.perf_counter() - t
+        store.add(nodes)
+        bar.update(len(nodes))
+    bar.close()
+    count = store.count()
+    store_s = time.perf_counter() - t_store
+
+    t_manifest = time.perf_counter()
+    vectors_name = save_sentence_vectors(settings.index_dir, 1, sentence_vectors)
+    save_manifest(settings.index_dir, Manifest(
+        collection=settings.collection_name, embed_model=settings.embed_model, abstracts=tuple(abstracts),
+        chunks=tuple(chunks), generation=1, written_at=time.time(), sentence_vectors=vectors_name,
+    ))  # fmt: skip
+    manifest_s = time.perf_counter() - t_manifest
+    return {
+        "data_dir": config["data_dir"],
+        "chunks": len(chunks),
+        "chroma_count": count,
+        "abstracts": len(abstracts),
+        "synthetic_abstracts": len(abstracts) - n_seed,
+        "sentences": int(sentence_vectors.shape[0]),
+        "seconds": round(time.perf_counter() - t0, 3),
+        "synthesize_and_chunk_s": round(synth_s, 3),
+        "compose_vectors_s": round(vec_s, 3),
+        "to_nodes_s": round(nodes_s, 3),
+        "chroma_add_s": round(store_s - nodes_s, 3),
+        "manifest_write_s": round(manifest_s, 3),
+        "disk_mb": round(sum(p.stat().st_size for p in Path(config["data_dir"]).rglob("*") if p.is_file()) / 2**20, 1),
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def worker_serve(config: dict) -> dict:
+    """Open an existing index as `rag search`/the UI would, time searches and extractive answers; report RSS."""
+    from tqdm import tqdm
+
+    t0 = time.perf_counter()
+    from rag.embedding import LocalSentenceEmbedding
+    from rag.pipeline import Pipeline
+    from rag.settings import Settings
+
+    settings = Settings(data_dir=Path(config["data_dir"]), backend="extractive")
+    embedder = LocalSentenceEmbedding(
+        settings.embed_model, batch_size=settings.embed_batch_size, threads=settings.embed_threads
+    )
+    embedder.encode(["warm up"])
+    model_s = time.perf_counter() - t0
+    rss_model = current_rss_mb()
+    pipeline = Pipeline(settings, embedder=embedder)
+    t = time.perf_counter()
+    snapshot = pipeline.snapshot
+    snapshot_s = time.perf_counter() - t
+    t = time.perf_counter()
+    store = pipeline.store
+    store_s = time.perf_counter() - t
+    rss_loaded = current_rss_mb()
+    questions: list[str] = config["questions"]
+    modes = ("dense", "bm25", "hybrid")
+    for mode in modes:  # warm: Chroma's HNSW segment is loaded on the first query
+        pipeline.search(questions[0], mode=mode)
+    latency: dict[str, list[float]] = {m: [] for m in modes}
+    given: dict[str, list[float]] = {m: [] for m in modes}
+    retrievers = {m: pipeline.retriever(m) for m in modes}
+    encode: list[float] = []
+    bar = tqdm(total=len(questions), desc=f"serve {len(snapshot.chunks):,}: search", unit="q", file=sys.stderr,
+               leave=False)  # fmt: skip
+    for q in questions:  # modes interleaved per question, so changing machine load hits all three alike
+        for mode in modes:
+            t = time.perf_counter()
+            pipeline.search(q, mode=mode)
+            latency[mode].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        vector = embedder.encode([q])[0]
+        encode.append(time.perf_counter() - t)
+        for mode in modes:  # the index alone: same search, question vector already computed
+            t = time.perf_counter()
+            retrievers[mode].search(q, settings.top_k, query_vector=vector)
+            given[mode].append(time.perf_counter() - t)
+        bar.update(1)
+    bar.close()
+    extractive: list[float] = []
+    ex_questions: list[str] = config.get("extractive_questions") or []
+    if ex_questions:
+        pipeline.ask(ex_questions[0], backend="extractive")
+        bar = tqdm(total=len(ex_questions), desc=f"serve {len(snapshot.chunks):,}: answer", unit="q",
+                   file=sys.stderr, leave=False)  # fmt: skip
+        for q in ex_questions:
+            t = time.perf_counter()
+            pipeline.ask(q, backend="extractive")
+            extractive.append(time.perf_counter() - t)
+            bar.update(1)
+        bar.close()
+    return {
+        "label": config["label"],
+        "chunks": len(snapshot.chunks),
+        "chroma_count": store.count(),
+        "abstracts": len(snapshot.abstracts),
+        "sentences": len(snapshot.sentence_texts),
+        "model_load_s": round(model_s, 3),
+        "snapshot_load_s": round(snapshot_s, 3),
+        "store_open_s": round(store_s, 3),
+        "rss_after_model_mb": rss_model,
+        "rss_after_index_mb": rss_loaded,
+        "peak_rss_mb": peak_rss_mb(),
+        "latency": {m: stats_ms(latency[m]) for m in modes},
+        "latency_given_vector": {m: stats_ms(given[m]) for m in modes},
+        "query_encode": stats_ms(encode),
+        "extractive": stats_ms(extractive),
+    }
+
+
+def _worker_main(argv: Sequence[str]) -> int:
+    _quiet_libraries()
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)
+    kind, config_path = argv
+    config = json.loads(Path(config_path).read_text())
+    result = {"build": worker_build, "serve": worker_serve}[kind](config)
+    Path(config["result"]).write_text(json.dumps(result))
+    return 0
+
+
+# ==============================================================================================================
+# Report
+
+
+def _fmt(value: Any, unit: str) -> str:
+    if isinstance(value, float):
+        text = f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
+    else:
+        text = f"{value:,}" if isinstance(value, int) else str(value)
+    return f"{text} {unit}".strip() if unit and not str(value).startswith("skipped") else text
+
+
+def markdown_table(rows: list[dict]) -> str:
+    lines = ["| Measurement | Value | Target | Met |", "|---|---:|---|:---:|"]
+    for r in rows:
+        met = "—" if r["pass"] is None else ("yes" if r["pass"] else "**no**")
+        lines.append(f"| {r['measurement']} | {_fmt(r['value'], r['unit'])} | {r['target']} | {met} |")
+    return "\n".join(lines)
+
+
+def render_markdown(result: dict, table: str) -> str:
+    meta, ing, ex = result["meta"], result["ingest"], result["extractive"]
+    mp, ui = result["model_path"], result["ui_start"]
+    size_rows = ["| Chunks | Abstracts | Sentences | Build s | Index load s | RSS after model / index / peak MiB | "
+                 "dense p50/p95 | BM25 p50/p95 | hybrid p50/p95 | hybrid, vector given p50/p95 | "
+                 "query encode p50/p95 | extractive p50/p95 |",
+                 "|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|"]  # fmt: skip
+    for s in result["retrieval"]:
+        lat, e = s["latency"], s["extractive"]
+        size_rows.append(
+            f"| {s['chunks']:,} ({s['kind']}) | {s['abstracts']:,} | {s['sentences']:,} | {s['build']['seconds']:.1f} | "
+            f"{s['snapshot_load_s'] + s['store_open_s']:.2f} | {s['rss_after_model_mb']} / {s['rss_after_index_mb']} / "
+            f"{s['peak_rss_mb']} | "
+            + " | ".join(f"{lat[m]['p50_ms']:.1f} / {lat[m]['p95_ms']:.1f}" for m in ("dense", "bm25", "hybrid"))
+            + f" | {s['latency_given_vector']['hybrid']['p50_ms']:.1f} / "
+            + f"{s['latency_given_vector']['hybrid']['p95_ms']:.1f}"
+            + f" | {s['query_encode']['p50_ms']:.1f} / {s['query_encode']['p95_ms']:.1f} | "
+            + (f"{e['p50_ms']:.0f} / {e['p95_ms']:.0f}" if e.get("n") else "—")
+            + " |"
+        )
+    builds = [s for s in result["retrieval"] if s["kind"] == "synthetic"]
+    build_lines = [
+        f"- {s['chunks']:,} chunks: {b['seconds']:.1f} s (synthesize+chunk {b['synthesize_and_chunk_s']:.1f}, compose "
+        f"vectors {b['compose_vectors_s']:.1f}, to_nodes {b['to_nodes_s']:.1f}, Chroma add {b['chroma_add_s']:.1f}, "
+        f"manifest {b['manifest_write_s']:.1f}); peak RSS {b['peak_rss_mb']} MiB; {b['disk_mb']} MiB on disk"
+        for s in builds
+        for b in [s["build"]]
+    ]
+    if "skipped" in mp:
+        model_text = f"Skipped: {mp['skipped']}."
+    else:
+        cap = mp["max_tokens_cap"]
+        cap_text = f", generation capped at {cap} tokens by the server (--quick)" if cap else ""
+        model_text = (
+            f"{mp['repeats']} answer(s) from `{mp['gguf']}` (llama-cpp-python, temperature 0, prompt cache off on both "
+            f"sides{cap_text}). "
+            f"Full `pipeline.stream(q, backend='ollama')` (retrieve, build prompt, LlamaIndex Ollama client, HTTP, "
+            f"the Ollama-protocol server, verification) took {mp['ask_s_total']:.2f} s in total; the same rendered "
+            f"prompt and the same number of tokens ({mp['completion_tokens_total']}) straight from the server's own "
+            f"`llama_cpp.Llama` took {mp['direct_s_total']:.2f} s ({mp['direct_tokens_per_s']} tok/s incl. prompt). "
+            f"Ratio {mp['ratio_total']}× (generation part only: {mp['ratio_generate']}×). Time to first token: "
+            f"{mp['ttft_ask_s']['median']:.2f} s from the question, {mp['ttft_composer_s']['median']:.2f} s from the "
+            f"request, {mp['ttft_direct_s']['median']:.2f} s direct (medians). GGUF load {mp['gguf_load_s']:.1f} s, "
+            f"warm-up ask {mp['warm_up_ask_s']:.1f} s (excluded). Prompt identical to the request sent: "
+            f"{all(r['prompt_identical_to_request'] for r in mp['runs'])}."
+        )
+    ui_text = (
+        f"Skipped: {ui['skipped']}."
+        if "skipped" in ui
+        else f"Method: {ui['method']}. Best of {len(ui['runs'])}: {ui['seconds']:.2f} s. Runs: "
+        + "; ".join(", ".join(f"{k} {v}" for k, v in r.items()) for r in ui["runs"])
+        + ". Measured from spawning the process to the first HTTP 200 on its port, against the seed index "
+        "(RAG_DATA_DIR), RAG_BACKEND=extractive."
+    )
+    return f"""# rag bench — {meta["started_at"]}
+
+Commit {meta["git_commit"]}, Python {meta["python"]}, {meta["cpu_count"]} CPUs, {meta["platform"]}.
+Load average at start {meta["load_average_start"]}, at end {meta["load_average_end"]} (the cores are shared: compare
+ratios within one run, not absolute numbers across runs). Total {meta["total_s"]} s.{" **Quick run** (CI smoke test: not representative)." if meta["quick"] else ""}
+
+## Results
+
+{table}
+
+## Retrieval and memory by corpus size
+
+Each size is served in a fresh process (`Pipeline.search(q, mode=...)`, unchanged: it encodes the question, queries
+Chroma and/or BM25, fuses). "Vector given" is the same hybrid search with the question vector computed beforehand
+(`HybridRetriever.search(q, k, query_vector=v)`): the index's share alone, without MiniLM's query encoding, whose
+latency under CPU contention varies much more than the index's. Latency over {result["retrieval"][0]["latency"]["hybrid"]["n"]} eval questions per mode,
+after one warm-up query per mode; modes interleaved per question. Peak RSS is that process's VmHWM at its end
+(it includes the MiniLM model and torch, and the extractive answers run after the searches).
+
+{chr(10).join(size_rows)}
+
+Build of synthetic sizes (a separate fresh process each):
+{chr(10).join(build_lines) if build_lines else "- none"}
+
+**How synthetic corpora are made.** {SYNTHETIC_METHOD}
+
+## Ingest
+
+`Pipeline(Settings(data_dir=<fresh tmp>), embedder=<loaded>).ingest(...)` of {", ".join(ing["seed_files"])}:
+{ing["abstracts"]} abstracts, {ing["chunks"]} chunks, {ing["sentences"]} sentences in {ing["ingest_s"]:.2f} s
+(mean of {ing["rounds"]} fresh ingest(s): {ing["ingest_runs_s"]} s, each after a raw-encoder run; phases below are means)
+({ing["abstracts_per_s"]} abstracts/s, {ing["chunks_per_s"]} chunks/s). Model load ({result["model_load"]["load_s"]} s)
+is excluded. Where the time went: chunk phase {ing["chunk_phase_s"]:.2f} s (encoding {ing["chunk_encode_s"]:.2f} s,
+TextNodes + Chroma add {ing["chunk_store_s"]:.2f} s), sentence encoding for evidence {ing["sentence_encode_s"]:.2f} s,
+everything else (parse, chunking with token counts, manifest) {ing["other_s"]:.2f} s.
+The raw encoder (`embedder._model.encode(chunk_texts, batch_size={ing["batch_size"]})`) on the same chunk texts:
+{ing["raw_encode_runs_s"]} s → {ing["raw_chunks_per_s"]} chunks/s. Ratios: full ingest {ing["ratio_full"]}×,
+chunk phase {ing["ratio_chunk_phase"]}×, chunk encoding alone {ing["ratio_chunk_encode"]}× (target ≥ 0.8×).
+
+## Extractive answers
+
+`pipeline.ask(q, backend="extractive")` over {ex["n"]} eval questions on the seed index, warm, in the main process:
+p50 {ex["p50_ms"]:.0f} ms, p95 {ex["p95_ms"]:.0f} ms (retrieve stage p50 {ex["retrieve_stage"]["p50_ms"]:.0f} ms);
+{ex["abstained"]} abstained. The per-size table above also has extractive answers at each size.
+
+## Model path
+
+{model_text}
+
+## UI start
+
+{ui_text}
+"""
+
+
+def plot(result: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = sorted(result["retrieval"], key=lambda s: s["chunks"])
+    x = [s["chunks"] for s in sizes]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for mode, color in (("dense", "tab:blue"), ("bm25", "tab:orange"), ("hybrid", "tab:green")):
+        ax1.plot(x, [s["latency"][mode]["p95_ms"] for s in sizes], "o-", color=color, label=f"{mode} p95")
+        ax1.plot(x, [s["latency"][mode]["p50_ms"] for s in sizes], "o--", color=color, alpha=0.5,
+                 label=f"{mode} p50")  # fmt: skip
+    ax1.plot(x, [s["latency_given_vector"]["hybrid"]["p95_ms"] for s in sizes], "x-", color="black",
+             label="hybrid p95, vector given")  # fmt: skip
+    ax1.axhline(TARGETS["retrieval_p95_ms_seeds"], color="grey", ls=":", lw=1, label="p95 target, seeds (25 ms)")
+    ax1.axhline(TARGETS["retrieval_p95_ms_100k"], color="red", ls=":", lw=1, label="p95 target, 100k (60 ms)")
+    ax1.set_xscale("log")
+    ax1.set_xlabel("corpus size (chunks)")
+    ax1.set_ylabel("search latency (ms)")
+    ax1.set_title("Retrieval latency (Pipeline.search)")
+    ax1.legend(fontsize=7)
+    ax1.grid(True, which="both", alpha=0.3)
+    ax2.plot(x, [s["peak_rss_mb"] for s in sizes], "o-", label="serve: peak RSS")
+    ax2.plot(x, [s["rss_after_model_mb"] or math.nan for s in sizes], "s--", alpha=0.6, label="serve: after model load")
+    synth = [s for s in sizes if s["kind"] == "synthetic"]
+    if synth:
+        ax2.plot(
+            [s["chunks"] for s in synth], [s["build"]["peak_rss_mb"] for s in synth], "^-", label="build: peak RSS"
+        )
+    ax2.set_xscale("log")
+    ax2.set_xlabel("corpus size (chunks)")
+    ax2.set_ylabel("MiB")
+    ax2.set_title("Peak memory (fresh process per size)")
+    ax2.legend(fontsize=8)
+    ax2.grid(True, which="both", alpha=0.3)
+    fig.suptitle(f"rag bench {result['meta']['started_at']}" + (" (quick)" if result["meta"]["quick"] else ""))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ==============================================================================================================
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["_worker"]:
+        return _worker_main(argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m eval.bench", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""`rag bench --quick`: runs the real measurements on a tiny scale and writes bench.json, bench.md and bench.png."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+from numbers import Real
+
+import pytest
+
+from eval import bench
+
+
+def _number(value) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _positive(section: dict, *keys: str) -> None:
+    for key in keys:
+        assert _number(section.get(key)), f"{key} is not a number: {section.get(key)!r}"
+        assert section[key] > 0, f"{key} is not positive: {section[key]!r}"
+
+
+def _latency(stats: dict, n: int) -> None:
+    assert stats["n"] == n
+    _positive(stats, "p50_ms", "p95_ms", "mean_ms", "max_ms")
+    assert stats["p50_ms"] <= stats["p95_ms"] <= stats["max_ms"]
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    args = parser.parse_args(["--sizes", "73", "--quick", "--out", str(out)])
+    assert bench.run(args) == 0
+    return out
+
+
+@pytest.mark.slow
+def test_writes_the_three_files(quick_run):
+    for name in ("bench.json", "bench.md", "bench.png"):
+        path = quick_run / name
+        assert path.is_file() and path.stat().st_size > 0, name
+    assert (quick_run / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+def test_every_section_has_measured_numbers(quick_run):
+    result = json.loads((quick_run / "bench.json").read_text())
+    for section in ("meta", "model_load", "ingest", "retrieval", "extractive", "model_path", "ui_start", "targets"):
+        assert section in result, section
+    assert result["meta"]["quick"] is True
+
+    _positive(result["model_load"], "load_s")
+
+    ingest = result["ingest"]
+    _positive(ingest, "abstracts", "chunks", "sentences", "ingest_s", "abstracts_per_s", "chunks_per_s",
+              "chunk_phase_s", "chunk_encode_s", "sentence_encode_s", "raw_encode_s", "raw_chunks_per_s",
+              "ratio_full", "ratio_chunk_phase")  # fmt: skip
+    # Consistent with each other, i.e. measured rather than written down.
+    assert ingest["chunks_per_s"] == pytest.approx(ingest["chunks"] / ingest["ingest_s"], rel=0.01)
+    assert ingest["ratio_full"] == pytest.approx(ingest["raw_encode_s"] / ingest["ingest_s"], rel=0.01)
+    assert ingest["chunk_encode_s"] <= ingest["chunk_phase_s"] <= ingest["ingest_s"]
+
+    [size] = result["retrieval"]  # --quick --sizes 73: the seed index only
+    assert size["kind"] == "seeds" and size["size_requested"] == 73
+    assert size["chunks"] == size["chroma_count"] == ingest["chunks"]
+    for mode in ("dense", "bm25", "hybrid"):
+        _latency(size["latency"][mode], bench.QUICK_QUERIES)
+    _latency(size["query_encode"], bench.QUICK_QUERIES)
+    _positive(size, "peak_rss_mb", "rss_after_model_mb", "snapshot_load_s")
+    assert size["peak_rss_mb"] >= size["rss_after_model_mb"]
+
+    _latency(result["extractive"], bench.QUICK_QUERIES)
+
+    model = result["model_path"]
+    if importlib.util.find_spec("llama_cpp") is None:
+        assert "skipped" in model
+    else:
+        assert "skipped" not in model, model.get("skipped")
+        _positive(model, "ratio_total", "ratio_generate", "ask_s_total", "direct_s_total", "completion_tokens_total")
+        run = model["runs"][0]
+        assert run["completion_tokens"] <= bench.QUICK_MAX_TOKENS
+        assert run["direct_tokens"] == run["completion_tokens"] + (run["done_reason"] == "stop")
+        assert run["prompt_identical_to_request"] is True
+        _positive(model["ttft_direct_s"], "median")
+
+    ui = result["ui_start"]
+    assert "skipped" not in ui, ui.get("skipped")
+    _positive(ui, "seconds")
+
+    rows = result["targets"]
+    assert any(r["pass"] is not None for r in rows)
+    for row in rows:
+        assert row["pass"] in (True, False, None)
+
+
+@pytest.mark.slow
+def test_markdown_puts_targets_beside_values(quick_run):
+    text = (quick_run / "bench.md").read_text()
+    assert "| Measurement | Value | Target | Met |" in text
+    for target in ("≥ 0.8×", "p95 ≤ 25 ms", "p95 ≤ 150 ms", "≤ 1.10×", "≤ 5 s"):
+        assert target in text, target
+    assert "How synthetic corpora are made" in text
+
+
+def test_stats_ms_percentiles():
+    stats = bench.stats_ms([0.001 * i for i in range(1, 101)])
+    assert stats["n"] == 100
+    assert stats["p50_ms"] == pytest.approx(50.5)
+    assert stats["p95_ms"] == pytest.approx(95.05)
+    assert bench.stats_ms([]) == {"n": 0}
+
+
+def test_sizes_are_parsed_sorted_and_unique():
+    assert bench._parse_sizes("1000,73,1000") == [73, 1000]
+    with pytest.raises(SystemExit):
+        bench._parse_sizes("a,b")
