@@ -18,6 +18,7 @@ from rag.text import Span, content_words, numbers_in
 LEXICAL_WEIGHT = 0.35
 FOCUS_WEIGHT = 0.2
 NUMBER_BONUS = 0.12
+DETAILED_ROWS = 3000  # sentences given the full (Python-level) scoring per question
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,15 @@ def score_sentences(
     bm25_all = snapshot.sentence_bm25.scores(profile.text)
     top = float(bm25_all.max()) if bm25_all.size else 0.0
     lexical = bm25_all[rows] / top if top > 0 else np.zeros(len(rows), np.float32)
+    if len(rows) > DETAILED_ROWS:
+        # Large corpora: the per-sentence word and number checks below are Python-level. The bonuses add at most
+        # FOCUS_WEIGHT + NUMBER_BONUS, so a sentence whose vectorised score trails the best by more cannot win.
+        base = dense + LEXICAL_WEIGHT * lexical
+        keep = np.flatnonzero(base >= base.max() - (FOCUS_WEIGHT + NUMBER_BONUS))
+        if keep.size > DETAILED_ROWS:
+            keep = keep[np.argpartition(-base[keep], DETAILED_ROWS - 1)[:DETAILED_ROWS]]
+        rows = [rows[i] for i in keep]
+        dense, lexical = dense[keep], lexical[keep]
     scored = []
     for i, row in enumerate(rows):
         text = snapshot.sentence_texts[row]

@@ -83,7 +83,8 @@ class ChunkStore:
         (what ``ChromaVectorStore.query`` does) costs more than the search itself, and the texts are in the
         manifest already.
         """
-        n_results = min(n_results, self.count())
+        # No count() round trip per query: Chroma returns fewer hits when asked for more than it holds, and the
+        # pipeline checks once, at load, that the store holds the index's chunks.
         if n_results <= 0:
             return []
         try:

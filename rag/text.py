@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Words after which a period does not end a sentence.
 _ABBREVIATIONS = {
@@ -85,6 +86,7 @@ _STOPWORDS = frozenset(
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019][A-Za-z0-9]+)*")
 
 
+@lru_cache(maxsize=200_000)  # corpora repeat words; building BM25 over 100k chunks stems millions
 def _stem(word: str) -> str:
     # A light, deterministic suffix stripper: enough for "screens"/"screen", "models"/"model",
     # "calibrated"/"calibration" to meet, without a stemming dependency.
