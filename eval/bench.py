@@ -43,6 +43,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from rag.cli import quiet_libraries
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SIZES = (73, 1000, 10000, 100000)
 QUICK_QUERIES = 3
@@ -104,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    _quiet_libraries()
+    quiet_libraries()
     sizes = _parse_sizes(args.sizes)
     if args.quick and args.sizes == ",".join(str(s) for s in DEFAULT_SIZES):
         sizes = [DEFAULT_SIZES[0]]
@@ -131,18 +133,6 @@ def _parse_sizes(text: str) -> list[int]:
     if not sizes or sizes[0] <= 0:
         raise SystemExit("--sizes needs at least one positive size")
     return sizes
-
-
-def _quiet_libraries() -> None:
-    for key, value in {
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-        "TRANSFORMERS_VERBOSITY": "error",
-        "TOKENIZERS_PARALLELISM": "false",
-        "ANONYMIZED_TELEMETRY": "False",
-    }.items():
-        os.environ.setdefault(key, value)
 
 
 # ==============================================================================================================
@@ -1132,7 +1122,7 @@ def worker_serve(config: dict) -> dict:
 
 
 def _worker_main(argv: Sequence[str]) -> int:
-    _quiet_libraries()
+    quiet_libraries()
     import logging
 
     logging.basicConfig(level=logging.WARNING)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 import tempfile
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from eval.metrics import hit_at_k, mean, mrr_at_k, percentile, recall_at_k
 from eval.questions import DEFAULT_QUESTIONS, Question, load_questions, resolve_gold
+from rag.cli import quiet_libraries
 
 REPO = Path(__file__).resolve().parents[1]
 QUALITY = (("hit@1", hit_at_k, 1), ("recall@5", recall_at_k, 5), ("MRR@10", mrr_at_k, 10))
@@ -137,15 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="searches per question, for latency percentiles")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON instead of a table")
     args = parser.parse_args(argv)
-    for key, value in {
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-        "TRANSFORMERS_VERBOSITY": "error",
-        "TOKENIZERS_PARALLELISM": "false",
-        "ANONYMIZED_TELEMETRY": "False",
-    }.items():
-        os.environ.setdefault(key, value)
+    quiet_libraries()
     logging.basicConfig(level=logging.ERROR)
 
     from rag.embedding import LocalSentenceEmbedding

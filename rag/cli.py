@@ -32,8 +32,8 @@ Settings come from RAG_* environment variables (see README); flags override them
 """
 
 
-def _quiet_libraries() -> None:
-    # Offline by design, and no library progress bars or banners mixed into our output.
+def quiet_libraries() -> None:
+    """Entry points call this first: offline by design, no library banners or progress bars in our output."""
     for key, value in {
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
@@ -392,7 +392,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _quiet_libraries()
+    quiet_libraries()
     parser = build_parser()
     args = parser.parse_args(argv)
     level = logging.WARNING if args.verbose == 0 else logging.INFO if args.verbose == 1 else logging.DEBUG
