@@ -768,22 +768,15 @@ def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
 
 def _direct_generation(backend: Any, messages: list[dict], n_tokens: int, options: dict) -> dict:
     """``n_tokens`` tokens for the same rendered prompt, with the same sampling options, straight from llama.cpp."""
+    from rag.testing.ollama_server import sampling_params
+
     with backend._lock:  # the server's own Llama object (same n_ctx, threads, batch); nobody else uses it now
         llm = backend._llm
         prompt = backend.render(messages)
         llm.reset()
         started = time.perf_counter()
         tokens = list(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
-        gen = llm.generate(
-            tokens,
-            top_k=int(options.get("top_k", 40)),
-            top_p=float(options.get("top_p", 0.9)),
-            min_p=float(options.get("min_p", 0.0)),
-            typical_p=float(options.get("typical_p", 1.0)),
-            temp=float(options.get("temperature", 0.0)),
-            repeat_penalty=float(options.get("repeat_penalty", 1.1)),
-            reset=True,
-        )
+        gen = llm.generate(tokens, **sampling_params(options, float(options.get("temperature", 0.0))), reset=True)
         ttft = None
         produced = 0
         pieces = []

@@ -492,37 +492,17 @@ def build_app(pipeline: Any) -> gr.Blocks:
         chat_outputs = [chatbot, question, sources, evidence, details, status_line, history]
         chat_inputs = [question, chatbot, history, model, status_state]
         light = {"concurrency_limit": None, "api_visibility": "undocumented"}
+        # Every way of asking (Enter, the button, an example) shares one concurrency pool and progress display.
+        answering = {"show_progress": "minimal", "show_progress_on": [chatbot], "concurrency_id": "chat"}
 
         submit_events = [
-            question.submit(
-                cb.respond,
-                chat_inputs,
-                chat_outputs,
-                api_name="ask",
-                show_progress="minimal",
-                show_progress_on=[chatbot],
-                concurrency_id="chat",
-            ),
-            ask.click(
-                cb.respond,
-                chat_inputs,
-                chat_outputs,
-                show_progress="minimal",
-                show_progress_on=[chatbot],
-                concurrency_id="chat",
-                api_visibility="undocumented",
-            ),
+            question.submit(cb.respond, chat_inputs, chat_outputs, api_name="ask", **answering),
+            ask.click(cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering),
         ]
         for button, text in zip(example_buttons, EXAMPLES, strict=True):
             submit_events.append(
                 button.click(lambda t=text: t, None, question, queue=False, api_visibility="undocumented").then(
-                    cb.respond,
-                    chat_inputs,
-                    chat_outputs,
-                    show_progress="minimal",
-                    show_progress_on=[chatbot],
-                    concurrency_id="chat",
-                    api_visibility="undocumented",
+                    cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering
                 )
             )
         clear_outputs = [chatbot, history, question, sources, evidence, details]

@@ -494,18 +494,7 @@ class LlamaCppBackend:
             t_start = time.perf_counter_ns()
             t_first = 0
             stats.done_reason = "length"
-            gen = llm.generate(
-                tokens,
-                top_k=int(options.get("top_k", 40)),
-                top_p=float(options.get("top_p", 0.9)),
-                min_p=float(options.get("min_p", 0.0)),
-                typical_p=float(options.get("typical_p", 1.0)),
-                temp=temperature,
-                repeat_penalty=float(options.get("repeat_penalty", 1.1)),
-                frequency_penalty=float(options.get("frequency_penalty", 0.0)),
-                presence_penalty=float(options.get("presence_penalty", 0.0)),
-                reset=True,
-            )
+            gen = llm.generate(tokens, **sampling_params(options, temperature), reset=True)
             try:
                 for produced, tok in enumerate(gen, 1):
                     if not t_first:
@@ -541,6 +530,20 @@ def _coerce_meta(value: Any) -> Any:
 
 # --------------------------------------------------------------------------------------------------------------
 # Model files
+
+
+def sampling_params(options: Mapping[str, Any], temperature: float) -> dict[str, Any]:
+    """llama.cpp sampling arguments from Ollama request options, with Ollama's defaults."""
+    return {
+        "top_k": int(options.get("top_k", 40)),
+        "top_p": float(options.get("top_p", 0.9)),
+        "min_p": float(options.get("min_p", 0.0)),
+        "typical_p": float(options.get("typical_p", 1.0)),
+        "temp": temperature,
+        "repeat_penalty": float(options.get("repeat_penalty", 1.1)),
+        "frequency_penalty": float(options.get("frequency_penalty", 0.0)),
+        "presence_penalty": float(options.get("presence_penalty", 0.0)),
+    }
 
 
 def gemma3_270m_gguf(cache_dir: str | os.PathLike[str] | None = None) -> Path:
