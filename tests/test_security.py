@@ -32,9 +32,6 @@ from ui import render
 from ui.app import UiCallbacks, check_host, is_loopback
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]  # fmt: skip
 START_TIMEOUT_S = 180
 NOBODY_LISTENS = "http://127.0.0.1:9"
 
@@ -334,18 +331,6 @@ def _raw_get(port: int, path: str, cookie: str | None) -> tuple[int, bytes]:
 
 
 # --- hostile markup in a real browser ---
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -21,19 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import CHROMIUM
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+
 START_TIMEOUT_S = 240  # ingest (~20-30 s) plus model load and server start
 ANSWER_TIMEOUT_MS = 60_000
 XSS_QUESTION = 'Which papers use <img src=x onerror="window.__xss=1"> for calibration?'
@@ -121,16 +115,6 @@ def server_url(tmp_path_factory):
             proc.kill()
             proc.wait(timeout=15)
         print("".join(log[-30:]))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
