@@ -35,7 +35,7 @@ from rag.store import ChunkStore
 
 log = logging.getLogger(__name__)
 
-ProgressCallback = Callable[[int, int], None]  # (chunks embedded so far, chunks to embed)
+ProgressCallback = Callable[[int, int], None]  # (texts encoded so far, texts to encode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +191,11 @@ def ingest(
         chunks = chunk_corpus(abstracts, embedder, settings)
         stored = store.ids()
         missing = [c for c in chunks if c.id not in stored]
-        by_id = {a.id: a for a in abstracts}
-        _embed_and_add(store, embedder, missing, by_id, settings.embed_batch_size, progress)
         generation = next_generation(previous)
-        vectors = _sentence_vectors(settings, embedder, abstracts, previous)
+        vectors = _embed_and_store(
+            store, embedder, abstracts, chunks, stored, _reusable_sentence_vectors(settings, previous),
+            settings.embed_batch_size, progress,
+        )  # fmt: skip
         vectors_name = save_sentence_vectors(settings.index_dir, generation, vectors)
         manifest = Manifest(
             collection=settings.collection_name,
@@ -244,41 +245,126 @@ def _open_store(settings: Settings, rebuild: bool) -> ChunkStore:
         return ChunkStore(settings)
 
 
-def _sentence_vectors(
-    settings: Settings, embedder: LocalSentenceEmbedding, abstracts: Sequence[Abstract], previous: Manifest | None
-) -> np.ndarray:
-    """One vector per sentence (evidence selection and verification use them); reuse unchanged abstracts' rows."""
+@dataclass(frozen=True, slots=True)
+class VectorRecipe:
+    """How one abstract's sentence and chunk vectors are made from what the encoder sees.
+
+    The encoder sees each sentence once (a sentence in two overlapping chunks is not encoded twice), plus the
+    pieces of any sentence too long for it. A sentence's vector is its own encoding, or for an over-long one the
+    mean of its pieces' (so nothing is truncated); a chunk's vector is the normalised mean of its sentences'.
+    """
+
+    texts: tuple[str, ...]
+    sentences: tuple[tuple[int, ...], ...]  # per sentence: rows of ``texts`` whose mean is its vector
+    chunks: tuple[tuple[int, ...], ...]  # per chunk: the same, for the chunk's vector
+
+
+def vector_recipe(abstract: Abstract, chunks: Sequence[Chunk]) -> VectorRecipe:
+    """The recipe for ``abstract`` chunked as ``chunks`` (every sentence lies in some chunk, or is split)."""
+    spans = abstract.sentences
+    inside = [[i for i, s in enumerate(spans) if c.start <= s.start and s.end <= c.end] for c in chunks]
+    whole = sorted({i for rows in inside for i in rows})
+    texts = [spans[i].of(abstract.text) for i in whole]
+    row_of = {sentence: row for row, sentence in enumerate(whole)}
+    chunk_rows: list[tuple[int, ...]] = []
+    piece_rows: list[tuple[int, int, int]] = []  # (row, start, end) of each piece of an over-long sentence
+    for chunk, sentences in zip(chunks, inside, strict=True):
+        if sentences:
+            chunk_rows.append(tuple(row_of[i] for i in sentences))
+        else:
+            piece_rows.append((len(texts), chunk.start, chunk.end))
+            chunk_rows.append((len(texts),))
+            texts.append(chunk.text)
+    sentence_rows = []
+    for i, span in enumerate(spans):
+        if i in row_of:
+            sentence_rows.append((row_of[i],))
+        else:
+            pieces = tuple(row for row, start, end in piece_rows if span.start <= start and end <= span.end)
+            if not pieces:
+                raise ValueError(f"sentence {i} of {abstract.id} lies in no chunk")
+            sentence_rows.append(pieces)
+    return VectorRecipe(tuple(texts), tuple(sentence_rows), tuple(chunk_rows))
+
+
+def mean_vectors(encoded: np.ndarray, parts: Sequence[Sequence[int]]) -> np.ndarray:
+    """One L2-normalised row per entry of ``parts``: the mean of those rows of ``encoded``."""
+    if not parts:
+        return np.zeros((0, encoded.shape[1]), np.float32)
+    means = np.stack([encoded[list(rows)].mean(axis=0) for rows in parts])
+    norms = np.linalg.norm(means, axis=1, keepdims=True)
+    return (means / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+
+
+def _reusable_sentence_vectors(settings: Settings, previous: Manifest | None) -> dict[str, np.ndarray]:
+    """The previous index's sentence vectors by abstract id (none when the file is missing or damaged)."""
     reuse: dict[str, np.ndarray] = {}
     if previous is not None and previous.sentence_vectors:
         try:
             old = load_sentence_vectors(settings.index_dir, previous)
-            row = 0
-            for abstract in previous.abstracts:
-                reuse[abstract.id] = old[row : row + len(abstract.sentences)]
-                row += len(abstract.sentences)
         except IndexCorruptError as exc:
             log.warning("re-embedding all sentences: %s", exc)
-    todo = [s for a in abstracts if a.id not in reuse for s in a.sentence_texts()]
-    fresh = iter(embedder.encode(todo, batch_size=settings.embed_batch_size)) if todo else iter(())
-    rows: list[np.ndarray] = []
-    for abstract in abstracts:
-        if abstract.id in reuse:
-            rows.extend(reuse[abstract.id])
-        else:
-            rows.extend(next(fresh) for _ in abstract.sentences)
-    dim = len(embedder.get_query_embedding("dimension probe")) if not rows else len(rows[0])
-    return np.vstack(rows).astype(np.float32) if rows else np.zeros((0, dim), np.float32)
+            return {}
+        row = 0
+        for abstract in previous.abstracts:
+            reuse[abstract.id] = old[row : row + len(abstract.sentences)]
+            row += len(abstract.sentences)
+    return reuse
 
 
-def _embed_and_add(store, embedder, chunks, by_id, batch_size, progress) -> None:
-    total = len(chunks)
+def _embed_and_store(
+    store: ChunkStore,
+    embedder: LocalSentenceEmbedding,
+    abstracts: Sequence[Abstract],
+    chunks: Sequence[Chunk],
+    stored: set[str],
+    reuse: dict[str, np.ndarray],
+    batch_size: int,
+    progress: ProgressCallback | None,
+) -> np.ndarray:
+    """Encode what is new, add the chunks the store lacks, and return every sentence vector in manifest order.
+
+    An abstract is encoded again unless its sentence vectors are reusable and all its chunks are stored.
+    """
+    by_abstract: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        by_abstract.setdefault(chunk.abstract_id, []).append(chunk)
+    by_id = {a.id: a for a in abstracts}
+    todo = [
+        (a, vector_recipe(a, by_abstract[a.id]))
+        for a in abstracts
+        if a.id not in reuse or any(c.id not in stored for c in by_abstract[a.id])
+    ]
+    total = sum(len(recipe.texts) for _, recipe in todo)
+    done = 0
     if progress:
         progress(0, total)
-    # Embed and write in slices so a long ingest shows progress and an interruption keeps finished work.
+    sentence_vectors = dict(reuse)
+    # Encode and write in slices so a long ingest shows progress and an interruption keeps finished work.
     step = max(batch_size, 256)
-    for start in range(0, total, step):
-        batch = chunks[start : start + step]
-        vectors = embedder.encode([c.text for c in batch], batch_size=batch_size)
-        store.add(to_nodes(batch, by_id, vectors))
+    start = 0
+    while start < len(todo):
+        end, size = start, 0
+        while end < len(todo) and (end == start or size + len(todo[end][1].texts) <= step):
+            size += len(todo[end][1].texts)
+            end += 1
+        batch = todo[start:end]
+        encoded = embedder.encode([t for _, recipe in batch for t in recipe.texts], batch_size=batch_size)
+        new_chunks, new_vectors, row = [], [], 0
+        for abstract, recipe in batch:
+            rows = encoded[row : row + len(recipe.texts)]
+            row += len(recipe.texts)
+            sentence_vectors[abstract.id] = mean_vectors(rows, recipe.sentences)
+            chunk_vectors = mean_vectors(rows, recipe.chunks)
+            for chunk, vector in zip(by_abstract[abstract.id], chunk_vectors, strict=True):
+                if chunk.id not in stored:
+                    new_chunks.append(chunk)
+                    new_vectors.append(vector)
+        if new_chunks:
+            store.add(to_nodes(new_chunks, by_id, new_vectors))
+        done += size
         if progress:
-            progress(min(start + step, total), total)
+            progress(done, total)
+        start = end
+    rows = [sentence_vectors[a.id] for a in abstracts]
+    return np.vstack(rows).astype(np.float32) if rows else np.zeros((0, embedder.dimension), np.float32)

@@ -13,8 +13,9 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-# Bumped when the chunk layout or stored metadata changes in a way old collections cannot serve.
-INDEX_SCHEMA_VERSION = 1
+# Bumped when the chunk layout, how chunk vectors are made, or stored metadata changes in a way old collections
+# cannot serve. v2: a chunk's vector is the mean of its sentences' vectors (it was the chunk text's own encoding).
+INDEX_SCHEMA_VERSION = 2
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 

@@ -43,10 +43,17 @@ class ChunkStore:
                 collection = self._client.get_collection(self.collection_name)
         except Exception as exc:
             raise _translate(exc, settings) from exc
-        from llama_index.vector_stores.chroma import ChromaVectorStore
-
         self._collection = collection
-        self.vector_store = ChromaVectorStore(chroma_collection=collection)
+        self._vector_store: Any = None
+
+    @property
+    def vector_store(self) -> Any:
+        """The collection as a LlamaIndex ``ChromaVectorStore`` (made on first write: importing it takes a second)."""
+        if self._vector_store is None:
+            from llama_index.vector_stores.chroma import ChromaVectorStore
+
+            self._vector_store = ChromaVectorStore(chroma_collection=self._collection)
+        return self._vector_store
 
     def count(self) -> int:
         try:

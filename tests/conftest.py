@@ -28,12 +28,13 @@ def embedder():
     """The real MiniLM encoder, loaded once. It remembers each text's vector, so the many ingests of the same
     seeds (per test, per store mode) pay for the encoder once; the vectors are the encoder's own."""
     import numpy as np
-    from pydantic import PrivateAttr
 
     from rag.embedding import LocalSentenceEmbedding
 
     class RememberingEmbedding(LocalSentenceEmbedding):
-        _seen: dict = PrivateAttr(default_factory=dict)
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self._seen: dict = {}
 
         def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
             new = [t for t in dict.fromkeys(texts) if t not in self._seen]
@@ -42,10 +43,6 @@ def embedder():
             if not texts:
                 return super().encode(texts)
             return np.stack([self._seen[t] for t in texts])
-
-        @classmethod
-        def class_name(cls) -> str:
-            return "LocalSentenceEmbedding"
 
     return RememberingEmbedding("all-MiniLM-L6-v2", threads=1)
 

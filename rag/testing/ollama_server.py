@@ -718,6 +718,13 @@ class _HTTPServer(ThreadingHTTPServer):
     allow_reuse_address = True
     app: OllamaServer
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hangs up mid-reply (what the fault cases provoke: a client gives up on a malformed stream
+        # while the server is still writing) is expected; socketserver would print a traceback to stderr.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
 
 class OllamaServer:
     """The server object; :func:`serve` is the usual way to run one.
