@@ -67,7 +67,7 @@ def _settings(args: argparse.Namespace, **overrides):
         raise RagError(f"Invalid settings: {exc}", hint="Check the RAG_* environment variables.") from None
 
 
-def _progress_bar(description: str, unit: str = "chunk") -> Callable[[int, int], None]:
+def _progress_bar(description: str, unit: str) -> Callable[[int, int], None]:
     from tqdm import tqdm
 
     bar: dict[str, tqdm] = {}
@@ -87,7 +87,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from rag.pipeline import Pipeline
 
     pipeline = Pipeline(_settings(args))
-    report = pipeline.ingest(args.paths or None, rebuild=args.rebuild, progress=_progress_bar("Embedding"))
+    progress = _progress_bar("Embedding", unit="sentence")
+    report = pipeline.ingest(args.paths or None, rebuild=args.rebuild, progress=progress)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     else:
@@ -263,7 +264,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
     if not have_index:
         seeds = ", ".join(str(p) for p in settings.seeds)
         print(f"First run: indexing {seeds} (later starts reuse the index).", file=sys.stderr)
-        report = pipeline.ingest(progress=_progress_bar("Embedding"))
+        report = pipeline.ingest(progress=_progress_bar("Embedding", unit="sentence"))
         print(report.summary(), file=sys.stderr)
         loader.start()
     loader.join()

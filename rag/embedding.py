@@ -117,6 +117,12 @@ class LocalSentenceEmbedding:
             return self._fast.count_tokens(text)
         return len(self.batch_model.tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
 
+    def prepare(self, n_texts: int) -> None:
+        """Load now what encoding ``n_texts`` texts will use (sentence-transformers takes seconds to import), so a
+        progress bar started afterwards moves from the start."""
+        if self._fast is None or n_texts > NUMPY_MAX_TEXTS:
+            _ = self.batch_model
+
     def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)

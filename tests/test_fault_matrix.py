@@ -554,7 +554,7 @@ def test_ingest_killed_while_embedding(tmp_path, seed_copy, embedder, capsys, re
     threading.Thread(target=watch, daemon=True).start()
     try:
         assert embedding.wait(timeout=240), "the ingest never started embedding:\n" + progress.decode(errors="replace")
-        time.sleep(0.5)  # well inside the embedding of ~130 chunks and ~500 sentences
+        time.sleep(0.5)  # well inside the encoding of ~600 sentences (the bar starts once the encoder is loaded)
         assert child.poll() is None, "the ingest finished before it could be killed"
         os.kill(child.pid, signal.SIGKILL)
     finally:
