@@ -915,7 +915,8 @@ def worker_build(config: dict) -> dict:
 
     from rag.corpus import SeedFile, build_corpus
     from rag.ingest import chunk_corpus, to_nodes
-    from rag.manifest import Manifest, load_manifest, save_manifest, save_sentence_vectors
+    from rag.manifest import Manifest, load_manifest, save_bm25, save_manifest, save_sentence_vectors
+    from rag.retrieve import build_bm25
     from rag.settings import Settings
     from rag.store import ChunkStore
     from rag.text import sentence_spans
@@ -1023,11 +1024,16 @@ def worker_build(config: dict) -> dict:
 
     t_manifest = time.perf_counter()
     vectors_name = save_sentence_vectors(settings.index_dir, 1, sentence_vectors)
+    manifest_s = time.perf_counter() - t_manifest
+    t_bm25 = time.perf_counter()  # as `rag ingest` does: BM25 built once and saved, so opening the index loads it
+    bm25_name = save_bm25(settings.index_dir, 1, *build_bm25(abstracts, chunks))
+    bm25_s = time.perf_counter() - t_bm25
+    t_manifest = time.perf_counter()
     save_manifest(settings.index_dir, Manifest(
         collection=settings.collection_name, embed_model=settings.embed_model, abstracts=tuple(abstracts),
-        chunks=tuple(chunks), generation=1, written_at=time.time(), sentence_vectors=vectors_name,
+        chunks=tuple(chunks), generation=1, written_at=time.time(), sentence_vectors=vectors_name, bm25=bm25_name,
     ))  # fmt: skip
-    manifest_s = time.perf_counter() - t_manifest
+    manifest_s += time.perf_counter() - t_manifest
     return {
         "data_dir": config["data_dir"],
         "chunks": len(chunks),
@@ -1041,6 +1047,7 @@ def worker_build(config: dict) -> dict:
         "to_nodes_s": round(nodes_s, 3),
         "chroma_add_s": round(store_s - nodes_s, 3),
         "manifest_write_s": round(manifest_s, 3),
+        "bm25_build_and_save_s": round(bm25_s, 3),
         "disk_mb": round(sum(p.stat().st_size for p in Path(config["data_dir"]).rglob("*") if p.is_file()) / 2**20, 1),
         "peak_rss_mb": peak_rss_mb(),
     }
@@ -1114,6 +1121,7 @@ def worker_serve(config: dict) -> dict:
         "sentences": len(snapshot.sentence_texts),
         "model_load_s": round(model_s, 3),
         "snapshot_load_s": round(snapshot_s, 3),
+        "bm25_loaded": snapshot.bm25_loaded,
         "store_open_s": round(store_s, 3),
         "rss_after_model_mb": rss_model,
         "rss_after_index_mb": rss_loaded,

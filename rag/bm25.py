@@ -1,21 +1,56 @@
-"""Okapi BM25 over short documents, as a sparse matrix of precomputed term weights. Pure; numpy and scipy only."""
+"""Okapi BM25 over short documents, as a sparse matrix of precomputed term weights. numpy and scipy only.
+
+Pure, except that :func:`signature` reads this module's and rag/text.py's source to tell saved weights apart.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 from scipy import sparse
 
+from rag import text
 from rag.text import content_words
+
+K1, B = 1.2, 0.75
+FORMAT = 1  # the layout of to_arrays(); bump it when that changes
+
+
+@cache
+def signature() -> str:
+    """What saved weights are only valid for: the array layout and the code that made them.
+
+    The code is this file (the formula, k1 and b) and rag/text.py (the tokenizer, its stop words and stemmer, and the
+    sentence splitter), hashed rather than versioned by hand, so no change there can leave stale weights in use.
+    """
+    digest = hashlib.sha256()
+    try:
+        for source in (Path(text.__file__), Path(__file__)):
+            digest.update(source.read_bytes())
+    except (OSError, TypeError):  # no source to hash (a frozen build): match nothing, so saved files are never used
+        return ""
+    return f"bm25 format {FORMAT}, code {digest.hexdigest()[:16]}"
 
 
 class BM25Index:
     """Scores every document for a query in one sparse mat-vec; scores are 0 where no query term occurs."""
 
-    def __init__(self, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> None:
-        tokenized = [content_words(doc) for doc in documents]
+    def __init__(self, documents: Sequence[str], k1: float = K1, b: float = B) -> None:
+        self._build([content_words(doc) for doc in documents], k1, b)
+
+    @classmethod
+    def from_tokens(cls, tokenized: Sequence[Sequence[str]], k1: float = K1, b: float = B) -> BM25Index:
+        """The index of documents whose ``content_words`` are already known (identical to building from text)."""
+        index = cls.__new__(cls)
+        index._build(tokenized, k1, b)
+        return index
+
+    def _build(self, tokenized: Sequence[Sequence[str]], k1: float, b: float) -> None:
         self.vocabulary: dict[str, int] = {}
         rows, cols, tfs = [], [], []
         for row, words in enumerate(tokenized):
@@ -38,6 +73,45 @@ class BM25Index:
             (weights, (rows_arr, cols_arr)), shape=(n_docs, len(self.vocabulary)), dtype=np.float32
         )
         self.n_docs = n_docs
+        self.k1, self.b = k1, b
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Everything scoring needs, as plain arrays (savable without pickle); see :meth:`from_arrays`."""
+        # Terms are content words ([a-z0-9'-]), so a newline-joined string holds them; it is far smaller than a
+        # fixed-width string array padded to the longest term.
+        joined = "\n".join(self.vocabulary)
+        if joined.count("\n") != max(len(self.vocabulary) - 1, 0):
+            raise ValueError("a BM25 term contains a newline")
+        return {
+            "vocabulary": np.frombuffer(joined.encode("utf-8"), dtype=np.uint8),
+            "data": self.weights.data,
+            "indices": self.weights.indices,
+            "indptr": self.weights.indptr,
+            "shape": np.array(self.weights.shape, dtype=np.int64),
+            "params": np.array([self.k1, self.b], dtype=np.float64),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], n_docs: int, k1: float = K1, b: float = B) -> BM25Index:
+        """The index :meth:`to_arrays` described; ValueError unless it is whole and of ``n_docs`` documents."""
+        joined = np.asarray(arrays["vocabulary"], dtype=np.uint8).tobytes().decode("utf-8")
+        terms = joined.split("\n") if joined else []
+        shape = tuple(int(n) for n in np.asarray(arrays["shape"]).ravel())
+        if shape != (n_docs, len(terms)):
+            raise ValueError(f"shape {shape} does not fit {n_docs} documents and {len(terms)} terms")
+        if np.asarray(arrays["params"]).tolist() != [k1, b]:
+            raise ValueError("made with other k1 and b")
+        data = np.asarray(arrays["data"])
+        if data.dtype != np.float32:  # float32 sums, as when built, so scores are identical
+            raise ValueError(f"weights of type {data.dtype}, not float32")
+        weights = sparse.csc_matrix((data, arrays["indices"], arrays["indptr"]), shape=shape)
+        weights.check_format(full_check=True)  # index ranges and pointer order, not only lengths
+        index = cls.__new__(cls)
+        index.vocabulary = {term: column for column, term in enumerate(terms)}
+        if len(index.vocabulary) != len(terms):
+            raise ValueError("repeated terms")
+        index.weights, index.n_docs, index.k1, index.b = weights, n_docs, k1, b
+        return index
 
     def query_terms(self, query: str) -> list[int]:
         return sorted({self.vocabulary[w] for w in content_words(query) if w in self.vocabulary})

@@ -27,9 +27,11 @@ from rag.manifest import (
     load_sentence_vectors,
     next_generation,
     remove_stale_files,
+    save_bm25,
     save_manifest,
     save_sentence_vectors,
 )
+from rag.retrieve import build_bm25
 from rag.settings import Settings
 from rag.store import ChunkStore
 
@@ -197,6 +199,7 @@ def ingest(
             settings.embed_batch_size, progress,
         )  # fmt: skip
         vectors_name = save_sentence_vectors(settings.index_dir, generation, vectors)
+        bm25_name = save_bm25(settings.index_dir, generation, *build_bm25(abstracts, chunks))  # so loading is fast
         manifest = Manifest(
             collection=settings.collection_name,
             embed_model=settings.embed_model,
@@ -205,9 +208,10 @@ def ingest(
             generation=generation,
             written_at=time.time(),
             sentence_vectors=vectors_name,
+            bm25=bm25_name,
         )
         save_manifest(settings.index_dir, manifest)  # the commit point
-        remove_stale_files(settings.index_dir, keep=vectors_name)
+        remove_stale_files(settings.index_dir, manifest)
         stale = stored - {c.id for c in chunks}
         if stale:
             store.delete(sorted(stale))

@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
+from rag.bm25 import BM25Index, signature
 from rag.chunking import Chunk
 from rag.corpus import Abstract, Location
 from rag.errors import IndexCorruptError, IndexNotBuiltError
@@ -32,6 +35,7 @@ class Manifest:
     generation: int
     written_at: float
     sentence_vectors: str = ""  # file name (in the index folder) of the per-sentence embedding matrix
+    bm25: str = ""  # file name of the saved BM25 indexes; empty in an index written before they were saved
 
     def abstract_ids(self) -> set[str]:
         return {a.id for a in self.abstracts}
@@ -46,6 +50,7 @@ def save_manifest(index_dir: Path, manifest: Manifest) -> None:
         "generation": manifest.generation,
         "written_at": manifest.written_at,
         "sentence_vectors": manifest.sentence_vectors,
+        "bm25": manifest.bm25,
         "abstracts": [
             {
                 "id": a.id,
@@ -108,6 +113,7 @@ def load_manifest(index_dir: Path) -> Manifest:
             generation=int(payload["generation"]),
             written_at=float(payload["written_at"]),
             sentence_vectors=str(payload.get("sentence_vectors", "")),
+            bm25=str(payload.get("bm25", "")),
         )
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise IndexCorruptError(f"The index manifest in {index_dir.name} is unreadable ({exc})") from None
@@ -121,19 +127,24 @@ def sentence_vectors_name(generation: int) -> str:
     return f"sentences-{generation}.npy"
 
 
-def save_sentence_vectors(index_dir: Path, generation: int, vectors: np.ndarray) -> str:
-    """Write the matrix under a generation-specific name (atomically); the manifest points at it."""
+def _write_file(index_dir: Path, name: str, write: Callable[[IO[bytes]], None]) -> str:
+    """Write ``name`` in the index folder atomically (a temporary file, then a rename); returns ``name``."""
     index_dir.mkdir(parents=True, exist_ok=True)
-    name = sentence_vectors_name(generation)
-    fd, tmp = tempfile.mkstemp(prefix=".sentences-", suffix=".npy", dir=index_dir)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".tmp", dir=index_dir)
     try:
         with os.fdopen(fd, "wb") as handle:
-            np.save(handle, vectors.astype(np.float32, copy=False))
+            write(handle)
         os.replace(tmp, index_dir / name)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return name
+
+
+def save_sentence_vectors(index_dir: Path, generation: int, vectors: np.ndarray) -> str:
+    """Write the matrix under a generation-specific name (atomically); the manifest points at it."""
+    matrix = vectors.astype(np.float32, copy=False)
+    return _write_file(index_dir, sentence_vectors_name(generation), lambda handle: np.save(handle, matrix))
 
 
 def load_sentence_vectors(index_dir: Path, manifest: Manifest) -> np.ndarray:
@@ -151,7 +162,51 @@ def load_sentence_vectors(index_dir: Path, manifest: Manifest) -> np.ndarray:
     return vectors
 
 
-def remove_stale_files(index_dir: Path, keep: str) -> None:
-    for path in index_dir.glob("sentences-*.npy"):
-        if path.name != keep:
-            path.unlink(missing_ok=True)
+def bm25_name(generation: int) -> str:
+    return f"bm25-{generation}.npz"
+
+
+def save_bm25(index_dir: Path, generation: int, chunks: BM25Index, sentences: BM25Index) -> str:
+    """Write both BM25 indexes (chunks, sentences) under a generation-specific name (atomically), so opening the
+    index loads them instead of tokenizing the whole corpus again; the manifest points at the file."""
+    arrays = {"signature": np.array(signature())}
+    arrays.update({f"chunks_{key}": value for key, value in chunks.to_arrays().items()})
+    arrays.update({f"sentences_{key}": value for key, value in sentences.to_arrays().items()})
+    return _write_file(index_dir, bm25_name(generation), lambda handle: np.savez(handle, **arrays))
+
+
+def load_bm25(index_dir: Path, manifest: Manifest) -> tuple[BM25Index, BM25Index] | None:
+    """The saved (chunk, sentence) BM25 indexes, or None for an index written before they were saved.
+
+    Raises IndexCorruptError when the file is missing, damaged, of other code (tokenizer, formula) or of another
+    corpus size; the caller can always build the indexes from the manifest instead.
+    """
+    if not manifest.bm25:
+        return None
+    n_sentences = sum(len(a.sentences) for a in manifest.abstracts)
+    try:
+        with np.load(index_dir / manifest.bm25, allow_pickle=False) as saved:
+            if not signature() or str(saved["signature"][()]) != signature():
+                raise ValueError("written by other code (tokenizer or BM25 changed)")
+            chunks = BM25Index.from_arrays(_with_prefix(saved, "chunks_"), len(manifest.chunks))
+            sentences = BM25Index.from_arrays(_with_prefix(saved, "sentences_"), n_sentences)
+    except OSError as exc:  # strerror, not str(exc): that names the absolute path
+        reason = exc.strerror or type(exc).__name__
+        raise IndexCorruptError(f"The BM25 file of {index_dir.name} is unreadable ({reason})") from None
+    except Exception as exc:  # a truncated zip, a missing array, a bad matrix: all just mean "rebuild it"
+        reason = str(exc) or type(exc).__name__
+        raise IndexCorruptError(f"The BM25 file of {index_dir.name} is unusable ({reason})") from None
+    return chunks, sentences
+
+
+def _with_prefix(saved, prefix: str) -> dict[str, np.ndarray]:
+    return {key.removeprefix(prefix): saved[key] for key in saved.files if key.startswith(prefix)}
+
+
+def remove_stale_files(index_dir: Path, manifest: Manifest) -> None:
+    """Delete the sentence-vector and BM25 files of other generations (the committed ``manifest`` names its own)."""
+    keep = {manifest.sentence_vectors, manifest.bm25}
+    for pattern in ("sentences-*.npy", "bm25-*.npz"):
+        for path in index_dir.glob(pattern):
+            if path.name not in keep:
+                path.unlink(missing_ok=True)

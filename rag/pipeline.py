@@ -66,7 +66,7 @@ class Pipeline:
                         f"The vector store holds {stored} of the index's {len(manifest.chunks)} chunks",
                         hint="Run `rag ingest` to store the missing chunks (the seed files are not touched).",
                     )
-                self._snapshot = IndexSnapshot(manifest, vectors)
+                self._snapshot = IndexSnapshot(manifest, vectors, self.settings.index_dir)
             return self._snapshot
 
     def retriever(self, mode: Mode | None = None) -> HybridRetriever:

@@ -6,6 +6,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, Protocol
 
 import numpy as np
@@ -14,9 +15,10 @@ from rag.bm25 import BM25Index, top_indices
 from rag.chunking import Chunk
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
-from rag.manifest import Manifest
+from rag.errors import IndexCorruptError
+from rag.manifest import Manifest, load_bm25
 from rag.store import ChunkStore
-from rag.text import Span
+from rag.text import Span, content_words
 
 log = logging.getLogger(__name__)
 
@@ -79,19 +81,45 @@ def rrf_fuse(rankings: Sequence[tuple[Sequence[str], float]], rrf_k: int) -> dic
     return dict(fused)
 
 
+def build_bm25(abstracts: Sequence[Abstract], chunks: Sequence[Chunk]) -> tuple[BM25Index, BM25Index]:
+    """BM25 over the chunks and over the sentences (manifest order: abstract by abstract), each sentence tokenized
+    once.
+
+    A chunk that runs from one sentence's start to another's end has exactly those sentences' words (only whitespace
+    lies between sentences, and no word crosses whitespace), so only pieces of over-long sentences are tokenized again.
+    """
+    sentence_words = {a.id: [content_words(t) for t in a.sentence_texts()] for a in abstracts}
+    bounds: dict[str, tuple[dict[int, int], dict[int, int]]] = {
+        a.id: ({s.start: i for i, s in enumerate(a.sentences)}, {s.end: i for i, s in enumerate(a.sentences)})
+        for a in abstracts
+    }
+    chunk_words = []
+    for chunk in chunks:
+        starts, ends = bounds[chunk.abstract_id]
+        first, last = starts.get(chunk.start), ends.get(chunk.end)
+        if first is not None and last is not None and first <= last:
+            chunk_words.append([w for words in sentence_words[chunk.abstract_id][first : last + 1] for w in words])
+        else:
+            chunk_words.append(content_words(chunk.text))
+    sentences = BM25Index.from_tokens([words for a in abstracts for words in sentence_words[a.id]])
+    return BM25Index.from_tokens(chunk_words), sentences
+
+
 class IndexSnapshot:
     """The manifest's abstracts, chunks and sentences in memory, with BM25 over chunks and over sentences.
 
+    Given the index folder, BM25 is loaded from the file the manifest names (``bm25_loaded``); without one, or when
+    that file is unusable, it is built from the manifest (slow for a large index, but the same numbers).
     Immutable once built; a new ingest produces a new snapshot.
     """
 
-    def __init__(self, manifest: Manifest, sentence_vectors: np.ndarray) -> None:
+    def __init__(self, manifest: Manifest, sentence_vectors: np.ndarray, index_dir: Path | None = None) -> None:
         self.manifest = manifest
         self.abstracts: dict[str, Abstract] = {a.id: a for a in manifest.abstracts}
         self.abstract_order: list[str] = [a.id for a in manifest.abstracts]
         self.chunks: list[Chunk] = list(manifest.chunks)
         self.chunk_index: dict[str, int] = {c.id: i for i, c in enumerate(self.chunks)}
-        self.bm25 = BM25Index([c.text for c in self.chunks])
+        self.bm25, self.sentence_bm25 = self._load_bm25(index_dir)
         # Sentence rows, in manifest order: which abstract, which span, which vector.
         self.sentence_owner: list[str] = [a.id for a in manifest.abstracts for _ in a.sentences]
         self.sentence_spans: list[Span] = [span for a in manifest.abstracts for span in a.sentences]
@@ -100,13 +128,25 @@ class IndexSnapshot:
             for aid, span in zip(self.sentence_owner, self.sentence_spans, strict=True)
         ]
         self.sentence_vectors = sentence_vectors
-        self.sentence_bm25 = BM25Index(self.sentence_texts)
         self.lowered_corpus = "\n".join(a.text for a in manifest.abstracts).lower()
         self.sentence_rows: dict[str, range] = {}
         row = 0
         for abstract in manifest.abstracts:
             self.sentence_rows[abstract.id] = range(row, row + len(abstract.sentences))
             row += len(abstract.sentences)
+
+    def _load_bm25(self, index_dir: Path | None) -> tuple[BM25Index, BM25Index]:
+        self.bm25_loaded = False
+        if index_dir is not None:
+            try:
+                loaded = load_bm25(index_dir, self.manifest)
+            except IndexCorruptError as exc:  # a cache, never a reason not to answer
+                log.warning("%s; building BM25 in memory (`rag ingest` saves it again)", exc)
+                loaded = None
+            if loaded is not None:
+                self.bm25_loaded = True
+                return loaded
+        return build_bm25(self.manifest.abstracts, self.manifest.chunks)
 
 
 class HybridRetriever:
