@@ -34,13 +34,18 @@ def normalize_whitespace(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()
 
 
+_WORD_BEFORE_DOT = re.compile(r"[A-Za-z][A-Za-z.]*\Z")
+
+
 def _ends_with_abbreviation(text: str, dot: int) -> bool:
     if text[dot] != ".":
         return False
-    word = re.search(r"([A-Za-z][A-Za-z.]*)$", text[:dot])
+    # Only the word just before the dot matters; searching a short window instead of all of text[:dot] keeps
+    # splitting linear in the text's length (a longer word is no abbreviation either way).
+    word = _WORD_BEFORE_DOT.search(text, max(0, dot - 64), dot)
     if word is None:
         return False
-    token = word.group(1).lower().rstrip(".")
+    token = word.group(0).lower().rstrip(".")
     if token in _ABBREVIATIONS:
         return True
     # Single capital initials ("J. Smith") are not sentence ends.

@@ -68,3 +68,44 @@ def test_numbers_in_finds_normalized_numbers():
 
 def test_numbers_inside_words_are_ignored():
     assert numbers_in("GPT4 and V33DA") == set()
+
+
+def test_initials_do_not_split_but_long_words_before_a_dot_do():
+    long_word = "A" + "b" * 80  # longer than the window looked at before a dot: still a sentence end
+    assert sentences(f"Work by J. Smith ends. Then {long_word}. Next one.") == [
+        "Work by J. Smith ends.",
+        f"Then {long_word}.",
+        "Next one.",
+    ]
+
+
+def test_abbreviation_at_the_very_start_does_not_split():
+    assert sentences("e.g. This stays. Next.") == ["e.g. This stays.", "Next."]
+
+
+def test_splitting_matches_the_whole_prefix_search_it_replaced_on_the_seeds():
+    """The abbreviation check now looks at a short window before each dot; the spans must be the same as when it
+    searched everything before the dot (kept here as the reference, quadratic on long texts)."""
+    import re
+    from pathlib import Path
+
+    from rag import text as text_module
+
+    def reference_ends_with_abbreviation(text, dot):
+        if text[dot] != ".":
+            return False
+        word = re.search(r"([A-Za-z][A-Za-z.]*)$", text[:dot])
+        if word is None:
+            return False
+        token = word.group(1).lower().rstrip(".")
+        return token in text_module._ABBREVIATIONS or (len(token) == 1 and text[dot - 1].isupper())
+
+    seeds = sorted(Path(__file__).resolve().parents[1].joinpath("seeds").glob("*.txt"))
+    assert seeds
+    texts = [p for path in seeds for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    texts.append("See e.g. Fig. 2 by A. B. Jones et al. vs. the U.S. baseline. " + "x" * 70 + "Q. Done.")
+    cases = [(t, i) for t in texts for i, ch in enumerate(t) if ch == "."]
+    assert len(cases) > 500
+    assert [text_module._ends_with_abbreviation(t, i) for t, i in cases] == [
+        reference_ends_with_abbreviation(t, i) for t, i in cases
+    ]
