@@ -569,6 +569,9 @@ class Bench:
             seconds=round(min(seconds), 3),
             runs=runs,
         )
+        loaded = [r["loaded_s"] for r in runs if "loaded_s" in r]
+        if loaded:
+            section["loaded_s"] = round(min(loaded), 3)
 
     # -- targets ---------------------------------------------------------------------------------------------
     def targets(self) -> list[dict]:
@@ -633,8 +636,11 @@ class Bench:
         if "skipped" in ui:
             row("UI start to ready", f"skipped: {ui['skipped']}", "≤ 5 s", None)
         else:
-            row(f"UI start to ready ({ui['method']})", ui["seconds"], "≤ 5 s", ui["seconds"] <= TARGETS["ui_start_s"],
-                "s")  # fmt: skip
+            row(f"UI start to ready ({ui['method']}: page served)", ui["seconds"], "≤ 5 s",
+                ui["seconds"] <= TARGETS["ui_start_s"], "s")  # fmt: skip
+            if "loaded_s" in ui:
+                row("UI start to model and index loaded (a question asked earlier waits until then)", ui["loaded_s"],
+                    "—", None, "s")  # fmt: skip
         return rows
 
 
@@ -861,8 +867,12 @@ def _http_ok(url: str) -> bool:
         return False
 
 
+UI_LOADED_LINE = "Model and index loaded"  # what `rag ui` prints once its background warm-up is done
+
+
 def time_ui_start(data_dir: Path) -> tuple[str, dict]:
-    """Seconds from spawning the UI process to an HTTP 200 on its port (or to warm_up's end, without a UI)."""
+    """Seconds from spawning the UI process to an HTTP 200 on its port (or to warm_up's end, without a UI), and
+    (``loaded_s``) to `rag ui` saying the model and index are loaded, after which no question waits for them."""
     port = _free_port()
     label, argv, serves_http = ui_command(port)
     env = _subprocess_env()
@@ -871,13 +881,24 @@ def time_ui_start(data_dir: Path) -> tuple[str, dict]:
     with tempfile.TemporaryFile(mode="w+") as log:
         started = time.perf_counter()
         proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-        ready = None
+        ready = loaded = None
         try:
             deadline = started + UI_TIMEOUT_S
             while time.perf_counter() < deadline:
-                if serves_http and _http_ok(f"http://127.0.0.1:{port}/"):
+                if serves_http and ready is None and _http_ok(f"http://127.0.0.1:{port}/"):
                     ready = time.perf_counter() - started
-                    break
+                if ready is not None:
+                    # `rag ui` serves the page first and then loads the model and index, saying when it is done
+                    # (a question asked before then waits); older entry points load first, so nothing to wait for.
+                    log.seek(0)
+                    output = log.read()
+                    if UI_LOADED_LINE in output or "error:" in output:
+                        loaded = time.perf_counter() - started if UI_LOADED_LINE in output else None
+                        break
+                    if label != "rag ui" or proc.poll() is not None:
+                        break
+                    time.sleep(0.05)
+                    continue
                 if proc.poll() is not None:
                     if not serves_http and proc.returncode == 0:
                         ready = time.perf_counter() - started
@@ -895,12 +916,16 @@ def time_ui_start(data_dir: Path) -> tuple[str, dict]:
         output = log.read()
     if ready is None:
         raise RuntimeError(f"{label} did not become ready in {UI_TIMEOUT_S}s:\n{output[-2000:]}")
+    if label == "rag ui" and loaded is None:
+        raise RuntimeError(f"{label} served the page but did not load the model and index:\n{output[-2000:]}")
     marks = {}
     for line in output.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[0] == "MARK":
             with contextlib.suppress(ValueError):
                 marks[f"{parts[1]}_s"] = float(parts[2])
+    if loaded is not None:
+        marks["loaded_s"] = round(loaded, 3)
     return label, {"seconds": round(ready, 3), **marks}
 
 
@@ -1218,6 +1243,12 @@ def render_markdown(result: dict, table: str) -> str:
         + "; ".join(", ".join(f"{k} {v}" for k, v in r.items()) for r in ui["runs"])
         + ". Measured from spawning the process to the first HTTP 200 on its port, against the seed index "
         "(RAG_DATA_DIR), RAG_BACKEND=extractive."
+        + (
+            f" `rag ui` serves the page first and then loads the model and index in the background (a question "
+            f"asked before then waits for them): loaded after {ui['loaded_s']:.2f} s (best run; `loaded_s` per run)."
+            if "loaded_s" in ui
+            else ""
+        )
     )
     return f"""# rag bench — {meta["started_at"]}
 

@@ -92,6 +92,8 @@ def test_every_section_has_measured_numbers(quick_run):
     ui = result["ui_start"]
     assert "skipped" not in ui, ui.get("skipped")
     _positive(ui, "seconds")
+    assert ui["method"] == "rag ui"
+    assert all(run["loaded_s"] >= run["seconds"] for run in ui["runs"])  # the page first, then the model and index
 
     rows = result["targets"]
     assert any(r["pass"] is not None for r in rows)
