@@ -157,10 +157,26 @@ def term_variants(term: str) -> set[str]:
     return variants
 
 
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
 def term_occurs(term: str, lowered_text: str) -> bool:
-    """Whether a name-like term occurs in (lower-cased) text as a word start, ignoring a plural 's'."""
-    return any(
-        re.search(r"(?<![a-z0-9])" + re.escape(variant) + r"(?![a-z0-9])", lowered_text)
-        or re.search(r"(?<![a-z0-9])" + re.escape(variant) + r"s?(?![a-z0-9])", lowered_text)
-        for variant in term_variants(term)
-    )
+    """Whether a name-like term occurs in (lower-cased) text as a word start, ignoring a plural 's'.
+
+    The same test as the pattern ``(?<![a-z0-9])VARIANT s?(?![a-z0-9])``, done with ``str.find``: the text can be the
+    whole corpus (tens of MB at 100k chunks), where a regular expression with a look-behind scans it 10-30x slower.
+    """
+    return any(_occurs_as_word(variant, lowered_text) for variant in term_variants(term))
+
+
+def _occurs_as_word(word: str, text: str) -> bool:
+    start = text.find(word)
+    while start != -1:
+        end = start + len(word)
+        if start == 0 or text[start - 1] not in _WORD_CHARS:
+            if end == len(text) or text[end] not in _WORD_CHARS:
+                return True
+            if text[end] == "s" and (end + 1 == len(text) or text[end + 1] not in _WORD_CHARS):
+                return True
+        start = text.find(word, start + 1)
+    return False

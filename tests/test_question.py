@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rag import question
 from rag.question import (
     QuestionProfile,
     classify,
@@ -265,3 +266,37 @@ def test_clauses_short_parts_are_dropped():
 )
 def test_term_occurs(term, text, expected):
     assert term_occurs(term, text) is expected
+
+
+@pytest.mark.parametrize(
+    ("term", "text", "expected"),
+    [
+        ("Bench", "bench", True),  # the whole text
+        ("Bench", "benchs", True),  # plural at the very end
+        ("Bench", "benchsx", False),
+        ("abc", "xabc abc", True),  # a later occurrence counts when the first is inside a word
+        ("aab", "aaab aab.", True),  # overlapping candidates
+        ("Über", "das überbench, über.", True),  # non-ASCII letters are not word characters to the boundary test
+        ("X1", "éx1 ", True),
+    ],
+)
+def test_term_occurs_edges(term, text, expected):
+    assert term_occurs(term, text) is expected
+
+
+def test_term_occurs_matches_the_regular_expression_it_replaced():
+    """Reference: the regex with look-behind that term_occurs used to run over the whole corpus."""
+    import random
+    import re
+
+    def reference(term, text):
+        return any(
+            re.search(r"(?<![a-z0-9])" + re.escape(v) + r"s?(?![a-z0-9])", text) for v in question.term_variants(term)
+        )
+
+    rng = random.Random(7)
+    alphabet = "abs1 -.é"
+    for _ in range(3000):
+        term = "".join(rng.choice("abs1-") for _ in range(rng.randint(1, 4)))
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert term_occurs(term, text) is bool(reference(term, text)), (term, text)
