@@ -123,6 +123,18 @@ class BM25Index:
             return np.zeros(self.n_docs, dtype=np.float32)
         return np.asarray(self.weights[:, terms].sum(axis=1)).ravel()
 
+    def word_counts(self, words: Sequence[str]) -> np.ndarray:
+        """For every document, how many of ``words`` (content words, repeats counted) it contains; int64, n_docs.
+
+        Read off the weight matrix: a weight is non-zero exactly where the term occurs (idf and tf are positive).
+        """
+        counts = Counter(self.vocabulary[w] for w in words if w in self.vocabulary)
+        if not counts or self.n_docs == 0:
+            return np.zeros(self.n_docs, dtype=np.int64)
+        columns = list(counts)
+        present = (self.weights[:, columns] != 0).astype(np.int64)
+        return np.asarray(present @ np.array([counts[c] for c in columns], dtype=np.int64)).ravel()
+
     def known_fraction(self, query: str) -> float:
         """Share of the query's content words that occur anywhere in the documents (0..1)."""
         words = set(content_words(query))

@@ -43,3 +43,35 @@ def test_top_indices_order_and_ties():
     assert top_indices(np.array([0.1, 0.5, 0.5, 0.2]), 3) == [1, 2, 3]
     assert top_indices(np.array([]), 3) == []
     assert top_indices(np.array([1.0, 2.0]), 5) == [1, 0]
+
+
+# --- word_counts: how many given content words each document holds ---
+
+
+def test_word_counts_counts_present_words_with_repeats_and_ignores_unknown_ones():
+    from rag.text import content_words
+
+    index = BM25Index(DOCS)
+    assert index.word_counts(content_words("calibration models quantum")).tolist() == [0, 0, 2]
+    assert index.word_counts(content_words("screen screens CRISPR")).tolist() == [3, 0, 0]
+    assert index.word_counts([]).tolist() == [0, 0, 0]
+    assert BM25Index([]).word_counts(["screen"]).shape == (0,)
+
+
+def test_word_counts_give_the_focus_share_of_each_seed_sentence():
+    """score_sentences reads focus shares off the sentence BM25 matrix; they must equal focus_share over each
+    sentence's own content words (the definition it replaced)."""
+    from pathlib import Path
+
+    from rag.evidence import focus_share
+    from rag.text import content_words, sentence_spans
+
+    seeds = sorted(Path(__file__).resolve().parents[1].joinpath("seeds").glob("*.txt"))
+    paragraphs = [p for path in seeds for p in path.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
+    sentences = [s.of(p) for p in paragraphs for s in sentence_spans(p)]
+    index = BM25Index(sentences)
+    for question in ("model", "calibration error", "screens screen gene", "nonexistentword data"):
+        focus = content_words(question)
+        counts = index.word_counts(focus)
+        assert counts.any()
+        assert [int(c) / len(focus) for c in counts] == [focus_share(focus, set(content_words(s))) for s in sentences]
