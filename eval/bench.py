@@ -52,6 +52,7 @@ SYNTH_SEED = 20260
 MIN_SENTENCES, MAX_SENTENCES = 6, 10
 MODEL_NAME = "gemma3:270m"
 QUICK_MAX_TOKENS = 24  # --quick caps generation in the server, so one ask takes seconds
+MODEL_MAX_TOKENS = 256  # a typical answer's length; both sides generate exactly as many tokens
 WORKER_TIMEOUT_S = 4 * 3600
 UI_TIMEOUT_S = 180
 
@@ -99,7 +100,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "one seed file ingested, one short generation, one UI start")  # fmt: skip
     parser.add_argument("--seeds", type=Path, default=ROOT / "seeds", help="seed folder (default ./seeds)")
     parser.add_argument("--questions", type=Path, default=None, help="question file (default eval/questions.jsonl)")
-    parser.add_argument("--model-repeats", type=int, default=3, help="generated answers timed (default 3)")
+    parser.add_argument("--model-repeats", type=int, default=3,
+                        help="questions whose answers are timed, each ask/direct/direct/ask (default 3)")  # fmt: skip
+    parser.add_argument("--model-max-tokens", type=int, default=MODEL_MAX_TOKENS,
+                        help=f"tokens generated per answer on both sides (default {MODEL_MAX_TOKENS}; 0: no cap, "
+                        "up to the server's 1024)")  # fmt: skip
     parser.add_argument("--ui-repeats", type=int, default=2, help="UI starts timed (default 2)")
     parser.add_argument("--skip-model", action="store_true", help="skip the GGUF model-path measurement")
     parser.add_argument("--skip-ui", action="store_true", help="skip the UI start measurement")
@@ -683,7 +688,6 @@ def _median(values: Sequence[float]) -> float:
 
 
 def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
-    from rag.answer import Answer, TextDelta
     from rag.answering import retrieve, sources_for
     from rag.compose.prompts import build_messages
     from rag.pipeline import Pipeline
@@ -696,7 +700,7 @@ def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
     backend = backend_cls(gguf, prompt_cache=False)  # every prompt fully evaluated, on both sides
     load_s = time.perf_counter() - started
     capped = _CappedBackend(backend)
-    capped.cap = QUICK_MAX_TOKENS if bench.quick else None
+    capped.cap = QUICK_MAX_TOKENS if bench.quick else (getattr(bench.args, "model_max_tokens", 0) or None)
     repeats = 1 if bench.quick else max(1, bench.args.model_repeats)
     runs: list[dict] = []
     with serve(models={MODEL_NAME: capped}) as url:
@@ -713,17 +717,7 @@ def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
             if len(runs) >= repeats or attempts >= 4 * repeats:
                 break
             attempts += 1
-            capped.last_stats = None
-            t0 = time.perf_counter()
-            first = None
-            answer = None
-            for event in pipeline.stream(question, backend="ollama", model=MODEL_NAME):
-                if isinstance(event, TextDelta) and first is None and event.text.strip():
-                    first = time.perf_counter() - t0
-                answer = event
-            ask_s = time.perf_counter() - t0
-            assert isinstance(answer, Answer)
-            gen = capped.last_stats
+            ask_1, first_1, answer, gen = _timed_ask(pipeline, capped, question)
             if gen is None or not gen.eval_count:  # abstained before asking the model: nothing to compare
                 continue
             sent = url.server.requests[-1].body
@@ -737,26 +731,36 @@ def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
             options = {**server_defaults, **backend.info.default_options, **sent.get("options", {})}
             # The server also generated the end-of-turn token when it stopped by itself: the same work here.
             n_tokens = gen.eval_count + (1 if gen.done_reason == "stop" else 0)
-            direct = _direct_generation(backend, messages, n_tokens, options)
+            # ABBA order (ask, direct, direct, ask): a drift in machine speed during the four runs hits both sides
+            # alike. These shared cores vary by tens of percent from minute to minute.
+            direct_1 = _direct_generation(backend, messages, n_tokens, options)
+            direct_2 = _direct_generation(backend, messages, n_tokens, options)
+            ask_2, first_2, answer_2, gen_2 = _timed_ask(pipeline, capped, question)
+            ask_s = (ask_1 + ask_2) / 2
+            direct_s = (direct_1["seconds"] + direct_2["seconds"]) / 2
+            generate_s = (answer.timings.generate_s + answer_2.timings.generate_s) / 2
             runs.append({
                 "question": question,
                 "answer_backend": answer.backend,
                 "answer_abstained": answer.abstained,
                 "prompt_tokens": gen.prompt_eval_count,
                 "completion_tokens": gen.eval_count,
+                "same_tokens_both_asks": gen_2 is not None and gen_2.eval_count == gen.eval_count,
                 "done_reason": gen.done_reason,
                 "prompt_identical_to_request": same_prompt,
                 "ask_s": round(ask_s, 3),
+                "ask_s_each": [round(ask_1, 3), round(ask_2, 3)],
                 "ask_retrieve_s": round(answer.timings.retrieve_s, 3),
-                "ask_generate_s": round(answer.timings.generate_s, 3),
+                "ask_generate_s": round(generate_s, 3),
                 "ask_verify_s": round(answer.timings.verify_s, 3),
-                "ttft_ask_s": round(first, 3) if first is not None else None,
+                "ttft_ask_s": round(_median([first_1, first_2]), 3) if None not in (first_1, first_2) else None,
                 "ttft_composer_s": answer.timings.first_token_s,
-                "direct_s": round(direct["seconds"], 3),
-                "ttft_direct_s": round(direct["ttft_s"], 3),
-                "direct_tokens": direct["tokens"],
-                "ratio_total": round(ask_s / direct["seconds"], 3),
-                "ratio_generate": round(answer.timings.generate_s / direct["seconds"], 3),
+                "direct_s": round(direct_s, 3),
+                "direct_s_each": [round(direct_1["seconds"], 3), round(direct_2["seconds"], 3)],
+                "ttft_direct_s": round(_median([direct_1["ttft_s"], direct_2["ttft_s"]]), 3),
+                "direct_tokens": direct_1["tokens"],
+                "ratio_total": round(ask_s / direct_s, 3),
+                "ratio_generate": round(generate_s / direct_s, 3),
             })  # fmt: skip
     if not runs:
         return {"skipped": "no eval question led to a generation (all abstained)"}
@@ -781,6 +785,23 @@ def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
         "ttft_direct_s": {"median": round(_median([r["ttft_direct_s"] for r in runs]), 3)},
         "runs": runs,
     }
+
+
+def _timed_ask(pipeline: Any, capped: Any, question: str) -> tuple[float, float | None, Any, Any]:
+    """One full ``pipeline.stream`` through the Ollama client: (seconds, time to first text, Answer, server stats)."""
+    from rag.answer import Answer, TextDelta
+
+    capped.last_stats = None
+    t0 = time.perf_counter()
+    first = None
+    answer = None
+    for event in pipeline.stream(question, backend="ollama", model=MODEL_NAME):
+        if isinstance(event, TextDelta) and first is None and event.text.strip():
+            first = time.perf_counter() - t0
+        answer = event
+    seconds = time.perf_counter() - t0
+    assert isinstance(answer, Answer)
+    return seconds, first, answer, capped.last_stats
 
 
 def _direct_generation(backend: Any, messages: list[dict], n_tokens: int, options: dict) -> dict:
@@ -1222,10 +1243,12 @@ def render_markdown(result: dict, table: str) -> str:
         model_text = f"Skipped: {mp['skipped']}."
     else:
         cap = mp["max_tokens_cap"]
-        cap_text = f", generation capped at {cap} tokens by the server (--quick)" if cap else ""
+        cap_text = f", generation capped at {cap} tokens by the server (--model-max-tokens)" if cap else ""
         model_text = (
-            f"{mp['repeats']} answer(s) from `{mp['gguf']}` (llama-cpp-python, temperature 0, prompt cache off on both "
-            f"sides{cap_text}). "
+            f"{mp['repeats']} question(s) answered by `{mp['gguf']}` (llama-cpp-python, temperature 0, prompt cache "
+            f"off on both sides{cap_text}), each timed in ABBA order (ask, direct, direct, ask; the means of each "
+            f"pair below), so a change in machine speed during the runs hits both sides alike. Per-question ratios: "
+            f"{', '.join(str(r['ratio_total']) for r in mp['runs'])}. "
             f"Full `pipeline.stream(q, backend='ollama')` (retrieve, build prompt, LlamaIndex Ollama client, HTTP, "
             f"the Ollama-protocol server, verification) took {mp['ask_s_total']:.2f} s in total; the same rendered "
             f"prompt and the same number of tokens ({mp['completion_tokens_total']}) straight from the server's own "

@@ -87,6 +87,9 @@ def test_every_section_has_measured_numbers(quick_run):
         assert run["completion_tokens"] <= bench.QUICK_MAX_TOKENS
         assert run["direct_tokens"] == run["completion_tokens"] + (run["done_reason"] == "stop")
         assert run["prompt_identical_to_request"] is True
+        assert run["same_tokens_both_asks"] is True  # ABBA: the second ask did the same work as the first
+        assert len(run["ask_s_each"]) == len(run["direct_s_each"]) == 2
+        assert run["direct_s"] == pytest.approx(sum(run["direct_s_each"]) / 2, abs=0.002)
         _positive(model["ttft_direct_s"], "median")
 
     ui = result["ui_start"]
