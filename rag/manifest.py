@@ -40,6 +40,10 @@ class Manifest:
     def abstract_ids(self) -> set[str]:
         return {a.id for a in self.abstracts}
 
+    def sentence_count(self) -> int:
+        """Rows of the sentence arrays (vectors, sentence BM25): every abstract's sentences, in order."""
+        return sum(len(a.sentences) for a in self.abstracts)
+
 
 def save_manifest(index_dir: Path, manifest: Manifest) -> None:
     index_dir.mkdir(parents=True, exist_ok=True)
@@ -149,7 +153,7 @@ def save_sentence_vectors(index_dir: Path, generation: int, vectors: np.ndarray)
 
 def load_sentence_vectors(index_dir: Path, manifest: Manifest) -> np.ndarray:
     """The per-sentence matrix, rows in manifest order (abstract by abstract, sentence by sentence)."""
-    expected = sum(len(a.sentences) for a in manifest.abstracts)
+    expected = manifest.sentence_count()
     try:
         vectors = np.load(index_dir / manifest.sentence_vectors, allow_pickle=False)
     except OSError as exc:  # strerror, not str(exc): that names the absolute path
@@ -183,13 +187,12 @@ def load_bm25(index_dir: Path, manifest: Manifest) -> tuple[BM25Index, BM25Index
     """
     if not manifest.bm25:
         return None
-    n_sentences = sum(len(a.sentences) for a in manifest.abstracts)
     try:
         with np.load(index_dir / manifest.bm25, allow_pickle=False) as saved:
             if not signature() or str(saved["signature"][()]) != signature():
                 raise ValueError("written by other code (tokenizer or BM25 changed)")
             chunks = BM25Index.from_arrays(_with_prefix(saved, "chunks_"), len(manifest.chunks))
-            sentences = BM25Index.from_arrays(_with_prefix(saved, "sentences_"), n_sentences)
+            sentences = BM25Index.from_arrays(_with_prefix(saved, "sentences_"), manifest.sentence_count())
     except OSError as exc:  # strerror, not str(exc): that names the absolute path
         reason = exc.strerror or type(exc).__name__
         raise IndexCorruptError(f"The BM25 file of {index_dir.name} is unreadable ({reason})") from None

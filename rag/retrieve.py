@@ -119,7 +119,7 @@ class IndexSnapshot:
         self.abstract_order: list[str] = [a.id for a in manifest.abstracts]
         self.chunks: list[Chunk] = list(manifest.chunks)
         self.chunk_index: dict[str, int] = {c.id: i for i, c in enumerate(self.chunks)}
-        self.bm25, self.sentence_bm25 = self._load_bm25(index_dir)
+        self.bm25, self.sentence_bm25, self.bm25_loaded = self._load_bm25(index_dir)
         # Sentence rows, in manifest order: which abstract, which span, which vector.
         self.sentence_owner: list[str] = [a.id for a in manifest.abstracts for _ in a.sentences]
         self.sentence_spans: list[Span] = [span for a in manifest.abstracts for span in a.sentences]
@@ -135,8 +135,8 @@ class IndexSnapshot:
             self.sentence_rows[abstract.id] = range(row, row + len(abstract.sentences))
             row += len(abstract.sentences)
 
-    def _load_bm25(self, index_dir: Path | None) -> tuple[BM25Index, BM25Index]:
-        self.bm25_loaded = False
+    def _load_bm25(self, index_dir: Path | None) -> tuple[BM25Index, BM25Index, bool]:
+        """(chunk BM25, sentence BM25, whether they came from the saved file)."""
         if index_dir is not None:
             try:
                 loaded = load_bm25(index_dir, self.manifest)
@@ -144,9 +144,8 @@ class IndexSnapshot:
                 log.warning("%s; building BM25 in memory (`rag ingest` saves it again)", exc)
                 loaded = None
             if loaded is not None:
-                self.bm25_loaded = True
-                return loaded
-        return build_bm25(self.manifest.abstracts, self.manifest.chunks)
+                return (*loaded, True)
+        return (*build_bm25(self.manifest.abstracts, self.manifest.chunks), False)
 
 
 class HybridRetriever:
