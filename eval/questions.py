@@ -12,6 +12,17 @@ from rag.corpus import Abstract
 from rag.errors import QuestionFileError
 
 QUESTION_TYPES = ("single", "multi", "paraphrase", "numeric", "unanswerable")
+# What a question looks like to the person asking it; the report breaks every metric down by shape.
+SHAPES = (
+    "fact", "number", "name", "paraphrase", "keyword", "how_why", "list", "compare", "summary", "yes_no",
+    "followup", "chinese", "typo", "near_miss", "adjacent",
+)  # fmt: skip
+UNANSWERABLE_SHAPES = ("near_miss", "adjacent")
+# dev: fit thresholds and weights; test: report (written blind, never tuned on); regression: the first set.
+SPLITS = ("dev", "test", "regression")
+# A file written before shapes existed: its type says enough.
+SHAPE_OF_TYPE = {"single": "fact", "numeric": "number", "multi": "list", "paraphrase": "paraphrase",
+                 "unanswerable": "near_miss"}  # fmt: skip
 MIN_PREFIX_CHARS = 40
 DEFAULT_QUESTIONS = Path(__file__).with_name("questions.jsonl")
 
@@ -24,6 +35,9 @@ class Question:
     gold: tuple[str, ...]  # abstract IDs or text prefixes, as written in the file
     key_facts: tuple[str, ...]
     line: int
+    split: str = ""  # "" when the file has no splits
+    shape: str = ""
+    history: tuple[str, ...] = ()  # earlier user turns of the conversation, asked first and in order
 
     @property
     def answerable(self) -> bool:
@@ -73,11 +87,39 @@ def load_questions(path: Path = DEFAULT_QUESTIONS) -> list[Question]:
             raise QuestionFileError(f"{where}: an unanswerable question has empty 'gold' and 'key_facts'")
         if qtype != "unanswerable" and not gold:
             raise QuestionFileError(f"{where}: an answerable question needs at least one 'gold' abstract")
+        split, shape, history = _optional_fields(obj, qtype, where)
         seen.add(qid)
-        questions.append(Question(qid, qtype, text.strip(), tuple(gold), tuple(facts), number))
+        questions.append(
+            Question(qid, qtype, text.strip(), tuple(gold), tuple(facts), number, split, shape, tuple(history))
+        )
     if not questions:
         raise QuestionFileError(f"{path}: the file has no questions")
     return questions
+
+
+def _optional_fields(obj: dict, qtype: str, where: str) -> tuple[str, str, list[str]]:
+    split = obj.get("split", "")
+    if split != "" and split not in SPLITS:
+        raise QuestionFileError(f"{where}: 'split' must be one of {', '.join(SPLITS)}, not {split!r}")
+    shape = obj.get("shape", SHAPE_OF_TYPE[qtype])
+    if shape not in SHAPES:
+        raise QuestionFileError(f"{where}: 'shape' must be one of {', '.join(SHAPES)}, not {shape!r}")
+    if (shape in UNANSWERABLE_SHAPES) != (qtype == "unanswerable"):
+        raise QuestionFileError(f"{where}: shape {shape!r} does not fit type {qtype!r}")
+    history = obj.get("history", [])
+    if not isinstance(history, list) or not all(isinstance(h, str) and h.strip() for h in history):
+        raise QuestionFileError(f"{where}: 'history' must be a list of earlier questions (non-empty strings)")
+    return split, shape, history
+
+
+def select_split(questions: Sequence[Question], split: str | None) -> list[Question]:
+    """The questions of one split (``None`` or "all": every question)."""
+    if split in (None, "all"):
+        return list(questions)
+    chosen = [q for q in questions if q.split == split]
+    if not chosen:
+        raise QuestionFileError(f"no questions in split {split!r}; the file has {sorted({q.split for q in questions})}")
+    return chosen
 
 
 def resolve_gold(question: Question, abstracts: Sequence[Abstract]) -> list[str]:

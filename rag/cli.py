@@ -198,15 +198,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from eval.questions import load_questions
+    from eval.questions import load_questions, select_split
     from eval.report import write_outputs
     from eval.runner import default_out_dir, evaluate, run_metadata, summarize
     from rag.pipeline import Pipeline
 
-    questions = load_questions(args.questions)  # a malformed file fails here, before any work
+    # a malformed file or an empty split fails here, before any work
+    questions = select_split(load_questions(args.questions), args.split)
     pipeline = Pipeline(_settings(args))
     pipeline.warm_up()
-    meta = run_metadata(pipeline, args.questions, args.backend, args.model, args.retrieval_only)
+    meta = run_metadata(pipeline, args.questions, args.backend, args.model, args.retrieval_only, args.split)
     results = evaluate(
         pipeline,
         questions,
@@ -219,7 +220,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out_dir = args.out or default_out_dir(Path.cwd())
     paths = write_outputs(out_dir, meta, summary, results)
     print(paths["markdown"].read_text(encoding="utf-8"))
-    print(f"\nWrote {paths['json']}, {paths['markdown']} and {paths['plot']}", file=sys.stderr)
+    print("\nWrote " + ", ".join(str(p) for p in paths.values()), file=sys.stderr)
     return 0
 
 
@@ -350,8 +351,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the evaluation question set and write a report",
         description="Run every question through the same pipeline as the UI and compute retrieval (hit@1, "
         "recall@5, MRR@10, nDCG@10 for hybrid, BM25-only and dense-only), citation precision/recall/F1, verified "
-        "share, invalid-citation rate, key-fact coverage, abstention accuracy and latency, overall and per type. "
-        "Writes results.json, report.md and metrics.png.",
+        "share, invalid-citation rate, key-fact coverage, abstention accuracy and latency, per split (dev: tuned "
+        "on; test: written blind, only reported; regression: the first set) and per question shape, with the "
+        "abstention trade-off curve. Writes results.json, report.md, metrics.png and abstention.png.",
     )
     p.add_argument("--questions", type=Path, default=Path(__file__).resolve().parents[1] / "eval" / "questions.jsonl",
                    help="JSONL question file (default eval/questions.jsonl)")  # fmt: skip
@@ -359,6 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="Ollama model for --backend ollama/auto")
     p.add_argument("--out", type=Path, metavar="DIR", help="output folder (default eval/runs/<timestamp>)")
     p.add_argument("--retrieval-only", action="store_true", help="measure retrieval only; compose no answers")
+    p.add_argument("--split", default="all", choices=["all", "dev", "test", "regression"],
+                   help="run one split of the question file (default all)")  # fmt: skip
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser(

@@ -21,6 +21,9 @@ QUESTIONS = [
      "key_facts": ["Sem-ECE"]},
     {"id": "a3", "type": "unanswerable", "question": "What does the AgentHarmBench-X benchmark reveal about agents?",
      "gold": [], "key_facts": []},
+    {"id": "a4", "type": "numeric", "shape": "followup", "split": "test", "history": ["What is AssayBench?"],
+     "question": "How many CRISPR screens does it use?",
+     "gold": ["Recent advances in machine learning and large-scale biological"], "key_facts": ["1,920"]},
 ]  # fmt: skip
 
 
@@ -38,7 +41,7 @@ def run_eval(pipeline, *args):
 def test_eval_writes_results_report_and_plot(pipeline, question_file, tmp_path, capsys):
     out = tmp_path / "run"
     assert run_eval(pipeline, "--questions", str(question_file), "--out", str(out)) == 0
-    assert {p.name for p in out.iterdir()} == {"results.json", "report.md", "metrics.png"}
+    assert {p.name for p in out.iterdir()} >= {"results.json", "report.md", "metrics.png"}
     payload = json.loads((out / "results.json").read_text())
     meta = payload["meta"]
     assert meta["backend"] == "extractive" and len(meta["questions_sha256"]) == 64 and meta["git_commit"]
@@ -49,9 +52,23 @@ def test_eval_writes_results_report_and_plot(pipeline, question_file, tmp_path, 
     assert rows["a3"]["abstained"] is True and rows["a3"]["metrics"]["abstention_accuracy"] == 1.0
     overall = payload["summary"]["overall"]
     assert set(overall["retrieval"]) == {"hybrid", "bm25", "dense"}
-    assert overall["answer"]["citation_precision"]["n"] == 2
+    assert overall["answer"]["citation_precision"]["n"] == 3
+    # the follow-up was asked after its history, and searched with what the engine made of it
+    assert rows["a4"]["history"] == ["What is AssayBench?"] and rows["a4"]["answer"]
+    assert rows["a4"]["search_query"]
+    assert set(payload["summary"]["by_split"]) == {"test"}
+    assert "## Split `test`" in (out / "report.md").read_text()
     assert "| hybrid (default) |" in (out / "report.md").read_text()
     assert (out / "metrics.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_split_option_runs_one_split(pipeline, question_file, tmp_path):
+    out = tmp_path / "run"
+    assert run_eval(pipeline, "--questions", str(question_file), "--out", str(out), "--split", "test",
+                    "--retrieval-only") == 0  # fmt: skip
+    payload = json.loads((out / "results.json").read_text())
+    assert [q["id"] for q in payload["questions"]] == ["a4"]
+    assert payload["meta"]["split"] == "test"
 
 
 def test_retrieval_only_composes_no_answers(pipeline, question_file, tmp_path):

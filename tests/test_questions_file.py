@@ -13,9 +13,11 @@ from eval.questions import (
     DEFAULT_QUESTIONS,
     MIN_PREFIX_CHARS,
     QUESTION_TYPES,
+    SPLITS,
     Question,
     load_questions,
     resolve_gold,
+    select_split,
 )
 from rag.corpus import Abstract, load_corpus
 from rag.errors import QuestionFileError
@@ -52,7 +54,7 @@ def test_load_valid_file(tmp_path):
         row(id="q2", type="unanswerable", question="  What about Y?  ", gold=[], key_facts=[]),
     )
     first, second = load_questions(path)
-    assert first == Question("q1", "single", "What is X?", ("x-1234",), ("X",), 1)
+    assert first == Question("q1", "single", "What is X?", ("x-1234",), ("X",), 1, "", "fact")
     assert first.answerable
     assert second.line == 3  # the blank line still counts
     assert second.question == "What about Y?"
@@ -274,3 +276,49 @@ def test_shipped_gold_covers_many_abstracts(shipped, corpus):
 
 def test_shipped_multi_questions_have_several_gold(shipped):
     assert all(len(q.gold) >= 2 for q in shipped if q.type == "multi")
+
+
+# --- splits, shapes and follow-up history ---
+
+
+def test_split_shape_and_history_are_read(tmp_path):
+    [q] = load_questions(
+        write(tmp_path, row(split="test", shape="followup", history=["Compare X and Y"], question="and the second?"))
+    )
+    assert (q.split, q.shape, q.history) == ("test", "followup", ("Compare X and Y",))
+
+
+def test_shape_defaults_from_type_and_split_to_none(tmp_path):
+    [numeric, unanswerable] = load_questions(
+        write(tmp_path, row(type="numeric"), row(id="q2", type="unanswerable", gold=[], key_facts=[]))
+    )
+    assert (numeric.shape, numeric.split, numeric.history) == ("number", "", ())
+    assert unanswerable.shape == "near_miss"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "problem"),
+    [
+        ({"split": "train"}, "'split' must be one of dev, test, regression"),
+        ({"shape": "riddle"}, "'shape' must be one of"),
+        ({"shape": "adjacent"}, "shape 'adjacent' does not fit type 'single'"),
+        ({"history": "Compare X and Y"}, "'history' must be a list of earlier questions"),
+        ({"history": [""]}, "'history' must be a list of earlier questions"),
+    ],
+)
+def test_bad_split_shape_history(tmp_path, overrides, problem):
+    message = load_error(write(tmp_path, row(id="q0"), row(**overrides)))
+    assert "line 2" in message and problem in message
+
+
+def test_select_split(tmp_path):
+    questions = load_questions(write(tmp_path, row(split="dev"), row(id="q2", split="test"), row(id="q3")))
+    assert [q.id for q in select_split(questions, "test")] == ["q2"]
+    assert [q.id for q in select_split(questions, "all")] == ["q1", "q2", "q3"]
+    with pytest.raises(QuestionFileError, match="no questions in split 'regression'"):
+        select_split(questions, "regression")
+
+
+def test_shipped_file_has_every_split(shipped):
+    assert {q.split for q in shipped} >= {"regression"}
+    assert all(q.split in SPLITS for q in shipped)
