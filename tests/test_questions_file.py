@@ -13,6 +13,7 @@ from eval.questions import (
     DEFAULT_QUESTIONS,
     MIN_PREFIX_CHARS,
     QUESTION_TYPES,
+    SHAPES,
     SPLITS,
     Question,
     load_questions,
@@ -319,6 +320,20 @@ def test_select_split(tmp_path):
         select_split(questions, "regression")
 
 
-def test_shipped_file_has_every_split(shipped):
-    assert {q.split for q in shipped} >= {"regression"}
-    assert all(q.split in SPLITS for q in shipped)
+def test_shipped_file_has_every_split_and_each_blind_split_every_shape(shipped):
+    assert {q.split for q in shipped} == set(SPLITS)
+    for split in ("dev", "test"):
+        assert {q.shape for q in shipped if q.split == split} == set(SHAPES), split
+    assert len([q for q in shipped if q.split in ("dev", "test")]) >= 150
+
+
+def test_shipped_follow_ups_have_history(shipped):
+    follow_ups = [q for q in shipped if q.shape == "followup"]
+    assert follow_ups and all(q.history for q in follow_ups)
+
+
+def test_checker_passes_on_the_shipped_file(capsys):
+    from eval.check_questions import main as check
+
+    assert check([]) == 0
+    assert "0 problem(s)" in capsys.readouterr().out
