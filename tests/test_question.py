@@ -111,18 +111,15 @@ def test_classify_what_percentage_is_a_number_question(question):
 
 
 def test_focus_words_number_question():
-    assert focus_words("How many CRISPR screens does AssayBench use?", "number") == ["crispr", "screen"]
+    assert focus_words("How many training images does FooNet use?", "number") == ["train", "imag"]
 
 
 def test_focus_words_name_question_drops_the_answer_category():
-    assert focus_words("What dataset does AptaBench use?", "name") == []
+    assert focus_words("What dataset does FooNet use?", "name") == []
 
 
 def test_focus_words_name_question_keeps_what_qualifies_it():
-    assert focus_words("Which programming languages are covered in Co-Locator's experiments?", "name") == [
-        "programm",
-        "languag",
-    ]
+    assert focus_words("Which optimization algorithm does FooNet train with?", "name") == ["optimiz"]
 
 
 def test_focus_words_number_question_without_number_cue_falls_back_to_topic_minus_names():
@@ -185,13 +182,14 @@ def test_specific_terms_none():
 
 
 def test_profile_number_question():
-    p = profile("How many CRISPR screens does AssayBench use?")
+    p = profile("How many training images does FooNet use?")
     assert p == QuestionProfile(
-        text="How many CRISPR screens does AssayBench use?",
+        text="How many training images does FooNet use?",
         kind="number",
-        topic_words=("crispr", "screen", "assaybench"),
-        focus_words=("crispr", "screen"),
-        specific_terms=("CRISPR", "AssayBench"),
+        topic_words=("train", "imag", "foonet"),
+        focus_words=("train", "imag"),
+        specific_terms=("FooNet",),
+        shape="number",
     )
 
 
