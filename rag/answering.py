@@ -99,10 +99,12 @@ def retrieve(
     policy: AnswerPolicy | None = None,
     *,
     more: tuple[list[str], set[str]] | None = None,
+    pinned: Sequence[str] = (),
 ) -> Retrieved:
     """Retrieve, plan the answer by the question's shape and score abstention.
 
     ``more``: a "tell me more" follow-up: (the previous answer's abstract ids, the sentences it quoted).
+    ``pinned``: abstracts a follow-up refers to ("the second one"); they rank first.
     """
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
@@ -110,15 +112,23 @@ def retrieve(
     if more is not None:
         prof = replace(prof, shape="followup")
     readable = readable_by_encoder(question)
-    linking = snapshot.lexicon.link(prof.text, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
+    linking = snapshot.lexicon.link(
+        prof.text,
+        min_ratio=policy.fuzzy_min_ratio,
+        min_chars=policy.fuzzy_min_chars,
+        corpus_text=snapshot.lowered_corpus,
+    )
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
     dense_share = 1.0 if readable else 0.0
+    weights = _link_weights(linking)
+    for aid in pinned:
+        weights[aid] = weights.get(aid, 0.0) + 3.0  # a reference resolved to this paper outranks any match
     ranked = retriever.search(
         prof.text,
         max(top_k, policy.evidence_abstracts),
         query_vector=vector,
-        linked=_link_weights(linking),
+        linked=weights,
         dense_weight=None if readable else 0.0,
     )
 
@@ -155,7 +165,7 @@ def retrieve(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
-    signals = _signals(prof, snapshot, plan, ranked, linking, readable)
+    signals = _signals(prof, snapshot, plan, ranked, linking, readable, bool(pinned))
     decision = decide(signals, policy)
     return Retrieved(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
@@ -201,6 +211,7 @@ def _signals(
     ranked: Sequence[RankedAbstract],
     linking: Linking,
     readable: bool,
+    pinned: bool = False,
 ) -> AbstentionSignals:
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
     answer_set = set(answer_ids)
@@ -231,7 +242,7 @@ def _signals(
         shape=prof.shape,
         unknown_names=linking.unknown,
         missing_names=missing,
-        linked_exact=any(link.exact for link in linking.links),
+        linked_exact=pinned or any(link.exact for link in linking.links),
         focus_missing=focus_missing,
         number_missing=number_missing,
         best_dense=best_dense,
@@ -357,6 +368,17 @@ def _with_previous_answers(history: Sequence[dict], answer_turn) -> list[dict]:
     return [*history, {"role": "assistant", "content": answer.text, "sources": sources}]
 
 
+def _referenced_sources(question: str, standalone: str, history: Sequence[dict]) -> list[str]:
+    """Sources of the previous answer whose label the follow-up rewrite brought in ("the second one" -> label)."""
+    if standalone == question:
+        return []
+    return [
+        str(s["id"])
+        for s in last_sources(history)
+        if s.get("id") and s.get("label") and s["label"] in standalone and s["label"] not in question
+    ]
+
+
 def stream_answer(
     question: str,
     *,
@@ -394,7 +416,8 @@ def stream_answer(
                 said |= extractive.said_sentences(str(entry.get("content", "")))
         if previous and ids:
             more = (ids, said)
-            standalone = previous
+            resolved = condense_heuristic(question, history)
+            standalone = previous if resolved == question or "follow-up to:" in resolved else resolved
         else:
             standalone = condense_heuristic(question, history)
     else:
@@ -410,7 +433,10 @@ def stream_answer(
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")
         else:
             notices.append(NOT_ENGLISH_NOTICE)
-    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more)
+    pinned = _referenced_sources(question, standalone, history)
+    if more is not None and pinned:
+        more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
+    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more, pinned=pinned)
     timings = Timings(retrieve_s=retrieved.seconds)
     backend = "ollama" if composer else "extractive"
     model = getattr(composer, "model", None) if composer else None

@@ -142,8 +142,14 @@ class Lexicon:
         }
         return cls(names, frozenset(words), frozenset(stems))
 
-    def link(self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5) -> Linking:
-        """Link the question's name mentions to corpus names; report name-like tokens that match nothing."""
+    def link(
+        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, corpus_text: str | None = None
+    ) -> Linking:
+        """Link the question's name mentions to corpus names; report name-like tokens that match nothing.
+
+        With ``corpus_text`` (the lower-cased corpus), a run of capitalised words inside the question ("UK
+        Biobank") that the corpus never writes together is reported as unknown too.
+        """
         english = english_words()
         tokens = [(m.group(1).rstrip("."), m.start()) for m in _TOKEN.finditer(question)]
         links: dict[str, Link] = {}
@@ -185,7 +191,25 @@ class Lexicon:
                 continue  # used in the corpus, though not as a name (e.g. a capitalised common word)
             if name_like or lowered not in english:
                 unknown.append(token)
+        if corpus_text is not None:
+            unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
         return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _unknown_phrases(self, question, tokens, links, corpus_text: str) -> list[str]:
+        linked = {link.mention.lower() for link in links.values()}
+        found, run = [], []
+        for token, start in [*tokens, ("", len(question))]:
+            capital = bool(token) and token[0].isupper() and not _starts_sentence(question, start)
+            joined = bool(run) and question[run[-1][1] + len(run[-1][0]) : start] == " "
+            if capital and (not run or joined):
+                run.append((token, start))
+                continue
+            if len(run) >= 2 and any(t.lower() not in linked and t.lower() not in GENERIC_TERMS for t, _ in run):
+                phrase = " ".join(t for t, _ in run)
+                if phrase.lower() not in corpus_text:
+                    found.append(phrase)
+            run = [(token, start)] if capital else []
+        return found
 
 
 def _corpus_name(token: str, lowered: str, english: frozenset[str], first: bool) -> bool:

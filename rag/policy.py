@@ -24,7 +24,7 @@ class AnswerPolicy(BaseModel):
         "Normalising both rankings' scores keeps a weak lexical match from overriding a clear semantic winner.",
     )
     link_boost: float = Field(
-        default=0.35,
+        default=1.0,
         ge=0.0,
         description="Added to the fused score of an abstract that uses a name the question mentions (linked "
         "through the corpus lexicon, typos tolerated).",
@@ -101,24 +101,24 @@ class AnswerPolicy(BaseModel):
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-2.0, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-1.81, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=3.0, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=3.24, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=1.6,
+        default=1.18,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=1.6,
+        default=4.35,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=1.5, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=3.39, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
-        default=14.0,
+        default=4.13,
         description="Log-odds added per unit the best evidence similarity falls below similarity_floor (and "
         "removed per unit above it). Not used for questions the encoder cannot read (not English).",
     )
@@ -126,14 +126,14 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=1.2,
+        default=0.4,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=2.0,
+        default=4.32,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_linked: float = Field(
-        default=-1.5, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.81, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )

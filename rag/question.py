@@ -39,7 +39,9 @@ _QUESTION_WORDS = frozenset(
     content_words(
         "how many much which what paper papers work works study studies abstract abstracts propose proposed "
         "introduce method approach use uses used report reports reported does do did is are was were model models "
-        "result results show find found author authors achieve achieves specific specifically exactly number"
+        "result results show find found author authors achieve achieves specific specifically exactly number "
+        "compare comparison contrast difference differences differ summarize summarise summary overview tell more "
+        "explain list any there"
     )
 )
 _ANSWER_CATEGORIES = frozenset(

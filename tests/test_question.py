@@ -6,6 +6,7 @@ import pytest
 
 from rag import question
 from rag.question import (
+    compare_parts,
     QuestionProfile,
     classify,
     clauses,
@@ -298,3 +299,47 @@ def test_term_occurs_matches_the_regular_expression_it_replaced():
         term = "".join(rng.choice("abs1-") for _ in range(rng.randint(1, 4)))
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert term_occurs(term, text) is bool(reference(term, text)), (term, text)
+
+
+# --- shapes ---
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("What does FooNet propose?", "fact"),
+        ("How many images does FooNet use?", "number"),
+        ("how mnay images does FooNet use?", "number"),  # a typo in a shape word
+        ("Which dataset does FooNet train on?", "name"),
+        ("Which papers study graph learning?", "list"),
+        ("Compare FooNet and BarSet", "compare"),
+        ("How does FooNet differ from BarSet?", "compare"),
+        ("FooNet vs BarSet on accuracy", "compare"),
+        ("Summarize the papers about diffusion models", "summary"),
+        ("Give me an overview of graph learning", "summary"),
+        ("How does FooNet encode atoms?", "how_why"),
+        ("Why does FooNet need no labels?", "how_why"),
+        ("How does FooNet perform on molecules?", "fact"),
+        ("Is there a paper on protein folding?", "yes_no"),
+        ("Does any paper study graph learning?", "yes_no"),
+        ("tell me more", "followup"),
+        ("Tell me more about it", "followup"),
+        ("Which pairs of responses should annotators compare when labelling data?", "name"),  # not a comparison
+    ],
+)
+def test_classify_shape(question, shape):
+    assert profile(question).shape == shape
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("Compare FooNet and BarSet", ["FooNet", "BarSet"]),
+        ("Compare FooNet, BarSet and Baz-2", ["FooNet", "BarSet", "Baz-2"]),
+        ("How does FooNet differ from BarSet in terms of speed?", ["FooNet", "BarSet"]),
+        ("What is the difference between FooNet and the BarSet benchmark?", ["FooNet", "BarSet benchmark"]),
+        ("FooNet vs BarSet", ["FooNet", "BarSet"]),
+    ],
+)
+def test_compare_parts(question, parts):
+    assert compare_parts(question) == parts
