@@ -231,7 +231,7 @@ def _signals(
     topic_missing = topic_unknown = 0.0
     if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
         pool = set()
-        for aid in (answer_ids if prof.shape == "compare" else answer_ids[:1]):
+        for aid in answer_ids if prof.shape == "compare" else answer_ids[:1]:
             pool.update(content_words(snapshot.abstracts[aid].text))
         names = {w for link in linking.links for w in content_words(link.mention)}
         stems = snapshot.lexicon.stems
@@ -422,9 +422,7 @@ def stream_answer(
             standalone = condense_heuristic(question, history)
     else:
         standalone = (
-            composer.condense(question, history)
-            if (composer and history)
-            else condense_heuristic(question, history)
+            composer.condense(question, history) if (composer and history) else condense_heuristic(question, history)
         )
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None

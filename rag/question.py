@@ -220,8 +220,11 @@ _COMPARE_LEAD = re.compile(
     r"similarit\w+\s+(?:between|of))\s+",
     re.I,
 )
-_COMPARE_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+vs\.?\s+|\s+versus\s+|\s+with\s+|\s+to\s+|"
-                            r"\s+from\s+)\s*", re.I)
+_COMPARE_SPLIT = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+vs\.?\s+|\s+versus\s+|\s+with\s+|\s+to\s+|"
+    r"\s+from\s+)\s*",
+    re.I,
+)
 _COMPARE_TAIL = re.compile(r"\s+(?:in\s+terms\s+of|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I)
 
 

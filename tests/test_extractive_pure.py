@@ -24,7 +24,9 @@ POLICY = AnswerPolicy()
 LIST_FLOOR, LIST_MARGIN, LIST_MAX = POLICY.list_floor, POLICY.list_margin, POLICY.list_max
 
 
-def ev(abstract_id: str, row: int, score: float, text: str | None = None, role: str = "contribution") -> EvidenceSentence:
+def ev(
+    abstract_id: str, row: int, score: float, text: str | None = None, role: str = "contribution"
+) -> EvidenceSentence:
     return EvidenceSentence(
         abstract_id=abstract_id,
         row=row,

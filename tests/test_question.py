@@ -6,10 +6,10 @@ import pytest
 
 from rag import question
 from rag.question import (
-    compare_parts,
     QuestionProfile,
     classify,
     clauses,
+    compare_parts,
     focus_words,
     is_specific_term,
     profile,
