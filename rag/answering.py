@@ -131,6 +131,8 @@ def retrieve(
         linked=weights,
         dense_weight=None if readable else 0.0,
     )
+    if not ranked and not readable:  # nothing in it links or matches: the encoder's guess still names the nearest
+        ranked = retriever.search(prof.text, max(top_k, policy.evidence_abstracts), query_vector=vector)
 
     def scored(p: QuestionProfile, rows) -> list[EvidenceSentence]:
         return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share)

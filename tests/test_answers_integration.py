@@ -233,3 +233,25 @@ def test_real_ollama_end_to_end(pipeline):
     other = pipeline_for(pipeline, ollama_host=os.environ["OLLAMA_HOST"])
     answer = other.ask(ASSAY_Q, backend="ollama")
     assert answer.sources and ("1,920" in answer.text or answer.backend == "extractive")
+
+
+def test_question_not_in_english_is_translated_by_the_model_for_retrieval(pipeline):
+    from rag.compose.prompts import TRANSLATE_SYSTEM_PROMPT
+
+    def reply(messages):
+        if messages[0]["content"] == TRANSLATE_SYSTEM_PROMPT:
+            return "How many CRISPR screens is AssayBench built from?"
+        return "AssayBench is built from 1,920 publicly available CRISPR screens [1]."
+
+    with serve({MODEL: ScriptedBackend(reply)}) as url:
+        other = pipeline_for(pipeline, ollama_host=url, ollama_model=MODEL, ollama_timeout_s=30)
+        answer = other.ask("AssayBench 是由多少个筛选构建的？", backend="ollama")
+    assert answer.standalone_question == "How many CRISPR screens is AssayBench built from?"
+    assert answer.sources[0].abstract.label == "AssayBench" and not answer.abstained
+    assert any("translated into English" in n for n in answer.notices)
+
+
+def test_question_not_in_english_without_a_model_links_its_latin_names(pipeline):
+    answer = pipeline.ask("AssayBench 使用了多少个 CRISPR 筛选？", backend="extractive")
+    assert not answer.abstained and "1,920" in answer.text
+    assert any("not in English" in n for n in answer.notices)
