@@ -74,7 +74,7 @@ def _quoted(terms: tuple[str, ...]) -> str:
 def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
     parts = contributions(signals, policy)
     if not signals.has_evidence:
-        return "No abstract matches the question."
+        return "No abstract matches the question (a question not in English is matched by the names and numbers in it)."
     top = max(parts, key=lambda k: parts[k])
     if top == "unknown" and signals.unknown_names:
         return f"No abstract mentions {_quoted(signals.unknown_names)}."

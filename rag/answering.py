@@ -131,7 +131,8 @@ def retrieve(
         linked=weights,
         dense_weight=None if readable else 0.0,
     )
-    if not ranked and not readable:  # nothing in it links or matches: the encoder's guess still names the nearest
+    unmatched = not ranked and not readable
+    if unmatched:  # nothing in it links or matches: abstain, with the encoder's guess as the nearest
         ranked = retriever.search(prof.text, max(top_k, policy.evidence_abstracts), query_vector=vector)
 
     def scored(p: QuestionProfile, rows) -> list[EvidenceSentence]:
@@ -168,6 +169,8 @@ def retrieve(
             else extractive.ExtractivePlan([], [])
         )
     signals = _signals(prof, snapshot, plan, ranked, linking, readable, bool(pinned))
+    if unmatched:
+        signals = replace(signals, has_evidence=False)
     decision = decide(signals, policy)
     return Retrieved(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,

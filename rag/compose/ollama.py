@@ -31,8 +31,8 @@ from rag.compose.prompts import (
     ABSTAIN_TEXT,
     ReasoningFilter,
     build_condense_messages,
-    build_translate_messages,
     build_messages,
+    build_translate_messages,
     estimate_prompt_tokens,
     strip_reasoning,
 )
