@@ -202,6 +202,12 @@ class Pipeline:
 
         return CitedQueryEngine(pipeline=self, **kwargs)
 
+    def as_retriever(self, k: int | None = None, mode: Mode | None = None):
+        """The abstract ranking as a LlamaIndex ``BaseRetriever`` (``retrieve(q)`` -> NodeWithScore per abstract)."""
+        from rag.query_engine import AbstractRetriever
+
+        return AbstractRetriever(self.retriever(mode), k or self.settings.top_k)
+
     def warm_up(self) -> float:
         """Load the model and index now (not on the first question); returns seconds taken."""
         started = time.perf_counter()

@@ -255,3 +255,10 @@ def test_question_not_in_english_without_a_model_links_its_latin_names(pipeline)
     answer = pipeline.ask("AssayBench 使用了多少个 CRISPR 筛选？", backend="extractive")
     assert not answer.abstained and "1,920" in answer.text
     assert any("not in English" in n for n in answer.notices)
+
+
+def test_llamaindex_retriever_returns_scored_abstract_nodes(pipeline):
+    nodes = pipeline.as_retriever(k=3).retrieve("How many CRISPR screens does AssayBench use?")
+    assert len(nodes) == 3 and nodes[0].node.metadata["label"] == "AssayBench"
+    assert nodes[0].score >= nodes[1].score >= nodes[2].score
+    assert nodes[0].node.id_ == pipeline.search("How many CRISPR screens does AssayBench use?", k=1)[0].abstract.id
