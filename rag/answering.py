@@ -9,7 +9,7 @@ import logging
 import re
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from rag.compose import GenerationStats, extractive
 from rag.errors import GenerationError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic, last_sources, last_user_question
-from rag.lexicon import Link, Linking
+from rag.lexicon import GENERIC_TERMS, Link, Linking
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, clauses, compare_parts, is_more_request, profile
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
@@ -54,6 +54,9 @@ def readable_by_encoder(question: str) -> bool:
     return sum(bool(_NON_LATIN.match(c)) for c in letters) / len(letters) < 0.3
 
 
+GENERIC_STEMS = frozenset(content_words(" ".join(GENERIC_TERMS)))
+
+
 @dataclass(slots=True)
 class Retrieved:
     """Everything retrieval and evidence selection produced for one question."""
@@ -70,6 +73,7 @@ class Retrieved:
     linking: Linking | None = None
     readable: bool = True
     signals: AbstentionSignals | None = None
+    corrections: list[str] = field(default_factory=list)  # corpus spellings of mistyped words
 
 
 def _link_weights(linking: Linking) -> dict[str, float]:
@@ -108,7 +112,10 @@ def retrieve(
     """
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
-    prof = profile(question)
+    corrected, fixes = snapshot.lexicon.correct(
+        question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars
+    )
+    prof = profile(corrected)
     if more is not None:
         prof = replace(prof, shape="followup")
     readable = readable_by_encoder(question)
@@ -174,7 +181,7 @@ def retrieve(
     decision = decide(signals, policy)
     return Retrieved(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
-        time.perf_counter() - started, decision.score, linking, readable, signals,
+        time.perf_counter() - started, decision.score, linking, readable, signals, fixes,
     )  # fmt: skip
 
 
@@ -232,7 +239,7 @@ def _signals(
     number_missing = prof.kind == "number" and not any(
         e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences
     )
-    topic = [w for w in prof.topic_words if not w.isdigit()]
+    topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
     topic_missing = topic_unknown = 0.0
     if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
         pool = set()
@@ -326,9 +333,9 @@ def _extractive_sentences(retrieved: Retrieved, sources: Sequence[Source]) -> li
 
 
 def _did_you_mean(retrieved: Retrieved) -> list[str]:
-    if retrieved.linking is None:
-        return []
-    return list(dict.fromkeys(name for _, name in retrieved.linking.suggestions))
+    fuzzy = [name for _, name in retrieved.linking.suggestions] if retrieved.linking else []
+    names = [fix for fix in retrieved.corrections if fix != fix.lower()]  # names, not ordinary words
+    return list(dict.fromkeys([*names, *fuzzy]))
 
 
 def abstention(question: str, retrieved: Retrieved, snapshot: IndexSnapshot, backend: str, model: str | None) -> Answer:

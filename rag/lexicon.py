@@ -101,6 +101,7 @@ class Lexicon:
     names: dict[str, Name] = field(default_factory=dict)  # lower-cased name -> Name
     words: frozenset[str] = frozenset()  # every lower-cased token of the corpus
     stems: frozenset[str] = frozenset()  # every content word (rag.text.content_words) of the corpus
+    _vocabulary: list[str] | None = None  # spelling candidates, built on first use
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
@@ -179,8 +180,8 @@ class Lexicon:
             if not name_like:
                 if common or not token[0].isupper() or _starts_sentence(question, start):
                     continue  # an ordinary (or mistyped ordinary) word, or a capital that starts a sentence
-            elif lowered in english and not any(c.isdigit() for c in token):
-                continue  # "DNA", "PhD": acronyms that are ordinary vocabulary
+            elif _ordinary(lowered, english):
+                continue  # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised
             if len(lowered) >= min_chars and keys:
                 match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
                 if match is not None:
@@ -204,12 +205,47 @@ class Lexicon:
             if capital and (not run or joined):
                 run.append((token, start))
                 continue
-            if len(run) >= 2 and any(t.lower() not in linked and t.lower() not in GENERIC_TERMS for t, _ in run):
+            english = english_words()
+            if len(run) >= 2 and any(t.lower() not in linked and not _ordinary(t.lower(), english) for t, _ in run):
                 phrase = " ".join(t for t, _ in run)
                 if phrase.lower() not in corpus_text:
                     found.append(phrase)
             run = [(token, start)] if capital else []
         return found
+
+    def correct(self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5) -> tuple[str, list[str]]:
+        """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
+        "AssayBench"): a word that is neither English nor used by the corpus, close to one corpus word. Returns
+        the corrected question and the corpus spellings used."""
+        english = english_words()
+        vocabulary = self._spelling_vocabulary()
+        fixes: list[str] = []
+
+        def fix(match: re.Match[str]) -> str:
+            token = match.group(1)
+            lowered = token.lower()
+            if len(lowered) < min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
+                return token
+            if any(c.isdigit() for c in lowered):
+                return token
+            best = process.extractOne(lowered, vocabulary, scorer=fuzz.ratio, score_cutoff=min_ratio)
+            if best is None or best[0][0] != lowered[0]:
+                return token
+            surface = self.names[best[0]].surface if best[0] in self.names else best[0]
+            fixes.append(surface)
+            return surface
+
+        return _TOKEN.sub(fix, question), fixes
+
+    def _spelling_vocabulary(self) -> list[str]:
+        if self._vocabulary is None:
+            self._vocabulary = sorted(w for w in self.words if len(w) >= 4 and w.isalpha() or w in self.names)
+        return self._vocabulary
+
+
+def _ordinary(lowered: str, english: frozenset[str]) -> bool:
+    """Every part of the word is English or generic research vocabulary ("phd-level", "dna")."""
+    return all(part in english or part in GENERIC_TERMS for part in re.split(r"[-&+.]", lowered) if part)
 
 
 def _corpus_name(token: str, lowered: str, english: frozenset[str], first: bool) -> bool:

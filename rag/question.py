@@ -117,6 +117,15 @@ def classify(question: str) -> Kind:
 
 
 def focus_words(question: str, kind: Kind) -> list[str]:
+    return [w for w in _focus_words(question, kind) if w not in _name_words(question)]
+
+
+def _name_words(question: str) -> set[str]:
+    """Content words of the question's name-like terms: the subject, not what is counted or named."""
+    return {w for term in specific_terms(question) if sum(c.isupper() for c in term) >= 2 for w in content_words(term)}
+
+
+def _focus_words(question: str, kind: Kind) -> list[str]:
     """The noun phrase a number/name question asks about: 'How many CRISPR screens does…' -> crispr, screen."""
     pattern = _NUMBER if kind == "number" else _NAME if kind == "name" else None
     if pattern is None:
@@ -190,7 +199,12 @@ def fix_shape_words(question: str) -> str:
             return word
         return best[0] if sorted(best[0]) == sorted(lowered) or best[1] >= 85 else word
 
-    return _WORD_TOKEN.sub(fix, question)
+    question = _WORD_TOKEN.sub(fix, question)
+    # "dose"/"deos" where an auxiliary verb stands (before a name or a pronoun): "… screens dose FooNet use?"
+    return _AUX_TYPO.sub("does", question)
+
+
+_AUX_TYPO = re.compile(r"\b(?:dose|deos|dosе|doe)\b(?=\s+(?:[A-Z]|it\b|they\b|the\b|this\b))")
 
 
 def classify_shape(question: str, kind: Kind | None = None) -> Shape:

@@ -217,7 +217,10 @@ class HybridRetriever:
         ``dense_weight`` overrides the policy's share of the dense score (0 for a question the encoder cannot read).
         """
         snap = self.snapshot
-        if linked is None:
+        if linked is None:  # called on its own (rag search, eval): spell mistyped words as the corpus does
+            question, _ = snap.lexicon.correct(
+                question, min_ratio=self.policy.fuzzy_min_ratio, min_chars=self.policy.fuzzy_min_chars
+            )
             linked = link_weights(snap, question, self.policy)
         n_abstracts = len(snap.abstracts)
         dense_chunks: dict[str, float] = {}

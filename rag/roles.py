@@ -59,6 +59,13 @@ _METHOD = re.compile(
 )
 
 
+_PRIOR = re.compile(
+    r"^(?:\w+\s+){0,3}?(?:existing|prior|previous|current|conventional|traditional|most|many|recent)\b"
+    r"|\b(?:however|but|yet|despite|although|while)\b[^.]{0,80}\b(?:remain\w*|lack\w*|fail\w*|limited|struggl\w*)\b",
+    re.I,
+)
+
+
 def sentence_role(sentence: str, position: int, count: int) -> Role:
     """The role of one sentence, given its 0-based position among ``count`` sentences."""
     if _AVAILABILITY.search(sentence):
@@ -67,6 +74,8 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
     result = bool(_RESULT.search(sentence))
     if contribution and not (result and position >= count - 2 and position > 0):
         return "contribution"
+    if _PRIOR.search(sentence) and position < count - 1:  # what others did or could not do
+        return "gap" if _GAP.search(sentence) else "background"
     if result and position > 0:
         return "result"
     if _GAP.search(sentence) and position < count - 1:
