@@ -122,7 +122,9 @@ def focus_words(question: str, kind: Kind) -> list[str]:
 
 def _name_words(question: str) -> set[str]:
     """Content words of the question's name-like terms: the subject, not what is counted or named."""
-    return {w for term in specific_terms(question) if sum(c.isupper() for c in term) >= 2 for w in content_words(term)}
+    # CamelCase, digits or hyphens mark a work's name ("FooNet", "X-9"); acronyms ("GPUs", "DNA") are things
+    works = [t for t in specific_terms(question) if re.search(r"[a-z][A-Z]|\d|\w-\w", t)]
+    return {w for term in works for w in content_words(term)}
 
 
 def _focus_words(question: str, kind: Kind) -> list[str]:
