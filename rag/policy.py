@@ -63,10 +63,10 @@ class AnswerPolicy(BaseModel):
             "summary": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
             "yes_no": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
             "compare": {"background": -0.2, "gap": -0.2, "availability": -0.4},
-            "how_why": {"method": 0.12, "contribution": 0.05, "background": -0.1, "availability": -0.4},
+            "how_why": {"method": 0.15, "contribution": 0.05, "background": -0.2, "gap": -0.15, "availability": -0.4},
             "number": {"result": 0.05, "availability": -0.3},
-            "fact": {"background": -0.05, "availability": -0.3},
-            "name": {"background": -0.05, "availability": -0.3},
+            "fact": {"background": -0.15, "gap": -0.1, "availability": -0.3},
+            "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"availability": -0.3},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
@@ -89,6 +89,12 @@ class AnswerPolicy(BaseModel):
         ge=0.0,
         description="List/summary answers: an abstract joins when its best sentence is within this of the best "
         "abstract's.",
+    )
+    contribution_margin: float = Field(
+        default=0.25,
+        ge=0.0,
+        description="List answers quote a paper's contribution sentence when it scores within this of the paper's "
+        "best sentence (else the best sentence).",
     )
     list_floor: float = Field(default=0.45, ge=0.0, description="... and scores at least this.")
     list_max: int = Field(default=10, ge=1, description="Most papers in a list or summary answer.")

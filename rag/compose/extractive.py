@@ -84,7 +84,16 @@ def plan_list(
         return ExtractivePlan([], [], "list")
     cutoff = max(policy.list_floor, ranked[0].score - policy.list_margin)
     members = [e for e in ranked if e.score >= cutoff][: policy.list_max] or ranked[:1]
-    return ExtractivePlan([e.abstract_id for e in members], members, "list", lead=lead)
+    quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in members]
+    return ExtractivePlan([e.abstract_id for e in members], quoted, "list", lead=lead)
+
+
+def _contribution_of(best: EvidenceSentence, evidence: Sequence[EvidenceSentence], margin: float) -> EvidenceSentence:
+    """The paper's line in a list: its best contribution sentence when nearly as relevant as its best sentence."""
+    for e in evidence:
+        if e.abstract_id == best.abstract_id and e.role == "contribution":
+            return e if e.score >= best.score - margin else best
+    return best
 
 
 def plan_compare(works: Sequence[tuple[str, Sequence[EvidenceSentence]]]) -> ExtractivePlan:
