@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from rag.policy import AnswerPolicy
 
 
+LIST_SHAPES = frozenset({"list", "summary", "yes_no"})
+
+
 @dataclass(frozen=True, slots=True)
 class AbstentionSignals:
     shape: str = "fact"
@@ -55,6 +58,7 @@ def contributions(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str,
         "number": policy.w_number_missing if signals.number_missing else 0.0,
         "topic": policy.w_topic_missing * signals.topic_missing,
         "topic_unknown": policy.w_topic_unknown * signals.topic_unknown,
+        "list_shape": policy.w_list_shape if signals.shape in LIST_SHAPES else 0.0,
     }
     if signals.best_dense is not None:
         parts["similarity"] = policy.w_similarity * (policy.similarity_floor - signals.best_dense)

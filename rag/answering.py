@@ -236,6 +236,11 @@ def _signals(
         words = set(content_words(answer_text))
         focus_missing = sum(w not in words for w in prof.focus_words) / len(prof.focus_words)
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
+    if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
+        topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+        if topic_words:
+            words = set(content_words(snapshot.abstracts[answer_ids[0]].text))
+            focus_missing = sum(w not in words for w in topic_words) / len(topic_words)
     number_missing = prof.kind == "number" and not any(
         e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences
     )
