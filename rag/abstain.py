@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from rag.policy import AnswerPolicy
 
-
 LIST_SHAPES = frozenset({"list", "summary", "yes_no"})
 
 
