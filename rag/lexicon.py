@@ -251,8 +251,8 @@ def _ordinary(lowered: str, english: frozenset[str]) -> bool:
 def _corpus_name(token: str, lowered: str, english: frozenset[str], first: bool) -> bool:
     if lowered in GENERIC_TERMS or lowered.isdigit():
         return False
-    if is_name_like(token):
-        return not (lowered in english and not any(c.isdigit() for c in token))
+    if is_name_like(token):  # "RISE", "TACO": capitals make an English word a name in the corpus
+        return True
     # A capitalised word inside a sentence that is not an English word: a proper name ("Gemma", "Qwen").
     return not first and token[0].isupper() and len(token) >= 4 and lowered not in english
 
