@@ -36,8 +36,6 @@ from rag.text import content_words
 
 log = logging.getLogger(__name__)
 
-MIN_VERIFIED_SHARE = 0.5  # below this a generated answer is replaced by the extractive one
-NEAREST = 3
 ABSTAIN_TEXT = "The abstracts do not answer this question."
 NOT_ENGLISH_NOTICE = (
     "The question is not in English and the encoder reads English only: the abstracts were matched by the names "
@@ -343,8 +341,16 @@ def _did_you_mean(retrieved: Retrieved) -> list[str]:
     return list(dict.fromkeys([*names, *fuzzy]))
 
 
-def abstention(question: str, retrieved: Retrieved, snapshot: IndexSnapshot, backend: str, model: str | None) -> Answer:
-    nearest = sources_for(snapshot, [r.abstract.id for r in retrieved.ranked[:NEAREST]])
+def abstention(
+    question: str,
+    retrieved: Retrieved,
+    snapshot: IndexSnapshot,
+    backend: str,
+    model: str | None,
+    policy: AnswerPolicy | None = None,
+) -> Answer:
+    nearest_count = (policy or AnswerPolicy()).nearest
+    nearest = sources_for(snapshot, [r.abstract.id for r in retrieved.ranked[:nearest_count]])
     names = ", ".join(f"**{s.abstract.label}**" for s in nearest)
     shape = retrieved.profile.shape
     reason = retrieved.abstain_reason
@@ -468,7 +474,7 @@ def stream_answer(
         return answer
 
     if retrieved.abstain:
-        answer = abstention(question, retrieved, snapshot, backend, model)
+        answer = abstention(question, retrieved, snapshot, backend, model, policy)
         answer.timings = timings
         yield TextDelta(answer.text)
         yield finish(answer)
@@ -513,13 +519,13 @@ def stream_answer(
         prompt_tokens=stats.prompt_tokens, completion_tokens=stats.completion_tokens, interrupted=interrupted,
     )  # fmt: skip
     if _model_declined(text):
-        fallback = abstention(question, retrieved, snapshot, "ollama", answer.model)
+        fallback = abstention(question, retrieved, snapshot, "ollama", answer.model, policy)
         fallback.text = f"{ABSTAIN_TEXT} The model found no answer in the retrieved abstracts."
         fallback.timings = timings
         fallback.prompt_tokens, fallback.completion_tokens = stats.prompt_tokens, stats.completion_tokens
         yield finish(fallback)
         return
-    if answer.verified_share < MIN_VERIFIED_SHARE and not interrupted:
+    if answer.verified_share < policy.min_verified_share and not interrupted:
         verified = sum(s.verified for s in sentences)
         text, ex_sources = extractive_answer(retrieved, snapshot)
         fallback = Answer(

@@ -98,6 +98,13 @@ class AnswerPolicy(BaseModel):
     )
     list_floor: float = Field(default=0.45, ge=0.0, description="... and scores at least this.")
     list_max: int = Field(default=10, ge=1, description="Most papers in a list or summary answer.")
+    nearest: int = Field(default=3, ge=1, description="Nearest abstracts named when abstaining.")
+    min_verified_share: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="A generated answer with a smaller share of verified sentences is replaced by the extractive one.",
+    )
     more_sentences: int = Field(default=3, ge=1, description="Sentences a 'tell me more' follow-up adds.")
 
     # --- abstention: one score, one threshold ---
