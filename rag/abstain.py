@@ -1,47 +1,99 @@
-"""Whether the abstracts answer a question at all. Pure: decided from signals the pipeline measures.
+"""Whether the abstracts answer a question: one calibrated score, one threshold. Pure.
 
-A similarity threshold alone cannot tell near misses from answerable questions (their best-sentence similarities
-overlap), so the decision leans on what the question names and asks for:
-- a name-like term (acronym, model, dataset) that occurs in no abstract: the corpus cannot be about it;
-- for a question about one paper, a name-like term missing from the abstract that answers it: the detail asked
-  about ("…for GPT-4o", "…with LoRA") is not stated there;
-- a number question whose evidence has no sentence with a number and the thing counted;
-- a "which X" question whose answering abstract mentions none of the words describing X;
-- and, as a backstop, a best-sentence similarity below a floor.
-Thresholds are calibrated on eval/questions.jsonl (see README, "Abstention").
+No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on the dev split):
+- subject names close to no name in the corpus (a model, dataset or acronym the corpus never uses);
+- linked names the answering abstract(s) do not mention (the detail asked about is stated elsewhere);
+- the share of the asked-about words (what is counted or named) missing from the answering abstract;
+- a number asked for with no number in the quoted evidence;
+- how far the best evidence similarity falls below a floor (skipped when the encoder cannot read the question);
+- the share of the question's topic words the answering abstract lacks, and of those no abstract uses at all;
+- and, against abstaining, a name of the corpus spelt exactly.
+The score is the logistic of their sum: 0 (answer) .. 1 (abstain). It is computed for every question, so the
+abstain / false-abstain trade-off can be drawn from it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass
 
-DENSE_FLOOR = 0.30
-NUMBER_FOCUS_MIN = 0.5
+from rag.policy import AnswerPolicy
+
+LIST_SHAPES = frozenset({"list", "summary", "yes_no"})
 
 
 @dataclass(frozen=True, slots=True)
 class AbstentionSignals:
-    kind: str
-    unknown_terms: tuple[str, ...] = ()  # name-like question terms that occur in no abstract
-    terms_missing_from_answer: tuple[str, ...] = ()  # ... that occur elsewhere but not in the answering abstract
-    best_dense: float = 1.0  # best MiniLM similarity of any evidence sentence
-    number_evidence: bool = True  # a number question's evidence holds a number next to the counted thing
-    focus_in_answer: float | None = None  # name questions: share of the asked-about words in the answering abstract
-    reasons: list[str] = field(default_factory=list)
+    shape: str = "fact"
+    unknown_names: tuple[str, ...] = ()  # name-like subject tokens close to no corpus name
+    missing_names: tuple[str, ...] = ()  # linked names the answering abstract(s) do not mention
+    linked_exact: bool = False  # the question names a work of the corpus, spelt as the corpus spells it
+    focus_missing: float = 0.0  # share of the asked-about words absent from the answering abstract
+    number_missing: bool = False  # a number was asked for and no quoted sentence holds one
+    best_dense: float | None = None  # best MiniLM similarity of the evidence; None when the encoder cannot read it
+    topic_missing: float = 0.0  # share of the question's topic words the answering abstract lacks (corpus has them)
+    topic_unknown: float = 0.0  # share of the question's topic words no abstract of the corpus uses
+    has_evidence: bool = True  # there is anything to quote at all
 
 
-def decide(signals: AbstentionSignals) -> tuple[bool, str]:
-    """Return (abstain, reason for the user)."""
-    if signals.unknown_terms:
-        terms = ", ".join(f"“{t}”" for t in signals.unknown_terms)
-        return True, f"No abstract mentions {terms}."
-    if signals.kind != "list" and signals.terms_missing_from_answer:
-        terms = ", ".join(f"“{t}”" for t in signals.terms_missing_from_answer)
-        return True, f"The most relevant abstract does not mention {terms}."
-    if signals.kind == "name" and signals.focus_in_answer == 0.0:
-        return True, "The most relevant abstract does not mention what the question asks about."
-    if signals.kind == "number" and not signals.number_evidence:
-        return True, "No abstract states the number asked for."
-    if signals.best_dense < DENSE_FLOOR:
-        return True, "No abstract is close enough to the question."
-    return False, ""
+@dataclass(frozen=True, slots=True)
+class Decision:
+    abstain: bool
+    score: float  # 0..1, higher = more likely to abstain
+    reason: str  # for the user, naming the strongest signal
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, x))))
+
+
+def contributions(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
+    """Each signal's log-odds contribution (for the reason and for inspection)."""
+    parts = {
+        "unknown": policy.w_unknown_name * len(signals.unknown_names),
+        "missing": policy.w_missing_name * len(signals.missing_names),
+        "linked": policy.w_linked if signals.linked_exact else 0.0,
+        "focus": policy.w_focus_missing * signals.focus_missing,
+        "number": policy.w_number_missing if signals.number_missing else 0.0,
+        "topic": policy.w_topic_missing * signals.topic_missing,
+        "topic_unknown": policy.w_topic_unknown * signals.topic_unknown,
+        "list_shape": policy.w_list_shape if signals.shape in LIST_SHAPES else 0.0,
+    }
+    if signals.best_dense is not None:
+        parts["similarity"] = policy.w_similarity * (policy.similarity_floor - signals.best_dense)
+    return parts
+
+
+def abstention_score(signals: AbstentionSignals, policy: AnswerPolicy) -> float:
+    if not signals.has_evidence:
+        return 1.0
+    return _logistic(policy.abstain_bias + sum(contributions(signals, policy).values()))
+
+
+def _quoted(terms: tuple[str, ...]) -> str:
+    return ", ".join(f"“{t}”" for t in terms)
+
+
+def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
+    parts = contributions(signals, policy)
+    if not signals.has_evidence:
+        return "No abstract matches the question (a question not in English is matched by the names and numbers in it)."
+    top = max(parts, key=lambda k: parts[k])
+    if top == "unknown" and signals.unknown_names:
+        return f"No abstract mentions {_quoted(signals.unknown_names)}."
+    if top == "missing" and signals.missing_names:
+        return f"The abstracts that answer do not mention {_quoted(signals.missing_names)}."
+    if top == "number":
+        return "No abstract states the number asked for."
+    if top == "focus":
+        return "The most relevant abstract does not mention what the question asks about."
+    if top in ("topic", "topic_unknown"):
+        return "No abstract is about the question's topic."
+    return "No abstract is close enough to the question."
+
+
+def decide(signals: AbstentionSignals, policy: AnswerPolicy | None = None) -> Decision:
+    policy = policy or AnswerPolicy()
+    score = abstention_score(signals, policy)
+    abstain = score >= policy.abstain_threshold
+    return Decision(abstain, score, reason_for(signals, policy) if abstain else "")

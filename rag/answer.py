@@ -63,6 +63,10 @@ class Answer:
     notices: list[str] = field(default_factory=list)  # e.g. "Ollama is not running; answered extractively"
     nearest: list[Source] = field(default_factory=list)  # when abstaining: the closest abstracts
     interrupted: bool = False  # generation stopped part-way; text holds what arrived
+    abstention_score: float = 0.0  # 0..1, higher = more likely to abstain (computed for every question)
+    reason: str = ""  # why it abstained (empty when it answered)
+    shape: str = ""  # the question's shape (fact, number, name, list, compare, summary, how_why, yes_no, followup)
+    suggestions: list[str] = field(default_factory=list)  # "did you mean" names for mistyped ones
 
     @property
     def cited_ids(self) -> list[str]:
@@ -105,6 +109,10 @@ class Answer:
             "tokens_per_s": None if self.tokens_per_s is None else round(self.tokens_per_s, 2),
             "notices": self.notices,
             "interrupted": self.interrupted,
+            "abstention_score": round(self.abstention_score, 4),
+            "reason": self.reason,
+            "shape": self.shape,
+            "suggestions": self.suggestions,
         }
 
 

@@ -6,9 +6,10 @@ One flow for every front end. ``stream_answer`` yields text as it is produced an
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -26,17 +27,32 @@ from rag.cite import (
 from rag.compose import GenerationStats, extractive
 from rag.errors import GenerationError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
-from rag.followup import condense_heuristic
-from rag.question import QuestionProfile, clauses, profile, term_occurs
+from rag.followup import condense_heuristic, last_sources, last_user_question
+from rag.lexicon import GENERIC_TERMS, Link, Linking
+from rag.policy import AnswerPolicy
+from rag.question import QuestionProfile, clauses, compare_parts, is_more_request, profile
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.text import content_words
 
 log = logging.getLogger(__name__)
 
-MIN_VERIFIED_SHARE = 0.5  # below this a generated answer is replaced by the extractive one
-EVIDENCE_ABSTRACTS = 3  # single-paper questions: evidence is looked for in the top retrieved abstracts
-NEAREST = 3
 ABSTAIN_TEXT = "The abstracts do not answer this question."
+NOT_ENGLISH_NOTICE = (
+    "The question is not in English and the encoder reads English only: the abstracts were matched by the names "
+    "and numbers in it, and the answer quotes the English abstracts."
+)
+_NON_LATIN = re.compile(r"[^\W\d_A-Za-z\u00C0-\u024F]")
+
+
+def readable_by_encoder(question: str) -> bool:
+    """Mostly Latin letters: the English encoder can read it (a Chinese question it cannot)."""
+    letters = [c for c in question if c.isalpha()]
+    if not letters:
+        return True
+    return sum(bool(_NON_LATIN.match(c)) for c in letters) / len(letters) < 0.3
+
+
+GENERIC_STEMS = frozenset(content_words(" ".join(GENERIC_TERMS)))
 
 
 @dataclass(slots=True)
@@ -51,56 +67,203 @@ class Retrieved:
     abstain: bool
     abstain_reason: str
     seconds: float
+    abstention_score: float = 0.0
+    linking: Linking | None = None
+    readable: bool = True
+    signals: AbstentionSignals | None = None
+    corrections: list[str] = field(default_factory=list)  # corpus spellings of mistyped words
 
 
-def retrieve(question: str, snapshot: IndexSnapshot, retriever: HybridRetriever, top_k: int) -> Retrieved:
+def _link_weights(linking: Linking) -> dict[str, float]:
+    weights: dict[str, float] = {}
+    for link in linking.links:
+        strength = 1.0 / len(link.name.abstract_ids) ** 0.5
+        for aid in link.name.abstract_ids:
+            weights[aid] = max(weights.get(aid, 0.0), strength)
+    return weights
+
+
+def _owner_of(snapshot: IndexSnapshot, link: Link) -> str:
+    """The abstract a linked name is most about: its label, else the one using the name most often."""
+    name = link.name.surface.lower()
+    ids = sorted(link.name.abstract_ids)
+    labelled = [aid for aid in ids if snapshot.abstracts[aid].label.lower() == name]
+    if labelled:
+        return labelled[0]
+    return max(ids, key=lambda aid: (snapshot.abstracts[aid].text.lower().count(name), aid))
+
+
+def retrieve(
+    question: str,
+    snapshot: IndexSnapshot,
+    retriever: HybridRetriever,
+    top_k: int,
+    policy: AnswerPolicy | None = None,
+    *,
+    more: tuple[list[str], set[str]] | None = None,
+    pinned: Sequence[str] = (),
+) -> Retrieved:
+    """Retrieve, plan the answer by the question's shape and score abstention.
+
+    ``more``: a "tell me more" follow-up: (the previous answer's abstract ids, the sentences it quoted).
+    ``pinned``: abstracts a follow-up refers to ("the second one"); they rank first.
+    """
+    policy = policy or AnswerPolicy()
     started = time.perf_counter()
-    prof = profile(question)
+    corrected, fixes = snapshot.lexicon.correct(
+        question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars
+    )
+    prof = profile(corrected)
+    if more is not None:
+        prof = replace(prof, shape="followup")
+    readable = readable_by_encoder(question)
+    linking = snapshot.lexicon.link(
+        prof.text,
+        min_ratio=policy.fuzzy_min_ratio,
+        min_chars=policy.fuzzy_min_chars,
+        corpus_text=snapshot.lowered_corpus,
+    )
     embedder = retriever.embedder
-    vector = embedder.encode([question])[0]
-    ranked = retriever.search(question, max(top_k, EVIDENCE_ABSTRACTS), query_vector=vector)
-    if prof.kind == "list":
-        evidence = score_sentences(prof, vector, snapshot, range(len(snapshot.sentence_texts)))
-        plan = extractive.plan_list(evidence)
+    vector = embedder.encode([prof.text])[0]
+    dense_share = 1.0 if readable else 0.0
+    weights = _link_weights(linking)
+    for aid in pinned:
+        weights[aid] = weights.get(aid, 0.0) + 3.0  # a reference resolved to this paper outranks any match
+    ranked = retriever.search(
+        prof.text,
+        max(top_k, policy.evidence_abstracts),
+        query_vector=vector,
+        linked=weights,
+        dense_weight=None if readable else 0.0,
+    )
+    unmatched = not ranked and not readable
+    if unmatched:  # nothing in it links or matches: abstain, with the encoder's guess as the nearest
+        ranked = retriever.search(prof.text, max(top_k, policy.evidence_abstracts), query_vector=vector)
+
+    def scored(p: QuestionProfile, rows) -> list[EvidenceSentence]:
+        return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share)
+
+    shape = prof.shape
+    evidence: list[EvidenceSentence]
+    if more is not None and more[0]:
+        ids = [aid for aid in more[0] if aid in snapshot.abstracts]
+        evidence = scored(prof, rows_of(snapshot, ids))
+        plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences)
+    elif shape == "compare":
+        works = _compare_works(prof, snapshot, retriever, linking, policy)
+        per_work = [(aid, scored(prof, rows_of(snapshot, [aid]))) for aid in works]
+        evidence = [e for _, ev in per_work for e in ev]
+        plan = extractive.plan_compare(per_work)
+    elif prof.kind == "list":
+        evidence = scored(prof, range(len(snapshot.sentence_texts)))
+        plan = extractive.plan_list(evidence, policy, lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "")
     else:
-        top_ids = [r.abstract.id for r in ranked[:EVIDENCE_ABSTRACTS]]
-        evidence = score_sentences(prof, vector, snapshot, rows_of(snapshot, top_ids))
+        top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
+        evidence = scored(prof, rows_of(snapshot, top_ids))
         answer_id = top_ids[0] if top_ids else None
         own = [e for e in evidence if e.abstract_id == answer_id]
-        parts = clauses(question)
+        parts = clauses(prof.text)
         part_vectors = embedder.encode(parts) if parts else []
         clause_evidence = [
-            score_sentences(profile(part), part_vector, snapshot, rows_of(snapshot, [answer_id]))
+            score_sentences(profile(part), part_vector, snapshot, rows_of(snapshot, [answer_id]), policy)
             for part, part_vector in zip(parts, part_vectors, strict=True)
         ]
         plan = (
-            extractive.plan_single(answer_id, own, prof, clause_evidence)
+            extractive.plan_single(answer_id, own, prof, clause_evidence, policy)
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
-    abstain, reason = decide(_signals(prof, snapshot, plan, evidence))
-    return Retrieved(question, prof, vector, ranked[:top_k], plan, abstain, reason, time.perf_counter() - started)
+    signals = _signals(prof, snapshot, plan, ranked, linking, readable, bool(pinned))
+    if unmatched:
+        signals = replace(signals, has_evidence=False)
+    decision = decide(signals, policy)
+    return Retrieved(
+        question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
+        time.perf_counter() - started, decision.score, linking, readable, signals, fixes,
+    )  # fmt: skip
 
 
-def _signals(prof: QuestionProfile, snapshot: IndexSnapshot, plan, evidence: Sequence[EvidenceSentence]):
-    corpus = snapshot.lowered_corpus
-    unknown = tuple(t for t in prof.specific_terms if not term_occurs(t, corpus))
-    answer_text = " ".join(snapshot.abstracts[a].text for a in plan.abstract_ids[:1]).lower()
-    missing = tuple(t for t in prof.specific_terms if t not in unknown and not term_occurs(t, answer_text))
-    number_evidence = any(e.has_number and e.focus_share >= 0.5 for e in plan.sentences) or (
-        not prof.focus_words and any(e.has_number for e in plan.sentences)
+def _yes_lead(shape: str) -> str:
+    return "these abstracts address it:"
+
+
+def _compare_works(
+    prof: QuestionProfile, snapshot: IndexSnapshot, retriever: HybridRetriever, linking: Linking, policy: AnswerPolicy
+) -> list[str]:
+    """The abstract of each work a comparison names: through the lexicon, else the best match for that part."""
+    works: list[str] = []
+    parts = compare_parts(prof.text) or [prof.text]
+    for part in parts:
+        part_links = snapshot.lexicon.link(part, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
+        if part_links.links:
+            best = max(part_links.links, key=lambda link: (link.score, -len(link.name.abstract_ids)))
+            aid = _owner_of(snapshot, best)
+        elif part_links.unknown:
+            continue  # a work the corpus does not have: the abstention signals say so
+        else:
+            found = retriever.search(part, 1)
+            if not found:
+                continue
+            aid = found[0].abstract.id
+        if aid not in works:
+            works.append(aid)
+    if len(works) < 2:  # e.g. "compare the two benchmarks for X": the best matches for the whole question
+        for r in retriever.search(prof.text, 2):
+            if r.abstract.id not in works and len(works) < 2:
+                works.append(r.abstract.id)
+    return works
+
+
+def _signals(
+    prof: QuestionProfile,
+    snapshot: IndexSnapshot,
+    plan: extractive.ExtractivePlan,
+    ranked: Sequence[RankedAbstract],
+    linking: Linking,
+    readable: bool,
+    pinned: bool = False,
+) -> AbstentionSignals:
+    answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
+    answer_set = set(answer_ids)
+    missing = tuple(
+        link.mention for link in linking.links if not (link.name.abstract_ids & answer_set) and prof.kind != "list"
     )
-    focus_in_answer = None
-    if prof.focus_words and plan.abstract_ids:
+    answer_text = " ".join(snapshot.abstracts[a].text for a in answer_ids[:1]).lower()
+    focus_missing = 0.0
+    if prof.focus_words and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))
-        focus_in_answer = sum(w in words for w in prof.focus_words) / len(prof.focus_words)
+        focus_missing = sum(w not in words for w in prof.focus_words) / len(prof.focus_words)
+    # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
+    if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
+        topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+        if topic_words:
+            words = set(content_words(snapshot.abstracts[answer_ids[0]].text))
+            focus_missing = sum(w not in words for w in topic_words) / len(topic_words)
+    number_missing = prof.kind == "number" and not any(
+        e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences
+    )
+    topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+    topic_missing = topic_unknown = 0.0
+    if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
+        pool = set()
+        for aid in answer_ids if prof.shape == "compare" else answer_ids[:1]:
+            pool.update(content_words(snapshot.abstracts[aid].text))
+        names = {w for link in linking.links for w in content_words(link.mention)}
+        stems = snapshot.lexicon.stems
+        topic_missing = sum(w not in pool and w not in names and w in stems for w in topic) / len(topic)
+        topic_unknown = sum(w not in stems and w not in names for w in topic) / len(topic)
+    best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
     return AbstentionSignals(
-        kind=prof.kind,
-        focus_in_answer=focus_in_answer,
-        unknown_terms=unknown,
-        terms_missing_from_answer=missing,
-        best_dense=max((e.dense for e in evidence), default=0.0),
-        number_evidence=number_evidence,
+        shape=prof.shape,
+        unknown_names=linking.unknown,
+        missing_names=missing,
+        linked_exact=pinned or any(link.exact for link in linking.links),
+        focus_missing=focus_missing,
+        number_missing=number_missing,
+        best_dense=best_dense,
+        topic_missing=topic_missing,
+        topic_unknown=topic_unknown,
+        has_evidence=bool(plan.sentences),
     )
 
 
@@ -155,7 +318,7 @@ def _to_answer_sentence(v: VerifiedSentence, sources: Sequence[Source]) -> Answe
 
 def extractive_answer(retrieved: Retrieved, snapshot: IndexSnapshot) -> tuple[str, list[Source]]:
     sources = sources_for(snapshot, retrieved.plan.abstract_ids)
-    text = extractive.render(retrieved.plan, snapshot.abstracts, retrieved.profile.kind == "list")
+    text = extractive.render(retrieved.plan, snapshot.abstracts)
     return text, sources
 
 
@@ -172,18 +335,71 @@ def _extractive_sentences(retrieved: Retrieved, sources: Sequence[Source]) -> li
     ]
 
 
-def abstention(question: str, retrieved: Retrieved, snapshot: IndexSnapshot, backend: str, model: str | None) -> Answer:
-    nearest = sources_for(snapshot, [r.abstract.id for r in retrieved.ranked[:NEAREST]])
+def _did_you_mean(retrieved: Retrieved) -> list[str]:
+    fuzzy = [name for _, name in retrieved.linking.suggestions] if retrieved.linking else []
+    names = [fix for fix in retrieved.corrections if fix != fix.lower()]  # names, not ordinary words
+    return list(dict.fromkeys([*names, *fuzzy]))
+
+
+def abstention(
+    question: str,
+    retrieved: Retrieved,
+    snapshot: IndexSnapshot,
+    backend: str,
+    model: str | None,
+    policy: AnswerPolicy | None = None,
+) -> Answer:
+    nearest_count = (policy or AnswerPolicy()).nearest
+    nearest = sources_for(snapshot, [r.abstract.id for r in retrieved.ranked[:nearest_count]])
+    names = ", ".join(f"**{s.abstract.label}**" for s in nearest)
+    shape = retrieved.profile.shape
+    reason = retrieved.abstain_reason
+    if shape in ("yes_no", "list", "summary"):
+        text = f"No — none of the abstracts addresses this. {reason} The nearest are {names}."
+    else:
+        text = f"{ABSTAIN_TEXT} {reason} The nearest abstracts are {names}."
+    suggestions = _did_you_mean(retrieved)
+    if suggestions:
+        text += " Did you mean " + " or ".join(f"“{s}”" for s in suggestions) + "?"
     return Answer(
         question=question,
-        text=f"{ABSTAIN_TEXT} {retrieved.abstain_reason} The nearest abstracts are listed below.",
+        text=text,
         sentences=[],
         sources=[],
         abstained=True,
         backend=backend,  # type: ignore[arg-type]
         model=model,
         nearest=nearest,
+        abstention_score=retrieved.abstention_score,
+        reason=reason,
+        shape=shape,
+        suggestions=suggestions,
     )
+
+
+def _with_previous_answers(history: Sequence[dict], answer_turn) -> list[dict]:
+    """History whose last user turn has an assistant reply with sources; rebuilt extractively when missing
+    (e.g. a question set that records only the user's turns)."""
+    history = list(history)
+    if not history or history[-1].get("role") != "user":
+        return history
+    earlier = history[:-1]
+    answer = answer_turn(str(history[-1].get("content", "")), _with_previous_answers(earlier, answer_turn))
+    if answer is None:
+        return history
+    sources = [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in answer.sources]
+    return [*history, {"role": "assistant", "content": answer.text, "sources": sources}]
+
+
+def _referenced_sources(question: str, standalone: str, history: Sequence[dict]) -> list[str]:
+    """Sources of the previous answer whose label the follow-up rewrite brought in ("the second one" -> label)."""
+    if standalone == question:
+        return []
+    return [
+        str(s["id"])
+        for s in last_sources(history)
+        if s.get("id") and s.get("label") and s["label"] in standalone and s["label"] not in question
+    ]
 
 
 def stream_answer(
@@ -192,17 +408,56 @@ def stream_answer(
     snapshot: IndexSnapshot,
     retriever: HybridRetriever,
     top_k: int,
+    policy: AnswerPolicy | None = None,
     history: Sequence[dict] = (),
     composer=None,
     notices: Sequence[str] = (),
 ) -> Iterator[StreamEvent]:
     """Answer ``question``; with ``composer`` None the answer is extractive."""
+    policy = policy or AnswerPolicy()
     started = time.perf_counter()
     notices = list(notices)
-    standalone = (
-        composer.condense(question, history) if (composer and history) else condense_heuristic(question, history)
-    )
-    retrieved = retrieve(standalone, snapshot, retriever, top_k)
+    history = list(history)
+    if history and history[-1].get("role") == "user":
+
+        def answer_turn(turn: str, turn_history: list[dict]) -> Answer | None:
+            events = stream_answer(turn, snapshot=snapshot, retriever=retriever, top_k=top_k, policy=policy,
+                                   history=turn_history)  # fmt: skip
+            final = None
+            for event in events:
+                final = event
+            return final if isinstance(final, Answer) and not final.abstained else None
+
+        history = _with_previous_answers(history, answer_turn)
+    more = None
+    if history and is_more_request(question):
+        previous = last_user_question(history)
+        ids = [str(s["id"]) for s in last_sources(history) if s.get("id")]
+        said = set()
+        for entry in history:
+            if entry.get("role") == "assistant":
+                said |= extractive.said_sentences(str(entry.get("content", "")))
+        if previous and ids:
+            more = (ids, said)
+            resolved = condense_heuristic(question, history)
+            standalone = previous if resolved == question or "follow-up to:" in resolved else resolved
+        else:
+            standalone = condense_heuristic(question, history)
+    else:
+        standalone = (
+            composer.condense(question, history) if (composer and history) else condense_heuristic(question, history)
+        )
+    if not readable_by_encoder(standalone):
+        translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
+        if translated and readable_by_encoder(translated):
+            standalone = translated
+            notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")
+        else:
+            notices.append(NOT_ENGLISH_NOTICE)
+    pinned = _referenced_sources(question, standalone, history)
+    if more is not None and pinned:
+        more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
+    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more, pinned=pinned)
     timings = Timings(retrieve_s=retrieved.seconds)
     backend = "ollama" if composer else "extractive"
     model = getattr(composer, "model", None) if composer else None
@@ -212,10 +467,14 @@ def stream_answer(
         answer.standalone_question = standalone if standalone != question else None
         answer.notices = notices + answer.notices
         answer.timings.total_s = time.perf_counter() - started
+        answer.abstention_score = retrieved.abstention_score
+        answer.shape = retrieved.profile.shape
+        if not answer.suggestions:
+            answer.suggestions = _did_you_mean(retrieved)
         return answer
 
     if retrieved.abstain:
-        answer = abstention(question, retrieved, snapshot, backend, model)
+        answer = abstention(question, retrieved, snapshot, backend, model, policy)
         answer.timings = timings
         yield TextDelta(answer.text)
         yield finish(answer)
@@ -223,6 +482,9 @@ def stream_answer(
 
     if composer is None:
         text, sources = extractive_answer(retrieved, snapshot)
+        suggestions = _did_you_mean(retrieved)
+        if suggestions:
+            notices.append("Answered for " + ", ".join(f"“{s}”" for s in suggestions) + " (did you mean it?).")
         yield TextDelta(text)
         verify_started = time.perf_counter()
         sentences = _extractive_sentences(retrieved, sources)
@@ -257,13 +519,13 @@ def stream_answer(
         prompt_tokens=stats.prompt_tokens, completion_tokens=stats.completion_tokens, interrupted=interrupted,
     )  # fmt: skip
     if _model_declined(text):
-        fallback = abstention(question, retrieved, snapshot, "ollama", answer.model)
+        fallback = abstention(question, retrieved, snapshot, "ollama", answer.model, policy)
         fallback.text = f"{ABSTAIN_TEXT} The model found no answer in the retrieved abstracts."
         fallback.timings = timings
         fallback.prompt_tokens, fallback.completion_tokens = stats.prompt_tokens, stats.completion_tokens
         yield finish(fallback)
         return
-    if answer.verified_share < MIN_VERIFIED_SHARE and not interrupted:
+    if answer.verified_share < policy.min_verified_share and not interrupted:
         verified = sum(s.verified for s in sentences)
         text, ex_sources = extractive_answer(retrieved, snapshot)
         fallback = Answer(

@@ -143,9 +143,29 @@ def _first_name_after(text: str, pattern: re.Pattern[str], window: int = 80) -> 
     return None
 
 
+# "We introduce Argument Graph Uncertainty, a …", "We present the Token Hypothesis, a …": a run of capitalised
+# words (joined by & or -) that the sentence then describes.
+_NAMED_RUN = re.compile(
+    r"((?:[A-Z][\w]*(?:[&-][\w]+)*)(?:\s+(?:[A-Z][\w]*(?:[&-][\w]+)*|of|for|and))*?(?:\s+[A-Z][\w]*(?:[&-][\w]+)*)?)"
+    r"(?=\s*(?:,|\(|:|\s+(?:that|which|to|for|as)\b))"
+)
+
+
+def _capitalised_name_after(text: str) -> str | None:
+    for match in _INTRO.finditer(text):
+        run = _NAMED_RUN.match(text, match.end())
+        if run is None:
+            continue
+        name = run.group(1).strip()
+        words = name.split()
+        if len(words) >= 2 and len(words) <= 5 or any(c in name for c in "&") or len(_names(name)) > 0:
+            return name
+    return None
+
+
 def make_label(text: str, max_words: int = 6) -> str:
     """A short display label: the method or benchmark the abstract names, else its opening words."""
-    name = _first_name_after(text, _INTRO) or _first_name_after(text, _CALLED)
+    name = _first_name_after(text, _INTRO) or _first_name_after(text, _CALLED) or _capitalised_name_after(text)
     if name is None:
         counts = Counter(n for n in _names(text) if n not in _GENERIC_NAMES and len(n) >= 3)
         common = [n for n, c in counts.most_common() if c >= 3]

@@ -1,7 +1,8 @@
 """Sentence-level evidence: score every candidate sentence for a question and pick the ones that answer it.
 
 Scores combine MiniLM similarity (precomputed sentence vectors), BM25 over sentences, and whether the sentence
-holds what the question asks for (a number for "how many", the counted or named thing).
+holds what the question asks for (a number for "how many", the counted or named thing), plus a bonus or penalty by
+the sentence's role for the question's shape (a list wants contributions, not background). Weights: AnswerPolicy.
 """
 
 from __future__ import annotations
@@ -11,14 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 from rag.retrieve import IndexSnapshot
+from rag.roles import asks_for_availability
 from rag.text import Span, numbers_in
-
-LEXICAL_WEIGHT = 0.35
-FOCUS_WEIGHT = 0.2
-NUMBER_BONUS = 0.12
-DETAILED_ROWS = 3000  # sentences given the full (Python-level) scoring per question
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +30,7 @@ class EvidenceSentence:
     lexical: float  # BM25 relative to the best sentence in the corpus for this question (0..1)
     has_number: bool
     focus_share: float  # share of the question's focus words the sentence contains
+    role: str = "background"  # what the sentence does in its abstract (rag.roles)
 
 
 def focus_share(focus: Sequence[str], sentence_words: set[str]) -> float:
@@ -41,13 +40,26 @@ def focus_share(focus: Sequence[str], sentence_words: set[str]) -> float:
 
 
 def score_sentences(
-    profile: QuestionProfile, question_vector: np.ndarray, snapshot: IndexSnapshot, rows: Iterable[int]
+    profile: QuestionProfile,
+    question_vector: np.ndarray,
+    snapshot: IndexSnapshot,
+    rows: Iterable[int],
+    policy: AnswerPolicy | None = None,
+    *,
+    dense_weight: float = 1.0,
 ) -> list[EvidenceSentence]:
-    """Score the given sentence rows for the question, best first."""
+    """Score the given sentence rows for the question, best first. ``dense_weight`` 0 ignores the encoder (for a
+    question it cannot read) and leans on BM25 alone."""
+    policy = policy or AnswerPolicy()
+    LEXICAL_WEIGHT, FOCUS_WEIGHT, NUMBER_BONUS = policy.lexical_weight, policy.focus_weight, policy.number_bonus  # noqa: N806
+    DETAILED_ROWS = policy.detailed_rows  # noqa: N806
     rows = list(rows)
     if not rows:
         return []
-    dense = snapshot.sentence_vectors[rows] @ question_vector
+    raw_dense = snapshot.sentence_vectors[rows] @ question_vector
+    dense = raw_dense * dense_weight if dense_weight != 1.0 else raw_dense
+    if dense_weight != 1.0:
+        LEXICAL_WEIGHT = LEXICAL_WEIGHT + (1.0 - dense_weight)  # noqa: N806
     bm25_all = snapshot.sentence_bm25.scores(profile.text)
     top = float(bm25_all.max()) if bm25_all.size else 0.0
     lexical = bm25_all[rows] / top if top > 0 else np.zeros(len(rows), np.float32)
@@ -62,6 +74,10 @@ def score_sentences(
         dense, lexical = dense[keep], lexical[keep]
     # How many focus words each sentence holds, from the sentence BM25 matrix (the same content words, so the
     # same as focus_share on each sentence's words, without tokenizing thousands of sentences per question).
+    roles = snapshot.sentence_roles
+    bonus = dict(policy.role_bonus.get(profile.shape, {}))
+    if asks_for_availability(profile.text):
+        bonus.pop("availability", None)
     n_focus = len(profile.focus_words)
     focus_counts = snapshot.sentence_bm25.word_counts(profile.focus_words)[rows] if n_focus else None
     scored = []
@@ -72,6 +88,8 @@ def score_sentences(
         score = float(dense[i]) + LEXICAL_WEIGHT * float(lexical[i]) + FOCUS_WEIGHT * share
         if profile.kind == "number" and has_number:
             score += NUMBER_BONUS
+        role = roles[row]
+        score += bonus.get(role, 0.0)
         scored.append(
             EvidenceSentence(
                 abstract_id=snapshot.sentence_owner[row],
@@ -83,6 +101,7 @@ def score_sentences(
                 lexical=float(lexical[i]),
                 has_number=has_number,
                 focus_share=share,
+                role=role,
             )
         )
     scored.sort(key=lambda e: (-e.score, e.row))

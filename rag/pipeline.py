@@ -66,7 +66,7 @@ class Pipeline:
                         f"The vector store holds {stored} of the index's {len(manifest.chunks)} chunks",
                         hint="Run `rag ingest` to store the missing chunks (the seed files are not touched).",
                     )
-                self._snapshot = IndexSnapshot(manifest, vectors, self.settings.index_dir)
+                self._snapshot = IndexSnapshot(manifest, vectors, self.settings.index_dir, self.settings.answer)
             return self._snapshot
 
     def retriever(self, mode: Mode | None = None) -> HybridRetriever:
@@ -77,6 +77,8 @@ class Pipeline:
             mode=mode or self.settings.retrieval_mode,
             rrf_k=self.settings.rrf_k,
             dense_weight=self.settings.dense_weight,
+            fusion=self.settings.fusion,
+            policy=self.settings.answer,
         )
 
     # --- operations ---
@@ -180,6 +182,7 @@ class Pipeline:
             snapshot=self.snapshot,
             retriever=self.retriever(),
             top_k=self.settings.top_k,
+            policy=self.settings.answer,
             history=list(history or []),
             composer=composer,
             notices=notices,
@@ -198,6 +201,12 @@ class Pipeline:
         from rag.query_engine import CitedQueryEngine
 
         return CitedQueryEngine(pipeline=self, **kwargs)
+
+    def as_retriever(self, k: int | None = None, mode: Mode | None = None):
+        """The abstract ranking as a LlamaIndex ``BaseRetriever`` (``retrieve(q)`` -> NodeWithScore per abstract)."""
+        from rag.query_engine import AbstractRetriever
+
+        return AbstractRetriever(self.retriever(mode), k or self.settings.top_k)
 
     def warm_up(self) -> float:
         """Load the model and index now (not on the first question); returns seconds taken."""

@@ -4,9 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.base.response.schema import Response
 from llama_index.core.query_engine import CustomQueryEngine
-from llama_index.core.schema import NodeWithScore, TextNode
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+
+
+class AbstractRetriever(BaseRetriever):
+    """The hybrid abstract ranking (dense + BM25, score fusion, lexicon links) as a LlamaIndex retriever: one
+    ``NodeWithScore`` per abstract, the fused score as its score, the dense and BM25 scores in its metadata."""
+
+    def __init__(self, retriever: Any, k: int = 5) -> None:
+        super().__init__()
+        self._hybrid = retriever
+        self._k = k
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        ranked = self._hybrid.search(query_bundle.query_str, self._k)
+        return [
+            NodeWithScore(
+                node=TextNode(
+                    id_=r.abstract.id,
+                    text=r.abstract.text,
+                    metadata={"label": r.abstract.label, "dense_score": r.dense, "bm25_score": r.bm25},
+                ),
+                score=r.score,
+            )
+            for r in ranked
+        ]
 
 
 class CitedQueryEngine(CustomQueryEngine):

@@ -12,6 +12,7 @@ from typing import Literal
 from rag.text import content_words
 
 Kind = Literal["list", "number", "name", "general"]
+Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
 
 _LIST = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|methods)\b"
@@ -29,7 +30,7 @@ _NUMBER = re.compile(
 )
 _NAME = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+)?(?:dataset|datasets|benchmark|benchmarks|model|models|method|algorithm|metric|"
-    r"metrics|framework|architecture|baseline|baselines|language|languages|library|tool|environment|environments)\b"
+    r"metrics|framework|architecture|baseline|baselines|library|tool|environment|environments)\b"
     r"|\bwhat\s+is\s+(?:it|the\s+\w+)\s+called\b|\bwhat\s+name\b",
     re.IGNORECASE,
 )
@@ -38,7 +39,9 @@ _QUESTION_WORDS = frozenset(
     content_words(
         "how many much which what paper papers work works study studies abstract abstracts propose proposed "
         "introduce method approach use uses used report reports reported does do did is are was were model models "
-        "result results show find found author authors achieve achieves specific specifically exactly number"
+        "result results show find found author authors achieve achieves specific specifically exactly number "
+        "compare comparison contrast difference differences differ summarize summarise summary overview tell more "
+        "explain list any there"
     )
 )
 _ANSWER_CATEGORIES = frozenset(
@@ -62,6 +65,7 @@ class QuestionProfile:
     topic_words: tuple[str, ...]  # stemmed content words without question grammar
     focus_words: tuple[str, ...] = ()  # for number/name questions: what is counted or named ("screen", "gpu")
     specific_terms: tuple[str, ...] = field(default=())  # name-like tokens as written ("AssayBench", "GPT-4o")
+    shape: Shape = "fact"  # the answer plan: see classify_shape
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -90,7 +94,12 @@ def specific_terms(question: str) -> list[str]:
 
 
 _WHICH_THING = re.compile(r"^\s*(?:which|what)\s+(?!does\b|do\b|did\b|is\b|are\b|was\b|were\b|can\b)\w+", re.I)
-_UNIT = re.compile(r"\bin\s+(?:milliseconds|seconds|minutes|hours|ms|percent|bits|bytes|gb|mb|millimet\w+)\b", re.I)
+# "in <unit>": a general list of units of time, size and share (not one question's unit)
+_UNIT = re.compile(
+    r"\bin\s+(?:(?:milli|micro|nano|kilo|centi)?(?:seconds?|meters?|metres?|grams?)|minutes|hours|days|ms|percent|"
+    r"percentage|bits|bytes|[kmgt]b|tokens)\b",
+    re.I,
+)
 
 
 def classify(question: str) -> Kind:
@@ -108,6 +117,17 @@ def classify(question: str) -> Kind:
 
 
 def focus_words(question: str, kind: Kind) -> list[str]:
+    return [w for w in _focus_words(question, kind) if w not in _name_words(question)]
+
+
+def _name_words(question: str) -> set[str]:
+    """Content words of the question's name-like terms: the subject, not what is counted or named."""
+    # CamelCase, digits or hyphens mark a work's name ("FooNet", "X-9"); acronyms ("GPUs", "DNA") are things
+    works = [t for t in specific_terms(question) if re.search(r"[a-z][A-Z]|\d|\w-\w", t)]
+    return {w for term in works for w in content_words(term)}
+
+
+def _focus_words(question: str, kind: Kind) -> list[str]:
     """The noun phrase a number/name question asks about: 'How many CRISPR screens does…' -> crispr, screen."""
     pattern = _NUMBER if kind == "number" else _NAME if kind == "name" else None
     if pattern is None:
@@ -125,8 +145,128 @@ def focus_words(question: str, kind: Kind) -> list[str]:
     return words
 
 
+_MORE = re.compile(
+    r"^\W*(?:(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:tell|say|show)\s+(?:me\s+)?(?:some\s+)?more|more\s+"
+    r"(?:details?|detail|info\w*|on\s+(?:it|that|this|them))|(?:please\s+)?(?:elaborate|go\s+on|continue|expand)|"
+    r"what\s+else|anything\s+else|and\s+more|more)\b",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
+    r"\b(?:difference|differences|similarit\w+)\s+(?:between|of)\b|\bhow\s+does\s+.+\s+differ\b",
+    re.I,
+)
+_YES_NO = re.compile(
+    r"^\s*(?:(?:is|are)\s+there\s+(?:any|a|an|some)?\s*(?:papers?|works?|abstracts?|stud(?:y|ies)|research|"
+    r"methods?|benchmarks?|datasets?)\b|(?:does|do)\s+(?:any|a|an|some)\s+(?:of\s+the\s+)?(?:papers?|works?|"
+    r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
+    r"(?:on|about)\b)",
+    re.I,
+)
+_SUMMARY = re.compile(
+    r"\bsummar\w+\b|\boverview\b|\bsurvey\b|\bwhat\s+(?:do|does)\s+(?:the\s+)?(?:papers|abstracts|corpus|"
+    r"works)\s+say\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
+    re.I,
+)
+_HOW_WHY = re.compile(
+    r"^\s*(?:(?:and\s+)?(?:how|why)\b(?!\s+(?:many|much|large|big|long|fast|well|often|accurate|good)\b)"
+    r"(?!.*\bperform\w*\b)|"
+    r"what\s+(?:mechanism|makes|explains|causes|is\s+the\s+(?:mechanism|reason|key\s+idea|idea|intuition))|"
+    r"in\s+what\s+way|explain\b)",
+    re.I,
+)
+
+
+def is_more_request(question: str) -> bool:
+    """'tell me more', 'more details', 'go on': asks for more of the previous answer's papers."""
+    return bool(_MORE.search(question)) and len(question.split()) <= 8
+
+
+# Words that carry a question's shape, so that a typo in them ("how mnay") does not change the plan.
+_SHAPE_WORDS = ("many", "much", "which", "what", "papers", "paper", "compare", "between", "there", "summarize")
+_WORD_TOKEN = re.compile(r"[A-Za-z]+")
+
+
+def fix_shape_words(question: str) -> str:
+    """Correct typos in the few words that decide a question's shape (rapidfuzz ratio >= 75, same first letter)."""
+    from rapidfuzz import fuzz, process
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lowered = word.lower()
+        if len(lowered) < 4 or lowered in _SHAPE_WORDS:
+            return word
+        best = process.extractOne(lowered, _SHAPE_WORDS, scorer=fuzz.ratio, score_cutoff=75)
+        if best is None or best[0][0] != lowered[0] or abs(len(best[0]) - len(lowered)) > 1:
+            return word
+        return best[0] if sorted(best[0]) == sorted(lowered) or best[1] >= 85 else word
+
+    question = _WORD_TOKEN.sub(fix, question)
+    # "dose"/"deos" where an auxiliary verb stands (before a name or a pronoun): "… screens dose FooNet use?"
+    return _AUX_TYPO.sub("does", question)
+
+
+_AUX_TYPO = re.compile(r"\b(?:dose|deos|dosе|doe)\b(?=\s+(?:[A-Z]|it\b|they\b|the\b|this\b))")
+
+
+def classify_shape(question: str, kind: Kind | None = None) -> Shape:
+    """The answer plan a question calls for (general English cues; the earliest strong cue wins)."""
+    kind = kind or classify(question)
+    if is_more_request(question):
+        return "followup"
+    if _COMPARE.search(question) and _names_works(compare_parts(question)):
+        return "compare"
+    if _YES_NO.search(question):
+        return "yes_no"
+    if _SUMMARY.search(question):
+        return "summary"
+    if kind == "list":
+        return "list"
+    if kind == "number":
+        return "number"
+    if _HOW_WHY.search(question):
+        return "how_why"
+    if kind == "name":
+        return "name"
+    return "fact"
+
+
+_COMPARE_LEAD = re.compile(
+    r"^.*?\b(?:compare|comparing|comparison\s+(?:of|between)|contrast|between|differences?\s+(?:between|of)|"
+    r"similarit\w+\s+(?:between|of))\s+",
+    re.I,
+)
+_COMPARE_SPLIT = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+vs\.?\s+|\s+versus\s+|\s+with\s+|\s+to\s+|"
+    r"\s+from\s+)\s*",
+    re.I,
+)
+_COMPARE_TAIL = re.compile(r"\s+(?:in\s+terms\s+of|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I)
+
+
+def compare_parts(question: str) -> list[str]:
+    """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
+    body = _COMPARE_LEAD.sub("", question, count=1)
+    how = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare)\s+(?:from|to|with)\s+(.+)$", body, re.I)
+    if how:
+        body = f"{how.group(1)} and {how.group(2)}"
+    body = _COMPARE_TAIL.sub("", body.strip())
+    parts = [p.strip(" ?.,;:") for p in _COMPARE_SPLIT.split(body)]
+    parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
+    return [p for p in parts if p][:4]
+
+
+def _names_works(parts: list[str]) -> bool:
+    """A comparison of named works: two or more short parts ("X and Y"), not "which pairs to compare when …"."""
+    return len(parts) >= 2 and all(len(p.split()) <= 6 for p in parts)
+
+
 def profile(question: str) -> QuestionProfile:
+    question = fix_shape_words(question)
     kind = classify(question)
+    shape = classify_shape(question, kind)
+    if shape in ("summary", "yes_no"):
+        kind = "list"
     topic = [w for w in dict.fromkeys(content_words(question)) if w not in _QUESTION_WORDS]
     return QuestionProfile(
         text=question,
@@ -134,6 +274,7 @@ def profile(question: str) -> QuestionProfile:
         topic_words=tuple(topic),
         focus_words=tuple(dict.fromkeys(focus_words(question, kind))),
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
+        shape=shape,
     )
 
 

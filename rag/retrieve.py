@@ -6,6 +6,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -16,7 +17,10 @@ from rag.chunking import Chunk
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
+from rag.lexicon import Lexicon
 from rag.manifest import Manifest, load_bm25
+from rag.policy import AnswerPolicy
+from rag.roles import Role, abstract_roles
 from rag.store import ChunkStore
 from rag.text import Span, content_words
 
@@ -113,8 +117,15 @@ class IndexSnapshot:
     Immutable once built; a new ingest produces a new snapshot.
     """
 
-    def __init__(self, manifest: Manifest, sentence_vectors: np.ndarray, index_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        manifest: Manifest,
+        sentence_vectors: np.ndarray,
+        index_dir: Path | None = None,
+        policy: AnswerPolicy | None = None,
+    ) -> None:
         self.manifest = manifest
+        self.policy = policy or AnswerPolicy()
         self.abstracts: dict[str, Abstract] = {a.id: a for a in manifest.abstracts}
         self.abstract_order: list[str] = [a.id for a in manifest.abstracts]
         self.chunks: list[Chunk] = list(manifest.chunks)
@@ -134,6 +145,19 @@ class IndexSnapshot:
         for abstract in manifest.abstracts:
             self.sentence_rows[abstract.id] = range(row, row + len(abstract.sentences))
             row += len(abstract.sentences)
+
+    @cached_property
+    def lexicon(self) -> Lexicon:
+        """The corpus's names (methods, benchmarks, datasets, models) and the abstracts using each; built once."""
+        return Lexicon.build(((a.id, a.text) for a in self.manifest.abstracts), self.policy.generic_name_share)
+
+    @cached_property
+    def sentence_roles(self) -> list[Role]:
+        """Each sentence row's role (background, gap, contribution, method, result, availability); built once."""
+        roles: list[Role] = []
+        for abstract in self.manifest.abstracts:
+            roles.extend(abstract_roles(abstract.sentence_texts()))
+        return roles
 
     def _load_bm25(self, index_dir: Path | None) -> tuple[BM25Index, BM25Index, bool]:
         """(chunk BM25, sentence BM25, whether they came from the saved file)."""
@@ -161,6 +185,8 @@ class HybridRetriever:
         rrf_k: int = 60,
         dense_weight: float = 1.0,
         chunks_per_abstract: int = 2,
+        fusion: Literal["score", "rrf"] = "score",
+        policy: AnswerPolicy | None = None,
     ) -> None:
         self.snapshot = snapshot
         self.store = store
@@ -169,6 +195,8 @@ class HybridRetriever:
         self.rrf_k = rrf_k
         self.dense_weight = dense_weight
         self.chunks_per_abstract = chunks_per_abstract
+        self.fusion = fusion
+        self.policy = policy or AnswerPolicy()
 
     def dense_chunk_scores(self, vector: np.ndarray, n_chunks: int) -> dict[str, float]:
         # Over-fetch: chunks of an interrupted ingest may sit in Chroma without being in the manifest.
@@ -176,8 +204,24 @@ class HybridRetriever:
         known = self.snapshot.chunk_index
         return {h.chunk_id: h.similarity for h in hits if h.chunk_id in known}
 
-    def search(self, question: str, k: int, query_vector: np.ndarray | None = None) -> list[RankedAbstract]:
+    def search(
+        self,
+        question: str,
+        k: int,
+        query_vector: np.ndarray | None = None,
+        *,
+        linked: dict[str, float] | None = None,
+        dense_weight: float | None = None,
+    ) -> list[RankedAbstract]:
+        """Rank abstracts. ``linked``: abstract id -> link strength (from the lexicon; computed when None);
+        ``dense_weight`` overrides the policy's share of the dense score (0 for a question the encoder cannot read).
+        """
         snap = self.snapshot
+        if linked is None:  # called on its own (rag search, eval): spell mistyped words as the corpus does
+            question, _ = snap.lexicon.correct(
+                question, min_ratio=self.policy.fuzzy_min_ratio, min_chars=self.policy.fuzzy_min_chars
+            )
+            linked = link_weights(snap, question, self.policy)
         n_abstracts = len(snap.abstracts)
         dense_chunks: dict[str, float] = {}
         bm25_chunks: dict[str, float] = {}
@@ -198,8 +242,15 @@ class HybridRetriever:
             fused = {a: dense_best[a] for a in dense_ranking}
         elif self.mode == "bm25":
             fused = {a: bm25_best[a] for a in bm25_ranking}
-        else:
+        elif self.fusion == "rrf":
             fused = rrf_fuse([(dense_ranking, self.dense_weight), (bm25_ranking, 1.0)], self.rrf_k)
+        else:
+            weight = self.policy.fusion_dense_weight if dense_weight is None else dense_weight
+            fused = score_fuse(dense_best, bm25_best, weight)
+        if self.mode == "hybrid" and linked:
+            for aid, strength in linked.items():
+                if aid in snap.abstracts:
+                    fused[aid] = fused.get(aid, 0.0) + self.policy.link_boost * strength
         order = sorted(fused, key=lambda a: (-fused[a], a))[: min(k, n_abstracts)]
         dense_rank = {a: i for i, a in enumerate(dense_ranking, start=1)}
         bm25_rank = {a: i for i, a in enumerate(bm25_ranking, start=1)}
@@ -225,6 +276,36 @@ class HybridRetriever:
             chunk = snap.chunks[snap.chunk_index[cid]]
             matches.append(ChunkMatch(cid, chunk.start, chunk.end, chunk.text, dense.get(cid), bm25.get(cid)))
         return matches
+
+
+def score_fuse(dense: dict[str, float], bm25: dict[str, float], dense_weight: float) -> dict[str, float]:
+    """Convex combination of min-max-normalised scores: each ranking's best is 1, its worst candidate 0.
+
+    Unlike reciprocal ranks, a BM25 ranking whose top scores are close together (weak, generic word matches) moves
+    the fused order little, while a clear winner on either side keeps its margin.
+    """
+    fused: dict[str, float] = defaultdict(float)
+    for scores, weight in ((dense, dense_weight), (bm25, 1.0 - dense_weight)):
+        if not scores or weight <= 0:
+            continue
+        low, high = min(scores.values()), max(scores.values())
+        if scores is bm25:
+            low = 0.0  # BM25 has a natural zero: no query word matched
+        spread = high - low
+        for aid, score in scores.items():
+            fused[aid] += weight * ((score - low) / spread if spread > 0 else 1.0)
+    return dict(fused)
+
+
+def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> dict[str, float]:
+    """Abstracts using a name the question mentions -> 1/sqrt(how many abstracts use that name)."""
+    linking = snapshot.lexicon.link(question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
+    weights: dict[str, float] = {}
+    for link in linking.links:
+        strength = 1.0 / len(link.name.abstract_ids) ** 0.5
+        for aid in link.name.abstract_ids:
+            weights[aid] = max(weights.get(aid, 0.0), strength)
+    return weights
 
 
 def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:

@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from rag.policy import AnswerPolicy
+
 # Bumped when the chunk layout, how chunk vectors are made, or stored metadata changes in a way old collections
 # cannot serve. v2: a chunk's vector is the mean of its sentences' vectors (it was the chunk text's own encoding).
 INDEX_SCHEMA_VERSION = 2
@@ -46,7 +48,9 @@ def normalize_ollama_host(value: str | None) -> str:
 class Settings(BaseSettings):
     """Everything the engine, CLI and UI can be told. Environment: ``RAG_<FIELD>`` (e.g. ``RAG_TOP_K=8``)."""
 
-    model_config = SettingsConfigDict(env_prefix="RAG_", extra="forbid", validate_default=True)
+    model_config = SettingsConfigDict(
+        env_prefix="RAG_", extra="forbid", validate_default=True, env_nested_delimiter="__"
+    )
 
     # --- corpus and storage ---
     seeds: Annotated[list[Path], NoDecode] = Field(
@@ -94,11 +98,16 @@ class Settings(BaseSettings):
         default="hybrid", description="How abstracts are ranked: dense+BM25 fused, or one of them alone."
     )
     top_k: int = Field(default=5, ge=1, le=100, description="Abstracts returned for a question.")
-    rrf_k: int = Field(default=60, ge=1, description="Reciprocal-rank-fusion constant (larger = flatter).")
+    fusion: Literal["score", "rrf"] = Field(
+        default="score",
+        description="How hybrid retrieval fuses dense and BM25: 'score' (min-max-normalised scores, weighted by "
+        "answer.fusion_dense_weight; robust to paraphrases) or 'rrf' (weighted reciprocal rank, the old default).",
+    )
+    rrf_k: int = Field(default=60, ge=1, description="Reciprocal-rank-fusion constant (larger = flatter); rrf only.")
     dense_weight: float = Field(
         default=0.5,
         ge=0.0,
-        description="Weight of the dense ranking in fusion (BM25 has weight 1); 0.5 measured best on eval/.",
+        description="Weight of the dense ranking in reciprocal-rank fusion (BM25 has weight 1); rrf only.",
     )
 
     # --- vector store ---
@@ -139,6 +148,11 @@ class Settings(BaseSettings):
     ollama_temperature: float = Field(default=0.1, ge=0.0, le=2.0, description="Sampling temperature.")
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are refused with a clear message."
+    )
+    answer: AnswerPolicy = Field(
+        default_factory=AnswerPolicy,
+        description="The answer policy: every threshold, margin and weight of evidence, answer plans and abstention "
+        "(environment RAG_ANSWER__<FIELD>, e.g. RAG_ANSWER__ABSTAIN_THRESHOLD=0.6).",
     )
 
     # --- UI ---

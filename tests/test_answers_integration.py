@@ -233,3 +233,75 @@ def test_real_ollama_end_to_end(pipeline):
     other = pipeline_for(pipeline, ollama_host=os.environ["OLLAMA_HOST"])
     answer = other.ask(ASSAY_Q, backend="ollama")
     assert answer.sources and ("1,920" in answer.text or answer.backend == "extractive")
+
+
+def test_question_not_in_english_is_translated_by_the_model_for_retrieval(pipeline):
+    from rag.compose.prompts import TRANSLATE_SYSTEM_PROMPT
+
+    def reply(messages):
+        if messages[0]["content"] == TRANSLATE_SYSTEM_PROMPT:
+            return "How many CRISPR screens is AssayBench built from?"
+        return "AssayBench is built from 1,920 publicly available CRISPR screens [1]."
+
+    with serve({MODEL: ScriptedBackend(reply)}) as url:
+        other = pipeline_for(pipeline, ollama_host=url, ollama_model=MODEL, ollama_timeout_s=30)
+        answer = other.ask("AssayBench 是由多少个筛选构建的？", backend="ollama")
+    assert answer.standalone_question == "How many CRISPR screens is AssayBench built from?"
+    assert answer.sources[0].abstract.label == "AssayBench" and not answer.abstained
+    assert any("translated into English" in n for n in answer.notices)
+
+
+def test_question_not_in_english_without_a_model_links_its_latin_names(pipeline):
+    answer = pipeline.ask("AssayBench 使用了多少个 CRISPR 筛选？", backend="extractive")
+    assert not answer.abstained and "1,920" in answer.text
+    assert any("not in English" in n for n in answer.notices)
+
+
+def test_llamaindex_retriever_returns_scored_abstract_nodes(pipeline):
+    nodes = pipeline.as_retriever(k=3).retrieve("How many CRISPR screens does AssayBench use?")
+    assert len(nodes) == 3 and nodes[0].node.metadata["label"] == "AssayBench"
+    assert nodes[0].score >= nodes[1].score >= nodes[2].score
+    assert nodes[0].node.id_ == pipeline.search("How many CRISPR screens does AssayBench use?", k=1)[0].abstract.id
+
+
+def test_tell_me_more_gives_new_sentences_of_the_same_paper(pipeline):
+    first = pipeline.ask("What does AptaBench provide?", backend="extractive")
+    history = [
+        {"role": "user", "content": "What does AptaBench provide?"},
+        {"role": "assistant", "content": first.text,
+         "sources": [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in first.sources]},
+    ]  # fmt: skip
+    more = pipeline.ask("tell me more", history, backend="extractive")
+    assert not more.abstained and more.shape == "followup"
+    assert {s.abstract.id for s in more.sources} == {s.abstract.id for s in first.sources}
+    assert not {s.text for s in more.sentences} & {s.text for s in first.sentences}
+
+
+def test_follow_up_with_only_the_users_turns_resolves_against_the_rebuilt_answer(pipeline):
+    first = pipeline.ask("Which papers use flow matching?", backend="extractive")
+    follow = pipeline.ask(
+        "What does the second one model?", [{"role": "user", "content": "Which papers use flow matching?"}],
+        backend="extractive",
+    )  # fmt: skip
+    assert follow.sources[0].abstract.id == first.sources[1].abstract.id
+
+
+def test_compare_answer_is_a_table_citing_every_named_work(pipeline):
+    answer = pipeline.ask("Compare AptaBench and AssayBench", backend="extractive")
+    assert not answer.abstained and answer.shape == "compare"
+    assert {s.abstract.label for s in answer.sources} == {"AptaBench", "AssayBench"}
+    assert answer.text.startswith("| Work |") and len(answer.text.splitlines()) == 4
+
+
+def test_list_answer_is_markdown_with_the_papers_name(pipeline):
+    answer = pipeline.ask("Which papers study LLM calibration?", backend="extractive")
+    lines = answer.text.splitlines()
+    assert lines and all(line.startswith("- **") for line in lines)
+    assert len(lines) == len(answer.sources)
+
+
+def test_every_answer_has_an_abstention_score(pipeline):
+    answered = pipeline.ask("How many CRISPR screens does AssayBench use?", backend="extractive")
+    refused = pipeline.ask("What does the QwertyNet-9 benchmark measure?", backend="extractive")
+    assert 0.0 <= answered.abstention_score < refused.abstention_score <= 1.0
+    assert refused.abstained and "QwertyNet-9" in refused.reason

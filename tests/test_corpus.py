@@ -158,3 +158,21 @@ def test_assaybench_in_seeds_has_both_locations():
     corpus = load_corpus([SEEDS])
     assay = next(a for a in corpus if a.label == "AssayBench")
     assert [loc.file[:3] for loc in assay.locations] == ["000", "001"]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Graphs are hard. We introduce Foo&Bar Pro, a benchmark for graph tasks. It is big.", "Foo&Bar Pro"),
+        (
+            "Models fail. We present the Quiet Lattice Hypothesis, a theory of depth. It holds.",
+            "Quiet Lattice Hypothesis",
+        ),
+        (
+            "Sampling is slow. We propose a faster sampler for diffusion models. It helps.",
+            "Sampling is slow. We propose a…",
+        ),  # no name: opening words
+    ],
+)
+def test_label_is_the_name_the_abstract_gives_its_work(text, label):
+    assert make_label(text) == label

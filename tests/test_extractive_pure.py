@@ -5,22 +5,28 @@ from __future__ import annotations
 import pytest
 
 from rag.compose.extractive import (
-    LIST_FLOOR,
-    LIST_MARGIN,
-    LIST_MAX,
     ExtractivePlan,
+    plan_compare,
     plan_list,
+    plan_more,
     plan_single,
     render,
+    said_sentences,
     with_marker,
 )
 from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence
+from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 from rag.text import Span
 
+POLICY = AnswerPolicy()
+LIST_FLOOR, LIST_MARGIN, LIST_MAX = POLICY.list_floor, POLICY.list_margin, POLICY.list_max
 
-def ev(abstract_id: str, row: int, score: float, text: str | None = None) -> EvidenceSentence:
+
+def ev(
+    abstract_id: str, row: int, score: float, text: str | None = None, role: str = "contribution"
+) -> EvidenceSentence:
     return EvidenceSentence(
         abstract_id=abstract_id,
         row=row,
@@ -31,6 +37,7 @@ def ev(abstract_id: str, row: int, score: float, text: str | None = None) -> Evi
         lexical=0.0,
         has_number=False,
         focus_share=0.0,
+        role=role,
     )
 
 
@@ -63,7 +70,7 @@ def test_with_marker(sentence, number, expected):
 
 
 def test_plan_list_empty():
-    assert plan_list([]) == ExtractivePlan([], [])
+    assert plan_list([]) == ExtractivePlan([], [], "list")
 
 
 def test_plan_list_one_sentence_per_abstract_within_margin():
@@ -103,7 +110,7 @@ def test_plan_list_caps_members():
 
 
 def test_plan_list_margin_boundary_is_inclusive():
-    evidence = [ev("a", 1, 1.0), ev("b", 2, 0.75)]
+    evidence = [ev("a", 1, 1.0), ev("b", 2, 1.0 - LIST_MARGIN)]
     assert plan_list(evidence).abstract_ids == ["a", "b"]
 
 
@@ -119,7 +126,7 @@ def test_plan_single_cites_one_abstract_and_picks_its_sentences():
 
 # --- render ---
 
-ABSTRACTS = {"a": abstract("a", "AssayBench"), "b": abstract("b", "AptaBench")}
+ABSTRACTS = {"a": abstract("a", "FooNet"), "b": abstract("b", "BarSet")}
 
 
 def test_render_prose_numbers_by_plan_order():
@@ -134,7 +141,7 @@ def test_render_single_abstract_several_sentences():
 
 def test_render_list_one_line_per_abstract_with_label():
     plan = ExtractivePlan(["a", "b"], [ev("a", 1, 1.0, "Alpha holds."), ev("b", 2, 0.9, "Beta holds")])
-    assert render(plan, ABSTRACTS, as_list=True) == "- AssayBench: Alpha holds [1].\n- AptaBench: Beta holds [2]"
+    assert render(plan, ABSTRACTS, as_list=True) == "- **FooNet**: Alpha holds [1].\n- **BarSet**: Beta holds [2]"
 
 
 def test_render_empty_plan():
@@ -144,4 +151,49 @@ def test_render_empty_plan():
 
 def test_plan_list_then_render_round_trip():
     plan = plan_list([ev("b", 2, 0.9, "Beta holds."), ev("a", 1, 1.0, "Alpha holds.")])
-    assert render(plan, ABSTRACTS, as_list=True) == "- AssayBench: Alpha holds [1].\n- AptaBench: Beta holds [2]."
+    assert render(plan, ABSTRACTS, as_list=True) == "- **FooNet**: Alpha holds [1].\n- **BarSet**: Beta holds [2]."
+
+
+# --- compare tables ---
+
+
+def test_plan_compare_one_row_per_work_with_the_same_aspects():
+    a = [ev("a", 1, 0.9, "A does X.", "contribution"), ev("a", 2, 0.8, "A uses Y.", "method"),
+         ev("a", 3, 0.7, "A wins by 5%.", "result")]  # fmt: skip
+    b = [ev("b", 7, 0.9, "B does Z.", "contribution"), ev("b", 8, 0.5, "B was tested.", "result")]
+    plan = plan_compare([("a", a), ("b", b)])
+    assert plan.abstract_ids == ["a", "b"]
+    text = render(plan, ABSTRACTS)
+    lines = text.splitlines()
+    assert lines[0] == "| Work | What it does | How | Results |"
+    assert lines[2] == "| **FooNet** [1] | A does X [1]. | A uses Y [1]. | A wins by 5% [1]. |"
+    assert lines[3] == "| **BarSet** [2] | B does Z [2]. | — | B was tested [2]. |"
+
+
+def test_plan_compare_without_a_contribution_sentence_uses_the_best_other_one():
+    a = [ev("a", 1, 0.9, "Availability.", "availability"), ev("a", 2, 0.8, "Background.", "background")]
+    plan = plan_compare([("a", a)])
+    assert plan.rows[0][1][0].text == "Background."
+
+
+def test_render_table_escapes_pipes():
+    plan = plan_compare([("a", [ev("a", 1, 0.9, "Uses |x| norms.", "contribution")])])
+    assert "Uses \\|x\\| norms [1]." in render(plan, ABSTRACTS)
+
+
+# --- tell me more ---
+
+
+def test_plan_more_skips_what_was_said_and_keeps_the_papers():
+    evidence = [ev("a", 1, 0.9, "First point here now."), ev("a", 2, 0.8, "Second point here now."),
+                ev("b", 3, 0.7, "Other paper point here.")]  # fmt: skip
+    said = said_sentences("First point here now [1].")
+    plan = plan_more(["a"], evidence, said, 2)
+    assert [e.row for e in plan.sentences] == [2]
+    assert plan.abstract_ids == ["a"]
+
+
+def test_said_sentences_strip_markers_and_markdown():
+    said = said_sentences("- **FooNet**: It does a thing well [1].\nAnother sentence with words [2].")
+    assert "it does a thing well" in said
+    assert "another sentence with words" in said

@@ -9,6 +9,7 @@ from rag.question import (
     QuestionProfile,
     classify,
     clauses,
+    compare_parts,
     focus_words,
     is_specific_term,
     profile,
@@ -111,18 +112,15 @@ def test_classify_what_percentage_is_a_number_question(question):
 
 
 def test_focus_words_number_question():
-    assert focus_words("How many CRISPR screens does AssayBench use?", "number") == ["crispr", "screen"]
+    assert focus_words("How many training images does FooNet use?", "number") == ["train", "imag"]
 
 
 def test_focus_words_name_question_drops_the_answer_category():
-    assert focus_words("What dataset does AptaBench use?", "name") == []
+    assert focus_words("What dataset does FooNet use?", "name") == []
 
 
 def test_focus_words_name_question_keeps_what_qualifies_it():
-    assert focus_words("Which programming languages are covered in Co-Locator's experiments?", "name") == [
-        "programm",
-        "languag",
-    ]
+    assert focus_words("Which optimization algorithm does FooNet train with?", "name") == ["optimiz"]
 
 
 def test_focus_words_number_question_without_number_cue_falls_back_to_topic_minus_names():
@@ -185,13 +183,14 @@ def test_specific_terms_none():
 
 
 def test_profile_number_question():
-    p = profile("How many CRISPR screens does AssayBench use?")
+    p = profile("How many training images does FooNet use?")
     assert p == QuestionProfile(
-        text="How many CRISPR screens does AssayBench use?",
+        text="How many training images does FooNet use?",
         kind="number",
-        topic_words=("crispr", "screen", "assaybench"),
-        focus_words=("crispr", "screen"),
-        specific_terms=("CRISPR", "AssayBench"),
+        topic_words=("train", "imag", "foonet"),
+        focus_words=("train", "imag"),
+        specific_terms=("FooNet",),
+        shape="number",
     )
 
 
@@ -300,3 +299,47 @@ def test_term_occurs_matches_the_regular_expression_it_replaced():
         term = "".join(rng.choice("abs1-") for _ in range(rng.randint(1, 4)))
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert term_occurs(term, text) is bool(reference(term, text)), (term, text)
+
+
+# --- shapes ---
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("What does FooNet propose?", "fact"),
+        ("How many images does FooNet use?", "number"),
+        ("how mnay images does FooNet use?", "number"),  # a typo in a shape word
+        ("Which dataset does FooNet train on?", "name"),
+        ("Which papers study graph learning?", "list"),
+        ("Compare FooNet and BarSet", "compare"),
+        ("How does FooNet differ from BarSet?", "compare"),
+        ("FooNet vs BarSet on accuracy", "compare"),
+        ("Summarize the papers about diffusion models", "summary"),
+        ("Give me an overview of graph learning", "summary"),
+        ("How does FooNet encode atoms?", "how_why"),
+        ("Why does FooNet need no labels?", "how_why"),
+        ("How does FooNet perform on molecules?", "fact"),
+        ("Is there a paper on protein folding?", "yes_no"),
+        ("Does any paper study graph learning?", "yes_no"),
+        ("tell me more", "followup"),
+        ("Tell me more about it", "followup"),
+        ("Which pairs of responses should annotators compare when labelling data?", "name"),  # not a comparison
+    ],
+)
+def test_classify_shape(question, shape):
+    assert profile(question).shape == shape
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("Compare FooNet and BarSet", ["FooNet", "BarSet"]),
+        ("Compare FooNet, BarSet and Baz-2", ["FooNet", "BarSet", "Baz-2"]),
+        ("How does FooNet differ from BarSet in terms of speed?", ["FooNet", "BarSet"]),
+        ("What is the difference between FooNet and the BarSet benchmark?", ["FooNet", "BarSet benchmark"]),
+        ("FooNet vs BarSet", ["FooNet", "BarSet"]),
+    ],
+)
+def test_compare_parts(question, parts):
+    assert compare_parts(question) == parts

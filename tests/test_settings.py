@@ -42,3 +42,24 @@ def test_normalize_ollama_host(raw, url):
 def test_invalid_settings_are_refused(bad):
     with pytest.raises(ValidationError):
         Settings(**bad)
+
+
+def test_answer_policy_is_one_nested_group_read_from_the_environment(monkeypatch):
+    monkeypatch.setenv("RAG_ANSWER__ABSTAIN_THRESHOLD", "0.7")
+    monkeypatch.setenv("RAG_ANSWER__LIST_MAX", "4")
+    settings = Settings()
+    assert settings.answer.abstain_threshold == 0.7 and settings.answer.list_max == 4
+
+
+def test_answer_policy_fields_all_have_descriptions():
+    from rag.policy import AnswerPolicy
+
+    assert all(field.description for field in AnswerPolicy.model_fields.values())
+
+
+def test_answer_policy_refuses_unknown_fields(monkeypatch):
+    import pydantic
+
+    monkeypatch.setenv("RAG_ANSWER__NO_SUCH_KNOB", "1")
+    with pytest.raises(pydantic.ValidationError):
+        Settings()

@@ -1,23 +1,22 @@
 """The extractive answerer: no model, just the evidence sentences themselves, each with its citation.
 
-Single-paper questions get the 1-3 sentences that answer them; list questions one line per relevant abstract.
+One plan per question shape: single-paper questions quote the 1-3 sentences that answer them; list, summary and
+yes/no questions give a Markdown list item per relevant paper quoting its contribution; comparisons give a Markdown
+table with one row per work and the same aspects (what it does, how, results) for each.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
+from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 
-# List questions: an abstract joins the list when its best sentence scores within LIST_MARGIN of the best
-# abstract's and above LIST_FLOOR (calibrated on the multi questions of eval/questions.jsonl; see README).
-LIST_MARGIN = 0.25
-LIST_FLOOR = 0.5
-LIST_MAX = 8
+ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +25,9 @@ class ExtractivePlan:
 
     abstract_ids: list[str]
     sentences: list[EvidenceSentence]
+    layout: str = "prose"  # prose | list | table
+    rows: list[tuple[str, list[EvidenceSentence | None]]] = field(default_factory=list)  # table: per work, aspects
+    lead: str = ""  # text before the quoted sentences ("Yes — ...")
 
 
 def with_marker(sentence: str, number: int) -> str:
@@ -42,26 +44,95 @@ def plan_single(
     evidence: Sequence[EvidenceSentence],
     profile: QuestionProfile,
     clause_evidence: Sequence[Sequence[EvidenceSentence]] = (),
+    policy: AnswerPolicy | None = None,
 ) -> ExtractivePlan:
     """Quote the sentences of the top abstract that answer the question (and each part of it)."""
-    return ExtractivePlan([abstract_id], pick_sentences(evidence, profile, clause_evidence))
+    policy = policy or AnswerPolicy()
+    chosen = pick_sentences(evidence, profile, clause_evidence, policy.max_sentences, policy.sentence_margin)
+    return ExtractivePlan([abstract_id], chosen)
 
 
-def plan_list(evidence: Sequence[EvidenceSentence]) -> ExtractivePlan:
+def plan_more(
+    abstract_ids: Sequence[str], evidence: Sequence[EvidenceSentence], said: set[str], count: int
+) -> ExtractivePlan:
+    """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote."""
+    fresh = [e for e in evidence if e.abstract_id in abstract_ids and _norm(e.text) not in said]
+    chosen = sorted(fresh[:count], key=lambda e: (list(abstract_ids).index(e.abstract_id), e.row))
+    ids = [aid for aid in abstract_ids if any(e.abstract_id == aid for e in chosen)]
+    return ExtractivePlan(ids, chosen)
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"\s*\[\d+(?:[,\s\d-]*)\]", "", text).lower().split()).strip(" .")
+
+
+def said_sentences(text: str) -> set[str]:
+    """The sentences an earlier answer quoted (markers and Markdown removed), to avoid repeating them."""
+    text = re.sub(r"^\s*[-*]\s+\*\*[^*]+\*\*:\s*", "", text, flags=re.M)
+    pieces = re.split(r"(?<=[.!?])\s+|\n|\|", text)
+    return {_norm(p) for p in pieces if len(p.split()) >= 4}
+
+
+def plan_list(
+    evidence: Sequence[EvidenceSentence], policy: AnswerPolicy | None = None, lead: str = ""
+) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus."""
+    policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     ranked = sorted(best.values(), key=lambda e: (-e.score, e.row))
     if not ranked:
-        return ExtractivePlan([], [])
-    cutoff = max(LIST_FLOOR, ranked[0].score - LIST_MARGIN)
-    members = [e for e in ranked if e.score >= cutoff][:LIST_MAX] or ranked[:1]
-    return ExtractivePlan([e.abstract_id for e in members], members)
+        return ExtractivePlan([], [], "list")
+    cutoff = max(policy.list_floor, ranked[0].score - policy.list_margin)
+    members = [e for e in ranked if e.score >= cutoff][: policy.list_max] or ranked[:1]
+    quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in members]
+    return ExtractivePlan([e.abstract_id for e in members], quoted, "list", lead=lead)
 
 
-def render(plan: ExtractivePlan, abstracts: dict[str, Abstract], as_list: bool) -> str:
+def _contribution_of(best: EvidenceSentence, evidence: Sequence[EvidenceSentence], margin: float) -> EvidenceSentence:
+    """The paper's line in a list: its best contribution sentence when nearly as relevant as its best sentence."""
+    for e in evidence:
+        if e.abstract_id == best.abstract_id and e.role == "contribution":
+            return e if e.score >= best.score - margin else best
+    return best
+
+
+def plan_compare(works: Sequence[tuple[str, Sequence[EvidenceSentence]]]) -> ExtractivePlan:
+    """A row per work (abstract id, its scored sentences best first), one sentence per aspect where it has one."""
+    rows: list[tuple[str, list[EvidenceSentence | None]]] = []
+    for aid, evidence in works:
+        cells: list[EvidenceSentence | None] = []
+        used: set[int] = set()
+        for _, roles in ASPECTS:
+            cell = next((e for e in evidence if e.role in roles and e.row not in used), None)
+            if cell is not None:
+                used.add(cell.row)
+            cells.append(cell)
+        if cells[0] is None:  # no contribution sentence: the best sentence says what the work is about
+            cells[0] = next((e for e in evidence if e.row not in used and e.role != "availability"), None)
+        rows.append((aid, cells))
+    sentences = [c for _, cells in rows for c in cells if c is not None]
+    return ExtractivePlan([aid for aid, _ in rows], sentences, "table", rows)
+
+
+def render(plan: ExtractivePlan, abstracts: dict[str, Abstract], as_list: bool | None = None) -> str:
     numbers = {aid: i for i, aid in enumerate(plan.abstract_ids, start=1)}
-    if as_list:
-        return "\n".join(
-            f"- {abstracts[e.abstract_id].label}: {with_marker(e.text, numbers[e.abstract_id])}" for e in plan.sentences
+    layout = "list" if as_list else plan.layout
+    if layout == "table":
+        header = "| Work | " + " | ".join(name for name, _ in ASPECTS) + " |"
+        lines = [header, "|" + " --- |" * (len(ASPECTS) + 1)]
+        for aid, cells in plan.rows:
+            texts = [_cell(with_marker(c.text, numbers[aid])) if c else "—" for c in cells]
+            lines.append(f"| **{_cell(abstracts[aid].label)}** [{numbers[aid]}] | " + " | ".join(texts) + " |")
+        return (plan.lead + "\n\n" if plan.lead else "") + "\n".join(lines)
+    if layout == "list":
+        body = "\n".join(
+            f"- **{abstracts[e.abstract_id].label}**: {with_marker(e.text, numbers[e.abstract_id])}"
+            for e in plan.sentences
         )
-    return " ".join(with_marker(e.text, numbers[e.abstract_id]) for e in plan.sentences)
+        return (plan.lead + "\n" if plan.lead else "") + body
+    body = " ".join(with_marker(e.text, numbers[e.abstract_id]) for e in plan.sentences)
+    return (plan.lead + " " if plan.lead else "") + body
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

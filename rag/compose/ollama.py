@@ -32,6 +32,7 @@ from rag.compose.prompts import (
     ReasoningFilter,
     build_condense_messages,
     build_messages,
+    build_translate_messages,
     estimate_prompt_tokens,
     strip_reasoning,
 )
@@ -312,6 +313,17 @@ class OllamaComposer:
         except Exception:  # noqa: BLE001 - a failed rewrite must not fail the question; ask it as typed
             return question
         return clean_standalone_question(reply, question)
+
+    def translate(self, question: str) -> str | None:
+        """``question`` in English (for retrieval by the English encoder); None on any failure."""
+        messages = build_translate_messages(question)
+        try:
+            llm = self._llm(context_window(messages, self.settings, CONDENSE_TOKENS), CONDENSE_TOKENS)
+            reply = llm.chat(self._chat_messages(messages)).message.content or ""
+        except Exception:  # noqa: BLE001 - a failed translation must not fail the question; ask it as typed
+            return None
+        cleaned = clean_standalone_question(reply, question)
+        return cleaned if cleaned != question else None
 
     # -- status ----------------------------------------------------------------------------------------------
     def list_models(self) -> list[str]:

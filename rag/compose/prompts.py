@@ -105,6 +105,16 @@ def build_condense_messages(question: str, history: Sequence[Mapping]) -> list[d
     return [{"role": "system", "content": CONDENSE_SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
+TRANSLATE_SYSTEM_PROMPT = """Translate the user's question into English for searching English paper abstracts.
+Keep names of methods, datasets, models and all numbers exactly as written.
+Reply with the English question only: no answer, no explanation, no quotes."""
+
+
+def build_translate_messages(question: str) -> list[dict[str, str]]:
+    """Ask for ``question`` (not in English) in English, names and numbers kept."""
+    return [{"role": "system", "content": TRANSLATE_SYSTEM_PROMPT}, {"role": "user", "content": question.strip()}]
+
+
 def estimate_prompt_tokens(messages: Iterable[Mapping]) -> int:
     """A rough token count (characters / 3.5 plus per-message overhead), used to size ``num_ctx``."""
     total = 3  # BOS and the open assistant turn

@@ -1,0 +1,261 @@
+"""The names the corpus uses (methods, benchmarks, datasets, models, acronyms) and linking question mentions to them.
+
+Built from the abstracts at snapshot load: tokens that look like names (CamelCase, ALLCAPS, letters with digits,
+hyphenated names with capitals, capitalised words inside a sentence that are not English words) and multiword
+names ("Who&When Pro"), each with the abstracts that mention it. A question's tokens link case-insensitively and,
+through rapidfuzz, typo-tolerantly; a name-like token close to nothing in the corpus is reported as unknown (one
+signal for abstention, never a veto by itself). Words that are common English or research vocabulary (whole words
+of the MiniLM tokenizer's vocabulary, venue names, degrees) are never subject names.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from rag.text import content_words, sentence_spans
+
+log = logging.getLogger(__name__)
+
+_TOKEN = re.compile(r"(?<![\w&+-])([A-Za-z0-9][A-Za-z0-9]*(?:[-&+.][A-Za-z0-9]+)*)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[(\"“]\s*)$")
+
+# Generic research vocabulary that looks like a name but names no work: venues, degrees, publishing words.
+# (Common English words are recognised through the tokenizer vocabulary instead of a list.)
+GENERIC_TERMS = frozenset(
+    """neurips nips icml iclr aaai ijcai acl emnlp naacl eacl coling cvpr iccv eccv wacv kdd www sigir chi uai
+    aistats colt corl rss icra iros miccai tmlr jmlr arxiv openreview github huggingface phd msc bsc ms ba ieee acm
+    sota llm llms vlm vlms mllm mllms nlp ai ml rl gpu gpus cpu api apis""".split()
+)
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Whole words of the MiniLM (BERT uncased) vocabulary: a general list of common English words and terms."""
+    try:
+        from rag.embedding import resolve_model_path
+
+        path = Path(resolve_model_path("all-MiniLM-L6-v2")) / "vocab.txt"
+        words = path.read_text(encoding="utf-8").split("\n")
+    except Exception as exc:  # the encoder package is a dependency; without it only the generic list applies
+        log.warning("no tokenizer vocabulary for common-word checks (%s)", exc)
+        return frozenset()
+    return frozenset(w for w in words if w.isalpha() and not w.startswith("["))
+
+
+def is_name_like(token: str) -> bool:
+    """CamelCase, ALLCAPS, letters with digits, or a hyphenated token with a capital: looks like a name."""
+    letters = sum(c.isalpha() for c in token)
+    if letters < 2 or len(token) < 3:
+        return False
+    caps = sum(c.isupper() for c in token)
+    digits = sum(c.isdigit() for c in token)
+    if caps >= 2 or (digits and letters >= 2):
+        return True
+    # one capital that does not start the token, with a joiner: "x-Bench", "co&Lab"
+    return caps == 1 and not token[0].isupper() and any(ch in token for ch in "-&+")
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    return bool(_SENTENCE_START.search(text[max(0, start - 3) : start]))
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    surface: str  # the most frequent spelling in the corpus
+    abstract_ids: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    mention: str  # as written in the question
+    name: Name
+    exact: bool  # spelt like the corpus name (case aside); False: a typo-tolerant match
+    score: float  # rapidfuzz ratio, 100 for exact
+
+
+@dataclass(frozen=True, slots=True)
+class Linking:
+    links: tuple[Link, ...] = ()
+    unknown: tuple[str, ...] = ()  # name-like subject tokens close to no corpus name and absent from the corpus
+
+    @property
+    def abstract_ids(self) -> set[str]:
+        return {aid for link in self.links for aid in link.name.abstract_ids}
+
+    @property
+    def suggestions(self) -> list[tuple[str, str]]:
+        """(as written, corpus name) for typo-tolerant links: the "did you mean" pairs."""
+        return [(link.mention, link.name.surface) for link in self.links if not link.exact]
+
+
+@dataclass(slots=True)
+class Lexicon:
+    names: dict[str, Name] = field(default_factory=dict)  # lower-cased name -> Name
+    words: frozenset[str] = frozenset()  # every lower-cased token of the corpus
+    stems: frozenset[str] = frozenset()  # every content word (rag.text.content_words) of the corpus
+    _vocabulary: list[str] | None = None  # spelling candidates, built on first use
+
+    @classmethod
+    def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
+        """``abstracts``: (id, text) pairs."""
+        abstracts = list(abstracts)
+        english = english_words()
+        found: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # lower -> surface -> count
+        owners: dict[str, set[str]] = defaultdict(set)
+        words: set[str] = set()
+        stems: set[str] = set()
+        for aid, text in abstracts:
+            stems.update(content_words(text))
+            for span in sentence_spans(text):
+                sentence = span.of(text)
+                tokens = list(_TOKEN.finditer(sentence))
+                for i, match in enumerate(tokens):
+                    token = match.group(1).rstrip(".")
+                    lowered = token.lower()
+                    words.add(lowered)
+                    if not _corpus_name(token, lowered, english, first=i == 0):
+                        continue
+                    found[lowered][token] += 1
+                    owners[lowered].add(aid)
+                    # A multiword name: the name followed by capitalised words ("Who&When Pro", "Arena-T2I Hard").
+                    phrase, end = token, match.end()
+                    for nxt in tokens[i + 1 : i + 3]:
+                        between = sentence[end : nxt.start()]
+                        word = nxt.group(1)
+                        if between != " " or not word[0].isupper() or word.lower() in GENERIC_TERMS:
+                            break
+                        phrase, end = f"{phrase} {word}", nxt.end()
+                        found[phrase.lower()][phrase] += 1
+                        owners[phrase.lower()].add(aid)
+        limit = max(2, int(generic_share * len(abstracts)))
+        names = {
+            lowered: Name(max(spellings, key=spellings.get), frozenset(owners[lowered]))
+            for lowered, spellings in found.items()
+            if len(owners[lowered]) <= limit and lowered not in GENERIC_TERMS
+        }
+        return cls(names, frozenset(words), frozenset(stems))
+
+    def link(
+        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, corpus_text: str | None = None
+    ) -> Linking:
+        """Link the question's name mentions to corpus names; report name-like tokens that match nothing.
+
+        With ``corpus_text`` (the lower-cased corpus), a run of capitalised words inside the question ("UK
+        Biobank") that the corpus never writes together is reported as unknown too.
+        """
+        english = english_words()
+        tokens = [(m.group(1).rstrip("."), m.start()) for m in _TOKEN.finditer(question)]
+        links: dict[str, Link] = {}
+        unknown: list[str] = []
+        used: set[int] = set()
+        # Multiword names first ("Who&When Pro"), then single tokens.
+        for n in (3, 2):
+            for i in range(len(tokens) - n + 1):
+                phrase = " ".join(t for t, _ in tokens[i : i + n]).lower()
+                if phrase in self.names:
+                    links.setdefault(phrase, Link(phrase, self.names[phrase], True, 100.0))
+                    used.update(range(i, i + n))
+        keys = list(self.names)
+        for i, (token, start) in enumerate(tokens):
+            if i in used:
+                continue
+            lowered = token.lower()
+            candidates = [lowered] + ([lowered[:-1]] if lowered.endswith("s") and len(lowered) > 3 else [])
+            hit = next((c for c in candidates if c in self.names), None)
+            if hit is not None:
+                links.setdefault(hit, Link(token, self.names[hit], True, 100.0))
+                continue
+            if lowered in GENERIC_TERMS or lowered.isdigit():
+                continue
+            name_like = is_name_like(token)
+            common = lowered in english or lowered in self.words
+            if not name_like:
+                if common or not token[0].isupper() or _starts_sentence(question, start):
+                    continue  # an ordinary (or mistyped ordinary) word, or a capital that starts a sentence
+            elif _ordinary(lowered, english):
+                continue  # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised
+            if len(lowered) >= min_chars and keys:
+                match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
+                if match is not None:
+                    key, score, _ = match
+                    links.setdefault(key, Link(token, self.names[key], False, float(score)))
+                    continue
+            if lowered in self.words or any(c in self.words for c in candidates):
+                continue  # used in the corpus, though not as a name (e.g. a capitalised common word)
+            if name_like or lowered not in english:
+                unknown.append(token)
+        if corpus_text is not None:
+            unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
+        return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _unknown_phrases(self, question, tokens, links, corpus_text: str) -> list[str]:
+        linked = {link.mention.lower() for link in links.values()}
+        found, run = [], []
+        for token, start in [*tokens, ("", len(question))]:
+            capital = bool(token) and token[0].isupper() and not _starts_sentence(question, start)
+            joined = bool(run) and question[run[-1][1] + len(run[-1][0]) : start] == " "
+            if capital and (not run or joined):
+                run.append((token, start))
+                continue
+            english = english_words()
+            if len(run) >= 2 and any(t.lower() not in linked and not _ordinary(t.lower(), english) for t, _ in run):
+                phrase = " ".join(t for t, _ in run)
+                if phrase.lower() not in corpus_text:
+                    found.append(phrase)
+            run = [(token, start)] if capital else []
+        return found
+
+    def correct(self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5) -> tuple[str, list[str]]:
+        """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
+        "AssayBench"): a word that is neither English nor used by the corpus, close to one corpus word. Returns
+        the corrected question and the corpus spellings used."""
+        english = english_words()
+        vocabulary = self._spelling_vocabulary()
+        fixes: list[str] = []
+
+        def fix(match: re.Match[str]) -> str:
+            token = match.group(1)
+            lowered = token.lower()
+            if len(lowered) < min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
+                return token
+            if any(c.isdigit() for c in lowered):
+                return token
+            best = process.extractOne(lowered, vocabulary, scorer=fuzz.ratio, score_cutoff=min_ratio)
+            if best is None or best[0][0] != lowered[0]:
+                return token
+            surface = self.names[best[0]].surface if best[0] in self.names else best[0]
+            fixes.append(surface)
+            return surface
+
+        return _TOKEN.sub(fix, question), fixes
+
+    def _spelling_vocabulary(self) -> list[str]:
+        if self._vocabulary is None:
+            self._vocabulary = sorted(w for w in self.words if len(w) >= 4 and w.isalpha() or w in self.names)
+        return self._vocabulary
+
+
+def _ordinary(lowered: str, english: frozenset[str]) -> bool:
+    """Every part of the word is English or generic research vocabulary ("phd-level", "dna")."""
+    return all(part in english or part in GENERIC_TERMS for part in re.split(r"[-&+.]", lowered) if part)
+
+
+def _corpus_name(token: str, lowered: str, english: frozenset[str], first: bool) -> bool:
+    if lowered in GENERIC_TERMS or lowered.isdigit():
+        return False
+    if is_name_like(token):  # "RISE", "TACO": capitals make an English word a name in the corpus
+        return True
+    # A capitalised word inside a sentence that is not an English word: a proper name ("Gemma", "Qwen").
+    return not first and token[0].isupper() and len(token) >= 4 and lowered not in english
+
+
+def abstracts_naming(lexicon: Lexicon, names: Sequence[str]) -> set[str]:
+    return {aid for n in names if n.lower() in lexicon.names for aid in lexicon.names[n.lower()].abstract_ids}

@@ -1,0 +1,157 @@
+"""The answer policy: every threshold, margin and weight of answering, in one typed group.
+
+It lives on ``Settings.answer`` (environment ``RAG_ANSWER__<FIELD>``, e.g. ``RAG_ANSWER__ABSTAIN_THRESHOLD=0.6``).
+The values are fitted on the dev split of the question set (see README, "Calibration"); nothing here is keyed to a
+single question.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class AnswerPolicy(BaseModel):
+    """How evidence is scored, how answers are planned and when the assistant abstains."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # --- retrieval fusion (abstract level) ---
+    fusion_dense_weight: float = Field(
+        default=0.7,
+        ge=0.0,
+        le=1.0,
+        description="Share of the min-max-normalised dense score in the fused abstract score (the rest is BM25). "
+        "Normalising both rankings' scores keeps a weak lexical match from overriding a clear semantic winner.",
+    )
+    link_boost: float = Field(
+        default=1.0,
+        ge=0.0,
+        description="Added to the fused score of an abstract that uses a name the question mentions (linked "
+        "through the corpus lexicon, typos tolerated).",
+    )
+
+    # --- entity linking ---
+    fuzzy_min_ratio: float = Field(
+        default=80.0,
+        ge=0.0,
+        le=100.0,
+        description="Least rapidfuzz ratio (0-100) for a question token to link to a corpus name it is not spelt "
+        "exactly like (typos: 'AsayBench' -> 'AssayBench').",
+    )
+    fuzzy_min_chars: int = Field(
+        default=5, ge=2, description="Shorter tokens link only when spelt exactly (short names are too close)."
+    )
+    generic_name_share: float = Field(
+        default=0.25,
+        ge=0.0,
+        le=1.0,
+        description="A corpus name used by more than this share of the abstracts (e.g. 'LLM') is field "
+        "vocabulary, not the name of one work, and is not linked.",
+    )
+
+    # --- evidence scoring ---
+    lexical_weight: float = Field(default=0.35, ge=0.0, description="Weight of sentence BM25 (0-1, relative).")
+    focus_weight: float = Field(
+        default=0.2, ge=0.0, description="Weight of the share of the asked-about words a sentence holds."
+    )
+    number_bonus: float = Field(
+        default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
+    )
+    role_bonus: dict[str, dict[str, float]] = Field(
+        default_factory=lambda: {
+            "list": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
+            "summary": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
+            "yes_no": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
+            "compare": {"background": -0.2, "gap": -0.2, "availability": -0.4},
+            "how_why": {"method": 0.15, "contribution": 0.05, "background": -0.2, "gap": -0.15, "availability": -0.4},
+            "number": {"result": 0.05, "availability": -0.3},
+            "fact": {"background": -0.15, "gap": -0.1, "availability": -0.3},
+            "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
+            "followup": {"availability": -0.3},
+        },
+        description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
+        "method, result, availability). A question asking for code or data drops the availability penalty.",
+    )
+    detailed_rows: int = Field(
+        default=3000, ge=100, description="Sentences given the full (Python-level) scoring per question."
+    )
+
+    # --- answer plans ---
+    evidence_abstracts: int = Field(
+        default=3, ge=1, description="Single-paper questions: evidence is looked for in the top retrieved abstracts."
+    )
+    max_sentences: int = Field(default=3, ge=1, description="Most sentences quoted from one paper.")
+    sentence_margin: float = Field(
+        default=0.5, ge=0.0, description="Further sentences are quoted when within this score of the best one."
+    )
+    list_margin: float = Field(
+        default=0.3,
+        ge=0.0,
+        description="List/summary answers: an abstract joins when its best sentence is within this of the best "
+        "abstract's.",
+    )
+    contribution_margin: float = Field(
+        default=0.25,
+        ge=0.0,
+        description="List answers quote a paper's contribution sentence when it scores within this of the paper's "
+        "best sentence (else the best sentence).",
+    )
+    list_floor: float = Field(default=0.45, ge=0.0, description="... and scores at least this.")
+    list_max: int = Field(default=10, ge=1, description="Most papers in a list or summary answer.")
+    nearest: int = Field(default=3, ge=1, description="Nearest abstracts named when abstaining.")
+    min_verified_share: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="A generated answer with a smaller share of verified sentences is replaced by the extractive one.",
+    )
+    more_sentences: int = Field(default=3, ge=1, description="Sentences a 'tell me more' follow-up adds.")
+
+    # --- abstention: one score, one threshold ---
+    abstain_threshold: float = Field(
+        default=0.60,
+        ge=0.0,
+        le=1.0,
+        description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
+    )
+    abstain_bias: float = Field(default=-2.76, description="Log-odds of abstaining with no signal at all.")
+    w_unknown_name: float = Field(
+        default=4.50, description="Log-odds added per subject name that is close to no name in the corpus."
+    )
+    w_missing_name: float = Field(
+        default=1.31,
+        description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
+    )
+    w_focus_missing: float = Field(
+        default=5.62,
+        description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
+        "answering abstract does not contain.",
+    )
+    w_number_missing: float = Field(
+        default=3.86, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+    )
+    w_similarity: float = Field(
+        default=2.95,
+        description="Log-odds added per unit the best evidence similarity falls below similarity_floor (and "
+        "removed per unit above it). Not used for questions the encoder cannot read (not English).",
+    )
+    similarity_floor: float = Field(
+        default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
+    )
+    w_topic_missing: float = Field(
+        default=0.20,
+        description="Log-odds added times the share of the question's topic words the answering abstract lacks "
+        "(though some abstract uses them).",
+    )
+    w_topic_unknown: float = Field(
+        default=2.39,
+        description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
+    )
+    w_list_shape: float = Field(
+        default=-1.16,
+        description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
+        "many papers, so they read differently).",
+    )
+    w_linked: float = Field(
+        default=1.00, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+    )

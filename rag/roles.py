@@ -1,0 +1,102 @@
+"""What each sentence of an abstract does: background, gap, contribution, method, result or availability.
+
+Cues general to scientific abstracts (not to this corpus): "we propose/introduce/present" states the contribution;
+"existing/prior/recent ... however ... remain" sets the background or the gap; "outperforms/improves/achieves" and
+percentages report results; URLs and "code is available" are availability lines; "we use/train/model/design"
+describes the method. Position breaks ties: openings are usually background, endings results. Pure and fast.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+Role = Literal["background", "gap", "contribution", "method", "result", "availability"]
+ROLES: tuple[Role, ...] = ("background", "gap", "contribution", "method", "result", "availability")
+
+_AVAILABILITY = re.compile(
+    r"https?://|www\.|github\.com|\b(?:code|data|dataset|benchmark|models?|weights|implementation|resources?)\b"
+    r"[^.]{0,60}\b(?:is|are|will\s+be|have\s+been|has\s+been)\s+(?:publicly\s+|freely\s+|openly\s+)?"
+    r"(?:available|released|open[- ]sourced)|\b(?:we|to)\s+(?:release|open[- ]source)\b|\bavailable\s+at\b",
+    re.I,
+)
+_CONTRIBUTION = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we|in\s+this\s+(?:paper|work),?\s+we)\s+"
+    r"(?:first\s+|also\s+|further\s+)?(?:propose|introduce|present|develop|design|build|construct|curate|release|"
+    r"formulate|establish|offer|contribute|create|put\s+forward|describe|study|investigate|address|tackle|"
+    r"provide|derive|prove|show\s+how)\b"
+    r"|\b(?:to\s+(?:address|bridge|fill|close|tackle)\s+(?:this|these|the)\b)"
+    r"|^[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)?,\s+(?:a|an|the)\s",
+    re.I,
+)
+_RESULT = re.compile(
+    r"\b(?:outperform\w*|improv\w*|achiev\w*|surpass\w*|reduc\w*|increas\w*|exceed\w*|yield\w*|gain\w*|"
+    r"state-of-the-art|sota|significantly|consistently|experiments?\s+(?:show|demonstrate|reveal)|"
+    r"results?\s+(?:show|demonstrate|reveal|indicate|suggest)|we\s+(?:find|found|observe|show|demonstrate)|"
+    r"evaluat\w+\s+(?:on|across)|empirically|accuracy|speed-?up|by\s+up\s+to)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
+    re.I,
+)
+_GAP = re.compile(
+    r"\b(?:however|but|yet|remain\w*|lack\w*|limited|limitation\w*|fail\w*|struggl\w*|challeng\w*|unclear|"
+    r"understudied|underexplored|overlook\w*|ignore\w*|costly|expensive|insufficient|bottleneck|unknown|"
+    r"little\s+(?:is|work)|few\s+(?:works|studies|methods))\b",
+    re.I,
+)
+_BACKGROUND = re.compile(
+    r"\b(?:existing|prior|previous|current|recent|conventional|traditional|typically|commonly|widely|"
+    r"increasingly|has\s+become|have\s+become|is\s+a\s+(?:key|fundamental|central|critical)|are\s+(?:widely|"
+    r"increasingly|often))\b",
+    re.I,
+)
+_METHOD = re.compile(
+    r"\b(?:we\s+(?:use|train|fine-tune|model|learn|leverage|employ|combine|compute|apply|encode|decompose|"
+    r"optimi[sz]e|sample|construct|represent|formulate|parameteri[sz]e|map)|by\s+(?:\w+ing)\b|"
+    r"(?:our|the)\s+(?:method|approach|framework|model|algorithm|key\s+idea|pipeline)\s+(?:\w+\s+){0,2}"
+    r"(?:uses?|relies|leverages?|combines?|learns?|consists|works|builds|maps|treats)|consists\s+of|"
+    r"based\s+on|via|through|using|which\s+(?:uses|learns|combines))\b",
+    re.I,
+)
+
+
+_PRIOR = re.compile(
+    r"^(?:\w+\s+){0,3}?(?:existing|prior|previous|current|conventional|traditional|most|many|recent)\b"
+    r"|\b(?:however|but|yet|despite|although|while)\b[^.]{0,80}\b(?:remain\w*|lack\w*|fail\w*|limited|struggl\w*)\b",
+    re.I,
+)
+
+
+def sentence_role(sentence: str, position: int, count: int) -> Role:
+    """The role of one sentence, given its 0-based position among ``count`` sentences."""
+    if _AVAILABILITY.search(sentence):
+        return "availability"
+    contribution = bool(_CONTRIBUTION.search(sentence))
+    result = bool(_RESULT.search(sentence))
+    if contribution and not (result and position >= count - 2 and position > 0):
+        return "contribution"
+    if _PRIOR.search(sentence) and position < count - 1:  # what others did or could not do
+        return "gap" if _GAP.search(sentence) else "background"
+    if result and position > 0:
+        return "result"
+    if _GAP.search(sentence) and position < count - 1:
+        return "gap"
+    if _METHOD.search(sentence) and position > 0:
+        return "method"
+    if _BACKGROUND.search(sentence) or position == 0:
+        return "background"
+    if contribution:
+        return "contribution"
+    return "result" if position >= count - 1 else "method"
+
+
+def abstract_roles(sentences: Sequence[str]) -> list[Role]:
+    return [sentence_role(s, i, len(sentences)) for i, s in enumerate(sentences)]
+
+
+_WANTS_AVAILABILITY = re.compile(
+    r"\b(?:code|github|url|link|download|available|availability|release[ds]?|open[- ]source\w*|repository)\b", re.I
+)
+
+
+def asks_for_availability(question: str) -> bool:
+    return bool(_WANTS_AVAILABILITY.search(question))

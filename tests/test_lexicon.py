@@ -1,0 +1,81 @@
+"""Unit tests for rag/lexicon.py: which corpus words are names, and linking question mentions to them (made-up
+abstracts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.lexicon import Lexicon, is_name_like
+
+ABSTRACTS = [
+    ("a1", "We introduce FooBench, a benchmark of 512 tasks. FooBench is hard for GPT-7 models."),
+    ("a2", "Recent work studies ZetaNet. We propose Quux-Former, built on the Zorro Suite for vision."),
+    ("a3", "We present Grapho Pro, a graph learner. Results improve on ZetaNet."),
+    ("a4", "Transformers are widely used. We study scaling of language models in English."),
+]
+LEX = Lexicon.build(ABSTRACTS, generic_share=0.75)
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [("FooBench", True), ("GPT-7", True), ("CNN", True), ("x-Bench", True), ("Transformers", False),
+     ("benchmark", False), ("A", False), ("7B", False), ("data-driven", False)],
+)  # fmt: skip
+def test_is_name_like(token, expected):
+    assert is_name_like(token) is expected
+
+
+def test_corpus_names_with_their_abstracts():
+    assert LEX.names["foobench"].abstract_ids == {"a1"}
+    assert LEX.names["zetanet"].abstract_ids == {"a2", "a3"}
+    assert LEX.names["quux-former"].surface == "Quux-Former"
+    assert "grapho pro" in LEX.names  # a name followed by a capitalised word
+
+
+def test_sentence_initial_and_common_words_are_not_names():
+    assert "recent" not in LEX.names and "transformers" not in LEX.names and "results" not in LEX.names
+
+
+def test_names_used_by_too_many_abstracts_are_field_vocabulary():
+    lexicon = Lexicon.build([(f"x{i}", f"We use the ABCD toolkit in study {i}.") for i in range(8)], 0.25)
+    assert "abcd" not in lexicon.names
+
+
+def test_link_is_case_insensitive():
+    linking = LEX.link("what does foobench measure?")
+    assert [link.name.surface for link in linking.links] == ["FooBench"]
+    assert linking.links[0].exact and not linking.unknown
+
+
+def test_link_tolerates_typos_and_suggests_the_name():
+    linking = LEX.link("how many tasks does FoBench have?")
+    assert [link.name.surface for link in linking.links] == ["FooBench"]
+    assert linking.suggestions == [("FoBench", "FooBench")]
+
+
+def test_link_multiword_name_first():
+    linking = LEX.link("What is Grapho Pro?")
+    assert [link.name.surface for link in linking.links] == ["Grapho Pro"]
+
+
+def test_unknown_name_is_reported_not_linked():
+    linking = LEX.link("Does QwertyNet-3 beat FooBench?")
+    assert linking.unknown == ("QwertyNet-3",)
+    assert [link.name.surface for link in linking.links] == ["FooBench"]
+
+
+@pytest.mark.parametrize("word", ["NeurIPS", "PhD", "Python", "English", "However"])
+def test_generic_words_are_not_subject_names(word):
+    assert LEX.link(f"Is there a {word} result about FooBench?").unknown == ()
+    assert LEX.link(f"{word} FooBench results?").unknown == ()
+
+
+def test_sentence_initial_capital_is_not_a_name():
+    assert LEX.link("Explain how ZetaNet works").unknown == ()
+
+
+def test_capitalised_phrase_the_corpus_never_writes_is_unknown():
+    corpus = " ".join(text for _, text in ABSTRACTS).lower()
+    linking = LEX.link("How does FooBench do on the Acme Data Bank?", corpus_text=corpus)
+    assert "Acme Data Bank" in linking.unknown
+    assert LEX.link("How does Quux-Former use the Zorro Suite?", corpus_text=corpus).unknown == ()

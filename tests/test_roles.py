@@ -1,0 +1,38 @@
+"""Unit tests for rag/roles.py: sentence roles from general cues of scientific abstracts (made-up sentences)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.roles import abstract_roles, asks_for_availability, sentence_role
+
+
+@pytest.mark.parametrize(
+    ("sentence", "position", "expected"),
+    [
+        ("Graph learning has become central to chemistry.", 0, "background"),
+        ("Existing methods typically rely on labelled data.", 1, "background"),
+        ("However, these methods fail when labels are scarce.", 2, "gap"),
+        ("We propose FooNet, a self-supervised graph learner.", 3, "contribution"),
+        ("In this paper, we introduce a benchmark of 500 molecules.", 3, "contribution"),
+        ("FooNet encodes each atom via a message-passing network.", 4, "method"),
+        ("Experiments show that FooNet outperforms baselines by 12%.", 5, "result"),
+        ("Code is available at https://example.org/foonet.", 6, "availability"),
+        ("Our benchmark and code are publicly available.", 6, "availability"),
+    ],
+)
+def test_sentence_role(sentence, position, expected):
+    assert sentence_role(sentence, position, 7) == expected
+
+
+def test_abstract_roles_one_per_sentence():
+    roles = abstract_roles(["Images are everywhere.", "We present BarSet, a dataset.", "It improves accuracy by 3%."])
+    assert roles == ["background", "contribution", "result"]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("Where is the code for FooNet?", True), ("Is the dataset released?", True), ("What does FooNet do?", False)],
+)
+def test_asks_for_availability(question, expected):
+    assert asks_for_availability(question) is expected
