@@ -112,8 +112,11 @@ ALLOWED_TAGS = {
     "tr",
     "th",
     "td",
+    "thead",
+    "tbody",
+    "del",
 }
-ALLOWED_ATTRS = {"class", "href", "title", "aria-label", "role", "scope"}
+ALLOWED_ATTRS = {"class", "href", "title", "aria-label", "role", "scope", "target", "rel"}
 
 
 def assert_safe(markup: str) -> TagCollector:
@@ -126,7 +129,9 @@ def assert_safe(markup: str) -> TagCollector:
         for name, value in attrs.items():
             assert name in ALLOWED_ATTRS, f"unexpected attribute {name}= on <{tag}>"
             if name == "href":
-                assert value and value.startswith("#"), value
+                assert value and (value.startswith("#") or value.startswith(("https://", "http://"))), value
+                if not value.startswith("#"):
+                    assert attrs.get("rel") == "noopener noreferrer" and attrs.get("target") == "_blank"
     return parser
 
 
@@ -404,9 +409,156 @@ def test_interrupted_answer_says_so():
     assert "stopped part-way" in render.render_answer(make_answer(interrupted=True))
 
 
-def test_notices_are_shown():
-    out = render.render_answer(make_answer(notices=["Ollama is not running; answered extractively"]))
-    assert '<p class="rag-notice">Ollama is not running; answered extractively</p>' in out
+def test_notices_are_in_the_status_banner_once_not_in_the_answer():
+    notice = "Ollama is not running; answered extractively"
+    answer = make_answer(notices=[notice, notice])
+    assert notice not in render.render_answer(answer)
+    status = render.render_status(STATUS_ABSENT, answer)
+    assert status.count(notice) == 1
+
+
+def test_notice_equal_to_the_status_hint_is_not_repeated():
+    answer = make_answer(notices=[STATUS_ABSENT.message])
+    assert render.render_status(STATUS_ABSENT, answer).count("Start Ollama with") == 1
+
+
+# --- Markdown answers, links and LaTeX ---
+
+LIST_ANSWER = "Two papers:\n\n- **AssayBench**: a benchmark of CRISPR screens [1]\n- **Other**: another study [2]"
+TABLE_ANSWER = (
+    "| Work | What it does | How | Results |\n|---|---|---|---|\n"
+    "| **AssayBench** [1] | benchmark | screens | 1,920 |\n| **Other** [2] | study | method | better |"
+)
+
+
+def markdown_answer(text: str, **kwargs) -> Answer:
+    abstract = make_abstract()
+    start, end = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+    sentences = [
+        AnswerSentence("a benchmark of CRISPR screens", [Citation(1, abstract.id, 0.9, start, end)], True),
+        AnswerSentence("another study", [Citation(2, "other-1234", 0.1, 0, 5)], False),
+    ]
+    return make_answer(sentences=sentences, text=text, **kwargs)
+
+
+def test_list_answer_renders_as_list_items_with_names_and_chips():
+    out = render.render_answer(markdown_answer(LIST_ANSWER))
+    assert_safe(out)
+    items = re.findall(r"<li>(.*?)</li>", out, re.DOTALL)
+    assert len(items) == 2
+    assert "<strong>AssayBench</strong>" in items[0] and 'href="#cite:1:assaybench-66f7:' in items[0]
+    assert "<strong>Other</strong>" in items[1] and 'href="#cite:2:other-1234:' in items[1]
+    assert "[1]" not in re.sub(r"<[^>]+>", "\0", out)  # every marker became a chip
+
+
+def test_list_answer_chip_carries_the_evidence_span_and_weakness():
+    out = render.render_answer(markdown_answer(LIST_ANSWER))
+    start, end = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+    first, second = chips(out)
+    assert first["href"] == f"#cite:1:assaybench-66f7:{start}-{end}" and "rag-chip-weak" not in first["class"]
+    assert "rag-chip-weak" in second["class"]  # only an unverified sentence cites [2]
+
+
+def test_compare_answer_renders_as_table_with_chips_in_cells():
+    out = render.render_answer(markdown_answer(TABLE_ANSWER))
+    assert_safe(out)
+    assert "<table>" in out and out.count("<th>") == 4
+    cells = re.findall(r"<td>(.*?)</td>", out, re.DOTALL)
+    assert "<strong>AssayBench</strong>" in cells[0] and "rag-chip" in cells[0]
+    assert "rag-chip" in cells[4]
+
+
+def test_markdown_answer_escapes_script_and_drops_javascript_links():
+    text = "- **X** <script>alert(1)</script> [1]\n- [click](javascript:alert(1)) and [ok](https://example.org/a)"
+    out = render.render_answer(markdown_answer(text))
+    assert "<script>" not in out and "&lt;script&gt;" in out
+    assert "javascript:" not in re.sub(r">[^<]*<", "><", out)  # in no attribute
+    link = re.search(r'<a href="https://example.org/a"[^>]*>', out).group(0)
+    assert 'rel="noopener noreferrer"' in link and 'target="_blank"' in link
+
+
+def test_markdown_answer_markers_in_code_stay_text_and_unknown_numbers_stay():
+    out = render.render_answer(markdown_answer("- `a[1]` and [7]\n- real [1]"))
+    assert "<code>a[1]</code>" in out and "[7]" in out and len(chips(out)) == 1
+
+
+def test_reference_style_line_is_not_swallowed():
+    out = render.render_answer(markdown_answer("- first [1]\n\n[1]: https://example.org"))
+    assert "https://example.org" in out
+
+
+def test_multi_number_marker_becomes_two_chips():
+    out = render.render_answer(markdown_answer("- both [1, 2]"))
+    assert [c["href"].split(":")[1] for c in chips(out)] == ["1", "2"]
+
+
+def test_prose_answer_keeps_sentence_marks_and_renders_inline_markdown():
+    abstract = make_abstract()
+    sentence = AnswerSentence("Yes — **AssayBench** uses $1, 920$ screens", [Citation(1, abstract.id, 0.9, 0, 5)], True)
+    out = render.render_answer(make_answer(sentences=[sentence], text="Yes — **AssayBench** uses 1,920 screens [1]"))
+    assert "<strong>AssayBench</strong>" in out and "1,920" in out and "$" not in out and "rag-sent" in out
+
+
+def test_chips_and_sources_carry_the_answers_turn():
+    answer = markdown_answer(LIST_ANSWER)
+    assert all(c["href"].endswith(":t3") for c in chips(render.render_answer(answer, turn=3)))
+    assert ":t3" in render.render_answer_sources(answer, turn=3)
+    assert render.parse_cite_ref("#cite:2:other-1234:0-5:t3") == render.CiteRef(2, "other-1234", ((0, 5),), 3)
+    assert render.parse_cite_ref("#cite:2:other-1234::t3").turn == 3
+    assert render.parse_cite_ref("#cite:2:other-1234:0-5").turn is None
+
+
+def test_sources_panel_is_labelled_with_its_question_and_lists_markdown_citations():
+    out = render.render_answer_sources(markdown_answer(LIST_ANSWER, question="Which <b>papers</b>?"))
+    assert "Which &lt;b&gt;papers&lt;/b&gt;?" in out and "rag-uncited" not in out
+
+
+@pytest.mark.parametrize(
+    ("latex", "shown"),
+    [
+        ("4$\\times$ faster", "4× faster"),
+        ("$7, 402$ items", "7,402 items"),
+        ("with $h$ heads", "with <em>h</em> heads"),
+        ("$\\sim$50\\% fewer", "~50% fewer"),
+        ("up to 3$\\%$", "up to 3%"),
+        ("$O(n^2)$ time", "O(n²) time"),
+        ("$\\alpha \\leq 0.5$", "α ≤ 0.5"),
+        ("$\\mathbb{R}^{d}$", "ℝ^d"),
+        ("$\\text{top-}k$", "top-k"),
+        ("costs $5 and $10", "costs $5 and $10"),
+    ],
+)
+def test_latex_is_shown_as_text(latex, shown):
+    out = render.inline(latex)
+    assert out == shown and "\\" not in out
+
+
+def test_latex_in_math_cannot_make_markup():
+    out = render.inline("$<img src=x>$ and $**a**$")
+    assert_safe(out)
+    assert "<img" not in out and "<strong>" not in out
+
+
+def test_abstract_view_renders_latex_links_and_highlight():
+    text = "We are 4$\\times$ faster. Code at https://github.com/x/y. Tail."
+    out = render.render_abstract(make_abstract(text=text), [span_of(text, "We are 4$\\times$ faster.")])
+    assert '<mark class="rag-evidence">We are 4× faster.</mark>' in out and "$" not in out
+    assert '<a href="https://github.com/x/y" target="_blank" rel="noopener noreferrer">' in out
+
+
+def test_highlight_across_bold_stays_well_nested():
+    text = "Intro **bold text** and more."
+    out = render.highlight(text, [span_of(text, "bold text** and")])
+    parser = TagCollector()
+    parser.feed(out)
+    assert out.count("<mark") == out.count("</mark>") and "".join(parser.text) == "Intro bold text and more."
+    assert re.search(r"<strong>[^<]*<mark[^>]*>[^<]*</mark></strong>", out)
+
+
+def test_browse_snippet_link_text_is_not_a_nested_link():
+    abstract = make_abstract(text="See [the code](https://example.org) for $\\times$2.")
+    out = render.render_abstract_list([abstract])
+    assert out.count("<a ") == 1 and "×2" in out
 
 
 def test_streaming_text_is_escaped_and_has_cursor():
