@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import warnings
 from html.parser import HTMLParser
+from pathlib import Path
 
 import gradio as gr
 import pytest
@@ -852,9 +853,10 @@ def test_respond_streams_then_renders_verified_answer():
     assert chat[0] == {"role": "user", "content": render.render_user("How many CRISPR screens?")}
     assert first[1] == "" and "Searching" in chat[1]["content"]
     assert any("AssayBench uses" in u[0][-1]["content"] and "rag-streaming" in u[0][-1]["content"] for u in middle)
-    final_chat, _, sources, _, details, status, history = last
+    final_chat, _, sources, _, details, status, history, turns, _ = last
     assert "rag-chip" in final_chat[-1]["content"] and "rag-streaming" not in final_chat[-1]["content"]
     assert "assaybench-66f7" in sources and "Retrieval" in details and "extractive" in status
+    assert [t["question"] for t in turns] == [make_answer().question] and "sources_html" in turns[0]
     assert history == [
         {"role": "user", "content": "How many CRISPR screens?"},
         {
@@ -886,13 +888,58 @@ def test_respond_caps_history():
     prior = [{"role": "user", "content": str(i)} for i in range(100)]
     last = run(app.UiCallbacks(pipeline).respond("q", [], prior, None, None))[-1]
     assert len(pipeline.calls[0]["history"]) == app.MAX_HISTORY_MESSAGES
-    assert len(last[-1]) == app.MAX_HISTORY_MESSAGES
+    assert len(last[6]) == app.MAX_HISTORY_MESSAGES
 
 
 def test_respond_empty_question_changes_nothing():
     pipeline = FakePipeline()
     updates = run(app.UiCallbacks(pipeline).respond("   ", [], [], None, None))
-    assert len(updates) == 1 and all(is_skip(u) for u in updates[0]) and pipeline.calls == []
+    assert len(updates) == 1 and all(is_skip(u) for u in updates[0][:-1]) and pipeline.calls == []
+    assert "Type a question first." in updates[0][-1]
+
+
+class FakeSettings:
+    max_question_chars = 20
+
+
+def test_respond_too_long_question_gets_a_plain_inline_note_and_keeps_the_text():
+    pipeline = FakePipeline()
+    pipeline.settings = FakeSettings()
+    pipeline.check_question = lambda q: (_ for _ in ()).throw(
+        QuestionError("too long", hint="Ask a shorter question (RAG_MAX_QUESTION_CHARS raises the limit).")
+    )
+    (update,) = run(app.UiCallbacks(pipeline).respond("x" * 30, [], [], None, None))
+    note = update[-1]
+    assert "30 characters long" in note and "up to 20" in note and "RAG_" not in note
+    assert is_skip(update[1])  # the question stays in the box
+
+
+def test_second_answer_chips_carry_its_turn_and_old_chip_brings_back_its_sources():
+    cb = app.UiCallbacks(FakePipeline())
+    first = run(cb.respond("first question", [], [], None, None))[-1]
+    other = make_answer(
+        question="second question",
+        sources=[Source(1, make_abstract("other-1234", "Other"))],
+        sentences=[AnswerSentence("Other says so.", [Citation(1, "other-1234", 0.9, 0, 5)], True)],
+    )
+    cb.pipeline.events = [other]
+    second = run(cb.respond("second question", first[0], first[6], None, None, first[7]))[-1]
+    turns = second[7]
+    assert len(turns) == 2 and ":t1" in second[0][-1]["content"] and ":t0" in second[0][1]["content"]
+    old_chip = chips(second[0][1]["content"])[0]["href"]
+    evidence, sources = cb.show_evidence(turns, gr.EventData(None, {"ref": old_chip}))
+    assert "AssayBench" in evidence and "assaybench-66f7" in sources and "How many CRISPR" in sources
+    assert "other-1234" in cb.sources_for(chips(second[0][-1]["content"])[0]["href"], turns)
+    assert is_skip(cb.sources_for("#cite:1:x:", turns)) and is_skip(cb.sources_for("#cite:1:x::t9", turns))
+
+
+def test_export_file_writes_the_chat_as_markdown():
+    cb = app.UiCallbacks(FakePipeline())
+    turns = run(cb.respond("q", [], [], None, None))[-1][7]
+    update = cb.export_file(turns)
+    text = Path(update["value"]).read_text(encoding="utf-8")
+    assert update["value"].endswith(".md") and "## 1. How many CRISPR screens" in text and "[1]" in text
+    assert cb.export_file([])["value"] is None
 
 
 def test_respond_shows_engine_error_message_inline():
@@ -901,7 +948,7 @@ def test_respond_shows_engine_error_message_inline():
     last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
     content = last[0][-1]["content"]
     assert "rag-error" in content and "Ollama stopped mid-answer." in content and "Try again." in content
-    assert last[-1] == [] and pipeline.closed
+    assert last[6] == [] and pipeline.closed
 
 
 def test_respond_hides_unexpected_errors():
@@ -954,8 +1001,8 @@ def test_evidence_spans_beyond_the_text_are_clamped():
 
 
 def test_clear_resets_everything():
-    chat, history, question, sources, evidence, details = app.UiCallbacks(FakePipeline()).clear()
-    assert chat == [] and history == [] and question == ""
+    chat, history, question, sources, evidence, details, turns, download, note = app.UiCallbacks(FakePipeline()).clear()
+    assert chat == [] and history == [] and question == "" and turns == [] and download["value"] is None
     assert "appear here" in sources and "Click a citation" in evidence and "appear here" in details
 
 

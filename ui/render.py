@@ -587,6 +587,13 @@ def render_evidence_placeholder() -> str:
     )
 
 
+def render_question_note(message: str) -> str:
+    """The inline note under the question box (e.g. a question that is too long); empty when all is well."""
+    if not message:
+        return '<div class="rag-question-note" aria-live="polite"></div>'
+    return f'<div class="rag-question-note rag-question-note-on" role="status">{_multiline(message)}</div>'
+
+
 def render_message(message: str, *, kind: str = "info") -> str:
     """A short message in a panel (e.g. an abstract that is no longer indexed)."""
     kind = kind if kind in {"info", "error"} else "info"
