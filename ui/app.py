@@ -196,6 +196,7 @@ a.rag-browse-item:hover, a.rag-browse-item.rag-active { border-color: #93c5fd; b
 .rag-markdown th, .rag-markdown td { border: 1px solid var(--border-color-primary); padding: 0.3rem 0.5rem;
   vertical-align: top; text-align: left; }
 .rag-markdown th { background: var(--background-fill-secondary); }
+.rag-markdown th, .rag-markdown td { overflow-wrap: normal; word-break: normal; min-width: 6rem; }
 .rag-answer, .rag-abstract-text, .rag-snippet, .rag-source-label, .rag-question { overflow-wrap: anywhere; }
 .rag-answer a[target="_blank"], .rag-abstract-text a[target="_blank"] { color: var(--link-text-color);
   text-decoration: underline; }
