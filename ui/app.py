@@ -196,7 +196,6 @@ a.rag-browse-item:hover, a.rag-browse-item.rag-active { border-color: #93c5fd; b
 .rag-markdown th, .rag-markdown td { border: 1px solid var(--border-color-primary); padding: 0.3rem 0.5rem;
   vertical-align: top; text-align: left; }
 .rag-markdown th { background: var(--background-fill-secondary); }
-.rag-markdown th, .rag-markdown td { overflow-wrap: normal; word-break: normal; min-width: 6rem; }
 .rag-answer, .rag-abstract-text, .rag-snippet, .rag-source-label, .rag-question { overflow-wrap: anywhere; }
 .rag-answer a[target="_blank"], .rag-abstract-text a[target="_blank"] { color: var(--link-text-color);
   text-decoration: underline; }
@@ -208,6 +207,8 @@ a.rag-browse-item:hover, a.rag-browse-item.rag-active { border-color: #93c5fd; b
   .gradio-container { padding-left: 6px !important; padding-right: 6px !important; }
   .rag-controls { flex-wrap: wrap !important; }
   #rag-chat { height: 62vh !important; }
+  /* a table's min-content width would otherwise widen every flex box up to the page; bound it so it scrolls */
+  .rag-markdown table { max-width: calc(100vw - 4.5rem) !important; }
 }
 
 .dark a.rag-chip { background: #1e3a8a; border-color: #1e40af; color: #dbeafe !important; }
