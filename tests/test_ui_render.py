@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import warnings
 from html.parser import HTMLParser
+from pathlib import Path
 
 import gradio as gr
 import pytest
@@ -112,8 +113,11 @@ ALLOWED_TAGS = {
     "tr",
     "th",
     "td",
+    "thead",
+    "tbody",
+    "del",
 }
-ALLOWED_ATTRS = {"class", "href", "title", "aria-label", "role", "scope"}
+ALLOWED_ATTRS = {"class", "href", "title", "aria-label", "role", "scope", "target", "rel"}
 
 
 def assert_safe(markup: str) -> TagCollector:
@@ -126,7 +130,9 @@ def assert_safe(markup: str) -> TagCollector:
         for name, value in attrs.items():
             assert name in ALLOWED_ATTRS, f"unexpected attribute {name}= on <{tag}>"
             if name == "href":
-                assert value and value.startswith("#"), value
+                assert value and (value.startswith("#") or value.startswith(("https://", "http://"))), value
+                if not value.startswith("#"):
+                    assert attrs.get("rel") == "noopener noreferrer" and attrs.get("target") == "_blank"
     return parser
 
 
@@ -404,9 +410,156 @@ def test_interrupted_answer_says_so():
     assert "stopped part-way" in render.render_answer(make_answer(interrupted=True))
 
 
-def test_notices_are_shown():
-    out = render.render_answer(make_answer(notices=["Ollama is not running; answered extractively"]))
-    assert '<p class="rag-notice">Ollama is not running; answered extractively</p>' in out
+def test_notices_are_in_the_status_banner_once_not_in_the_answer():
+    notice = "Ollama is not running; answered extractively"
+    answer = make_answer(notices=[notice, notice])
+    assert notice not in render.render_answer(answer)
+    status = render.render_status(STATUS_ABSENT, answer)
+    assert status.count(notice) == 1
+
+
+def test_notice_equal_to_the_status_hint_is_not_repeated():
+    answer = make_answer(notices=[STATUS_ABSENT.message])
+    assert render.render_status(STATUS_ABSENT, answer).count("Start Ollama with") == 1
+
+
+# --- Markdown answers, links and LaTeX ---
+
+LIST_ANSWER = "Two papers:\n\n- **AssayBench**: a benchmark of CRISPR screens [1]\n- **Other**: another study [2]"
+TABLE_ANSWER = (
+    "| Work | What it does | How | Results |\n|---|---|---|---|\n"
+    "| **AssayBench** [1] | benchmark | screens | 1,920 |\n| **Other** [2] | study | method | better |"
+)
+
+
+def markdown_answer(text: str, **kwargs) -> Answer:
+    abstract = make_abstract()
+    start, end = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+    sentences = [
+        AnswerSentence("a benchmark of CRISPR screens", [Citation(1, abstract.id, 0.9, start, end)], True),
+        AnswerSentence("another study", [Citation(2, "other-1234", 0.1, 0, 5)], False),
+    ]
+    return make_answer(sentences=sentences, text=text, **kwargs)
+
+
+def test_list_answer_renders_as_list_items_with_names_and_chips():
+    out = render.render_answer(markdown_answer(LIST_ANSWER))
+    assert_safe(out)
+    items = re.findall(r"<li>(.*?)</li>", out, re.DOTALL)
+    assert len(items) == 2
+    assert "<strong>AssayBench</strong>" in items[0] and 'href="#cite:1:assaybench-66f7:' in items[0]
+    assert "<strong>Other</strong>" in items[1] and 'href="#cite:2:other-1234:' in items[1]
+    assert "[1]" not in re.sub(r"<[^>]+>", "\0", out)  # every marker became a chip
+
+
+def test_list_answer_chip_carries_the_evidence_span_and_weakness():
+    out = render.render_answer(markdown_answer(LIST_ANSWER))
+    start, end = span_of(TEXT, "It is built from 1,920 CRISPR screens.")
+    first, second = chips(out)
+    assert first["href"] == f"#cite:1:assaybench-66f7:{start}-{end}" and "rag-chip-weak" not in first["class"]
+    assert "rag-chip-weak" in second["class"]  # only an unverified sentence cites [2]
+
+
+def test_compare_answer_renders_as_table_with_chips_in_cells():
+    out = render.render_answer(markdown_answer(TABLE_ANSWER))
+    assert_safe(out)
+    assert "<table>" in out and out.count("<th>") == 4
+    cells = re.findall(r"<td>(.*?)</td>", out, re.DOTALL)
+    assert "<strong>AssayBench</strong>" in cells[0] and "rag-chip" in cells[0]
+    assert "rag-chip" in cells[4]
+
+
+def test_markdown_answer_escapes_script_and_drops_javascript_links():
+    text = "- **X** <script>alert(1)</script> [1]\n- [click](javascript:alert(1)) and [ok](https://example.org/a)"
+    out = render.render_answer(markdown_answer(text))
+    assert "<script>" not in out and "&lt;script&gt;" in out
+    assert "javascript:" not in re.sub(r">[^<]*<", "><", out)  # in no attribute
+    link = re.search(r'<a href="https://example.org/a"[^>]*>', out).group(0)
+    assert 'rel="noopener noreferrer"' in link and 'target="_blank"' in link
+
+
+def test_markdown_answer_markers_in_code_stay_text_and_unknown_numbers_stay():
+    out = render.render_answer(markdown_answer("- `a[1]` and [7]\n- real [1]"))
+    assert "<code>a[1]</code>" in out and "[7]" in out and len(chips(out)) == 1
+
+
+def test_reference_style_line_is_not_swallowed():
+    out = render.render_answer(markdown_answer("- first [1]\n\n[1]: https://example.org"))
+    assert "https://example.org" in out
+
+
+def test_multi_number_marker_becomes_two_chips():
+    out = render.render_answer(markdown_answer("- both [1, 2]"))
+    assert [c["href"].split(":")[1] for c in chips(out)] == ["1", "2"]
+
+
+def test_prose_answer_keeps_sentence_marks_and_renders_inline_markdown():
+    abstract = make_abstract()
+    sentence = AnswerSentence("Yes — **AssayBench** uses $1, 920$ screens", [Citation(1, abstract.id, 0.9, 0, 5)], True)
+    out = render.render_answer(make_answer(sentences=[sentence], text="Yes — **AssayBench** uses 1,920 screens [1]"))
+    assert "<strong>AssayBench</strong>" in out and "1,920" in out and "$" not in out and "rag-sent" in out
+
+
+def test_chips_and_sources_carry_the_answers_turn():
+    answer = markdown_answer(LIST_ANSWER)
+    assert all(c["href"].endswith(":t3") for c in chips(render.render_answer(answer, turn=3)))
+    assert ":t3" in render.render_answer_sources(answer, turn=3)
+    assert render.parse_cite_ref("#cite:2:other-1234:0-5:t3") == render.CiteRef(2, "other-1234", ((0, 5),), 3)
+    assert render.parse_cite_ref("#cite:2:other-1234::t3").turn == 3
+    assert render.parse_cite_ref("#cite:2:other-1234:0-5").turn is None
+
+
+def test_sources_panel_is_labelled_with_its_question_and_lists_markdown_citations():
+    out = render.render_answer_sources(markdown_answer(LIST_ANSWER, question="Which <b>papers</b>?"))
+    assert "Which &lt;b&gt;papers&lt;/b&gt;?" in out and "rag-uncited" not in out
+
+
+@pytest.mark.parametrize(
+    ("latex", "shown"),
+    [
+        ("4$\\times$ faster", "4× faster"),
+        ("$7, 402$ items", "7,402 items"),
+        ("with $h$ heads", "with <em>h</em> heads"),
+        ("$\\sim$50\\% fewer", "~50% fewer"),
+        ("up to 3$\\%$", "up to 3%"),
+        ("$O(n^2)$ time", "O(n²) time"),
+        ("$\\alpha \\leq 0.5$", "α ≤ 0.5"),
+        ("$\\mathbb{R}^{d}$", "ℝ^d"),
+        ("$\\text{top-}k$", "top-k"),
+        ("costs $5 and $10", "costs $5 and $10"),
+    ],
+)
+def test_latex_is_shown_as_text(latex, shown):
+    out = render.inline(latex)
+    assert out == shown and "\\" not in out
+
+
+def test_latex_in_math_cannot_make_markup():
+    out = render.inline("$<img src=x>$ and $**a**$")
+    assert_safe(out)
+    assert "<img" not in out and "<strong>" not in out
+
+
+def test_abstract_view_renders_latex_links_and_highlight():
+    text = "We are 4$\\times$ faster. Code at https://github.com/x/y. Tail."
+    out = render.render_abstract(make_abstract(text=text), [span_of(text, "We are 4$\\times$ faster.")])
+    assert '<mark class="rag-evidence">We are 4× faster.</mark>' in out and "$" not in out
+    assert '<a href="https://github.com/x/y" target="_blank" rel="noopener noreferrer">' in out
+
+
+def test_highlight_across_bold_stays_well_nested():
+    text = "Intro **bold text** and more."
+    out = render.highlight(text, [span_of(text, "bold text** and")])
+    parser = TagCollector()
+    parser.feed(out)
+    assert out.count("<mark") == out.count("</mark>") and "".join(parser.text) == "Intro bold text and more."
+    assert re.search(r"<strong>[^<]*<mark[^>]*>[^<]*</mark></strong>", out)
+
+
+def test_browse_snippet_link_text_is_not_a_nested_link():
+    abstract = make_abstract(text="See [the code](https://example.org) for $\\times$2.")
+    out = render.render_abstract_list([abstract])
+    assert out.count("<a ") == 1 and "×2" in out
 
 
 def test_streaming_text_is_escaped_and_has_cursor():
@@ -700,9 +853,10 @@ def test_respond_streams_then_renders_verified_answer():
     assert chat[0] == {"role": "user", "content": render.render_user("How many CRISPR screens?")}
     assert first[1] == "" and "Searching" in chat[1]["content"]
     assert any("AssayBench uses" in u[0][-1]["content"] and "rag-streaming" in u[0][-1]["content"] for u in middle)
-    final_chat, _, sources, _, details, status, history = last
+    final_chat, _, sources, _, details, status, history, turns, _ = last
     assert "rag-chip" in final_chat[-1]["content"] and "rag-streaming" not in final_chat[-1]["content"]
     assert "assaybench-66f7" in sources and "Retrieval" in details and "extractive" in status
+    assert [t["question"] for t in turns] == [make_answer().question] and "sources_html" in turns[0]
     assert history == [
         {"role": "user", "content": "How many CRISPR screens?"},
         {
@@ -734,13 +888,58 @@ def test_respond_caps_history():
     prior = [{"role": "user", "content": str(i)} for i in range(100)]
     last = run(app.UiCallbacks(pipeline).respond("q", [], prior, None, None))[-1]
     assert len(pipeline.calls[0]["history"]) == app.MAX_HISTORY_MESSAGES
-    assert len(last[-1]) == app.MAX_HISTORY_MESSAGES
+    assert len(last[6]) == app.MAX_HISTORY_MESSAGES
 
 
 def test_respond_empty_question_changes_nothing():
     pipeline = FakePipeline()
     updates = run(app.UiCallbacks(pipeline).respond("   ", [], [], None, None))
-    assert len(updates) == 1 and all(is_skip(u) for u in updates[0]) and pipeline.calls == []
+    assert len(updates) == 1 and all(is_skip(u) for u in updates[0][:-1]) and pipeline.calls == []
+    assert "Type a question first." in updates[0][-1]
+
+
+class FakeSettings:
+    max_question_chars = 20
+
+
+def test_respond_too_long_question_gets_a_plain_inline_note_and_keeps_the_text():
+    pipeline = FakePipeline()
+    pipeline.settings = FakeSettings()
+    pipeline.check_question = lambda q: (_ for _ in ()).throw(
+        QuestionError("too long", hint="Ask a shorter question (RAG_MAX_QUESTION_CHARS raises the limit).")
+    )
+    (update,) = run(app.UiCallbacks(pipeline).respond("x" * 30, [], [], None, None))
+    note = update[-1]
+    assert "30 characters long" in note and "up to 20" in note and "RAG_" not in note
+    assert is_skip(update[1])  # the question stays in the box
+
+
+def test_second_answer_chips_carry_its_turn_and_old_chip_brings_back_its_sources():
+    cb = app.UiCallbacks(FakePipeline())
+    first = run(cb.respond("first question", [], [], None, None))[-1]
+    other = make_answer(
+        question="second question",
+        sources=[Source(1, make_abstract("other-1234", "Other"))],
+        sentences=[AnswerSentence("Other says so.", [Citation(1, "other-1234", 0.9, 0, 5)], True)],
+    )
+    cb.pipeline.events = [other]
+    second = run(cb.respond("second question", first[0], first[6], None, None, first[7]))[-1]
+    turns = second[7]
+    assert len(turns) == 2 and ":t1" in second[0][-1]["content"] and ":t0" in second[0][1]["content"]
+    old_chip = chips(second[0][1]["content"])[0]["href"]
+    evidence, sources = cb.show_evidence(turns, gr.EventData(None, {"ref": old_chip}))
+    assert "AssayBench" in evidence and "assaybench-66f7" in sources and "How many CRISPR" in sources
+    assert "other-1234" in cb.sources_for(chips(second[0][-1]["content"])[0]["href"], turns)
+    assert is_skip(cb.sources_for("#cite:1:x:", turns)) and is_skip(cb.sources_for("#cite:1:x::t9", turns))
+
+
+def test_export_file_writes_the_chat_as_markdown():
+    cb = app.UiCallbacks(FakePipeline())
+    turns = run(cb.respond("q", [], [], None, None))[-1][7]
+    update = cb.export_file(turns)
+    text = Path(update["value"]).read_text(encoding="utf-8")
+    assert update["value"].endswith(".md") and "## 1. How many CRISPR screens" in text and "[1]" in text
+    assert cb.export_file([])["value"] is None
 
 
 def test_respond_shows_engine_error_message_inline():
@@ -749,7 +948,7 @@ def test_respond_shows_engine_error_message_inline():
     last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
     content = last[0][-1]["content"]
     assert "rag-error" in content and "Ollama stopped mid-answer." in content and "Try again." in content
-    assert last[-1] == [] and pipeline.closed
+    assert last[6] == [] and pipeline.closed
 
 
 def test_respond_hides_unexpected_errors():
@@ -802,8 +1001,8 @@ def test_evidence_spans_beyond_the_text_are_clamped():
 
 
 def test_clear_resets_everything():
-    chat, history, question, sources, evidence, details = app.UiCallbacks(FakePipeline()).clear()
-    assert chat == [] and history == [] and question == ""
+    chat, history, question, sources, evidence, details, turns, download, note = app.UiCallbacks(FakePipeline()).clear()
+    assert chat == [] and history == [] and question == "" and turns == [] and download["value"] is None
     assert "appear here" in sources and "Click a citation" in evidence and "appear here" in details
 
 

@@ -15,15 +15,17 @@ from __future__ import annotations
 import ipaddress
 import logging
 import socket
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
 from rag.answer import Answer, BackendStatus, TextDelta
 from rag.errors import RagError
-from ui import render
+from ui import export, render
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +189,28 @@ a.rag-browse-item:hover, a.rag-browse-item.rag-active { border-color: #93c5fd; b
 #rag-browse-list { max-height: 70vh; overflow-y: auto; padding-right: 0.3rem; }
 #rag-browse-view { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.75rem 0.9rem; }
 
+.rag-markdown ul, .rag-markdown ol { margin: 0.2rem 0 0.5rem 1.2rem; padding: 0; }
+.rag-markdown li { margin: 0.15rem 0; }
+.rag-markdown table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse;
+  font-size: 0.88rem; margin: 0.3rem 0 0.5rem; }
+.rag-markdown th, .rag-markdown td { border: 1px solid var(--border-color-primary); padding: 0.3rem 0.5rem;
+  vertical-align: top; text-align: left; }
+.rag-markdown th { background: var(--background-fill-secondary); }
+.rag-answer, .rag-abstract-text, .rag-snippet, .rag-source-label, .rag-question { overflow-wrap: anywhere; }
+.rag-answer a[target="_blank"], .rag-abstract-text a[target="_blank"] { color: var(--link-text-color);
+  text-decoration: underline; }
+.rag-sources-question { font-size: 0.85rem; font-style: italic; margin: -0.3rem 0 0.5rem;
+  color: var(--body-text-color-subdued); }
+.rag-question-note-on { color: #b45309; font-size: 0.88rem; padding: 0.2rem 0.2rem 0; }
+.rag-example-row button { white-space: normal !important; max-width: 100% !important; text-align: left; }
+@media (max-width: 640px) {
+  .gradio-container { padding-left: 6px !important; padding-right: 6px !important; }
+  .rag-controls { flex-wrap: wrap !important; }
+  #rag-chat { height: 62vh !important; }
+  /* a table's min-content width would otherwise widen every flex box up to the page; bound it so it scrolls */
+  .rag-markdown table { max-width: calc(100vw - 4.5rem) !important; }
+}
+
 .dark a.rag-chip { background: #1e3a8a; border-color: #1e40af; color: #dbeafe !important; }
 .dark a.rag-chip.rag-chip-weak { background: transparent; color: #cbd5e1 !important; }
 .dark .rag-num { background: #1e3a8a; color: #dbeafe; }
@@ -275,6 +299,20 @@ class UiCallbacks:
             dropdown = gr.update(choices=[], value=None, visible=False)
         return render.render_status(status), dropdown, status
 
+    def question_problem(self, question: str | None, exc: BaseException) -> str:
+        """The inline note for a question the engine refused, in plain words (no setting names)."""
+        limit = getattr(getattr(self.pipeline, "settings", None), "max_question_chars", None)
+        length = len((question or "").strip())
+        if isinstance(limit, int) and length > limit:
+            return (
+                f"This question is {length:,} characters long; questions can be up to {limit:,}. "
+                "Please shorten it and ask again — your text is still in the box."
+            )
+        if not (question or "").strip():
+            return "Type a question first."
+        message = exc.message if isinstance(exc, RagError) else _GENERIC_ERROR
+        return message
+
     def respond(
         self,
         question: str,
@@ -282,18 +320,22 @@ class UiCallbacks:
         history: list | None,
         model: str | None = None,
         status: BackendStatus | None = None,
+        turns: list | None = None,
     ) -> Iterator[tuple]:
+        """Yields updates for: chatbot, question, sources, evidence, details, status, history, turns, note."""
         chat = list(chat or [])
         history = list(history or [])
+        turns = list(turns or [])
         try:
             cleaned = self.pipeline.check_question(question)
         except Exception as exc:
-            gr.Warning(_user_message(exc))
-            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP()
+            note = render.render_question_note(self.question_problem(question, exc))
+            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), note
             return
         chat.append({"role": "user", "content": render.render_user(cleaned)})
         chat.append({"role": "assistant", "content": render.render_streaming("")})
-        yield list(chat), "", SKIP(), render.render_evidence_placeholder(), SKIP(), SKIP(), history
+        clear_note = render.render_question_note("")
+        yield list(chat), "", SKIP(), render.render_evidence_placeholder(), SKIP(), SKIP(), history, SKIP(), clear_note
 
         streamed = ""
         last_yield = 0.0
@@ -308,24 +350,25 @@ class UiCallbacks:
                     if now - last_yield >= STREAM_MIN_INTERVAL_S:
                         last_yield = now
                         chat[-1] = {"role": "assistant", "content": render.render_streaming(streamed)}
-                        yield list(chat), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP()
+                        yield list(chat), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP()
                 elif isinstance(event, Answer):
                     answer = event
             if answer is None:
                 raise RuntimeError("the engine's stream ended without an answer")
         except Exception as exc:
             message = _user_message(exc)
-            if isinstance(exc, RagError):
-                gr.Warning(message)
             chat[-1] = {"role": "assistant", "content": render.render_error(message)}
-            yield chat, SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), history
+            yield chat, SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), history, SKIP(), SKIP()
             return
         finally:
             close = getattr(events, "close", None)
             if close is not None:
                 close()  # stops generation when the user clears the chat or leaves
 
-        chat[-1] = {"role": "assistant", "content": render.render_answer(answer)}
+        turn = len(turns)
+        sources_html = render.render_answer_sources(answer, turn=turn)
+        chat[-1] = {"role": "assistant", "content": render.render_answer(answer, turn=turn)}
+        turns.append({**export.turn_record(answer), "sources_html": sources_html})
         history = (
             history
             + [
@@ -343,12 +386,24 @@ class UiCallbacks:
         yield (
             chat,
             SKIP(),
-            render.render_answer_sources(answer),
+            sources_html,
             SKIP(),
             render.render_details(answer),
             render.render_status(status, answer),
             history,
+            turns,
+            SKIP(),
         )
+
+    def export_file(self, turns: list | None):
+        """The chat as a Markdown file for the download button (None while nothing was asked)."""
+        turns = list(turns or [])
+        if not turns:
+            return gr.update(value=None, interactive=False)
+        folder = Path(tempfile.mkdtemp(prefix="rag-chat-"))
+        path = folder / "research-chat.md"
+        path.write_text(export.chat_markdown(turns, title=TITLE), encoding="utf-8")
+        return gr.update(value=str(path), interactive=True)
 
     def evidence_html(self, ref: object) -> str | None:
         """The abstract a ``#cite:`` link points at, evidence highlighted; None for a malformed link."""
@@ -361,12 +416,25 @@ class UiCallbacks:
             return render.render_message(_user_message(exc), kind="error")
         return render.render_abstract(abstract, cite.spans, number=cite.number or None)
 
-    def show_evidence(self, evt: gr.EventData):
-        html = self.evidence_html(getattr(evt, "ref", None))
-        return SKIP() if html is None else html
+    def show_evidence(self, turns: list | None, evt: gr.EventData):
+        """Outputs: evidence, sources. A link from an older answer also brings back that answer's sources."""
+        ref = getattr(evt, "ref", None)
+        html = self.evidence_html(ref)
+        if html is None:
+            return SKIP(), SKIP()
+        return html, self.sources_for(ref, turns)
+
+    @staticmethod
+    def sources_for(ref: object, turns: list | None):
+        """The sources panel of the answer a link sits in (SKIP when the link names none we have)."""
+        cite = render.parse_cite_ref(ref)
+        turns = turns or []
+        if cite is None or cite.turn is None or not 0 <= cite.turn < len(turns):
+            return SKIP()
+        return turns[cite.turn].get("sources_html") or SKIP()
 
     def clear(self):
-        """Outputs: chatbot, history, question, sources, evidence, details."""
+        """Outputs: chatbot, history, question, sources, evidence, details, turns, download, note."""
         return (
             [],
             [],
@@ -374,6 +442,9 @@ class UiCallbacks:
             render.render_sources([]),
             render.render_evidence_placeholder(),
             render.render_details_placeholder(),
+            [],
+            gr.update(value=None, interactive=False),
+            render.render_question_note(""),
         )
 
     def list_abstracts(self, query: str | None = ""):
@@ -407,6 +478,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         history = gr.State([])
+        turns = gr.State([])  # per answer: its question, text, references and sources panel (see ui.export)
         status_state = gr.State(None)
         gr.HTML(
             f"<h1>{render.esc(TITLE)}</h1><p>Answers cite the abstracts they come from; click a citation to read "
@@ -443,6 +515,9 @@ def build_app(pipeline: Any) -> gr.Blocks:
                                 elem_id="rag-question",
                             )
                             ask = gr.Button("Ask", variant="primary", scale=1, min_width=80, elem_id="rag-ask")
+                        question_note = gr.HTML(
+                            render.render_question_note(""), elem_id="rag-question-note", js_on_load=None
+                        )
                         with gr.Row(elem_classes="rag-example-row"):
                             example_buttons = [
                                 gr.Button(text, size="sm", variant="secondary", elem_classes="rag-example")
@@ -460,6 +535,14 @@ def build_app(pipeline: Any) -> gr.Blocks:
                             )
                             refresh = gr.Button("Check Ollama", size="sm", scale=1, elem_id="rag-refresh")
                             clear_btn = gr.Button("Clear chat", size="sm", scale=1, elem_id="rag-clear")
+                            download = gr.DownloadButton(
+                                "Download chat as Markdown",
+                                value=None,
+                                size="sm",
+                                scale=1,
+                                interactive=False,
+                                elem_id="rag-download",
+                            )
                         with gr.Accordion("Answer details", open=False, elem_id="rag-details"):
                             details = gr.HTML(render.render_details_placeholder(), js_on_load=None)
                     with gr.Column(scale=2, min_width=320):
@@ -489,28 +572,33 @@ def build_app(pipeline: Any) -> gr.Blocks:
                     )
 
         # ---- events ----
-        chat_outputs = [chatbot, question, sources, evidence, details, status_line, history]
-        chat_inputs = [question, chatbot, history, model, status_state]
+        chat_outputs = [chatbot, question, sources, evidence, details, status_line, history, turns, question_note]
+        chat_inputs = [question, chatbot, history, model, status_state, turns]
         light = {"concurrency_limit": None, "api_visibility": "undocumented"}
         # Every way of asking (Enter, the button, an example) shares one concurrency pool and progress display.
         answering = {"show_progress": "minimal", "show_progress_on": [chatbot], "concurrency_id": "chat"}
 
+        export_file = {"fn": cb.export_file, "inputs": [turns], "outputs": [download], "show_progress": "hidden"}
         submit_events = [
-            question.submit(cb.respond, chat_inputs, chat_outputs, api_name="ask", **answering),
-            ask.click(cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering),
+            question.submit(cb.respond, chat_inputs, chat_outputs, api_name="ask", **answering).then(
+                **export_file, **light
+            ),
+            ask.click(cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering).then(
+                **export_file, **light
+            ),
         ]
         for button, text in zip(example_buttons, EXAMPLES, strict=True):
             submit_events.append(
-                button.click(lambda t=text: t, None, question, queue=False, api_visibility="undocumented").then(
-                    cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering
-                )
+                button.click(lambda t=text: t, None, question, queue=False, api_visibility="undocumented")
+                .then(cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering)
+                .then(**export_file, **light)
             )
-        clear_outputs = [chatbot, history, question, sources, evidence, details]
+        clear_outputs = [chatbot, history, question, sources, evidence, details, turns, download, question_note]
         clear_btn.click(
             cb.clear, None, clear_outputs, cancels=submit_events, queue=False, api_visibility="undocumented"
         )
         chatbot.clear(cb.clear, None, clear_outputs, cancels=submit_events, queue=False, api_visibility="undocumented")
-        evidence.click(cb.show_evidence, None, evidence, show_progress="hidden", **light)
+        evidence.click(cb.show_evidence, [turns], [evidence, sources], show_progress="hidden", **light)
 
         status_outputs = [status_line, model, status_state]
         demo.load(cb.refresh_status, [model], status_outputs, show_progress="hidden", **light)

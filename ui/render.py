@@ -18,6 +18,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
+from markdown_it import MarkdownIt
+
 from rag.answer import Answer, AnswerSentence, BackendStatus, Source
 from rag.corpus import Abstract
 
@@ -34,18 +36,139 @@ def esc(text: object) -> str:
     return html.escape("" if text is None else str(text), quote=True)
 
 
-_BOLD = re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*")
-_CODE = re.compile(r"`([^`\n]+)`")
-_ITALIC = re.compile(r"(?<![*\w])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![*\w])")
+# --- Markdown and LaTeX ---
+#
+# Text is rendered as Markdown by markdown-it-py (a Gradio dependency) with raw HTML off, so whatever a model, a
+# question or an abstract writes is escaped; tables and strikethrough on; images and reference definitions off
+# (an answer line "[1]: ..." must stay text). Links are kept only for http(s) URLs and open in a new tab without
+# the opener. LaTeX in abstracts (``4$\times$``, ``$7, 402$``, ``$h$``) is turned into plain Unicode text first by
+# :func:`latex_to_text`: no KaTeX on the page, and nothing of it left raw.
 
 
-def inline(text: str) -> str:
-    """Escape, then turn ``**bold**``, ``*italic*`` (used in the seed abstracts) and ```code``` into tags.
+def _is_web_link(url: str) -> bool:
+    return bool(re.match(r"https?://[^\s]", url or "", re.IGNORECASE))
 
-    The patterns run on escaped text and only wrap it in fixed tags, so they cannot create any other markup.
+
+def _link_open(self, tokens, idx, options, env):  # markdown-it render rule
+    tokens[idx].attrSet("target", "_blank")
+    tokens[idx].attrSet("rel", "noopener noreferrer")
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _markdown(links: bool) -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable(["table", "strikethrough"]).disable(["image", "reference", "html_block", "html_inline", "entity"])
+    if not links:
+        md.disable(["link", "autolink"])
+    md.validateLink = _is_web_link
+    md.add_render_rule("link_open", _link_open)
+    return md
+
+
+_MD = _markdown(links=True)
+_MD_NO_LINKS = _markdown(links=False)
+
+_GREEK = (
+    "alpha α beta β gamma γ delta δ epsilon ε varepsilon ε zeta ζ eta η theta θ iota ι kappa κ lambda λ mu μ "
+    "nu ν xi ξ pi π rho ρ sigma σ tau τ upsilon υ phi φ varphi φ chi χ psi ψ omega ω Gamma Γ Delta Δ Theta Θ "
+    "Lambda Λ Xi Ξ Pi Π Sigma Σ Phi Φ Psi Ψ Omega Ω"
+)
+_MACROS = dict(zip(_GREEK.split()[::2], _GREEK.split()[1::2], strict=True)) | {
+    "times": "×", "sim": "~", "approx": "≈", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "neq": "≠", "ne": "≠",
+    "pm": "±", "cdot": "·", "to": "→", "rightarrow": "→", "Rightarrow": "⇒", "leftarrow": "←", "infty": "∞",
+    "in": "∈", "sum": "∑", "prod": "∏", "partial": "∂", "nabla": "∇", "ell": "ℓ", "ldots": "…", "dots": "…",
+    "cdots": "⋯", "mid": "|", "propto": "∝", "ll": "≪", "gg": "≫", "circ": "°", "degree": "°", "sqrt": "√",
+    "%": "%", "$": "$", "&": "&", "#": "#", "_": "_", ",": "\u2009", ";": " ", ":": " ", "!": "", " ": " ",
+}  # fmt: skip
+_BLACKBOARD = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "E": "𝔼", "P": "ℙ"}
+_SUP = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
+_SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+_DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
+_INLINE_MATH = re.compile(r"\$(?=[^\s$])([^$\n]{1,200}?)(?<=[^\s$\\])\$")
+_WRAPPER = re.compile(
+    r"\\(?:text|mathrm|mathbf|mathit|textbf|textit|emph|boldsymbol|operatorname|mathsf|mathtt)\s*\{([^{}]*)\}"
+)
+_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]*)\}|([A-Za-z0-9]))")
+
+
+def _math_to_text(math: str) -> str:
+    """One ``$...$`` body as Markdown text: macros as symbols, scripts as Unicode where possible."""
+    text = math.strip()
+    for _ in range(3):
+        text = _WRAPPER.sub(r"\1", text)
+    text = re.sub(r"\\mathbb\s*\{\s*([A-Z])\s*\}", lambda m: _BLACKBOARD.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"\\mathcal\s*\{\s*([A-Za-z])\s*\}", r"\1", text)
+    text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", text)
+    text = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])", "", text)
+    text = re.sub(r"\\([A-Za-z]+|[%$&#_,;:! ])", lambda m: _MACROS.get(m.group(1), m.group(1)), text)
+
+    def script(m: re.Match) -> str:
+        body = m.group(2) if m.group(2) is not None else m.group(3)
+        table = _SUP if m.group(1) == "^" else _SUB
+        mapped = body.translate(table)
+        if all(ch != orig or ch in "⁰¹²³⁴⁵⁶⁷⁸⁹" for ch, orig in zip(mapped, body, strict=True)) and body:
+            return mapped
+        return m.group(1) + (body if len(body) == 1 else f"({body})")
+
+    text = _SCRIPT.sub(script, text)
+    text = text.replace("{", "").replace("}", "")
+    text = re.sub(r"(\d),\s+(\d{3})(?!\d)", r"\1,\2", text)  # "$7, 402$" -> 7,402
+    text = re.sub(r"([*_`\[\]|<>])", r"\\\1", text)  # what is left is literal text, not Markdown
+    if re.fullmatch(r"[A-Za-z](?:\\?['_]?[A-Za-z0-9])?", text) or re.fullmatch(r"[A-Za-z]'?", text):
+        return f"*{text}*"  # a variable: italic, as typeset
+    return text
+
+
+def latex_to_text(text: str) -> str:
+    """``$...$`` and ``$$...$$`` (and a stray ``\\%``) as readable text, for Markdown rendering.
+
+    A dollar that does not open a math span (``$5 and $10``) is left alone.
     """
-    text = _ITALIC.sub(r"<em>\1</em>", _BOLD.sub(r"<strong>\1</strong>", esc(text)))
-    return _CODE.sub(r"<code>\1</code>", text)
+    if "$" not in text and "\\" not in text:
+        return text
+    text = _DISPLAY_MATH.sub(lambda m: _math_to_text(m.group(1)), text)
+    text = _INLINE_MATH.sub(lambda m: _math_to_text(m.group(1)), text)
+    return re.sub(r"\\([%&#$])", r"\1", text)
+
+
+_TAG_SPLIT = re.compile(r"(<[^>]*>)")
+_URL = re.compile(r"https?://(?:(?!&quot;|&lt;|&gt;|&#)[^\s<>\"'])+[^\s<>\"'.,;:!?)\]]", re.IGNORECASE)
+
+
+def map_text(markup: str, fn, *, skip: Collection[str] = ("a", "code", "pre")) -> str:
+    """Apply ``fn`` to the text between tags (already escaped), except inside the ``skip`` elements."""
+    out: list[str] = []
+    depth = 0
+    for part in _TAG_SPLIT.split(markup):
+        if part.startswith("<"):
+            name = re.match(r"</?\s*([A-Za-z0-9]*)", part).group(1).lower()
+            if name in skip and not part.endswith("/>"):
+                depth = max(depth - 1, 0) if part.startswith("</") else depth + 1
+            out.append(part)
+        elif part:
+            out.append(fn(part) if depth == 0 else part)
+    return "".join(out)
+
+
+def _linkify(text: str) -> str:
+    return _URL.sub(
+        lambda m: f'<a href="{m.group(0)}" target="_blank" rel="noopener noreferrer">{m.group(0)}</a>', text
+    )
+
+
+def inline(text: str, *, links: bool = True) -> str:
+    """One line of Markdown (``**bold**``, ``*italic*``, ```code```, ``[text](https://...)``, LaTeX) as safe HTML.
+
+    markdown-it escapes everything else; ``links=False`` for text placed inside a link of our own.
+    """
+    md = _MD if links else _MD_NO_LINKS
+    out = md.renderInline(latex_to_text("" if text is None else str(text)))
+    return map_text(out, _linkify) if links else out
+
+
+def render_markdown(text: str) -> str:
+    """A block of Markdown (lists, tables, paragraphs) as safe HTML, bare URLs linked."""
+    return map_text(_MD.render(latex_to_text(text or "")), _linkify)
 
 
 def _multiline(text: str) -> str:
@@ -63,15 +186,17 @@ class CiteRef:
     number: int
     abstract_id: str
     spans: tuple[Span, ...] = ()
+    turn: int | None = None  # which answer of the chat the link sits in (0-based), when known
 
 
-_CITE_RE = re.compile(r"^#cite:(\d{1,4}):([^:\s]{1,300}):((?:\d{1,9}-\d{1,9})(?:,\d{1,9}-\d{1,9})*)?$")
+_CITE_RE = re.compile(r"^#cite:(\d{1,4}):([^:\s]{1,300}):((?:\d{1,9}-\d{1,9})(?:,\d{1,9}-\d{1,9})*)?(?::t(\d{1,5}))?$")
 _ABSTRACT_RE = re.compile(r"^#abstract:([^:\s]{1,300})$")
 
 
-def cite_href(number: int, abstract_id: str, spans: Iterable[Span] = ()) -> str:
+def cite_href(number: int, abstract_id: str, spans: Iterable[Span] = (), turn: int | None = None) -> str:
     spans = normalize_spans(spans)[:MAX_SPANS_IN_REF]
-    return f"{CITE_PREFIX}{int(number)}:{quote(abstract_id, safe='')}:" + ",".join(f"{s}-{e}" for s, e in spans)
+    href = f"{CITE_PREFIX}{int(number)}:{quote(abstract_id, safe='')}:" + ",".join(f"{s}-{e}" for s, e in spans)
+    return href if turn is None else f"{href}:t{int(turn)}"
 
 
 def abstract_href(abstract_id: str) -> str:
@@ -90,7 +215,8 @@ def parse_cite_ref(ref: object) -> CiteRef | None:
         if part:
             start, end = part.split("-")
             spans.append((int(start), int(end)))
-    return CiteRef(int(match.group(1)), unquote(match.group(2)), tuple(normalize_spans(spans)))
+    turn = int(match.group(4)) if match.group(4) is not None else None
+    return CiteRef(int(match.group(1)), unquote(match.group(2)), tuple(normalize_spans(spans)), turn)
 
 
 def parse_abstract_ref(ref: object) -> str | None:
@@ -127,16 +253,62 @@ def normalize_spans(spans: Iterable[Span], length: int | None = None) -> list[Sp
     return merged
 
 
+_MARK_OPEN, _MARK_CLOSE = "\ue000", "\ue001"  # private-use characters: cannot occur in rendered markup
+
+
 def highlight(text: str, spans: Iterable[Span]) -> str:
-    """The text escaped, with each span wrapped in <mark class="rag-evidence">."""
-    parts: list[str] = []
+    """The text rendered as inline Markdown, with each span wrapped in <mark class="rag-evidence">.
+
+    The span edges are marked in the raw text with private-use characters before rendering, so the offsets stay
+    those of the abstract; each run of marked text between two tags gets its own <mark>, so a span that starts
+    inside ``**bold**`` still nests correctly.
+    """
+    text = text.replace(_MARK_OPEN, "").replace(_MARK_CLOSE, "")
+    pieces: list[str] = []
     cursor = 0
     for start, end in normalize_spans(spans, len(text)):
-        parts.append(inline(text[cursor:start]))
-        parts.append(f'<mark class="rag-evidence">{inline(text[start:end])}</mark>')
+        pieces += [text[cursor:start], _MARK_OPEN, text[start:end], _MARK_CLOSE]
         cursor = end
-    parts.append(inline(text[cursor:]))
-    return "".join(parts)
+    pieces.append(text[cursor:])
+    return _place_marks(inline("".join(pieces)))
+
+
+def _place_marks(rendered: str) -> str:
+    """Turn the span sentinels in rendered markup into well-nested <mark> elements (reopened across tags)."""
+    open_mark, close_mark = '<mark class="rag-evidence">', "</mark>"
+    out: list[str] = []
+    stack: list[tuple[str, str]] = []  # open elements: (name, start tag)
+    mark_depth: int | None = None  # len(stack) when the current mark opened
+    for part in _TAG_SPLIT.split(rendered):
+        if part.startswith("<"):
+            part = part.replace(_MARK_OPEN, "").replace(_MARK_CLOSE, "")
+            name = re.match(r"</?\s*([A-Za-z0-9]*)", part).group(1).lower()
+            if part.startswith("</"):
+                if mark_depth is not None and len(stack) <= mark_depth:
+                    out += [close_mark, part, open_mark]
+                    mark_depth = max(len(stack) - 1, 0)
+                else:
+                    out.append(part)
+                if stack:
+                    stack.pop()
+            else:
+                out.append(part)
+                if not part.endswith("/>") and name not in {"br", "hr"}:
+                    stack.append((name, part))
+            continue
+        for i, run in enumerate(re.split(f"([{_MARK_OPEN}{_MARK_CLOSE}])", part)):
+            if not i % 2:
+                out.append(run)
+            elif run == _MARK_OPEN and mark_depth is None:
+                out.append(open_mark)
+                mark_depth = len(stack)
+            elif run == _MARK_CLOSE and mark_depth is not None:
+                inner = stack[mark_depth:]
+                out += [f"</{n}>" for n, _ in reversed(inner)] + [close_mark] + [t for _, t in inner]
+                mark_depth = None
+    if mark_depth is not None:
+        out.append(close_mark)
+    return "".join(out).replace(open_mark + close_mark, "")
 
 
 def evidence_by_source(answer: Answer) -> dict[int, list[Span]]:
@@ -163,6 +335,7 @@ def _chip(
     *,
     weak: bool,
     support: float | None = None,
+    turn: int | None = None,
 ) -> str:
     label = abstract.label if abstract is not None else abstract_id
     title = f"[{number}] {label} · {abstract_id}"
@@ -170,13 +343,13 @@ def _chip(
         title += f" · support {support:.2f}"
     classes = "rag-chip" + (" rag-chip-weak" if weak else "")
     return (
-        f'<a class="{classes}" href="{esc(cite_href(number, abstract_id, spans))}" title="{esc(title)}" '
+        f'<a class="{classes}" href="{esc(cite_href(number, abstract_id, spans, turn))}" title="{esc(title)}" '
         f'aria-label="{esc(f"Source {number}: {label}")}"><span class="rag-sr">[</span>{number}'
         f'<span class="rag-sr">]</span></a>'
     )
 
 
-def _sentence(sentence: AnswerSentence, sources: Mapping[int, Source]) -> str:
+def _sentence(sentence: AnswerSentence, sources: Mapping[int, Source], turn: int | None = None) -> str:
     classes = "rag-sent"
     if sentence.verified:
         title = sentence.note
@@ -201,29 +374,66 @@ def _sentence(sentence: AnswerSentence, sources: Mapping[int, Source]) -> str:
                 spans,
                 weak=not sentence.verified,
                 support=support,
+                turn=turn,
             )
         )
     body = f'<span class="{classes}"{title_attr}>{inline(sentence.text)}</span>'
     return body + ("&#8202;" + "".join(chips) if chips else "")
 
 
-_MARKER = re.compile(r"\[(\d{1,3})\]")
+_MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
+# An answer written as Markdown blocks (the engine's list and compare answers): rendered as a whole.
+_BLOCK_MARKDOWN = re.compile(r"^ {0,3}(?:[-*+] |\d{1,3}[.)] |\|.*\||#{1,6} |> )", re.MULTILINE)
+
+
+def is_block_markdown(text: str) -> bool:
+    """Whether an answer's text is a Markdown list, table, heading or quote (rather than plain sentences)."""
+    return bool(_BLOCK_MARKDOWN.search(text or ""))
+
+
+def chipify(markup: str, make_chip) -> str:
+    """Replace ``[n]`` / ``[n, m]`` markers in rendered text with ``make_chip(n)`` (None: keep the marker)."""
+
+    def replace(match: re.Match) -> str:
+        numbers = [int(n) for n in re.split(r"\s*,\s*", match.group(1))]
+        chips = [make_chip(n) for n in numbers]
+        if any(c is None for c in chips):
+            return match.group(0)
+        return "&#8202;" + "".join(chips)
+
+    return map_text(markup, lambda text: _MARKER.sub(replace, text))
+
+
+def _answer_chips(answer: Answer, sources: Mapping[int, Source], turn: int | None):
+    """A chip factory for the [n] markers of a Markdown answer: evidence spans from its citations."""
+    spans = evidence_by_source(answer)
+    verified = {c.number for s in answer.sentences if s.verified for c in s.citations}
+    support: dict[int, float] = {}
+    for sentence in answer.sentences:
+        for c in sentence.citations:
+            support[c.number] = max(support.get(c.number, 0.0), c.support)
+
+    def make(number: int) -> str | None:
+        source = sources.get(number)
+        if source is None:
+            return None
+        weak = bool(answer.sentences) and number not in verified
+        return _chip(
+            number, source.abstract, source.abstract.id, spans.get(number, ()), weak=weak,
+            support=support.get(number), turn=turn,
+        )  # fmt: skip
+
+    return make
 
 
 def _text_with_markers(text: str, sources: Mapping[int, Source]) -> str:
-    """Fallback when there are no parsed sentences: escape the text and turn known [n] markers into chips."""
-    out: list[str] = []
-    cursor = 0
-    for match in _MARKER.finditer(text):
-        number = int(match.group(1))
+    """Fallback when there are no parsed sentences: render the text, turn known [n] markers into chips."""
+
+    def make(number: int) -> str | None:
         source = sources.get(number)
-        if source is None:
-            continue
-        out.append(_multiline(text[cursor : match.start()]))
-        out.append(_chip(number, source.abstract, source.abstract.id, (), weak=True))
-        cursor = match.end()
-    out.append(_multiline(text[cursor:]))
-    return "".join(out)
+        return None if source is None else _chip(number, source.abstract, source.abstract.id, (), weak=True)
+
+    return chipify("<br>".join(inline(line) for line in text.splitlines() or [""]), make)
 
 
 # --- answers ---
@@ -246,26 +456,34 @@ def render_error(message: str) -> str:
     return f'<div class="rag-answer rag-error" role="alert"><p>{_multiline(message)}</p></div>'
 
 
-def render_answer(answer: Answer) -> str:
-    """The verified answer: sentences with citation chips, unverified sentences marked, notices, closest abstracts."""
+def render_answer(answer: Answer, *, turn: int | None = None) -> str:
+    """The verified answer: Markdown with citation chips, unverified sentences marked, closest abstracts.
+
+    A list or table answer is rendered from its Markdown text (chips replace its ``[n]`` markers); a prose
+    answer sentence by sentence, so unverified ones can be marked. ``turn`` (the answer's place in the chat) goes
+    into each chip's link, so a chip in an older answer opens that answer's sources. Notices go to the status
+    banner (:func:`render_status`), not into every answer.
+    """
     sources = {s.number: s for s in answer.sources}
     parts: list[str] = [f'<div class="rag-answer{" rag-abstained" if answer.abstained else ""}">']
-    for notice in answer.notices:
-        parts.append(f'<p class="rag-notice">{_multiline(notice)}</p>')
-    if answer.sentences:
-        parts.append('<p class="rag-text">' + " ".join(_sentence(s, sources) for s in answer.sentences) + "</p>")
+    markdown = is_block_markdown(answer.text)
+    if markdown:
+        body = chipify(render_markdown(answer.text), _answer_chips(answer, sources, turn))
+        parts.append(f'<div class="rag-text rag-markdown">{body}</div>')
+    elif answer.sentences:
+        parts.append('<p class="rag-text">' + " ".join(_sentence(s, sources, turn) for s in answer.sentences) + "</p>")
     elif answer.text.strip():
         parts.append(f'<p class="rag-text">{_text_with_markers(answer.text, sources)}</p>')
     if answer.interrupted:
         parts.append('<p class="rag-notice">Generation stopped part-way; this is what arrived.</p>')
     if answer.abstained and answer.nearest:
         items = "".join(
-            f'<li><a class="rag-nearest" href="{esc(cite_href(0, s.abstract.id))}" '
-            f'title="{esc(s.abstract.id)}">{inline(s.abstract.label)}</a></li>'
+            f'<li><a class="rag-nearest" href="{esc(cite_href(0, s.abstract.id, (), turn))}" '
+            f'title="{esc(s.abstract.id)}">{inline(s.abstract.label, links=False)}</a></li>'
             for s in answer.nearest
         )
         parts.append(f'<div class="rag-nearest-list"><p>Closest abstracts:</p><ul>{items}</ul></div>')
-    if any(not s.verified for s in answer.sentences):
+    if not markdown and any(not s.verified for s in answer.sentences):
         parts.append(
             '<p class="rag-legend"><span class="rag-unverified" title="not verified">Dotted underline</span>: '
             "not verified against the cited abstract.</p>"
@@ -288,6 +506,8 @@ def render_sources(
     *,
     cited: Collection[int] | None = None,
     title: str = "Sources",
+    question: str | None = None,
+    turn: int | None = None,
 ) -> str:
     """The numbered source list; each entry opens the abstract with its evidence highlighted.
 
@@ -306,14 +526,16 @@ def render_sources(
         number = f'<span class="rag-num">{source.number}</span>' if source.number else ""
         return (
             f'<li class="rag-source{extra}"><a class="rag-source-link" '
-            f'href="{esc(cite_href(source.number, a.id, spans))}" title="Show the abstract">{number}'
-            f'<span class="rag-source-body"><span class="rag-source-label">{inline(a.label)}</span>'
+            f'href="{esc(cite_href(source.number, a.id, spans, turn))}" title="Show the abstract">{number}'
+            f'<span class="rag-source-body"><span class="rag-source-label">{inline(a.label, links=False)}</span>'
             f'<span class="rag-meta"><code>{esc(a.id)}</code> · {esc(locations_text(a))}</span></span></a></li>'
         )
 
     main = [s for s in sources if cited is None or s.number in cited]
     others = [] if cited is None else [s for s in sources if s.number not in cited]
     parts = [f'<div class="rag-panel rag-sources"><h3 class="rag-panel-title">{esc(title)}</h3>']
+    if question:
+        parts.append(f'<p class="rag-sources-question" title="The question these sources answer">{esc(question)}</p>')
     if main:
         parts.append('<ol class="rag-source-list">' + "".join(item(s) for s in main) + "</ol>")
     else:
@@ -325,12 +547,16 @@ def render_sources(
     return "".join(parts)
 
 
-def render_answer_sources(answer: Answer) -> str:
-    """The sources panel for an answer: the cited sources first; the closest abstracts when it abstained."""
+def render_answer_sources(answer: Answer, *, turn: int | None = None) -> str:
+    """The sources panel for an answer, labelled with its question: the cited sources first; the closest
+    abstracts when it abstained. ``turn`` goes into the links as in :func:`render_answer`."""
     if answer.abstained and not answer.cited_ids:
-        return render_sources([Source(0, s.abstract) for s in answer.nearest], title="Closest abstracts")
+        nearest = [Source(0, s.abstract) for s in answer.nearest]
+        return render_sources(nearest, title="Closest abstracts", question=answer.question, turn=turn)
     cited = {c.number for s in answer.sentences for c in s.citations}
-    return render_sources(answer.sources, evidence_by_source(answer), cited=cited)
+    if is_block_markdown(answer.text) or not answer.sentences:
+        cited |= {int(n) for m in _MARKER.finditer(answer.text) for n in re.split(r"\s*,\s*", m.group(1))}
+    return render_sources(answer.sources, evidence_by_source(answer), cited=cited, question=answer.question, turn=turn)
 
 
 def render_abstract(abstract: Abstract, spans: Iterable[Span] = (), *, number: int | None = None) -> str:
@@ -359,6 +585,13 @@ def render_evidence_placeholder() -> str:
         '<p class="rag-empty">Click a citation chip or a source to read the abstract, with the sentences that '
         "support the answer highlighted.</p></div>"
     )
+
+
+def render_question_note(message: str) -> str:
+    """The inline note under the question box (e.g. a question that is too long); empty when all is well."""
+    if not message:
+        return '<div class="rag-question-note" aria-live="polite"></div>'
+    return f'<div class="rag-question-note rag-question-note-on" role="status">{_multiline(message)}</div>'
 
 
 def render_message(message: str, *, kind: str = "info") -> str:
@@ -439,6 +672,11 @@ def render_status(status: BackendStatus | None, answer: Answer | None = None) ->
     )
     if show_hint:
         parts.append(f'<span class="rag-hint">{_multiline(status.message)}</span>')
+    shown = {status.message.strip()} if show_hint else set()
+    for notice in answer.notices if answer is not None else ():
+        if notice.strip() and notice.strip() not in shown:  # each notice once, here, not inside every answer
+            shown.add(notice.strip())
+            parts.append(f'<span class="rag-hint rag-banner-notice">{_multiline(notice)}</span>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -473,10 +711,10 @@ def render_abstract_list(abstracts: Sequence[Abstract], query: str = "", *, snip
         snippet = a.text if len(a.text) <= snippet_chars else a.text[:snippet_chars].rsplit(" ", 1)[0] + "…"
         items.append(
             f'<li><a class="rag-browse-item" href="{esc(abstract_href(a.id))}">'
-            f'<span class="rag-browse-head"><span class="rag-source-label">{inline(a.label)}</span>'
+            f'<span class="rag-browse-head"><span class="rag-source-label">{inline(a.label, links=False)}</span>'
             f"<code>{esc(a.id)}</code></span>"
             f'<span class="rag-meta">{esc(locations_text(a))}</span>'
-            f'<span class="rag-snippet">{inline(snippet)}</span></a></li>'
+            f'<span class="rag-snippet">{inline(snippet, links=False)}</span></a></li>'
         )
     return f'<div class="rag-browse"><p class="rag-meta">{esc(count)}</p><ul class="rag-browse-list">{"".join(items)}</ul></div>'
 
