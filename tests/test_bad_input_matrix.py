@@ -140,8 +140,12 @@ def test_cli_refuses_question(index_copy, capsys, case, command):
 def test_ui_refuses_question_with_a_message(index_copy, warnings_shown, case):
     question, phrase = REFUSED_QUESTIONS[case]
     updates = ui_respond(index_copy, question)
-    assert len(updates) == 1 and all(u is gr.skip() or u == gr.skip() for u in updates[0])  # nothing changes
-    assert len(warnings_shown) == 1 and phrase in warnings_shown[0]
+    *unchanged, note = updates[0]
+    assert len(updates) == 1 and all(u is gr.skip() or u == gr.skip() for u in unchanged)  # the chat is untouched
+    assert "rag-question-note-on" in note and not warnings_shown  # said inline, under the box, not as a pop-up
+    # plain words, no setting names: an empty question is asked for, a long one is measured
+    assert phrase in note or (phrase == "empty" and "Type a question first" in note), note
+    assert "RAG_" not in note
 
 
 # --- odd questions that are answered normally, from the sources, with verified citations ---
