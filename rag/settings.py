@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from rag.policy import AnswerPolicy
@@ -43,6 +43,59 @@ def normalize_ollama_host(value: str | None) -> str:
         name = "127.0.0.1"
     port = port or ("443" if scheme == "https" else "11434")
     return f"{scheme}://{name}:{port}" + (f"/{path}" if path else "")
+
+
+class VerifyPolicy(BaseModel):
+    """How a claim is checked against the abstract it cites (rag/verify.py). Fitted on the dev split of
+    eval/claims.jsonl (`python -m eval.calibrate`); environment: ``RAG_VERIFY__<FIELD>``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    support_threshold: float = Field(
+        default=0.60, ge=0.0, le=1.0,
+        description="Topical support (MiniLM similarity to the evidence + word overlap) a claim needs before the "
+        "structured checks run; below it the abstract is about something else.",
+    )
+    dense_weight: float = Field(default=0.55, ge=0.0, le=1.0, description="Weight of MiniLM similarity in support.")
+    overlap_weight: float = Field(
+        default=0.45, ge=0.0, le=1.0, description="Weight of the share of the claim's content words in the abstract."
+    )
+    failed_check_cap: float = Field(
+        default=0.45, ge=0.0, le=1.0,
+        description="A claim failing a structured check has its support capped here (below the threshold).",
+    )
+    pair_min_gain: float = Field(
+        default=0.15, ge=0.0, le=1.0,
+        description="Evidence is two sentences combined when the second covers at least this much more of the "
+        "claim's content words than the best sentence alone.",
+    )
+    entity_min_similarity: float = Field(
+        default=88.0, ge=0.0, le=100.0,
+        description="rapidfuzz ratio (0-100) at which a name in the claim counts as written in the abstract "
+        "(spelling and plural variants); names with digits must match exactly.",
+    )
+    novel_words_max: int = Field(
+        default=3, ge=1,
+        description="A claim with this many content words the abstract never uses (after stemming) is taken to add "
+        "details the abstract does not state.",
+    )
+    disabled_checks: list[str] = Field(
+        default_factory=list,
+        description="Checks to skip: numbers, entities, polarity, direction, overclaim, scope, novelty.",
+    )
+    judge: bool = Field(
+        default=True,
+        description="Also ask the Ollama model (when one answers) whether each generated sentence is entailed by, "
+        "contradicted by, or not stated in its evidence; a contradiction from either side makes it unsupported.",
+    )
+    judge_rejects_not_stated: bool = Field(
+        default=True, description="A sentence the model judge finds 'not stated' in its evidence is unsupported."
+    )
+    judge_timeout_s: float = Field(
+        default=20.0, gt=0,
+        description="Seconds one judgement may take; on a timeout the remaining sentences are checked without "
+        "the judge (with a note).",
+    )
 
 
 class Settings(BaseSettings):
@@ -153,6 +206,11 @@ class Settings(BaseSettings):
         default_factory=AnswerPolicy,
         description="The answer policy: every threshold, margin and weight of evidence, answer plans and abstention "
         "(environment RAG_ANSWER__<FIELD>, e.g. RAG_ANSWER__ABSTAIN_THRESHOLD=0.6).",
+    )
+
+    # --- verification ---
+    verify: VerifyPolicy = Field(
+        default_factory=VerifyPolicy, description="How each answer sentence is checked against its citation."
     )
 
     # --- UI ---
