@@ -106,6 +106,12 @@ class Settings(BaseSettings):
         default=None, description="Chroma server host; unset means the embedded store under data_dir."
     )
     chroma_port: int = Field(default=8000, ge=1, le=65535, description="Chroma server port.")
+    chroma_timeout_s: float = Field(
+        default=10.0, gt=0, le=3600, description="Seconds to wait for a Chroma server's reply before failing."
+    )
+    chroma_connect_timeout_s: float = Field(
+        default=5.0, gt=0, le=600, description="Seconds to wait for a TCP connection to the Chroma server."
+    )
     chroma_ssl: bool = Field(default=False, description="Use HTTPS for the Chroma server.")
     chroma_token: str | None = Field(
         default=None, description="Token for a Chroma server with token auth (sent in chroma_auth_header)."
