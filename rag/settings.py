@@ -46,7 +46,8 @@ def normalize_ollama_host(value: str | None) -> str:
 class Settings(BaseSettings):
     """Everything the engine, CLI and UI can be told. Environment: ``RAG_<FIELD>`` (e.g. ``RAG_TOP_K=8``)."""
 
-    model_config = SettingsConfigDict(env_prefix="RAG_", extra="forbid", validate_default=True)
+    # allow_inf_nan=False: RAG_DENSE_WEIGHT=inf or nan would pass every ge/le bound check and poison the ranking.
+    model_config = SettingsConfigDict(env_prefix="RAG_", extra="forbid", validate_default=True, allow_inf_nan=False)
 
     # --- corpus and storage ---
     seeds: Annotated[list[Path], NoDecode] = Field(
@@ -98,6 +99,7 @@ class Settings(BaseSettings):
     dense_weight: float = Field(
         default=0.5,
         ge=0.0,
+        le=100.0,
         description="Weight of the dense ranking in fusion (BM25 has weight 1); 0.5 measured best on eval/.",
     )
 
@@ -141,7 +143,7 @@ class Settings(BaseSettings):
     ollama_num_ctx: int = Field(
         default=8192, ge=2048, description="Context window requested from Ollama, so sources are never cut."
     )
-    ollama_timeout_s: float = Field(default=120.0, gt=0, description="Seconds to wait on Ollama before failing.")
+    ollama_timeout_s: float = Field(default=120.0, gt=0, le=3600, description="Seconds to wait on Ollama before failing.")
     ollama_temperature: float = Field(default=0.1, ge=0.0, le=2.0, description="Sampling temperature.")
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are refused with a clear message."

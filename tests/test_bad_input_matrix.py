@@ -379,6 +379,9 @@ SETTINGS_CASES = {
     "--backend gpt": ({}, ["ask", ASSAY_Q, "--backend", "gpt"], "invalid choice"),
     "RAG_RETRIEVAL_MODE=magic": ({"RAG_RETRIEVAL_MODE": "magic"}, ["search", ASSAY_Q], "retrieval_mode"),
     "RAG_UI_AUTH without colon": ({"RAG_UI_AUTH": "justaname"}, ["ui"], "user:password"),
+    "RAG_DENSE_WEIGHT=inf": ({"RAG_DENSE_WEIGHT": "inf"}, ["search", ASSAY_Q], "dense_weight"),
+    "RAG_DENSE_WEIGHT=nan": ({"RAG_DENSE_WEIGHT": "nan"}, ["search", ASSAY_Q], "dense_weight"),
+    "RAG_OLLAMA_TEMPERATURE=-inf": ({"RAG_OLLAMA_TEMPERATURE": "-inf"}, ["search", ASSAY_Q], "ollama_temperature"),
 }
 
 

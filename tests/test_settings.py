@@ -37,7 +37,9 @@ def test_normalize_ollama_host(raw, url):
 
 
 @pytest.mark.parametrize(
-    "bad", [{"top_k": -1}, {"backend": "gpt"}, {"unknown_field": 1}, {"ui_auth": "nocolon"}, {"chunk_tokens": 4}]
+    "bad", [{"top_k": -1}, {"backend": "gpt"}, {"unknown_field": 1}, {"ui_auth": "nocolon"}, {"chunk_tokens": 4},
+     {"dense_weight": float("inf")}, {"dense_weight": float("nan")}, {"ollama_timeout_s": float("inf")},
+     {"chroma_timeout_s": float("nan")}]
 )
 def test_invalid_settings_are_refused(bad):
     with pytest.raises(ValidationError):
