@@ -170,6 +170,8 @@ def _load_history(path: Path) -> list:
         raise RagError(
             f"The history file {Path(path).name} is not valid JSON ({exc.msg} at line {exc.lineno})", hint=hint
         ) from None
+    except RecursionError:
+        raise RagError(f"The history file {Path(path).name} is nested too deeply to be a chat history", hint=hint) from None
     if not isinstance(history, list):
         raise RagError(f"The history file {Path(path).name} holds a {type(history).__name__}, not a list", hint=hint)
     return history

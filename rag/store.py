@@ -155,7 +155,7 @@ def _open_server_client(settings: Settings) -> Any:
         return client
 
     try:
-        _probe_server(settings)
+        _probe_server(settings, headers)
         try:
             client = connect()
         except NotFoundError:
@@ -175,7 +175,7 @@ def _timeout(settings: Settings) -> Any:
     return httpx.Timeout(settings.chroma_timeout_s, connect=settings.chroma_connect_timeout_s)
 
 
-def _probe_server(settings: Settings) -> None:
+def _probe_server(settings: Settings, headers: dict[str, str]) -> None:
     """One heartbeat with our timeouts before chromadb's own client, whose requests have none and would hang on a
     server that accepts connections but never answers."""
     import httpx
@@ -188,7 +188,7 @@ def _probe_server(settings: Settings) -> None:
         default_api_path="/api/v2",
     )
     try:
-        httpx.get(f"{url}/heartbeat", timeout=_timeout(settings))
+        httpx.get(f"{url}/heartbeat", headers=headers, timeout=_timeout(settings))
     except httpx.TimeoutException as exc:
         raise _timeout_error(settings) from exc
 

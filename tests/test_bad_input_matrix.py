@@ -455,6 +455,7 @@ HISTORY_FILES = {
     "not-a-list": ('{"role": "user", "content": "hi"}', "holds a dict, not a list"),
     "entry-not-an-object": ('["hello", 3]', "History message 1 is a str"),
     "bad-sources": ('[{"role": "assistant", "content": "x", "sources": [{"number": "one"}]}]', "malformed 'sources'"),
+    "nested-100000-deep": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
 }
 
 
