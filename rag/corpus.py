@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -181,8 +183,40 @@ class SeedFile:
     paragraphs: tuple[str, ...]
 
 
+def _is_blank(line: str) -> bool:
+    """Whitespace and invisible format characters only (U+200B, U+FEFF, bidi controls, ...): a line that looks empty
+    is a paragraph break, not an abstract nobody can see."""
+    return all(c.isspace() or unicodedata.category(c) == "Cf" for c in line)
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decode_by_bom(name: str, raw: bytes) -> str | None:
+    """Text saved as UTF-16/32 with a byte-order mark (Windows Notepad's "Unicode"), or None for other files."""
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(encoding)
+            except UnicodeDecodeError:
+                raise CorpusError(
+                    f"{name}: the file starts with a {encoding.upper()} byte-order mark but is not "
+                    f"valid {encoding.upper()}",
+                    hint="Save the file as UTF-8 text.",
+                ) from None
+    return None
+
+
 def parse_seed_text(name: str, raw: bytes) -> SeedFile:
     """Parse one seed file's bytes; raise :class:`CorpusError` naming the file and the problem."""
+    bom_text = _decode_by_bom(name, raw)
+    if bom_text is not None:
+        raw = bom_text.encode("utf-8")
     if not raw.strip():
         raise CorpusError(f"{name}: the file is empty")
     if b"\x00" in raw:
@@ -198,13 +232,15 @@ def parse_seed_text(name: str, raw: bytes) -> SeedFile:
     if bad_controls:
         raise CorpusError(f"{name}: the file contains control characters (e.g. U+{ord(bad_controls[0]):04X})")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    while lines and not lines[0].strip():
+    while lines and _is_blank(lines[0]):
         lines.pop(0)
+    if not lines:
+        raise CorpusError(f"{name}: the file is empty (only invisible characters)")
     header = lines[0].strip()
     paragraphs: list[str] = []
     current: list[str] = []
     for line in lines[1:] + [""]:
-        if line.strip():
+        if not _is_blank(line):
             current.append(line)
         elif current:
             paragraphs.append(normalize_whitespace(" ".join(current)))
