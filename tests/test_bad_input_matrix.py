@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -477,3 +478,17 @@ def test_cli_refuses_malformed_history(index_copy, capsys, tmp_path, case):
 def test_engine_refuses_malformed_history(index_copy, history):
     with pytest.raises(QuestionError):
         index_copy.ask("What does it measure?", history)
+
+
+# --- the UI's port is taken ---
+
+
+def test_cli_ui_on_a_busy_port_says_so(capsys, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        code, out, err = run_cli(capsys, "ui", "--port", port, "--data-dir", tmp_path / "data")
+    assert_clean_refusal(code, err, f"port {port}", "already in use", "--port")
+    assert "unexpected" not in err.lower()
+    assert "First run" not in err  # refused before the slow first-run ingest
