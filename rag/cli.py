@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rag.errors import RagError
+from rag.text import printable
 
 log = logging.getLogger("rag")
 
@@ -279,7 +280,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
     if port_in_use(settings.ui_host, settings.ui_port):  # before the slow work (first-run ingest)
         raise port_busy
     if not have_index:
-        seeds = ", ".join(str(p) for p in settings.seeds)
+        seeds = ", ".join(printable(str(p)) for p in settings.seeds)
         print(f"First run: indexing {seeds} (later starts reuse the index).", file=sys.stderr)
         report = pipeline.ingest(progress=_progress_bar("Embedding", unit="sentence"))
         print(report.summary(), file=sys.stderr)
@@ -425,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except RagError as exc:
-        print(f"error: {exc.user_message()}", file=sys.stderr)
+        print(f"error: {printable(exc.user_message(), keep=chr(10))}", file=sys.stderr)  # may name a seed file
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("interrupted; the last complete index is unchanged", file=sys.stderr)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.errors import CorpusError
-from rag.text import Span, normalize_whitespace, sentence_spans
+from rag.text import Span, normalize_whitespace, printable, sentence_spans
 
 MAX_SEED_FILE_BYTES = 50 * 1024 * 1024  # a seed file is text; anything this big is a mistake, not a corpus
 MIN_ABSTRACT_CHARS = 20
@@ -27,7 +27,7 @@ class Location:
     position: int
 
     def __str__(self) -> str:
-        return f"{self.file} #{self.position}"
+        return f"{printable(self.file)} #{self.position}"  # a file name can hold terminal escape sequences
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,18 +277,20 @@ def find_seed_files(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def read_seed_file(path: Path) -> SeedFile:
+def read_seed_file(path: Path, name: str | None = None) -> SeedFile:
+    """Read and parse one seed file; ``name`` (default: the file name) is how its locations and errors call it."""
+    name = name or path.name
     try:
         size = path.stat().st_size
         if size > MAX_SEED_FILE_BYTES:
             raise CorpusError(
-                f"{path.name}: the file is {size / 1e6:.0f} MB; seed files over "
+                f"{name}: the file is {size / 1e6:.0f} MB; seed files over "
                 f"{MAX_SEED_FILE_BYTES // (1024 * 1024)} MB are refused"
             )
         raw = path.read_bytes()
     except OSError as exc:
-        raise CorpusError(f"{path.name}: cannot read the file ({exc.strerror})") from None
-    return parse_seed_text(path.name, raw)
+        raise CorpusError(f"{name}: cannot read the file ({exc.strerror})") from None
+    return parse_seed_text(name, raw)
 
 
 def build_corpus(seed_files: Sequence[SeedFile]) -> list[Abstract]:
@@ -331,6 +333,26 @@ def _resolve_id_collisions(abstracts: list[Abstract]) -> None:
             )
 
 
+def seed_names(files: Sequence[Path]) -> dict[Path, str]:
+    """How each seed file is named in locations: its file name, or, where two different files share a name
+    (``dirA/x.txt``, ``dirB/x.txt``), as many parent folders as tell them apart. Keyed by resolved path."""
+    unique = list(dict.fromkeys(Path(f).resolve() for f in files))
+    names = {path: path.name for path in unique}
+    by_name: dict[str, list[Path]] = {}
+    for path in unique:
+        by_name.setdefault(path.name, []).append(path)
+    for group in by_name.values():
+        depth = 1
+        while len(group) > 1 and depth < max(len(p.parts) for p in group):
+            candidates = {p: "/".join(p.parts[-depth - 1 :]) for p in group}
+            if len(set(candidates.values())) == len(group):
+                names.update(candidates)
+                break
+            depth += 1
+    return names
+
+
 def load_corpus(paths: Iterable[Path]) -> list[Abstract]:
     """Read seed files or folders and return the deduplicated abstracts."""
-    return build_corpus([read_seed_file(p) for p in find_seed_files(paths)])
+    names = seed_names(find_seed_files(paths))
+    return build_corpus([read_seed_file(path, name) for path, name in names.items()])
