@@ -144,6 +144,16 @@ class Settings(BaseSettings):
         default=8192, ge=2048, description="Context window requested from Ollama, so sources are never cut."
     )
     ollama_timeout_s: float = Field(default=120.0, gt=0, le=3600, description="Seconds to wait on Ollama before failing.")
+    ollama_connect_timeout_s: float = Field(
+        default=5.0, gt=0, le=600, description="Seconds to wait for a TCP connection to Ollama."
+    )
+    ollama_first_token_timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="Seconds to wait for Ollama's first word (loading the model and reading the prompt included) "
+        "and for each later one; a server that accepts the connection and never answers fails after this.",
+    )
     ollama_temperature: float = Field(default=0.1, ge=0.0, le=2.0, description="Sampling temperature.")
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are refused with a clear message."

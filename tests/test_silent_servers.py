@@ -55,3 +55,21 @@ def test_silent_chroma_server_fails_with_a_clear_error(tmp_path) -> None:
     assert f"127.0.0.1:{port}" in message
     assert "did not answer" in message
     assert "RAG_CHROMA_TIMEOUT_S" in message
+
+
+@pytest.mark.timeout(60)
+def test_silent_ollama_fails_after_the_first_token_timeout() -> None:
+    from rag.compose.base import GenerationStats
+    from rag.compose.ollama import OllamaComposer
+    from rag.errors import GenerationError
+    from tests.test_ollama_composer import QUESTION, SOURCES
+
+    with silent_server() as port:
+        settings = Settings(ollama_host=f"http://127.0.0.1:{port}", ollama_first_token_timeout_s=1)
+        composer = OllamaComposer(settings, "any-model")
+        with pytest.raises(GenerationError) as caught:
+            list(composer.stream(QUESTION, SOURCES, GenerationStats()))
+        composer.close()
+    assert f"127.0.0.1:{port}" in caught.value.message
+    assert "longer than 1 s" in caught.value.message
+    assert "RAG_OLLAMA_FIRST_TOKEN_TIMEOUT_S" in caught.value.hint
