@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import os
@@ -12,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rag.errors import RagError
+from rag.text import printable
 
 log = logging.getLogger("rag")
 
@@ -170,6 +172,8 @@ def _load_history(path: Path) -> list:
         raise RagError(
             f"The history file {Path(path).name} is not valid JSON ({exc.msg} at line {exc.lineno})", hint=hint
         ) from None
+    except RecursionError:
+        raise RagError(f"The history file {Path(path).name} is nested too deeply to be a chat history", hint=hint) from None
     if not isinstance(history, list):
         raise RagError(f"The history file {Path(path).name} holds a {type(history).__name__}, not a list", hint=hint)
     return history
@@ -258,7 +262,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
     from ui.gradio_import import import_gradio_without_stub_generation
 
     import_gradio_without_stub_generation()  # before ui.app imports it: ~2 s less start-up on 2 cores
-    from ui.app import check_host, launch
+    from ui.app import check_host, launch, port_in_use
 
     try:  # refuse an open bind before any slow work (first-run ingest)
         check_host(settings.ui_host, auth, args.insecure)
@@ -268,8 +272,15 @@ def cmd_ui(args: argparse.Namespace) -> int:
             hint="From the command line: set RAG_UI_AUTH=user:password (and put TLS in front, see SECURITY.md), "
             "bind 127.0.0.1 (the default), or pass --insecure if the network is protected otherwise.",
         ) from None
+    port_busy = RagError(
+        f"Port {settings.ui_port} on {settings.ui_host} is already in use (another `rag ui`, or another program)",
+        hint=f"Pick another port with `rag ui --port {min(settings.ui_port + 1, 65535)}` (or RAG_UI_PORT), or "
+        "`--port 0` for any free one; or stop the program using it.",
+    )
+    if port_in_use(settings.ui_host, settings.ui_port):  # before the slow work (first-run ingest)
+        raise port_busy
     if not have_index:
-        seeds = ", ".join(str(p) for p in settings.seeds)
+        seeds = ", ".join(printable(str(p)) for p in settings.seeds)
         print(f"First run: indexing {seeds} (later starts reuse the index).", file=sys.stderr)
         report = pipeline.ingest(progress=_progress_bar("Embedding", unit="sentence"))
         print(report.summary(), file=sys.stderr)
@@ -278,8 +289,13 @@ def cmd_ui(args: argparse.Namespace) -> int:
         print(f"Ready in {time.perf_counter() - PROCESS_START:.1f}s: open {url}  (Ctrl-C to stop)", file=sys.stderr)
         threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
 
-    launch(pipeline, host=settings.ui_host, port=settings.ui_port, auth=auth, insecure=args.insecure,
-           ready_callback=ready)  # fmt: skip
+    try:
+        launch(pipeline, host=settings.ui_host, port=settings.ui_port, auth=auth, insecure=args.insecure,
+               ready_callback=ready)  # fmt: skip
+    except OSError as exc:  # taken between the check and the launch; Gradio says "Cannot find empty port"
+        if "port" in str(exc).lower() or getattr(exc, "errno", None) == errno.EADDRINUSE:
+            raise port_busy from None
+        raise
     return 0
 
 
@@ -410,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except RagError as exc:
-        print(f"error: {exc.user_message()}", file=sys.stderr)
+        print(f"error: {printable(exc.user_message(), keep=chr(10))}", file=sys.stderr)  # may name a seed file
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("interrupted; the last complete index is unchanged", file=sys.stderr)

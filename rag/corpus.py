@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.errors import CorpusError
-from rag.text import Span, normalize_whitespace, sentence_spans
+from rag.text import Span, normalize_whitespace, printable, sentence_spans
 
 MAX_SEED_FILE_BYTES = 50 * 1024 * 1024  # a seed file is text; anything this big is a mistake, not a corpus
 MIN_ABSTRACT_CHARS = 20
@@ -25,7 +27,7 @@ class Location:
     position: int
 
     def __str__(self) -> str:
-        return f"{self.file} #{self.position}"
+        return f"{printable(self.file)} #{self.position}"  # a file name can hold terminal escape sequences
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +203,40 @@ class SeedFile:
     paragraphs: tuple[str, ...]
 
 
+def _is_blank(line: str) -> bool:
+    """Whitespace and invisible format characters only (U+200B, U+FEFF, bidi controls, ...): a line that looks empty
+    is a paragraph break, not an abstract nobody can see."""
+    return all(c.isspace() or unicodedata.category(c) == "Cf" for c in line)
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decode_by_bom(name: str, raw: bytes) -> str | None:
+    """Text saved as UTF-16/32 with a byte-order mark (Windows Notepad's "Unicode"), or None for other files."""
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(encoding)
+            except UnicodeDecodeError:
+                raise CorpusError(
+                    f"{name}: the file starts with a {encoding.upper()} byte-order mark but is not "
+                    f"valid {encoding.upper()}",
+                    hint="Save the file as UTF-8 text.",
+                ) from None
+    return None
+
+
 def parse_seed_text(name: str, raw: bytes) -> SeedFile:
     """Parse one seed file's bytes; raise :class:`CorpusError` naming the file and the problem."""
+    bom_text = _decode_by_bom(name, raw)
+    if bom_text is not None:
+        raw = bom_text.encode("utf-8")
     if not raw.strip():
         raise CorpusError(f"{name}: the file is empty")
     if b"\x00" in raw:
@@ -218,13 +252,15 @@ def parse_seed_text(name: str, raw: bytes) -> SeedFile:
     if bad_controls:
         raise CorpusError(f"{name}: the file contains control characters (e.g. U+{ord(bad_controls[0]):04X})")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    while lines and not lines[0].strip():
+    while lines and _is_blank(lines[0]):
         lines.pop(0)
+    if not lines:
+        raise CorpusError(f"{name}: the file is empty (only invisible characters)")
     header = lines[0].strip()
     paragraphs: list[str] = []
     current: list[str] = []
     for line in lines[1:] + [""]:
-        if line.strip():
+        if not _is_blank(line):
             current.append(line)
         elif current:
             paragraphs.append(normalize_whitespace(" ".join(current)))
@@ -261,18 +297,20 @@ def find_seed_files(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def read_seed_file(path: Path) -> SeedFile:
+def read_seed_file(path: Path, name: str | None = None) -> SeedFile:
+    """Read and parse one seed file; ``name`` (default: the file name) is how its locations and errors call it."""
+    name = name or path.name
     try:
         size = path.stat().st_size
         if size > MAX_SEED_FILE_BYTES:
             raise CorpusError(
-                f"{path.name}: the file is {size / 1e6:.0f} MB; seed files over "
+                f"{name}: the file is {size / 1e6:.0f} MB; seed files over "
                 f"{MAX_SEED_FILE_BYTES // (1024 * 1024)} MB are refused"
             )
         raw = path.read_bytes()
     except OSError as exc:
-        raise CorpusError(f"{path.name}: cannot read the file ({exc.strerror})") from None
-    return parse_seed_text(path.name, raw)
+        raise CorpusError(f"{name}: cannot read the file ({exc.strerror})") from None
+    return parse_seed_text(name, raw)
 
 
 def build_corpus(seed_files: Sequence[SeedFile]) -> list[Abstract]:
@@ -315,6 +353,26 @@ def _resolve_id_collisions(abstracts: list[Abstract]) -> None:
             )
 
 
+def seed_names(files: Sequence[Path]) -> dict[Path, str]:
+    """How each seed file is named in locations: its file name, or, where two different files share a name
+    (``dirA/x.txt``, ``dirB/x.txt``), as many parent folders as tell them apart. Keyed by resolved path."""
+    unique = list(dict.fromkeys(Path(f).resolve() for f in files))
+    names = {path: path.name for path in unique}
+    by_name: dict[str, list[Path]] = {}
+    for path in unique:
+        by_name.setdefault(path.name, []).append(path)
+    for group in by_name.values():
+        depth = 1
+        while len(group) > 1 and depth < max(len(p.parts) for p in group):
+            candidates = {p: "/".join(p.parts[-depth - 1 :]) for p in group}
+            if len(set(candidates.values())) == len(group):
+                names.update(candidates)
+                break
+            depth += 1
+    return names
+
+
 def load_corpus(paths: Iterable[Path]) -> list[Abstract]:
     """Read seed files or folders and return the deduplicated abstracts."""
-    return build_corpus([read_seed_file(p) for p in find_seed_files(paths)])
+    names = seed_names(find_seed_files(paths))
+    return build_corpus([read_seed_file(path, name) for path, name in names.items()])

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class AnswerPolicy(BaseModel):
     """How evidence is scored, how answers are planned and when the assistant abstains."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     # --- retrieval fusion (abstract level) ---
     fusion_dense_weight: float = Field(

@@ -49,7 +49,7 @@ class VerifyPolicy(BaseModel):
     """How a claim is checked against the abstract it cites (rag/verify.py). Fitted on the dev split of
     eval/claims.jsonl (`python -m eval.calibrate`); environment: ``RAG_VERIFY__<FIELD>``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     support_threshold: float = Field(
         default=0.60, ge=0.0, le=1.0,
@@ -101,8 +101,9 @@ class VerifyPolicy(BaseModel):
 class Settings(BaseSettings):
     """Everything the engine, CLI and UI can be told. Environment: ``RAG_<FIELD>`` (e.g. ``RAG_TOP_K=8``)."""
 
+    # allow_inf_nan=False: RAG_DENSE_WEIGHT=inf or nan would pass every ge/le bound check and poison the ranking.
     model_config = SettingsConfigDict(
-        env_prefix="RAG_", extra="forbid", validate_default=True, env_nested_delimiter="__"
+        env_prefix="RAG_", extra="forbid", validate_default=True, env_nested_delimiter="__", allow_inf_nan=False
     )
 
     # --- corpus and storage ---
@@ -160,6 +161,7 @@ class Settings(BaseSettings):
     dense_weight: float = Field(
         default=0.5,
         ge=0.0,
+        le=100.0,
         description="Weight of the dense ranking in reciprocal-rank fusion (BM25 has weight 1); rrf only.",
     )
 
@@ -168,6 +170,12 @@ class Settings(BaseSettings):
         default=None, description="Chroma server host; unset means the embedded store under data_dir."
     )
     chroma_port: int = Field(default=8000, ge=1, le=65535, description="Chroma server port.")
+    chroma_timeout_s: float = Field(
+        default=10.0, gt=0, le=3600, description="Seconds to wait for a Chroma server's reply before failing."
+    )
+    chroma_connect_timeout_s: float = Field(
+        default=5.0, gt=0, le=600, description="Seconds to wait for a TCP connection to the Chroma server."
+    )
     chroma_ssl: bool = Field(default=False, description="Use HTTPS for the Chroma server.")
     chroma_token: str | None = Field(
         default=None, description="Token for a Chroma server with token auth (sent in chroma_auth_header)."
@@ -197,7 +205,17 @@ class Settings(BaseSettings):
     ollama_num_ctx: int = Field(
         default=8192, ge=2048, description="Context window requested from Ollama, so sources are never cut."
     )
-    ollama_timeout_s: float = Field(default=120.0, gt=0, description="Seconds to wait on Ollama before failing.")
+    ollama_timeout_s: float = Field(default=120.0, gt=0, le=3600, description="Seconds to wait on Ollama before failing.")
+    ollama_connect_timeout_s: float = Field(
+        default=5.0, gt=0, le=600, description="Seconds to wait for a TCP connection to Ollama."
+    )
+    ollama_first_token_timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="Seconds to wait for Ollama's first word (loading the model and reading the prompt included) "
+        "and for each later one; a server that accepts the connection and never answers fails after this.",
+    )
     ollama_temperature: float = Field(default=0.1, ge=0.0, le=2.0, description="Sampling temperature.")
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are refused with a clear message."

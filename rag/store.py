@@ -145,14 +145,17 @@ def _open_server_client(settings: Settings) -> Any:
 
     def connect() -> Any:
         # A fresh Settings each time: HttpClient writes the host, port and headers into it.
-        return chromadb.HttpClient(
+        client = chromadb.HttpClient(
             **server,
             headers=dict(headers) or None,
             database=settings.chroma_database or DEFAULT_DATABASE,
             settings=ChromaSettings(anonymized_telemetry=False, allow_reset=False),
         )
+        _limit_session(client, settings)
+        return client
 
     try:
+        _probe_server(settings, headers)
         try:
             client = connect()
         except NotFoundError:
@@ -164,6 +167,47 @@ def _open_server_client(settings: Settings) -> Any:
     except Exception as exc:
         raise _server_error(exc, settings) from exc
     return client
+
+
+def _timeout(settings: Settings) -> Any:
+    import httpx
+
+    return httpx.Timeout(settings.chroma_timeout_s, connect=settings.chroma_connect_timeout_s)
+
+
+def _probe_server(settings: Settings, headers: dict[str, str]) -> None:
+    """One heartbeat with our timeouts before chromadb's own client, whose requests have none and would hang on a
+    server that accepts connections but never answers."""
+    import httpx
+    from chromadb.api.base_http_client import BaseHTTPClient
+
+    url = BaseHTTPClient.resolve_url(
+        chroma_server_host=str(settings.chroma_host),
+        chroma_server_http_port=settings.chroma_port,
+        chroma_server_ssl_enabled=settings.chroma_ssl,
+        default_api_path="/api/v2",
+    )
+    try:
+        httpx.get(f"{url}/heartbeat", headers=headers, timeout=_timeout(settings))
+    except httpx.TimeoutException as exc:
+        raise _timeout_error(settings) from exc
+
+
+def _limit_session(client: Any, settings: Settings) -> None:
+    # chromadb 1.5 builds its httpx.Client with timeout=None and offers no setting for it.
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if session is not None:
+        session.timeout = _timeout(settings)
+
+
+def _timeout_error(settings: Settings) -> StoreUnavailableError:
+    return StoreUnavailableError(
+        f"The Chroma server at {settings.chroma_host}:{settings.chroma_port} did not answer within "
+        f"{settings.chroma_timeout_s:g} s",
+        hint="Check that the address is a running Chroma server (not another program on that port) and that it "
+        "is not overloaded; raise RAG_CHROMA_TIMEOUT_S for a slow server, or unset RAG_CHROMA_HOST to use the "
+        "embedded store.",
+    )
 
 
 def _create_database(settings: Settings, headers: dict[str, str]) -> None:
@@ -180,6 +224,7 @@ def _create_database(settings: Settings, headers: dict[str, str]) -> None:
             anonymized_telemetry=False,
         )
     )
+    _limit_session(admin, settings)
     try:
         admin.create_database(settings.chroma_database)
     except Exception as exc:
@@ -196,6 +241,10 @@ def _is_auth_error(exc: Exception) -> bool:
 
 def _server_error(exc: Exception, settings: Settings) -> StoreUnavailableError:
     where = f"the Chroma server at {settings.chroma_host}:{settings.chroma_port}"
+    if isinstance(exc, StoreUnavailableError):
+        return exc
+    if _is_timeout(exc):
+        return _timeout_error(settings)
     if _is_auth_error(exc):
         return StoreUnavailableError(f"{where} refused the credentials", hint=AUTH_HINT)
     return StoreUnavailableError(f"Cannot reach {where}", hint=SERVER_HINT)
@@ -207,6 +256,8 @@ def _translate(exc: Exception, settings: Settings) -> Exception:
     lowered = text.lower()
     where = "the Chroma server" if settings.chroma_host else f"the index folder '{settings.data_dir.name}/chroma'"
     if settings.chroma_host:
+        if _is_timeout(exc):
+            return _timeout_error(settings)
         if _is_network_error(exc) or "connect" in lowered or "timed out" in lowered:
             return StoreUnavailableError(
                 f"Lost the connection to the Chroma server at {settings.chroma_host}:{settings.chroma_port}",
@@ -235,3 +286,9 @@ def _is_network_error(exc: Exception) -> bool:
     except ImportError:  # pragma: no cover - chromadb depends on httpx
         return False
     return isinstance(exc, httpx.TransportError | ConnectionError | TimeoutError)
+
+
+def _is_timeout(exc: Exception) -> bool:
+    import httpx
+
+    return isinstance(exc, httpx.TimeoutException | TimeoutError)

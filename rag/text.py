@@ -29,6 +29,22 @@ class Span:
         return text[self.start : self.end]
 
 
+def printable(text: str, keep: str = "") -> str:
+    """``text`` safe to print on a terminal: control and invisible format characters (escape sequences, bidi
+    overrides that reorder what follows) written as ``\\x1b``/``\\u202e``, as ``repr`` would; ``keep`` lists
+    characters to leave as they are (e.g. newlines in a message)."""
+    if text.isprintable():
+        return text
+    out = []
+    for c in text:
+        if c in keep or unicodedata.category(c)[0] != "C":
+            out.append(c)
+        else:
+            code = ord(c)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(out)
+
+
 def normalize_whitespace(text: str) -> str:
     """NFC, and every run of whitespace (newlines included) collapsed to one space."""
     return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()

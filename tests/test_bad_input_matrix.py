@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -383,6 +384,9 @@ SETTINGS_CASES = {
     "--backend gpt": ({}, ["ask", ASSAY_Q, "--backend", "gpt"], "invalid choice"),
     "RAG_RETRIEVAL_MODE=magic": ({"RAG_RETRIEVAL_MODE": "magic"}, ["search", ASSAY_Q], "retrieval_mode"),
     "RAG_UI_AUTH without colon": ({"RAG_UI_AUTH": "justaname"}, ["ui"], "user:password"),
+    "RAG_DENSE_WEIGHT=inf": ({"RAG_DENSE_WEIGHT": "inf"}, ["search", ASSAY_Q], "dense_weight"),
+    "RAG_DENSE_WEIGHT=nan": ({"RAG_DENSE_WEIGHT": "nan"}, ["search", ASSAY_Q], "dense_weight"),
+    "RAG_OLLAMA_TEMPERATURE=-inf": ({"RAG_OLLAMA_TEMPERATURE": "-inf"}, ["search", ASSAY_Q], "ollama_temperature"),
 }
 
 
@@ -456,6 +460,7 @@ HISTORY_FILES = {
     "not-a-list": ('{"role": "user", "content": "hi"}', "holds a dict, not a list"),
     "entry-not-an-object": ('["hello", 3]', "History message 1 is a str"),
     "bad-sources": ('[{"role": "assistant", "content": "x", "sources": [{"number": "one"}]}]', "malformed 'sources'"),
+    "nested-100000-deep": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
 }
 
 
@@ -477,3 +482,17 @@ def test_cli_refuses_malformed_history(index_copy, capsys, tmp_path, case):
 def test_engine_refuses_malformed_history(index_copy, history):
     with pytest.raises(QuestionError):
         index_copy.ask("What does it measure?", history)
+
+
+# --- the UI's port is taken ---
+
+
+def test_cli_ui_on_a_busy_port_says_so(capsys, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        code, out, err = run_cli(capsys, "ui", "--port", port, "--data-dir", tmp_path / "data")
+    assert_clean_refusal(code, err, f"port {port}", "already in use", "--port")
+    assert "unexpected" not in err.lower()
+    assert "First run" not in err  # refused before the slow first-run ingest

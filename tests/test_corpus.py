@@ -176,3 +176,28 @@ def test_assaybench_in_seeds_has_both_locations():
 )
 def test_label_is_the_name_the_abstract_gives_its_work(text, label):
     assert make_label(text) == label
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\ufeff", "\u202e", "\u202d", "\u2060", "\u200b \u2060\t\u202e"])
+def test_paragraph_of_invisible_characters_is_a_blank_line(invisible):
+    raw = "Header\n\n" + ABSTRACT_A + "\n" + invisible * 30 + "\n" + ABSTRACT_B + "\n\n" + invisible * 30 + "\n"
+    assert parse_seed_text("a.txt", raw.encode()).paragraphs == (ABSTRACT_A, ABSTRACT_B)
+
+
+def test_file_of_invisible_characters_only_is_empty():
+    with pytest.raises(CorpusError, match="empty"):
+        parse_seed_text("bad.txt", ("\u200b" * 50 + "\n\u2060\n").encode())
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_utf16_and_utf32_files_with_a_byte_order_mark_are_read(encoding):
+    text = "Header 论文\r\n\r\n" + ABSTRACT_A + "\r\n\r\n" + ABSTRACT_B + "\r\n"
+    bom = {"utf-16-le": "\ufeff", "utf-16-be": "\ufeff"}.get(encoding, "")
+    parsed = parse_seed_text("a.txt", (bom + text).encode(encoding))
+    assert parsed.header == "Header 论文"
+    assert parsed.paragraphs == (ABSTRACT_A, ABSTRACT_B)
+
+
+def test_utf16_without_a_byte_order_mark_is_still_refused():
+    with pytest.raises(CorpusError, match="binary"):
+        parse_seed_text("bad.txt", ("Header\n\n" + ABSTRACT_A).encode("utf-16-le"))

@@ -1,5 +1,5 @@
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from rag.settings import Settings, normalize_ollama_host
 
@@ -37,7 +37,9 @@ def test_normalize_ollama_host(raw, url):
 
 
 @pytest.mark.parametrize(
-    "bad", [{"top_k": -1}, {"backend": "gpt"}, {"unknown_field": 1}, {"ui_auth": "nocolon"}, {"chunk_tokens": 4}]
+    "bad", [{"top_k": -1}, {"backend": "gpt"}, {"unknown_field": 1}, {"ui_auth": "nocolon"}, {"chunk_tokens": 4},
+     {"dense_weight": float("inf")}, {"dense_weight": float("nan")}, {"ollama_timeout_s": float("inf")},
+     {"chroma_timeout_s": float("nan")}]
 )
 def test_invalid_settings_are_refused(bad):
     with pytest.raises(ValidationError):
@@ -62,4 +64,21 @@ def test_answer_policy_refuses_unknown_fields(monkeypatch):
 
     monkeypatch.setenv("RAG_ANSWER__NO_SUCH_KNOB", "1")
     with pytest.raises(pydantic.ValidationError):
+        Settings()
+
+
+def _float_fields(model, prefix=()):
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            yield from _float_fields(annotation, (*prefix, name))
+        elif annotation is float:
+            yield (*prefix, name)
+
+
+@pytest.mark.parametrize("path", list(_float_fields(Settings)), ids=".".join)
+@pytest.mark.parametrize("value", [float("inf"), float("nan")])
+def test_every_float_setting_refuses_inf_and_nan(monkeypatch, path, value):
+    monkeypatch.setenv("RAG_" + "__".join(p.upper() for p in path), str(value))
+    with pytest.raises(ValidationError):
         Settings()

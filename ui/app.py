@@ -12,6 +12,7 @@ inside its own element.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
 import socket
@@ -619,6 +620,21 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(family, socket.SOCK_STREAM) as s:
         s.bind((host.strip("[]") or "0.0.0.0", 0))
         return s.getsockname()[1]
+
+
+def port_in_use(host: str, port: int) -> bool:
+    """Whether something already listens on ``host:port`` (bound the way uvicorn binds, so a port in TIME_WAIT
+    after a restart counts as free)."""
+    if port == 0:
+        return False
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host.strip("[]") or "0.0.0.0", port))
+        except OSError as exc:
+            return exc.errno in (errno.EADDRINUSE, errno.EACCES)
+    return False
 
 
 def configure_queue(demo: gr.Blocks) -> gr.Blocks:

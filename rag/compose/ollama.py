@@ -46,10 +46,12 @@ ANSWER_TOKENS = 1024  # num_predict for answers: room for a concise answer (and 
 CONDENSE_TOKENS = 128  # num_predict for the standalone-question rewrite
 CONTEXT_STEP = 2048  # num_ctx is rounded up to a multiple of this, so Ollama rarely reloads the model
 CONTEXT_MARGIN = 1.15  # the chars/3.5 estimate is rough; tokenizers differ
-CONNECT_TIMEOUT_S = 5.0  # a host that does not answer SYN fails fast, whatever ollama_timeout_s says
 STATUS_TIMEOUT_S = 2.0  # /api/tags for status(): the UI must never hang on it
 
-TIMEOUT_HINT = "Raise RAG_OLLAMA_TIMEOUT_S or use a smaller model."
+TIMEOUT_HINT = (
+    "Check that Ollama is running and not stuck (`ollama ps`); raise RAG_OLLAMA_FIRST_TOKEN_TIMEOUT_S (a large model "
+    "loading) or RAG_OLLAMA_TIMEOUT_S, or use a smaller model."
+)
 SERVER_ERROR_HINT = "See the Ollama server log; a smaller model or a lower RAG_OLLAMA_NUM_CTX may help."
 CUT_OFF_HINT = "Ask again; if it keeps happening, check the Ollama server log."
 
@@ -210,11 +212,17 @@ class OllamaComposer:
         self.model = model or settings.ollama_model
         self.host = settings.ollama_host
         self.timeout_s = float(settings.ollama_timeout_s)
+        # No byte for this long (the first token, or between tokens) fails the request; ollama_timeout_s caps it.
+        self.read_timeout_s = min(float(settings.ollama_first_token_timeout_s), self.timeout_s)
         self.answer_tokens = int(answer_tokens)
         self.think = think
         self._client = ollama.Client(
             host=self.host,
-            timeout=httpx.Timeout(self.timeout_s, connect=min(CONNECT_TIMEOUT_S, self.timeout_s)),
+            timeout=httpx.Timeout(
+                self.timeout_s,
+                connect=min(settings.ollama_connect_timeout_s, self.timeout_s),
+                read=self.read_timeout_s,
+            ),
         )
         self._llms: dict[tuple[int, int], Ollama] = {}
         self._lock = threading.Lock()
@@ -254,7 +262,7 @@ class OllamaComposer:
         return [ChatMessage(role=m["role"], content=m["content"]) for m in messages]
 
     def _error(self, exc: BaseException, emitted: bool = False) -> RagError:
-        return map_error(exc, host=self.host, model=self.model, timeout_s=self.timeout_s, emitted=emitted)
+        return map_error(exc, host=self.host, model=self.model, timeout_s=self.read_timeout_s, emitted=emitted)
 
     # -- Composer --------------------------------------------------------------------------------------------
     def context_window(self, messages: Sequence[Mapping]) -> int:
