@@ -42,6 +42,8 @@ class Pipeline:
                     self.settings.embed_model,
                     batch_size=self.settings.embed_batch_size,
                     threads=self.settings.embed_threads,
+                    ingest_threads=self.settings.ingest_threads,
+                    cache_dir=self.settings.models_dir,
                 )
             return self._embedder
 
@@ -84,7 +86,11 @@ class Pipeline:
         self, paths: Sequence[Path] | None = None, *, rebuild: bool = False, progress: ProgressCallback | None = None
     ) -> IngestReport:
         # The encoder loads only once the seed files are read and the ingest lock is held: input errors are fast.
-        report = ingest(self.settings, lambda: self.embedder, paths, rebuild=rebuild, progress=progress)
+        try:
+            report = ingest(self.settings, lambda: self.embedder, paths, rebuild=rebuild, progress=progress)
+        finally:
+            if self._embedder is not None and hasattr(self._embedder, "release_bulk"):
+                self._embedder.release_bulk()  # answering never uses the all-cores session: free its memory
         with self._lock:
             self._snapshot = None
         return report
