@@ -2,8 +2,8 @@
 
 One runner for questions and ingest: MiniLM on ONNX Runtime (``rag/onnx_encoder.py``), tokenized by the model's own
 fast tokenizer, so neither torch nor sentence-transformers is imported to encode anything. Questions run on one
-thread (``embed_threads``), batches of more than :data:`QUERY_MAX_TEXTS` texts (ingest) on all cores
-(``ingest_threads``). :func:`as_llama_index_embedding` wraps the encoder as a LlamaIndex ``BaseEmbedding``.
+thread (``embed_threads``); more than :data:`QUERY_MAX_TEXTS` texts (ingest) are encoded ``ingest_threads`` batches
+at a time, all cores by default. :func:`as_llama_index_embedding` wraps the encoder as a LlamaIndex ``BaseEmbedding``.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class LocalSentenceEmbedding:
             )
         started = time.perf_counter()
         try:
-            self._encoder = OnnxSentenceEncoder(self.path, cache_dir, self.threads, self.ingest_threads)
+            self._encoder = OnnxSentenceEncoder(self.path, cache_dir, self.threads)
         except Exception as exc:  # a broken folder surfaces as many exception types
             raise EmbeddingModelError(f"Could not load the embedding model from {self.path.name}: {exc}") from exc
         self.max_tokens = self._encoder.max_tokens
@@ -106,24 +106,20 @@ class LocalSentenceEmbedding:
         """Word pieces of ``text`` without special tokens, as the encoder's own tokenizer splits it."""
         return self._encoder.count_tokens(text)
 
-    def _threads_for(self, n_texts: int) -> int:
-        return self.threads if n_texts <= QUERY_MAX_TEXTS else self.ingest_threads
+    def workers_for(self, n_texts: int) -> int:
+        """Batches encoded at once: one for a question's work, one per ingest thread for bulk work (each on
+        ``threads`` intra-op threads)."""
+        return 1 if n_texts <= QUERY_MAX_TEXTS else max(1, self.ingest_threads // self.threads)
 
     def prepare(self, n_texts: int) -> None:
-        """Create now the session encoding ``n_texts`` texts will use (a fraction of a second), so a progress bar
-        started afterwards moves from the start."""
-        self._encoder.session(self._threads_for(n_texts))
-
-    def release_bulk(self) -> None:
-        """Free the all-cores session after bulk work (ingest); a question never uses it."""
-        if self.ingest_threads != self.threads:
-            self._encoder.release(self.ingest_threads)
+        """Load now what encoding ``n_texts`` texts will use (already loaded: the one session serves both), so a
+        progress bar started afterwards moves from the start."""
 
     def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         texts = list(texts)
-        return self._encoder.encode(texts, batch_size or self.embed_batch_size, self._threads_for(len(texts)))
+        return self._encoder.encode(texts, batch_size or self.embed_batch_size, self.workers_for(len(texts)))
 
 
 def as_llama_index_embedding(encoder: LocalSentenceEmbedding) -> Any:

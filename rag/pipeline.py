@@ -86,11 +86,7 @@ class Pipeline:
         self, paths: Sequence[Path] | None = None, *, rebuild: bool = False, progress: ProgressCallback | None = None
     ) -> IngestReport:
         # The encoder loads only once the seed files are read and the ingest lock is held: input errors are fast.
-        try:
-            report = ingest(self.settings, lambda: self.embedder, paths, rebuild=rebuild, progress=progress)
-        finally:
-            if self._embedder is not None and hasattr(self._embedder, "release_bulk"):
-                self._embedder.release_bulk()  # answering never uses the all-cores session: free its memory
+        report = ingest(self.settings, lambda: self.embedder, paths, rebuild=rebuild, progress=progress)
         with self._lock:
             self._snapshot = None
         return report

@@ -70,14 +70,19 @@ def test_token_counts_match_the_sentence_transformers_tokenizer(encoder, sentenc
         assert encoder.count_tokens(text) == expected, text
 
 
-def test_questions_use_one_thread_and_bulk_work_all_of_ingest_threads(tmp_path):
-    fresh = LocalSentenceEmbedding("all-MiniLM-L6-v2", threads=1, ingest_threads=2, cache_dir=tmp_path)
-    fresh.encode(["one question"] * QUERY_MAX_TEXTS)
-    assert set(fresh.onnx_encoder._sessions) == {1}
-    fresh.encode(["a sentence"] * (QUERY_MAX_TEXTS + 1))
-    assert set(fresh.onnx_encoder._sessions) == {1, 2}
-    fresh.release_bulk()
-    assert set(fresh.onnx_encoder._sessions) == {1}
+def test_questions_use_one_batch_at_a_time_and_bulk_work_every_ingest_thread(tmp_path):
+    fresh = LocalSentenceEmbedding("all-MiniLM-L6-v2", threads=1, ingest_threads=3, cache_dir=tmp_path)
+    assert fresh.workers_for(1) == fresh.workers_for(QUERY_MAX_TEXTS) == 1
+    assert fresh.workers_for(QUERY_MAX_TEXTS + 1) == 3
+    wide = LocalSentenceEmbedding("all-MiniLM-L6-v2", threads=2, ingest_threads=4, cache_dir=tmp_path)
+    assert wide.workers_for(1000) == 2  # two batches of two intra-op threads each: no oversubscription
+
+
+def test_data_parallel_batches_give_the_same_vectors(encoder, seed_sentences):
+    texts = seed_sentences[:70]
+    one_at_a_time = encoder.onnx_encoder.encode(texts, batch_size=8, workers=1)
+    three_at_once = encoder.onnx_encoder.encode(texts, batch_size=8, workers=3)
+    assert np.array_equal(one_at_a_time, three_at_once)
 
 
 def test_the_graph_is_written_once_per_model_and_exporter_version(tmp_path, monkeypatch):
