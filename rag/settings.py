@@ -133,9 +133,16 @@ class Settings(BaseSettings):
         default=1,
         ge=1,
         le=256,
-        description="CPU threads for the encoder. 1 is fastest for questions (measured: a query takes ~11 ms on one "
-        "thread, ~100 ms on two when another process is busy, from OpenMP contention); raise it for bulk ingest "
-        "on an idle many-core machine.",
+        description="CPU threads for encoding a question (and other short inputs). 1 is fastest for one short text "
+        "(measured: a query takes ~11 ms on one thread, ~100 ms on two when another process is busy, from thread "
+        "contention).",
+    )
+    ingest_threads: int = Field(
+        default=0,
+        ge=0,
+        le=256,
+        description="CPU threads for encoding at ingest (batches of more than 32 texts); 0 means all cores this "
+        "process may use. Lower it to leave cores to other work on a shared machine.",
     )
     chunk_tokens: int = Field(
         default=200,
@@ -263,6 +270,11 @@ class Settings(BaseSettings):
     @property
     def chroma_dir(self) -> Path:
         return self.data_dir / "chroma"
+
+    @property
+    def models_dir(self) -> Path:
+        """Where the ONNX file of the embedding model is written on first use (named by model and exporter)."""
+        return self.data_dir / "models"
 
     @property
     def index_dir(self) -> Path:

@@ -1,0 +1,327 @@
+"""MiniLM (a BERT sentence encoder) on ONNX Runtime: the graph written from the packaged weights, tokenized with the
+model's own fast tokenizer. No torch, transformers or sentence-transformers anywhere, not even to export.
+
+Why the graph is written here instead of by ``torch.onnx.export``: that needs torch and transformers imported and the
+model traced, 15-29 s measured on a 2-core machine, which alone would blow a fresh `rag ui`'s start-up budget; this
+writes the same function from ``model.safetensors`` in well under a second (tests check its vectors against
+sentence-transformers' on the seed sentences). The file is cached under the data folder, named by the model and
+:data:`EXPORTER_VERSION`, so any change to the graph below or to the weights writes a new one.
+
+Supported: what all-MiniLM-L6-v2 is made of (a BERT with absolute positions and exact GELU, mean pooling, optional
+normalisation, a ``tokenizer.json``). :func:`unsupported_reason` says why another folder is not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# Bump when the graph written by build_model changes (its file name changes with it, so old files are not reused).
+EXPORTER_VERSION = 1
+OPSET = 17  # LayerNormalization is standard from 17; every op used here is plain ONNX
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def unsupported_reason(folder: Path) -> str:
+    """Why the sentence-transformers folder cannot be run by this encoder ('' when it can)."""
+    for name in ("config.json", "model.safetensors", "tokenizer.json", "modules.json"):
+        if not (folder / name).exists():
+            return f"no {name}"
+    config = _read_json(folder / "config.json")
+    if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":
+        return "not a BERT model with GELU"
+    if config.get("position_embedding_type", "absolute") != "absolute":
+        return "not absolute position embeddings"
+    modules = _read_json(folder / "modules.json")
+    kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules] if isinstance(modules, list) else []
+    if kinds not in (["Transformer", "Pooling", "Normalize"], ["Transformer", "Pooling"]):
+        return f"modules {kinds}"
+    pooling_path = next((m.get("path", "") for m in modules if m.get("type", "").endswith("Pooling")), "")
+    pooling = _read_json(folder / pooling_path / "config.json")
+    modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v}
+    if modes != {"pooling_mode_mean_tokens"}:
+        return f"pooling {sorted(modes)}"
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelShape:
+    """What the graph and the flop count need to know about the transformer."""
+
+    layers: int
+    hidden: int
+    heads: int
+    intermediate: int
+    max_tokens: int
+    eps: float
+
+    @classmethod
+    def of(cls, folder: Path) -> ModelShape:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        st_config = _read_json(folder / "sentence_bert_config.json")
+        return cls(
+            layers=int(config["num_hidden_layers"]),
+            hidden=int(config["hidden_size"]),
+            heads=int(config["num_attention_heads"]),
+            intermediate=int(config["intermediate_size"]),
+            max_tokens=min(int(st_config.get("max_seq_length") or 512), int(config["max_position_embeddings"])),
+            eps=float(config.get("layer_norm_eps", 1e-12)),
+        )
+
+    def flops_per_sequence(self, length: int) -> int:
+        """Floating-point operations (multiply and add counted apart) of one forward pass over ``length`` tokens:
+        the six weight matmuls of each layer plus the two attention products; norms, softmax and GELU are left out
+        (a few per cent)."""
+        weights = 4 * self.hidden * self.hidden + 2 * self.hidden * self.intermediate  # q, k, v, out; up, down
+        attention = 2 * length * self.hidden  # scores = q·k over all positions, context = p·v
+        return 2 * self.layers * length * (weights + attention)
+
+
+def model_file_name(folder: Path) -> str:
+    """The cache file's name: the model folder's name plus a digest of the exporter version, config and weights
+    file (size and modification time: hashing 90 MB on every start would cost more than writing the graph)."""
+    digest = hashlib.sha256(f"exporter {EXPORTER_VERSION} opset {OPSET}\n".encode())
+    digest.update((folder / "config.json").read_bytes())
+    stat = (folder / "model.safetensors").stat()
+    digest.update(f"{stat.st_size} {stat.st_mtime_ns}".encode())
+    slug = "".join(ch if ch.isalnum() else "-" for ch in folder.resolve().name.lower()).strip("-")[:40] or "model"
+    return f"{slug}-{digest.hexdigest()[:16]}.onnx"
+
+
+def build_model(folder: Path):
+    """The ONNX model of the sentence-transformers folder: token ids and mask in, L2-normalised mean-pooled vectors
+    out, exactly what SentenceTransformer.encode(normalize_embeddings=True) computes."""
+    from onnx import TensorProto, helper, numpy_helper
+    from safetensors.numpy import load_file
+
+    shape = ModelShape.of(folder)
+    weights = load_file(str(folder / "model.safetensors"))
+    prefix = "bert." if "bert.embeddings.word_embeddings.weight" in weights else ""
+    nodes: list = []
+    initializers: list = []
+
+    def w(name: str) -> np.ndarray:
+        return np.ascontiguousarray(weights[prefix + name], dtype=np.float32)
+
+    def const(name: str, value: np.ndarray) -> str:
+        initializers.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
+        return name
+
+    def node(op: str, inputs: list[str], output: str, **attrs) -> str:
+        nodes.append(helper.make_node(op, inputs, [output], name=output, **attrs))
+        return output
+
+    def linear(x: str, name: str, out: str, scale: float = 1.0) -> str:
+        weight = const(f"{out}.w", w(f"{name}.weight").T * np.float32(scale))
+        bias = const(f"{out}.b", w(f"{name}.bias") * np.float32(scale))
+        return node("Add", [node("MatMul", [x, weight], f"{out}.mm"), bias], out)
+
+    def layer_norm(x: str, name: str, out: str) -> str:
+        gamma, beta = const(f"{out}.g", w(f"{name}.weight")), const(f"{out}.beta", w(f"{name}.bias"))
+        return node("LayerNormalization", [x, gamma, beta], out, axis=-1, epsilon=shape.eps)
+
+    heads, width = shape.heads, shape.hidden // shape.heads
+    # Embeddings: word + position + token type 0 (one sentence), the last two summed once here.
+    words = node("Gather", [const("word_embeddings", w("embeddings.word_embeddings.weight")), "input_ids"], "words")
+    positions_table = w("embeddings.position_embeddings.weight") + w("embeddings.token_type_embeddings.weight")[0]
+    seq_len = node("Shape", ["input_ids"], "seq_len", start=1, end=2)  # 1-D: [sequence]
+    positions = node("Slice", [const("positions_table", positions_table), const("zero1", np.array([0], np.int64)),
+                               seq_len], "positions")  # fmt: skip
+    x = layer_norm(node("Add", [words, positions], "embedded"), "embeddings.LayerNorm", "x0")
+    # Padding gets a large negative score before softmax: (mask - 1) * 1e9, shaped (batch, 1, 1, seq).
+    mask = node("Cast", ["attention_mask"], "mask_f", to=TensorProto.FLOAT)
+    bias = node("Mul", [node("Sub", [mask, const("one_f", np.array(1.0, np.float32))], "mask_m1"),
+                        const("big", np.array(1e9, np.float32))], "mask_bias_2d")  # fmt: skip
+    bias = node("Unsqueeze", [bias, const("axes12", np.array([1, 2], np.int64))], "mask_bias")
+    split_heads = const("split_heads", np.array([0, 0, heads, width], np.int64))
+    merge_heads = const("merge_heads", np.array([0, 0, shape.hidden], np.int64))
+    inv_sqrt2 = const("inv_sqrt2", np.array(1 / np.sqrt(2.0), np.float32))
+    half, one = const("half", np.array(0.5, np.float32)), const("one_g", np.array(1.0, np.float32))
+    for i in range(shape.layers):
+        p, o = f"encoder.layer.{i}.", f"l{i}"
+
+        def heads_of(t: str, perm: list[int], name: str) -> str:
+            return node("Transpose", [node("Reshape", [t, split_heads], f"{name}.split")], name, perm=perm)
+
+        # The 1/sqrt(width) score scale is folded into the query projection.
+        q = heads_of(linear(x, f"{p}attention.self.query", f"{o}.q", 1 / np.sqrt(width)), [0, 2, 1, 3], f"{o}.qh")
+        k = heads_of(linear(x, f"{p}attention.self.key", f"{o}.k"), [0, 2, 3, 1], f"{o}.kh")
+        v = heads_of(linear(x, f"{p}attention.self.value", f"{o}.v"), [0, 2, 1, 3], f"{o}.vh")
+        scores = node("Add", [node("MatMul", [q, k], f"{o}.qk"), bias], f"{o}.scores")
+        probs = node("Softmax", [scores], f"{o}.probs", axis=-1)
+        context = node("Transpose", [node("MatMul", [probs, v], f"{o}.ctx_h")], f"{o}.ctx_t", perm=[0, 2, 1, 3])
+        context = node("Reshape", [context, merge_heads], f"{o}.ctx")
+        attended = linear(context, f"{p}attention.output.dense", f"{o}.attn")
+        x = layer_norm(node("Add", [attended, x], f"{o}.res1"), f"{p}attention.output.LayerNorm", f"{o}.x1")
+        up = linear(x, f"{p}intermediate.dense", f"{o}.up")
+        erf = node("Erf", [node("Mul", [up, inv_sqrt2], f"{o}.up_s")], f"{o}.erf")
+        gelu = node("Mul", [node("Mul", [up, half], f"{o}.up_h"), node("Add", [erf, one], f"{o}.erf1")],
+                    f"{o}.gelu")  # exact GELU, as BERT uses  # fmt: skip
+        down = linear(gelu, f"{p}output.dense", f"{o}.down")
+        x = layer_norm(node("Add", [down, x], f"{o}.res2"), f"{p}output.LayerNorm", f"{o}.x2")
+    # Mean over real tokens, then L2 normalisation.
+    mask3 = node("Unsqueeze", [mask, const("axis2", np.array([2], np.int64))], "mask3")
+    summed = node("ReduceSum", [node("Mul", [x, mask3], "masked"), const("axis1", np.array([1], np.int64))],
+                  "summed", keepdims=0)  # fmt: skip
+    count = node("Max", [node("ReduceSum", [mask3, const("axis1b", np.array([1], np.int64))], "count_raw",
+                              keepdims=0), const("tiny", np.array(1e-9, np.float32))], "count")  # fmt: skip
+    pooled = node("Div", [summed, count], "pooled")
+    norm = node("Max", [node("ReduceL2", [pooled], "norm_raw", axes=[1], keepdims=1),
+                        const("tiny2", np.array(1e-12, np.float32))], "norm")  # fmt: skip
+    node("Div", [pooled, norm], "embedding")
+    graph = helper.make_graph(
+        nodes,
+        "sentence_encoder",
+        [
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "sequence"]),
+            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "sequence"]),
+        ],
+        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", shape.hidden])],
+        initializers,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="rag")
+    model.ir_version = 8  # readable by any onnxruntime of the last few years (which also validates it on load)
+    return model
+
+
+def cached_model(folder: Path, cache_dir: Path | None) -> str | bytes:
+    """The model's file under ``cache_dir``, written (atomically) when missing; the model's bytes when there is
+    no cache folder or it cannot be written (building takes well under a second)."""
+    if cache_dir is not None:
+        path = cache_dir / model_file_name(folder)
+        if path.is_file():
+            return str(path)
+    data = build_model(folder).SerializeToString()
+    if cache_dir is None:
+        return data
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".model-", suffix=".tmp", dir=cache_dir)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+        log.info("wrote the ONNX encoder %s", path.name)
+    except OSError as exc:  # a read-only data folder still encodes, from memory
+        log.warning("cannot cache the ONNX encoder in %s (%s); building it in memory", cache_dir.name, exc.strerror)
+        return data
+    return str(path)
+
+
+def all_cores() -> int:
+    """CPUs this process may run on (its affinity, not the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class OnnxSentenceEncoder:
+    """Tokenize (batched, in Rust), run the graph, return L2-normalised float32 vectors, one row per text.
+
+    One ONNX Runtime session, on ``threads`` intra-op threads (1: fastest for one short text on a busy machine).
+    Bulk work is data-parallel instead: ``encode(..., workers=n)`` runs n batches at once on the same session, one
+    per core (onnxruntime's ``run`` is thread-safe and releases the GIL). Measured on 2 shared cores: as fast as
+    two intra-op threads on an idle machine and about twice as fast when another process is busy, since no batch
+    waits for a thread that the other process holds; and no second copy of the weights.
+    """
+
+    def __init__(self, folder: Path, cache_dir: Path | None, threads: int = 1) -> None:
+        from tokenizers import Tokenizer
+
+        reason = unsupported_reason(folder)
+        if reason:
+            raise ValueError(f"this encoder runs BERT models with mean pooling only ({reason})")
+        self.folder = folder
+        self.shape = ModelShape.of(folder)
+        self.max_tokens = self.shape.max_tokens
+        self.threads = max(1, threads)
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        # The file's own settings truncate at 128 and pad; we count untruncated and truncate to max_tokens below.
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
+        self.model = cached_model(folder, cache_dir)
+        try:
+            self.session = self._open()
+        except Exception as exc:  # onnxruntime raises its own exception types
+            if not isinstance(self.model, str):
+                raise
+            # A damaged cache file (a full disk, a crash mid-copy): write it again from the weights, once.
+            log.warning("the cached ONNX encoder %s is unusable (%s); writing it again", Path(self.model).name, exc)
+            Path(self.model).unlink(missing_ok=True)
+            self.model = cached_model(folder, cache_dir)
+            self.session = self._open()
+
+    @property
+    def dimension(self) -> int:
+        return self.shape.hidden
+
+    def _open(self):
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        if self.threads > 1:  # idle worker threads sleep instead of spinning: the machine may be shared
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        return ort.InferenceSession(self.model, options, providers=["CPUExecutionProvider"])
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def token_ids(self, texts: list[str]) -> list[list[int]]:
+        """Each text's ids with [CLS] and [SEP], truncated at ``max_tokens`` like sentence-transformers."""
+        ids_list = []
+        for encoding in self.tokenizer.encode_batch(texts):
+            ids = encoding.ids
+            if len(ids) > self.max_tokens:  # keep [CLS] + the first pieces, end with [SEP]
+                ids = ids[: self.max_tokens - 1] + ids[-1:]
+            ids_list.append(ids)
+        return ids_list
+
+    def encode(self, texts: list[str], batch_size: int = 16, workers: int = 1) -> np.ndarray:
+        """Vectors in input order. Texts are encoded in batches of similar length (less padding), ``workers``
+        batches at a time."""
+        if not texts:
+            return np.zeros((0, self.dimension), np.float32)
+        ids_list = self.token_ids(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(ids_list[i]))
+        batches = [order[start : start + max(1, batch_size)] for start in range(0, len(order), max(1, batch_size))]
+        out = np.empty((len(texts), self.dimension), np.float32)
+
+        def run(rows: list[int]) -> None:
+            length = len(ids_list[rows[-1]])
+            ids = np.zeros((len(rows), length), np.int64)
+            mask = np.zeros((len(rows), length), np.int64)
+            for r, i in enumerate(rows):
+                ids[r, : len(ids_list[i])] = ids_list[i]
+                mask[r, : len(ids_list[i])] = 1
+            out[rows] = self.session.run(["embedding"], {"input_ids": ids, "attention_mask": mask})[0]
+
+        workers = min(workers, len(batches))
+        if workers <= 1:
+            for rows in batches:
+                run(rows)
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(workers, thread_name_prefix="encode") as pool:
+                list(pool.map(run, batches[::-1]))  # longest first, so no core is left with a long batch at the end
+        return out
