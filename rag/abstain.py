@@ -47,21 +47,39 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, x))))
 
 
+# Each signal's feature name -> the AnswerPolicy weight it is multiplied by (log-odds per unit).
+WEIGHTS = {
+    "unknown": "w_unknown_name",
+    "missing": "w_missing_name",
+    "linked": "w_linked",
+    "focus": "w_focus_missing",
+    "number": "w_number_missing",
+    "topic": "w_topic_missing",
+    "topic_unknown": "w_topic_unknown",
+    "list_shape": "w_list_shape",
+    "similarity": "w_similarity",
+}
+
+
+def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
+    """The signals as numbers, one per weight (what `python -m eval.fit_abstention` fits the weights on)."""
+    return {
+        "unknown": float(len(signals.unknown_names)),
+        "missing": float(len(signals.missing_names)),
+        "linked": float(signals.linked_exact),
+        "focus": signals.focus_missing,
+        "number": float(signals.number_missing),
+        "topic": signals.topic_missing,
+        "topic_unknown": signals.topic_unknown,
+        "list_shape": float(signals.shape in LIST_SHAPES),
+        # skipped (0) when the encoder cannot read the question
+        "similarity": 0.0 if signals.best_dense is None else policy.similarity_floor - signals.best_dense,
+    }
+
+
 def contributions(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
     """Each signal's log-odds contribution (for the reason and for inspection)."""
-    parts = {
-        "unknown": policy.w_unknown_name * len(signals.unknown_names),
-        "missing": policy.w_missing_name * len(signals.missing_names),
-        "linked": policy.w_linked if signals.linked_exact else 0.0,
-        "focus": policy.w_focus_missing * signals.focus_missing,
-        "number": policy.w_number_missing if signals.number_missing else 0.0,
-        "topic": policy.w_topic_missing * signals.topic_missing,
-        "topic_unknown": policy.w_topic_unknown * signals.topic_unknown,
-        "list_shape": policy.w_list_shape if signals.shape in LIST_SHAPES else 0.0,
-    }
-    if signals.best_dense is not None:
-        parts["similarity"] = policy.w_similarity * (policy.similarity_floor - signals.best_dense)
-    return parts
+    return {name: getattr(policy, WEIGHTS[name]) * value for name, value in features(signals, policy).items()}
 
 
 def abstention_score(signals: AbstentionSignals, policy: AnswerPolicy) -> float:

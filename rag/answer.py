@@ -67,6 +67,7 @@ class Answer:
     reason: str = ""  # why it abstained (empty when it answered)
     shape: str = ""  # the question's shape (fact, number, name, list, compare, summary, how_why, yes_no, followup)
     suggestions: list[str] = field(default_factory=list)  # "did you mean" names for mistyped ones
+    abstention_features: dict[str, float] = field(default_factory=dict)  # the signals behind abstention_score
 
     @property
     def cited_ids(self) -> list[str]:
@@ -113,6 +114,7 @@ class Answer:
             "reason": self.reason,
             "shape": self.shape,
             "suggestions": self.suggestions,
+            "abstention_features": {k: round(v, 4) for k, v in self.abstention_features.items()},
         }
 
 

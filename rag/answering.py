@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from rag.abstain import AbstentionSignals, decide
+from rag.abstain import AbstentionSignals, decide, features
 from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, TextDelta, Timings
 from rag.cite import (
     Support,
@@ -267,6 +267,10 @@ def _signals(
     )
 
 
+def _features(retrieved: Retrieved, policy: AnswerPolicy) -> dict[str, float]:
+    return features(retrieved.signals, policy) if retrieved.signals else {}
+
+
 def sources_for(snapshot: IndexSnapshot, ids: Sequence[str]) -> list[Source]:
     return [Source(i, snapshot.abstracts[aid]) for i, aid in enumerate(dict.fromkeys(ids), start=1)]
 
@@ -371,6 +375,7 @@ def abstention(
         model=model,
         nearest=nearest,
         abstention_score=retrieved.abstention_score,
+        abstention_features=_features(retrieved, policy or AnswerPolicy()),
         reason=reason,
         shape=shape,
         suggestions=suggestions,
@@ -468,6 +473,7 @@ def stream_answer(
         answer.notices = notices + answer.notices
         answer.timings.total_s = time.perf_counter() - started
         answer.abstention_score = retrieved.abstention_score
+        answer.abstention_features = _features(retrieved, policy)
         answer.shape = retrieved.profile.shape
         if not answer.suggestions:
             answer.suggestions = _did_you_mean(retrieved)
