@@ -18,11 +18,8 @@ from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, Te
 from rag.cite import (
     Support,
     VerifiedSentence,
-    number_agreement,
     split_answer,
-    support_score,
     verify_sentences,
-    word_overlap,
 )
 from rag.compose import GenerationStats, extractive
 from rag.errors import GenerationError
@@ -32,7 +29,9 @@ from rag.lexicon import GENERIC_TERMS, Link, Linking
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, clauses, compare_parts, is_more_request, profile
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
+from rag.settings import VerifyPolicy
 from rag.text import content_words
+from rag.verify import Verdict, check_claim
 
 log = logging.getLogger(__name__)
 
@@ -275,13 +274,35 @@ def sources_for(snapshot: IndexSnapshot, ids: Sequence[str]) -> list[Source]:
     return [Source(i, snapshot.abstracts[aid]) for i, aid in enumerate(dict.fromkeys(ids), start=1)]
 
 
-class SupportScorer:
-    """Scores how well an abstract supports a sentence; caches sentence vectors within one answer."""
+def verify_claim(
+    claim: str,
+    abstract_id: str,
+    snapshot: IndexSnapshot,
+    embedder,
+    policy: VerifyPolicy | None = None,
+    vector: np.ndarray | None = None,
+) -> Verdict:
+    """Does abstract ``abstract_id`` support ``claim`` (marker-free text)? The one check behind `rag verify` and
+    the generated-answer verification: MiniLM similarity to each of the abstract's sentences, then rag.verify."""
+    abstract = snapshot.abstracts[abstract_id]
+    if vector is None:
+        vector = embedder.encode([claim])[0]
+    rows = list(snapshot.sentence_rows[abstract_id])
+    sims = snapshot.sentence_vectors[rows] @ vector if rows else np.zeros(0)
+    spans = [snapshot.sentence_spans[r] for r in rows]
+    return check_claim(claim, abstract.text, spans, [float(x) for x in sims], policy)
 
-    def __init__(self, snapshot: IndexSnapshot, embedder, sources: Sequence[Source]) -> None:
+
+class SupportScorer:
+    """Checks sentences against the sources they cite (rag.verify); caches sentence vectors within one answer."""
+
+    def __init__(
+        self, snapshot: IndexSnapshot, embedder, sources: Sequence[Source], policy: VerifyPolicy | None = None
+    ) -> None:
         self.snapshot = snapshot
         self.embedder = embedder
         self.sources = sources
+        self.policy = policy or VerifyPolicy()
         self._vectors: dict[str, np.ndarray] = {}
 
     def prime(self, sentences: Sequence[str]) -> None:
@@ -290,21 +311,21 @@ class SupportScorer:
             for text, vector in zip(todo, self.embedder.encode(todo), strict=True):
                 self._vectors[text] = vector
 
-    def __call__(self, sentence: str, number: int) -> Support:
+    def verdict(self, sentence: str, number: int) -> Verdict:
         abstract = self.sources[number - 1].abstract
         self.prime([sentence])
-        rows = list(self.snapshot.sentence_rows[abstract.id])
-        sims = self.snapshot.sentence_vectors[rows] @ self._vectors[sentence]
-        best = int(np.argmax(sims))
-        score = support_score(
-            float(sims[best]), word_overlap(sentence, abstract.text), number_agreement(sentence, abstract.text)
-        )
-        return Support(score, self.snapshot.sentence_spans[rows[best]])
+        return verify_claim(sentence, abstract.id, self.snapshot, self.embedder, self.policy, self._vectors[sentence])
+
+    def __call__(self, sentence: str, number: int) -> Support:
+        v = self.verdict(sentence, number)
+        return Support(v.support, v.evidence_span, v.verified, v.reason)
 
 
-def verify(text: str, sources: Sequence[Source], snapshot: IndexSnapshot, embedder) -> list[AnswerSentence]:
+def verify(
+    text: str, sources: Sequence[Source], snapshot: IndexSnapshot, embedder, policy: VerifyPolicy | None = None
+) -> list[AnswerSentence]:
     parsed = split_answer(text, len(sources))
-    scorer = SupportScorer(snapshot, embedder, sources)
+    scorer = SupportScorer(snapshot, embedder, sources, policy)
     scorer.prime([p.text for p in parsed])
     return [_to_answer_sentence(v, sources) for v in verify_sentences(parsed, len(sources), scorer)]
 
@@ -417,6 +438,7 @@ def stream_answer(
     history: Sequence[dict] = (),
     composer=None,
     notices: Sequence[str] = (),
+    verify_policy: VerifyPolicy | None = None,
 ) -> Iterator[StreamEvent]:
     """Answer ``question``; with ``composer`` None the answer is extractive."""
     policy = policy or AnswerPolicy()
@@ -518,7 +540,7 @@ def stream_answer(
     timings.first_token_s = stats.first_token_s
     text = "".join(pieces).strip()
     verify_started = time.perf_counter()
-    sentences = verify(text, sources, snapshot, embedder)
+    sentences = verify(text, sources, snapshot, embedder, verify_policy)
     timings.verify_s = time.perf_counter() - verify_started
     answer = Answer(
         question, text, sentences, sources, False, "ollama", stats.model or model, timings,

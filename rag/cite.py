@@ -133,6 +133,11 @@ def support_score(dense: float, overlap: float, numbers: float) -> float:
 class Support:
     score: float
     evidence: Span  # best-matching sentence of the abstract
+    supported: bool | None = None  # the verifier's verdict (rag.verify); None: decide by ``score >= threshold``
+    reason: str = ""  # why it is (not) supported, for people
+
+    def passes(self, threshold: float) -> bool:
+        return self.score >= threshold if self.supported is None else self.supported
 
 
 SupportFn = Callable[[str, int], Support]  # (sentence text, source number) -> support
@@ -144,6 +149,7 @@ class VerifiedSentence:
     citations: tuple[tuple[int, Support], ...]  # (source number, support), supporting ones only when verified
     verified: bool
     note: str = ""
+    reason: str = ""  # when unverified: why the cited source does not support it (from rag.verify)
 
 
 def verify_sentences(
@@ -156,7 +162,7 @@ def verify_sentences(
     verified: list[VerifiedSentence] = []
     for sentence in parsed:
         own = [(n, support(sentence.text, n)) for n in sentence.cited]
-        supporting = [(n, s) for n, s in own if s.score >= threshold]
+        supporting = [(n, s) for n, s in own if s.passes(threshold)]
         note = (
             f"dropped citation(s) {', '.join(f'[{n}]' for n in sentence.dropped)} outside the sources; "
             if sentence.dropped
@@ -167,9 +173,13 @@ def verify_sentences(
             continue
         others = [(n, support(sentence.text, n)) for n in range(1, n_sources + 1) if n not in sentence.cited]
         best = max(others, key=lambda item: item[1].score, default=None)
-        if best is not None and best[1].score >= threshold:
+        if best is not None and best[1].passes(threshold):
             was = ", ".join(f"[{n}]" for n in sentence.cited) or "no citation"
             verified.append(VerifiedSentence(sentence.text, (best,), True, f"{note}re-cited from {was} to [{best[0]}]"))
         else:
-            verified.append(VerifiedSentence(sentence.text, tuple(own), False, f"{note}not supported by the sources"))
+            why = max(own, key=lambda item: item[1].score)[1].reason if own else ""
+            why = why or ("it cites no source" if not own else "")
+            verified.append(
+                VerifiedSentence(sentence.text, tuple(own), False, f"{note}not supported by the sources", why)
+            )
     return verified

@@ -29,6 +29,7 @@ Typical use:
   rag ingest                      index ./seeds (only new or changed abstracts are embedded)
   rag search "question" --json    ranked abstracts with scores and matched chunks
   rag list                        every abstract with its ID, label and file locations
+  rag verify --claim "..." --source ID   does that abstract support the claim? (and why)
 
 Settings come from RAG_* environment variables (see README); flags override them.
 """
@@ -201,6 +202,90 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_claims(path: Path) -> list[dict]:
+    """`rag verify`'s input: JSON lines {"id", "claim", "abstract_id"}; every malformed line is named at once."""
+    hint = 'Each line of the claims file is a JSON object: {"id": "c1", "claim": "...", "abstract_id": "..."}.'
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RagError(f"Cannot read the claims file {printable(str(path))}: {exc.strerror or exc}", hint=hint) from None
+    except UnicodeDecodeError:
+        raise RagError(f"The claims file {printable(str(path))} is not UTF-8 text", hint=hint) from None
+    rows, problems = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            problems.append(f"line {number}: not valid JSON ({getattr(exc, 'msg', 'nested too deeply')})")
+            continue
+        if not isinstance(row, dict):
+            problems.append(f"line {number}: a JSON {type(row).__name__}, not an object")
+            continue
+        bad = [k for k in ("id", "claim", "abstract_id") if not isinstance(row.get(k), str) or not row[k].strip()]
+        if bad:
+            problems.append(f"line {number}: {', '.join(repr(k) for k in bad)} missing or not a non-empty string")
+            continue
+        rows.append({"line": number, "id": row["id"], "claim": row["claim"], "abstract_id": row["abstract_id"]})
+    if problems:
+        shown = problems[:10] + ([f"... and {len(problems) - 10} more"] if len(problems) > 10 else [])
+        raise RagError(f"The claims file {printable(str(path))} has malformed lines:\n  " + "\n  ".join(shown),
+                       hint=hint)  # fmt: skip
+    if not rows:
+        raise RagError(f"The claims file {printable(str(path))} holds no claims", hint=hint)
+    return rows
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from rag.pipeline import Pipeline
+
+    if bool(args.claims) == bool(args.claim):
+        raise RagError("Give a claims file or --claim (not both)",
+                       hint='rag verify CLAIMS.jsonl, or rag verify --claim "..." --source ID')  # fmt: skip
+    if args.claim is not None and not args.source:
+        raise RagError("--claim needs --source ID (the abstract it cites)", hint="Run `rag list` to see the IDs.")
+    if args.claim is not None:
+        rows = [{"line": None, "id": "claim", "claim": args.claim, "abstract_id": args.source}]
+    else:
+        rows = _read_claims(args.claims)
+    pipeline = Pipeline(_settings(args))
+    known = pipeline.snapshot.abstracts
+    unknown = [r for r in rows if r["abstract_id"] not in known]
+    if unknown:
+        where = ", ".join(
+            (f"line {r['line']} ({r['abstract_id']!r})" if r["line"] else repr(r["abstract_id"])) for r in unknown[:10]
+        )
+        raise RagError(f"Unknown abstract ID: {where}", hint="Run `rag list` to see the IDs.")
+    results = []
+    for r in rows:
+        if not r["claim"].strip():
+            raise RagError("The claim is empty", hint="Pass the sentence to check in quotes.")
+        verdict = pipeline.verify_claim(r["claim"], r["abstract_id"])
+        span = verdict.evidence_span
+        results.append({
+            "id": r["id"], "verified": verdict.verified, "support": round(verdict.support, 4), "reason": verdict.reason,
+            "evidence_start": span.start, "evidence_end": span.end,
+        })  # fmt: skip
+    if args.json:
+        print(json.dumps({"results": results}, indent=2, ensure_ascii=False))
+        return 0
+    if len(results) == 1 and args.claim is not None:
+        r = results[0]
+        abstract = known[rows[0]["abstract_id"]]
+        print(f"{'supported' if r['verified'] else 'unsupported'} (support {r['support']:.2f}) by {abstract.label}")
+        print(f"  {r['reason']}")
+        return 0
+    width = max(4, *(len(r["id"]) for r in results[:200]))
+    print(f"{'id':{width}}  {'verdict':11}  support  reason")
+    for r in results:
+        verdict = "supported" if r["verified"] else "unsupported"
+        print(f"{r['id']:{width}}  {verdict:11}  {r['support']:7.2f}  {r['reason']}")
+    n_ok = sum(r["verified"] for r in results)
+    print(f"\n{n_ok} of {len(results)} claims supported by the abstract they cite.")
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from eval.questions import load_questions, select_split
     from eval.report import write_outputs
@@ -360,6 +445,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-stream", dest="stream", action="store_false", help="print only the final answer")
     p.add_argument("--json", action="store_true", help="print the full result object as JSON")
     p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser(
+        "verify",
+        parents=[common],
+        help="check claims against the abstracts they cite (the check every generated sentence gets)",
+        description="Check whether an abstract supports a claim: the abstract sentence(s) the claim restates are "
+        "found (MiniLM similarity and shared words), then numbers and units, names, polarity, comparison "
+        "direction, overclaiming, settings and added details are checked. Each claim gets a verdict, a support "
+        "score and a reason quoting the abstract. Input: JSON lines {\"id\", \"claim\", \"abstract_id\"} (IDs from "
+        "`rag list`). --json prints {\"results\": [{id, verified, support, reason, evidence_start, evidence_end}]} "
+        "in input order; evidence offsets are characters of the abstract's text.",
+    )
+    p.add_argument("claims", nargs="?", type=Path, metavar="CLAIMS.jsonl", help="JSON lines file of claims")
+    p.add_argument("--claim", help="check one claim (with --source)")
+    p.add_argument("--source", metavar="ID", help="the abstract ID the --claim cites")
+    p.add_argument("--json", action="store_true", help="machine-readable output (fields above)")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser(
         "eval",

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from rag.answer import Answer, BackendStatus, StreamEvent
-from rag.answering import stream_answer
+from rag.answering import stream_answer, verify_claim
 from rag.compose import make_ollama_composer
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
@@ -108,6 +108,11 @@ class Pipeline:
         except KeyError:
             raise UnknownAbstractError(f"No abstract with ID {abstract_id!r}") from None
 
+    def verify_claim(self, claim: str, abstract_id: str):
+        """rag.verify's :class:`~rag.verify.Verdict` on ``claim`` against one abstract (the check answers use)."""
+        abstract = self.abstract(abstract_id)  # UnknownAbstractError for an ID not in the index
+        return verify_claim(claim, abstract.id, self.snapshot, self.embedder, self.settings.verify)
+
     def check_question(self, question: str) -> str:
         """Strip control characters and refuse empty or over-long questions."""
         cleaned = "".join(ch if ch.isprintable() or ch in "\n\t" else " " for ch in question or "").strip()
@@ -185,6 +190,7 @@ class Pipeline:
             retriever=self.retriever(),
             top_k=self.settings.top_k,
             policy=self.settings.answer,
+            verify_policy=self.settings.verify,
             history=list(history or []),
             composer=composer,
             notices=notices,
