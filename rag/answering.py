@@ -154,7 +154,10 @@ def retrieve(
         evidence = [e for _, ev in per_work for e in ev]
         plan = extractive.plan_compare(per_work)
     elif prof.kind == "list":
-        evidence = scored(prof, range(len(snapshot.sentence_texts)))
+        shortlist = list_shortlist(
+            prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked
+        )
+        evidence = scored(prof, rows_of(snapshot, shortlist))
         plan = extractive.plan_list(evidence, policy, lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "")
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
@@ -180,6 +183,33 @@ def retrieve(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
         time.perf_counter() - started, decision.score, linking, readable, signals, fixes,
     )  # fmt: skip
+
+
+def list_shortlist(
+    question: str,
+    retriever: HybridRetriever,
+    vector: np.ndarray,
+    linked: dict[str, float],
+    policy: AnswerPolicy,
+    *,
+    dense_weight: float | None = None,
+    first: Sequence[RankedAbstract] = (),
+) -> list[str]:
+    """The abstracts whose sentences a list or summary answer scores: those already ranked (``first``), then the
+    best of the fused chunk ranking up to ``policy.list_shortlist`` (never fewer than ``list_max``).
+
+    Scoring every sentence costs time and memory in proportion to the corpus (368k sentences at 100k chunks);
+    chunk retrieval already finds the abstracts whose sentences can win, so only theirs are scored."""
+    n = max(policy.list_shortlist, policy.list_max)
+    ids = list(dict.fromkeys(r.abstract.id for r in first))
+    if len(ids) < n:
+        found = retriever.search(question, n, query_vector=vector, linked=linked, dense_weight=dense_weight)
+        for r in found:
+            if len(ids) >= n:
+                break
+            if r.abstract.id not in ids:
+                ids.append(r.abstract.id)
+    return ids
 
 
 def _yes_lead(shape: str) -> str:

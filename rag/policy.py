@@ -98,6 +98,13 @@ class AnswerPolicy(BaseModel):
     )
     list_floor: float = Field(default=0.45, ge=0.0, description="... and scores at least this.")
     list_max: int = Field(default=10, ge=1, description="Most papers in a list or summary answer.")
+    list_shortlist: int = Field(
+        default=40,
+        ge=1,
+        description="List/summary answers: sentences are scored only in this many abstracts, the best of the "
+        "fused (dense + BM25 chunk) ranking, so a large corpus is not scored sentence by sentence. At least "
+        "list_max; the seeds' list answers are the same as with every abstract scored.",
+    )
     nearest: int = Field(default=3, ge=1, description="Nearest abstracts named when abstaining.")
     min_verified_share: float = Field(
         default=0.5,
