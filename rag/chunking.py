@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from rag.corpus import Abstract
 from rag.text import Span
@@ -54,18 +55,29 @@ def pack_sentences(token_counts: Sequence[int], max_tokens: int, overlap: int) -
 
 
 def split_long_span(text: str, span: Span, count_tokens: TokenCounter, max_tokens: int) -> list[Span]:
-    """Split one over-long sentence at word boundaries into pieces that each fit ``max_tokens`` (half overlap)."""
+    """Split one over-long sentence at word boundaries into pieces that each fit ``max_tokens`` (half overlap).
+
+    Each distinct word is counted once and a piece's count is the sum of its words' (exact for BERT's WordPiece,
+    which splits at whitespace before anything else): counting every growing prefix again made this quadratic in a
+    piece's length, minutes for a long paragraph without punctuation.
+    """
     words: list[Span] = []
+    counts: list[int] = []
+    seen: dict[str, int] = {}
     pos = span.start
     for word in span.of(text).split(" "):
         if word:
             words.append(Span(pos, pos + len(word)))
+            if word not in seen:
+                seen[word] = count_tokens(word)
+            counts.append(seen[word])
         pos += len(word) + 1
+    prefix = [0, *accumulate(counts)]  # tokens of words[i:j] == prefix[j] - prefix[i]
     pieces: list[Span] = []
     i = 0
     while i < len(words):
         j = i + 1
-        while j < len(words) and count_tokens(text[words[i].start : words[j].end]) <= max_tokens:
+        while j < len(words) and prefix[j + 1] - prefix[i] <= max_tokens:
             j += 1
         pieces.append(Span(words[i].start, words[j - 1].end))
         if j >= len(words):

@@ -16,6 +16,7 @@ from rag.text import Span, normalize_whitespace, printable, sentence_spans
 
 MAX_SEED_FILE_BYTES = 50 * 1024 * 1024  # a seed file is text; anything this big is a mistake, not a corpus
 MIN_ABSTRACT_CHARS = 20
+DEFAULT_MAX_ABSTRACT_CHARS = 20_000  # Settings.max_abstract_chars's default, for callers without settings
 ID_HASH_CHARS = 4
 
 
@@ -232,7 +233,7 @@ def _decode_by_bom(name: str, raw: bytes) -> str | None:
     return None
 
 
-def parse_seed_text(name: str, raw: bytes) -> SeedFile:
+def parse_seed_text(name: str, raw: bytes, max_abstract_chars: int = DEFAULT_MAX_ABSTRACT_CHARS) -> SeedFile:
     """Parse one seed file's bytes; raise :class:`CorpusError` naming the file and the problem."""
     bom_text = _decode_by_bom(name, raw)
     if bom_text is not None:
@@ -273,6 +274,13 @@ def parse_seed_text(name: str, raw: bytes) -> SeedFile:
                 f"{name}: abstract #{position} is only {len(paragraph)} characters ({paragraph!r}); "
                 "is a blank line missing or misplaced?"
             )
+        if len(paragraph) > max_abstract_chars:
+            raise CorpusError(
+                f"{name}: abstract #{position} is {len(paragraph):,} characters, over the limit of "
+                f"{max_abstract_chars:,} for one abstract (it starts {paragraph[:60]!r})",
+                hint="Separate abstracts with a blank line (a missing one joins them into one paragraph), or, if it "
+                "really is one abstract, raise the limit with RAG_MAX_ABSTRACT_CHARS.",
+            )
     return SeedFile(name=name, header=header, paragraphs=tuple(paragraphs))
 
 
@@ -297,7 +305,9 @@ def find_seed_files(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def read_seed_file(path: Path, name: str | None = None) -> SeedFile:
+def read_seed_file(
+    path: Path, name: str | None = None, max_abstract_chars: int = DEFAULT_MAX_ABSTRACT_CHARS
+) -> SeedFile:
     """Read and parse one seed file; ``name`` (default: the file name) is how its locations and errors call it."""
     name = name or path.name
     try:
@@ -310,7 +320,7 @@ def read_seed_file(path: Path, name: str | None = None) -> SeedFile:
         raw = path.read_bytes()
     except OSError as exc:
         raise CorpusError(f"{name}: cannot read the file ({exc.strerror})") from None
-    return parse_seed_text(name, raw)
+    return parse_seed_text(name, raw, max_abstract_chars)
 
 
 def build_corpus(seed_files: Sequence[SeedFile]) -> list[Abstract]:
@@ -372,7 +382,7 @@ def seed_names(files: Sequence[Path]) -> dict[Path, str]:
     return names
 
 
-def load_corpus(paths: Iterable[Path]) -> list[Abstract]:
-    """Read seed files or folders and return the deduplicated abstracts."""
+def load_corpus(paths: Iterable[Path], max_abstract_chars: int = DEFAULT_MAX_ABSTRACT_CHARS) -> list[Abstract]:
+    """Read seed files or folders and return the deduplicated abstracts (each at most ``max_abstract_chars``)."""
     names = seed_names(find_seed_files(paths))
-    return build_corpus([read_seed_file(path, name) for path, name in names.items()])
+    return build_corpus([read_seed_file(path, name, max_abstract_chars) for path, name in names.items()])

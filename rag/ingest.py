@@ -10,6 +10,8 @@ import fcntl
 import logging
 import os
 import time
+from bisect import bisect_left, bisect_right
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -178,7 +180,7 @@ def ingest(
     """
     started = time.perf_counter()
     seed_paths = list(paths or settings.seeds)
-    abstracts = load_corpus(seed_paths)  # every input error surfaces before anything is written
+    abstracts = load_corpus(seed_paths, settings.max_abstract_chars)  # input errors surface before any write
     with ingest_lock(settings.data_dir):
         if not hasattr(embedder, "encode"):
             embedder = embedder()
@@ -266,7 +268,11 @@ class VectorRecipe:
 def vector_recipe(abstract: Abstract, chunks: Sequence[Chunk]) -> VectorRecipe:
     """The recipe for ``abstract`` chunked as ``chunks`` (every sentence lies in some chunk, or is split)."""
     spans = abstract.sentences
-    inside = [[i for i, s in enumerate(spans) if c.start <= s.start and s.end <= c.end] for c in chunks]
+    # Sentences are ordered and disjoint, so those inside a chunk are one run found by bisection (scanning every
+    # sentence for every chunk was quadratic: minutes for a paragraph of 27k sentences).
+    starts = [s.start for s in spans]
+    ends = [s.end for s in spans]
+    inside = [list(range(bisect_left(starts, c.start), bisect_right(ends, c.end))) for c in chunks]
     whole = sorted({i for rows in inside for i in rows})
     texts = [spans[i].of(abstract.text) for i in whole]
     row_of = {sentence: row for row, sentence in enumerate(whole)}
@@ -279,12 +285,17 @@ def vector_recipe(abstract: Abstract, chunks: Sequence[Chunk]) -> VectorRecipe:
             piece_rows.append((len(texts), chunk.start, chunk.end))
             chunk_rows.append((len(texts),))
             texts.append(chunk.text)
+    pieces_of: dict[int, list[int]] = {}  # sentence -> rows of its pieces
+    for row, start, end in piece_rows:
+        i = bisect_right(starts, start) - 1
+        if i >= 0 and end <= spans[i].end:
+            pieces_of.setdefault(i, []).append(row)
     sentence_rows = []
-    for i, span in enumerate(spans):
+    for i in range(len(spans)):
         if i in row_of:
             sentence_rows.append((row_of[i],))
         else:
-            pieces = tuple(row for row, start, end in piece_rows if span.start <= start and end <= span.end)
+            pieces = tuple(pieces_of.get(i, ()))
             if not pieces:
                 raise ValueError(f"sentence {i} of {abstract.id} lies in no chunk")
             sentence_rows.append(pieces)
@@ -340,25 +351,27 @@ def _embed_and_store(
         if a.id not in reuse or any(c.id not in stored for c in by_abstract[a.id])
     ]
     total = sum(len(recipe.texts) for _, recipe in todo)
-    done = 0
     embedder.prepare(total)
     if progress:
         progress(0, total)
     sentence_vectors = dict(reuse)
-    # Encode and write in slices so a long ingest shows progress and an interruption keeps finished work.
+    # Encode in slices of about ``step`` texts across abstract boundaries (one huge abstract is many slices), so a
+    # long ingest shows progress; each abstract's chunks are written as soon as its last text is encoded, so an
+    # interruption keeps finished work.
     step = max(batch_size, 256)
-    start = 0
-    while start < len(todo):
-        end, size = start, 0
-        while end < len(todo) and (end == start or size + len(todo[end][1].texts) <= step):
-            size += len(todo[end][1].texts)
-            end += 1
-        batch = todo[start:end]
-        encoded = embedder.encode([t for _, recipe in batch for t in recipe.texts], batch_size=batch_size)
-        new_chunks, new_vectors, row = [], [], 0
-        for abstract, recipe in batch:
-            rows = encoded[row : row + len(recipe.texts)]
-            row += len(recipe.texts)
+    texts = [t for _, recipe in todo for t in recipe.texts]
+    pending = deque(todo)  # abstracts whose texts are not all encoded yet, in order
+    encoded_rows: list[np.ndarray] = []  # encoded slices not yet used by a finished abstract
+    buffered = 0  # rows in encoded_rows
+    for start in range(0, len(texts), step):
+        encoded_rows.append(embedder.encode(texts[start : start + step], batch_size=batch_size))
+        buffered += len(encoded_rows[-1])
+        new_chunks, new_vectors = [], []
+        while pending and len(pending[0][1].texts) <= buffered:
+            abstract, recipe = pending.popleft()
+            merged = np.concatenate(encoded_rows) if len(encoded_rows) > 1 else encoded_rows[0]
+            rows, rest = merged[: len(recipe.texts)], merged[len(recipe.texts) :]
+            encoded_rows, buffered = [rest], len(rest)
             sentence_vectors[abstract.id] = mean_vectors(rows, recipe.sentences)
             chunk_vectors = mean_vectors(rows, recipe.chunks)
             for chunk, vector in zip(by_abstract[abstract.id], chunk_vectors, strict=True):
@@ -367,9 +380,7 @@ def _embed_and_store(
                     new_vectors.append(vector)
         if new_chunks:
             store.add(to_nodes(new_chunks, by_id, new_vectors))
-        done += size
         if progress:
-            progress(done, total)
-        start = end
+            progress(min(total, start + step), total)
     rows = [sentence_vectors[a.id] for a in abstracts]
     return np.vstack(rows).astype(np.float32) if rows else np.zeros((0, embedder.dimension), np.float32)

@@ -116,6 +116,15 @@ class Settings(BaseSettings):
         description="Where the index lives (Chroma files, manifest, BM25 statistics). Delete it to start over.",
     )
 
+    max_abstract_chars: int = Field(
+        default=20_000,
+        ge=100,
+        le=50_000_000,
+        description="Longest paragraph accepted as one abstract (characters). Real abstracts are 1-3k; a longer "
+        "paragraph is usually a missing blank line or a pasted paper, and the ingest refuses it naming its file "
+        "and position (the index is kept as it was).",
+    )
+
     # --- embedding and chunking (both part of the index fingerprint) ---
     embed_model: str = Field(
         default="all-MiniLM-L6-v2",

@@ -59,3 +59,25 @@ def test_chunk_abstract_offsets_point_into_text():
         assert abstract.text[chunk.start : chunk.end] == chunk.text
         assert fake_word_counter(chunk.text) <= 20
         assert chunk.id == f"{abstract.id}:{chunk.ordinal}"
+
+
+def test_split_long_span_counts_each_distinct_word_once():
+    """A long run without punctuation: counting every growing prefix again was quadratic (minutes per MB)."""
+    calls: list[str] = []
+
+    def counting_fake_counter(text: str) -> int:
+        calls.append(text)
+        return fake_word_counter(text)
+
+    text = " ".join(f"w{i % 50}" for i in range(5000))
+    pieces = split_long_span(text, Span(0, len(text)), counting_fake_counter, max_tokens=40)
+    assert len(calls) == 50  # one call per distinct word, none per piece or prefix
+    assert all(fake_word_counter(p.of(text)) <= 40 for p in pieces)
+    assert pieces[0].start == 0 and pieces[-1].end == len(text)
+    assert all(b.start < a.end for a, b in zip(pieces, pieces[1:], strict=False))  # consecutive pieces overlap
+
+
+def test_split_long_span_gives_a_word_over_the_limit_a_piece_of_its_own():
+    text = "short " + "x" * 30 + " tail"
+    pieces = split_long_span(text, Span(0, len(text)), len, max_tokens=10)
+    assert [p.of(text) for p in pieces] == ["short", "x" * 30, "tail"]

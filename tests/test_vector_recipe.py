@@ -76,3 +76,65 @@ def test_a_sentence_in_no_chunk_is_refused():
     chunks = chunk_abstract(abstract, fake_word_counter, 12, 1)[:1]  # drop the chunks holding later sentences
     with pytest.raises(ValueError, match="lies in no chunk"):
         vector_recipe(abstract, chunks)
+
+
+def test_recipe_of_a_long_abstract_matches_containment_for_every_chunk():
+    """Many sentences, some over-long: each chunk holds exactly the sentences inside its span (found by bisection)."""
+    long_sentence = " ".join(f"word{i}" for i in range(40)) + "."
+    body = " ".join(f"Sentence number {i} is here." if i % 7 else "Long " + long_sentence for i in range(300))
+    abstract, chunks, r = recipe(body, max_tokens=12)
+    spans = abstract.sentences
+    for chunk, rows in zip(chunks, r.chunks, strict=True):
+        inside = [s.of(abstract.text) for s in spans if chunk.start <= s.start and s.end <= chunk.end]
+        assert [r.texts[row] for row in rows] == (inside or [chunk.text])
+    for span, rows in zip(spans, r.sentences, strict=True):
+        assert all(span.start <= abstract.text.index(r.texts[row], span.start) < span.end for row in rows)
+
+
+class FakeHashEncoder:
+    """A fake encoder for pure tests: a fixed pseudo-random unit vector per text; records each call's size."""
+
+    dimension = 8
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def prepare(self, n_texts: int) -> None:
+        pass
+
+    def vector(self, text: str) -> np.ndarray:
+        v = np.random.default_rng(abs(hash(text)) % 2**32).standard_normal(self.dimension).astype(np.float32)
+        return v / np.linalg.norm(v)
+
+    def encode(self, texts, batch_size=None) -> np.ndarray:
+        self.calls.append(len(texts))
+        return np.stack([self.vector(t) for t in texts])
+
+
+class FakeListStore:
+    """A fake chunk store for pure tests: remembers the ids of the nodes added, in order."""
+
+    def __init__(self) -> None:
+        self.added: list[str] = []
+
+    def add(self, nodes) -> None:
+        self.added.extend(n.node_id for n in nodes)
+
+
+def test_one_huge_abstract_is_encoded_in_slices_with_progress_after_each():
+    from rag.ingest import _embed_and_store
+
+    bodies = [SIX, " ".join(f"Sentence number {i} is here." for i in range(600)), "Short one. Two here."]
+    abstracts = [abstract_of(body) for body in bodies]
+    chunks = [c for a in abstracts for c in chunk_abstract(a, fake_word_counter, 12, 1)]
+    encoder, store, progress = FakeHashEncoder(), FakeListStore(), []
+    vectors = _embed_and_store(
+        store, encoder, abstracts, chunks, set(), {}, 16, lambda done, total: progress.append((done, total))
+    )
+    total = sum(len(a.sentences) for a in abstracts)
+    assert max(encoder.calls) <= 256 and sum(encoder.calls) == total  # 600 sentences are never one call
+    assert len(progress) >= 1 + total // 256 and progress[-1] == (total, total)
+    assert [done for done, _ in progress] == sorted({done for done, _ in progress})  # advances every slice
+    assert store.added == [c.id for c in chunks]  # every chunk stored once, in order
+    expected = np.vstack([np.stack([encoder.vector(s) for s in a.sentence_texts()]) for a in abstracts])
+    assert np.allclose(vectors, expected, atol=1e-6)  # slicing changes nothing in the vectors
