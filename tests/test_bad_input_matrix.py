@@ -249,6 +249,10 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 BAD_SEEDS = {
+    "paragraph-over-the-cap": (
+        lambda d: _write(d / "zz_bad.txt", ("Header\n\n" + "word " * 6000 + "\n").encode()),
+        "over the limit",
+    ),
     "empty-file": (lambda d: _write(d / "zz_bad.txt", b""), "zz_bad.txt: the file is empty"),
     "whitespace-only": (lambda d: _write(d / "zz_bad.txt", b" \n\n\t \n"), "zz_bad.txt: the file is empty"),
     "header-only": (lambda d: _write(d / "zz_bad.txt", b"NeurIPS 2026 extra abstracts\n\n"), "no abstracts"),
