@@ -1,103 +1,198 @@
-"""Calibrate the citation-support threshold (rag.cite.SUPPORT_THRESHOLD) on evidence from the eval questions.
+"""Score the claim verifier (rag.verify) on eval/claims.jsonl and fit its thresholds on the dev split.
 
-    python -m eval.calibrate [--questions FILE]
+    python -m eval.calibrate                 per-kind accuracy on dev and test, p95 ms per claim
+    python -m eval.calibrate --fit           also search VerifyPolicy's thresholds on dev (test only reported)
+    python -m eval.calibrate --errors dev    list the dev claims judged wrongly, with the verifier's reason
 
-For every answerable question, the sentences the extractive answerer quotes from the gold abstract A give
-labelled claims (how a model restates a source is approximated by shortened and merged versions):
-  supported:    the clause of a quoted sentence around its key words (first/second half), cited to A;
-                two halves of different A sentences joined, cited to A
-  unsupported:  the same claims cited to B, the next-ranked abstract for the question (a near miss);
-                a claim whose number is changed, cited to A
-It prints the support-score distribution and the threshold with the best balanced accuracy.
+The claims were written blind (by someone who did not read rag/): faithful restatements (paraphrase, two sentences
+combined, summary, exact number) and eight kinds of unsupported claims that stay on the cited abstract's topic.
+Each names its abstract by the first 60 characters of its text. Needs an index (`rag ingest`).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
+import itertools
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from eval.questions import DEFAULT_QUESTIONS, load_questions, resolve_gold
-from rag.answer import Source
-from rag.answering import SupportScorer
-from rag.evidence import rows_of, score_sentences
+from rag.answering import verify_claim
 from rag.pipeline import Pipeline
-from rag.question import profile
-from rag.settings import Settings
+from rag.settings import Settings, VerifyPolicy
+from rag.verify import check_claim
+
+DEFAULT_CLAIMS = Path(__file__).resolve().parent / "claims.jsonl"
+SUPPORTED_KINDS = ("paraphrase", "combined", "summary", "exact_number")
+UNSUPPORTED_KINDS = ("number_changed", "wrong_paper", "added_detail", "entity_swapped", "polarity_flipped",
+                     "direction_swapped", "overclaim", "wrong_scope")  # fmt: skip
+SPLITS = ("dev", "test")
 
 
-def halves(sentence: str) -> list[str]:
-    words = sentence.rstrip(".").split()
-    if len(words) < 10:
-        return [sentence]
-    mid = len(words) // 2
-    return [" ".join(words[: mid + 2]) + ".", " ".join(words[mid - 2 :]) + "."]
+@dataclass(frozen=True, slots=True)
+class Claim:
+    id: str
+    split: str
+    kind: str
+    supported: bool
+    text: str
+    abstract_id: str
 
 
-def change_number(sentence: str) -> str | None:
-    match = re.search(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])", sentence)
-    if not match:
-        return None
-    digits = match.group(0).replace(",", "")
-    changed = str(int(float(digits)) * 3 + 7)
-    return sentence[: match.start()] + changed + sentence[match.end() :]
-
-
-def labelled_claims(pipeline: Pipeline, questions) -> list[tuple[str, str, str, bool]]:
-    """(claim, cited abstract id, kind, supported) tuples."""
-    snapshot = pipeline.snapshot
-    claims: list[tuple[str, str, str, bool]] = []
-    abstracts = list(snapshot.abstracts.values())
-    for q in questions:
-        if not q.answerable or q.type == "multi":
+def load_claims(path: Path, pipeline: Pipeline) -> list[Claim]:
+    abstracts = pipeline.abstracts()
+    claims = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
             continue
-        gold = resolve_gold(q, abstracts)[0]
-        ranked = [r.abstract.id for r in pipeline.search(q.question, k=4)]
-        near_miss = next(a for a in ranked if a != gold)
-        vector = pipeline.embedder.encode([q.question])[0]
-        evidence = score_sentences(profile(q.question), vector, snapshot, rows_of(snapshot, [gold]))[:2]
-        parts = [half for e in evidence for half in halves(e.text)]
-        merged = [parts[0].rstrip(".") + ", and " + parts[-1][0].lower() + parts[-1][1:]] if len(parts) > 2 else []
-        for claim in parts + merged:
-            claims.append((claim, gold, "restated", True))
-            claims.append((claim, near_miss, "near-miss source", False))
-            changed = change_number(claim)
-            if changed:
-                claims.append((changed, gold, "changed number", False))
+        row = json.loads(line)
+        owners = [a.id for a in abstracts if a.text.startswith(row["source"])]
+        if len(owners) != 1:
+            raise SystemExit(f"{path.name} line {number}: source matches {len(owners)} abstracts")
+        claims.append(Claim(row["id"], row["split"], row["kind"], row["label"] == "supported", row["claim"], owners[0]))
     return claims
+
+
+@dataclass(slots=True)
+class Prepared:
+    """What the verifier needs per claim, so policies can be compared without re-encoding."""
+
+    claim: Claim
+    abstract_text: str
+    spans: list
+    sims: list[float]
+
+
+def prepare(claims: Sequence[Claim], pipeline: Pipeline) -> list[Prepared]:
+    snapshot = pipeline.snapshot
+    vectors = pipeline.embedder.encode([c.text for c in claims])
+    out = []
+    for claim, vector in zip(claims, vectors, strict=True):
+        rows = list(snapshot.sentence_rows[claim.abstract_id])
+        sims = [float(x) for x in snapshot.sentence_vectors[rows] @ vector]
+        spans = [snapshot.sentence_spans[r] for r in rows]
+        out.append(Prepared(claim, snapshot.abstracts[claim.abstract_id].text, spans, sims))
+    return out
+
+
+def judge(prepared: Iterable[Prepared], policy: VerifyPolicy) -> list[tuple[Prepared, object]]:
+    return [(p, check_claim(p.claim.text, p.abstract_text, p.spans, p.sims, policy)) for p in prepared]
+
+
+def correct(claim: Claim, verified: bool) -> bool:
+    return verified == claim.supported
+
+
+def per_kind(judged, split: str) -> dict[str, tuple[int, int]]:
+    """kind -> (judged right, total), plus "faithful" and "unsupported" totals."""
+    table: dict[str, list[int]] = {}
+    for p, v in judged:
+        c = p.claim
+        if c.split != split:
+            continue
+        for key in (c.kind, "faithful" if c.supported else "unsupported"):
+            right, total = table.setdefault(key, [0, 0])
+            table[key] = [right + correct(c, v.verified), total + 1]
+    return {k: (r, n) for k, (r, n) in table.items()}
+
+
+def score(table: dict[str, tuple[int, int]]) -> tuple[float, float, float]:
+    """(faithful accepted, unsupported rejected, worst unsupported kind)."""
+    rate = {k: r / n for k, (r, n) in table.items() if n}
+    worst = min(rate.get(k, 0.0) for k in UNSUPPORTED_KINDS if k in rate)
+    return rate.get("faithful", 0.0), rate.get("unsupported", 0.0), worst
+
+
+def print_tables(judged, title: str) -> None:
+    tables = {split: per_kind(judged, split) for split in SPLITS}
+    print(f"\n{title}")
+    print(f"| claim kind | {' | '.join(SPLITS)} |")
+    print("|---|" + "---|" * len(SPLITS))
+    rows = [("faithful (accepted)", "faithful"), *((f"  {k}", k) for k in SUPPORTED_KINDS),
+            ("unsupported (rejected)", "unsupported"), *((f"  {k}", k) for k in UNSUPPORTED_KINDS)]  # fmt: skip
+    for label, key in rows:
+        cells = []
+        for split in SPLITS:
+            right, total = tables[split].get(key, (0, 0))
+            cells.append(f"{right / total:.2f} ({right}/{total})" if total else "-")
+        print(f"| {label} | {' | '.join(cells)} |")
+
+
+def timing(claims: Sequence[Claim], pipeline: Pipeline, policy: VerifyPolicy) -> tuple[float, float, float]:
+    """(p50, p95 ms per claim including its MiniLM encoding, p95 ms of the checks alone)."""
+    total, checks = [], []
+    snapshot = pipeline.snapshot
+    for c in claims:
+        started = time.perf_counter()
+        vector = pipeline.embedder.encode([c.text])[0]
+        encoded = time.perf_counter()
+        verify_claim(c.text, c.abstract_id, snapshot, pipeline.embedder, policy, vector)
+        done = time.perf_counter()
+        total.append((done - started) * 1000)
+        checks.append((done - encoded) * 1000)
+    return float(np.percentile(total, 50)), float(np.percentile(total, 95)), float(np.percentile(checks, 95))
+
+
+# Candidate values per threshold; the search keeps the rest of the policy as given.
+GRID = {
+    "support_threshold": [0.50, 0.55, 0.58, 0.60, 0.62, 0.65],
+    "novel_words_max": [2, 3, 4, 5],
+    "entity_min_similarity": [80.0, 85.0, 88.0, 92.0],
+    "pair_min_gain": [0.10, 0.15, 0.20, 0.25],
+}
+
+
+def fit(prepared: Sequence[Prepared], base: VerifyPolicy) -> VerifyPolicy:
+    """The policy that maximises balanced accuracy on dev (faithful accepted + unsupported rejected), preferring,
+    at equal score, a better worst kind."""
+    dev = [p for p in prepared if p.claim.split == "dev"]
+    best, best_key = base, (-1.0, -1.0)
+    names = list(GRID)
+    for values in itertools.product(*(GRID[n] for n in names)):
+        policy = base.model_copy(update=dict(zip(names, values, strict=True)))
+        faithful, rejected, worst = score(per_kind(judge(dev, policy), "dev"))
+        key = (faithful + rejected + (0.5 if faithful >= 0.9 else 0.0), worst)
+        if key > best_key:
+            best, best_key = policy, key
+    return best
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)
+    parser.add_argument("--claims", type=Path, default=DEFAULT_CLAIMS, help="claims JSONL (default eval/claims.jsonl)")
+    parser.add_argument("--fit", action="store_true", help="search the thresholds on dev and report both splits")
+    parser.add_argument("--errors", choices=SPLITS, help="list the claims of this split judged wrongly")
+    parser.add_argument("--no-timing", dest="timing", action="store_false", help="skip the per-claim timing")
     args = parser.parse_args(argv)
-    pipeline = Pipeline(Settings())
-    claims = labelled_claims(pipeline, load_questions(args.questions))
-    scores, labels, kinds = [], [], []
-    for claim, abstract_id, kind, supported in claims:
-        scorer = SupportScorer(pipeline.snapshot, pipeline.embedder, [Source(1, pipeline.abstract(abstract_id))])
-        scores.append(scorer(claim, 1).score)
-        labels.append(supported)
-        kinds.append(kind)
-    scores_arr, labels_arr = np.array(scores), np.array(labels)
-    for kind in dict.fromkeys(kinds):
-        mask = np.array([k == kind for k in kinds])
-        s = scores_arr[mask]
-        print(f"{kind:18} n={mask.sum():3}  min {s.min():.3f}  p10 {np.percentile(s, 10):.3f}  "
-              f"median {np.median(s):.3f}  p90 {np.percentile(s, 90):.3f}  max {s.max():.3f}")  # fmt: skip
-    best = max(
-        (float(t) for t in np.arange(0.30, 0.95, 0.01)),
-        key=lambda t: (
-            ((scores_arr >= t) & labels_arr).sum() / labels_arr.sum()
-            + ((scores_arr < t) & ~labels_arr).sum() / (~labels_arr).sum()
-        ),
-    )
-    tpr = ((scores_arr >= best) & labels_arr).sum() / labels_arr.sum()
-    tnr = ((scores_arr < best) & ~labels_arr).sum() / (~labels_arr).sum()
-    print(f"best threshold {best:.2f}: supported claims verified {tpr:.3f}, unsupported rejected {tnr:.3f} "
-          f"(n={len(claims)})")  # fmt: skip
+    settings = Settings()
+    pipeline = Pipeline(settings)
+    claims = load_claims(args.claims, pipeline)
+    prepared = prepare(claims, pipeline)
+    policy = settings.verify
+    judged = judge(prepared, policy)
+    print_tables(judged, "Current VerifyPolicy (RAG_VERIFY__* / rag/settings.py): share judged right")
+    for split in SPLITS:
+        faithful, rejected, worst = score(per_kind(judged, split))
+        print(f"{split}: faithful accepted {faithful:.2f}, unsupported rejected {rejected:.2f}, worst kind {worst:.2f}")
+    if args.timing:
+        p50, p95, checks95 = timing(claims, pipeline, policy)
+        print(f"per claim (MiniLM encoding + checks): p50 {p50:.1f} ms, p95 {p95:.1f} ms; checks alone p95 "
+              f"{checks95:.1f} ms (n={len(claims)})")  # fmt: skip
+    if args.fit:
+        fitted = fit(prepared, policy)
+        changed = {k: getattr(fitted, k) for k in GRID if getattr(fitted, k) != getattr(policy, k)}
+        print_tables(judge(prepared, fitted), f"Fitted on dev: {changed or 'no change'}")
+    if args.errors:
+        print(f"\nMisjudged {args.errors} claims:")
+        for p, v in judged:
+            c = p.claim
+            if c.split == args.errors and not correct(c, v.verified):
+                verdict = "accepted" if v.verified else "rejected"
+                print(f"- {c.id} {c.kind} {verdict} ({v.support:.2f}): {c.text}\n    reason: {v.reason}")
     return 0
 
 
