@@ -376,7 +376,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
     try:
         launch(pipeline, host=settings.ui_host, port=settings.ui_port, auth=auth, insecure=args.insecure,
-               ready_callback=ready)  # fmt: skip
+               ready_callback=ready, extra_hosts=settings.ui_allowed_hosts)  # fmt: skip
     except OSError as exc:  # taken between the check and the launch; Gradio says "Cannot find empty port"
         if "port" in str(exc).lower() or getattr(exc, "errno", None) == errno.EADDRINUSE:
             raise port_busy from None

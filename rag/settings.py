@@ -254,12 +254,19 @@ class Settings(BaseSettings):
         default=None, description="'user:password' required to open the UI; needed to bind a non-loopback address."
     )
 
+    ui_allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Host names the UI answers to besides loopback names and its bound address (comma-separated, "
+        "e.g. the name a reverse proxy forwards as Host). Any other Host header gets 400, so a web page that rebinds "
+        "its domain to 127.0.0.1 cannot use the UI. Bound to 0.0.0.0, any name is accepted unless this is set.",
+    )
+
     @field_validator("ollama_host", mode="before")
     @classmethod
     def _normalize_host(cls, value: str | None) -> str:
         return normalize_ollama_host(value)
 
-    @field_validator("seeds", mode="before")
+    @field_validator("seeds", "ui_allowed_hosts", mode="before")
     @classmethod
     def _split_seed_list(cls, value: object) -> object:
         # RAG_SEEDS="a.txt,dir" as well as a JSON list.
@@ -268,6 +275,19 @@ class Settings(BaseSettings):
                 return json.loads(value)
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("ui_allowed_hosts")
+    @classmethod
+    def _check_host_names(cls, names: list[str]) -> list[str]:
+        for name in names:
+            wildcard_ok = "*" not in name[1:] and (not name.startswith("*") or name == "*" or name.startswith("*."))
+            ipv6 = name.startswith("[") and name.endswith("]")  # "[::1]", as browsers send it
+            if not name or not wildcard_ok or any(c in name for c in ("/ @" if ipv6 else "/ :@")):
+                raise ValueError(
+                    f"{name!r} is not a host name: give names like 'research.example.org' or '*.example.org', "
+                    "comma-separated, without scheme, port or path"
+                )
+        return names
 
     @model_validator(mode="after")
     def _check_auth(self) -> Settings:

@@ -29,7 +29,7 @@ from rag.cli import main as rag_main
 from rag.pipeline import Pipeline
 from rag.settings import Settings
 from ui import render
-from ui.app import UiCallbacks, check_host, is_loopback
+from ui.app import UiCallbacks, allowed_hosts, check_host, is_loopback
 
 REPO = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 180
@@ -453,6 +453,83 @@ def test_network_bind_needs_a_password_or_insecure(host):
         check_host(host, None, False)
     check_host(host, (USER, PASSWORD), False)
     check_host(host, None, True)
+
+
+# DNS rebinding: a page whose domain resolves to 127.0.0.1 sends its own name as Host
+
+
+@pytest.mark.parametrize(
+    "bind, extra, expected",
+    [
+        ("127.0.0.1", [], ["localhost", "127.0.0.1", "[::1]"]),
+        ("::1", [], ["localhost", "127.0.0.1", "[::1]"]),
+        ("127.0.0.5", ["Notes.Example.org"], ["localhost", "127.0.0.1", "[::1]", "127.0.0.5", "notes.example.org"]),
+        ("10.1.2.3", [], ["localhost", "127.0.0.1", "[::1]", "10.1.2.3"]),
+        ("0.0.0.0", [], ["*"]),
+        ("::", ["proxy.example"], ["localhost", "127.0.0.1", "[::1]", "proxy.example"]),
+    ],
+)
+def test_allowed_hosts_are_loopback_names_the_bound_address_and_the_configured_ones(bind, extra, expected):
+    assert allowed_hosts(bind, extra) == expected
+
+
+@pytest.mark.parametrize("name", ["http://x.org", "x.org:443", "x.org/path", "a*b.org", "*x.org", "", "u@x.org"])
+def test_allowed_host_setting_refuses_what_is_not_a_host_name(name):
+    with pytest.raises(ValueError, match="not a host name"):
+        Settings(ui_allowed_hosts=[name])
+
+
+def test_allowed_host_setting_reads_a_comma_separated_list(monkeypatch):
+    monkeypatch.setenv("RAG_UI_ALLOWED_HOSTS", "notes.example.org, *.lab.example ,[fe80::1]")
+    assert Settings().ui_allowed_hosts == ["notes.example.org", "*.lab.example", "[fe80::1]"]
+
+
+def _request_with_host(port: int, method: str, path: str, host: str, body: bytes = b"") -> tuple[int, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as sock:
+        head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+        if body:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        sock.sendall((head + "\r\n").encode() + body)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, payload = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), payload
+
+
+@pytest.fixture(scope="module")
+def open_loopback_app(hostile_index, hostile_seeds):
+    """The real `rag ui` on loopback without a password (the default), with one extra allowed name."""
+    server = UiProcess(
+        hostile_index.settings.data_dir,
+        ui_env(RAG_SEEDS=str(hostile_seeds), RAG_UI_ALLOWED_HOSTS="notes.example.org"),
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1.evil.example", "localhost.evil"])
+@pytest.mark.parametrize(
+    "method, path", [("GET", "/"), ("GET", "/config"), ("GET", "/gradio_api/info"), ("POST", "/gradio_api/call/ask")]
+)
+def test_a_rebound_host_name_gets_nothing_from_the_loopback_ui(open_loopback_app, host, method, path):
+    port = open_loopback_app.port
+    body = b'{"data": ["' + HOSTILE_Q.encode() + b'", [], null]}' if method == "POST" else b""
+    status, payload = _request_with_host(port, method, path, host.format(port=port), body)
+    assert status == 400, (status, payload[:200])
+    assert b"PwnBench" not in payload and b"components" not in payload
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST", "notes.example.org"])
+def test_loopback_names_and_configured_names_are_served(open_loopback_app, host):
+    port = open_loopback_app.port
+    status, payload = _request_with_host(port, "GET", "/config", host.format(port=port))
+    assert status == 200, (status, payload[:200])
+    assert b"components" in payload
 
 
 @pytest.fixture()

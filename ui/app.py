@@ -263,6 +263,24 @@ def check_host(host: str, auth: tuple[str, str] | None, insecure: bool) -> None:
     )
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+WILDCARD_BINDS = ("", "0.0.0.0", "::", "[::]")
+
+
+def allowed_hosts(bind_host: str, extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The ``Host`` header names the UI answers to (DNS-rebinding protection): loopback names, the bound address
+    and ``extra`` (e.g. the name a reverse proxy forwards). Bound to every interface, any name is accepted unless
+    ``extra`` restricts it (that bind needs a password, which a rebinding page does not have)."""
+    bind = (bind_host or "").strip().lower()
+    if bind in WILDCARD_BINDS and not extra:
+        return ["*"]
+    names = list(LOOPBACK_NAMES)
+    if bind not in WILDCARD_BINDS:
+        names.append(f"[{bind.strip('[]')}]" if ":" in bind else bind)
+    names += [name.strip().lower() for name in extra if name.strip()]
+    return list(dict.fromkeys(names))
+
+
 def is_loopback(host: str) -> bool:
     host = (host or "").strip().strip("[]")
     if host.lower() == "localhost":
@@ -653,13 +671,17 @@ def launch(
     auth: tuple[str, str] | None = None,
     insecure: bool = False,
     ready_callback: Callable[[str], None] | None = None,
+    extra_hosts: list[str] | tuple[str, ...] = (),
 ) -> None:
     """Serve the UI until interrupted. Loopback only, unless ``auth`` is given or ``insecure=True``.
 
     Never shares (no public link) and serves no files beyond Gradio's own (no ``allowed_paths``).
     ``port=0`` picks a free port. ``ready_callback(url)`` runs once the server accepts connections (default: print
-    the URL).
+    the URL). Requests whose ``Host`` header is not in :func:`allowed_hosts` get 400 (DNS rebinding).
     """
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+
     check_host(host, auth, insecure)
     if port == 0:
         port = free_port(host)
@@ -680,6 +702,7 @@ def launch(
         enable_monitoring=False,
         max_file_size="1mb",
         footer_links=["settings"],
+        app_kwargs={"middleware": [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host, extra_hosts))]},
         **launch_options(),
     )
     url = demo.local_url or f"http://{host}:{port}/"
