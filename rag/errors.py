@@ -48,6 +48,12 @@ class StoreUnavailableError(RagError):
     """The vector store (embedded directory or Chroma server) cannot be used."""
 
 
+class DiskFullError(StoreUnavailableError):
+    """No space is left where the index is stored; the index itself is intact."""
+
+    hint = "Free some space on that disk and try again. The index is intact: nothing needs rebuilding."
+
+
 class EmbeddingModelError(RagError):
     """The embedding model cannot be loaded."""
 

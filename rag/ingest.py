@@ -6,6 +6,7 @@ then delete chunks nothing refers to any more.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import logging
 import os
@@ -13,7 +14,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import numpy as np
 from rag.chunking import Chunk, chunk_abstract
 from rag.corpus import Abstract, load_corpus
 from rag.embedding import LocalSentenceEmbedding
-from rag.errors import IndexCorruptError, IndexNotBuiltError, StoreUnavailableError
+from rag.errors import DiskFullError, IndexCorruptError, IndexNotBuiltError, StoreUnavailableError
 from rag.manifest import (
     Manifest,
     load_manifest,
@@ -115,8 +116,11 @@ def ingest_lock(data_dir: Path):
     """One ingest at a time per data folder; a second one fails fast instead of interleaving writes."""
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
-        handle = open(data_dir / "ingest.lock", "w")  # noqa: SIM115 - closed below, after the with-block's work
+        # unbuffered: nothing left to flush at close on a full disk
+        handle = open(data_dir / "ingest.lock", "wb", buffering=0)  # noqa: SIM115 - closed below, after the work
     except OSError as exc:  # a file in the way, a read-only folder, no space: say so instead of a traceback
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFullError(f"No space left on the disk holding the index folder '{data_dir.name}'") from None
         raise StoreUnavailableError(
             f"Cannot write to the data folder '{data_dir.name}' ({exc.strerror or type(exc).__name__})",
             hint="Give the user write access to the data folder, or point RAG_DATA_DIR (--data-dir) at another one.",
@@ -128,8 +132,8 @@ def ingest_lock(data_dir: Path):
             raise StoreUnavailableError(
                 "Another ingest is running on this index", hint="Wait for it to finish, then run `rag ingest` again."
             ) from None
-        handle.write(str(os.getpid()))
-        handle.flush()
+        with suppress(OSError):  # the pid is for people reading the file; the lock is the flock
+            handle.write(str(os.getpid()).encode())
         yield
 
 
@@ -243,12 +247,7 @@ def _open_store(settings: Settings, rebuild: bool) -> ChunkStore:
     aside = settings.chroma_dir.with_name(f"chroma.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
     settings.chroma_dir.rename(aside)
     log.warning("the Chroma folder could not be opened; moved it to %s and building a fresh one", aside.name)
-    try:
-        return ChunkStore(settings)
-    except IndexCorruptError:
-        # chromadb keeps the client that failed to start cached under the folder's path; the first attempt on the
-        # fresh folder releases it, the second one opens the fresh folder.
-        return ChunkStore(settings)
+    return ChunkStore(settings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ interrupted ingest leaves the previous manifest (and so the previous index) in f
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -19,7 +20,7 @@ import numpy as np
 from rag.bm25 import BM25Index, signature
 from rag.chunking import Chunk
 from rag.corpus import Abstract, Location
-from rag.errors import IndexCorruptError, IndexNotBuiltError
+from rag.errors import DiskFullError, IndexCorruptError, IndexNotBuiltError
 from rag.text import sentence_spans
 
 MANIFEST_NAME = "manifest.json"
@@ -68,16 +69,8 @@ def save_manifest(index_dir: Path, manifest: Manifest) -> None:
         "chunks": [[c.id, c.abstract_id, c.ordinal, c.start, c.end] for c in manifest.chunks],
     }
     # Write-then-rename: readers see the old file or the new one, never half of one.
-    fd, tmp = tempfile.mkstemp(prefix=".manifest-", suffix=".tmp", dir=index_dir)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, ensure_ascii=False)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, index_dir / MANIFEST_NAME)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    _write_file(index_dir, MANIFEST_NAME, lambda handle: handle.write(data))
 
 
 def load_manifest(index_dir: Path) -> Manifest:
@@ -131,16 +124,25 @@ def sentence_vectors_name(generation: int) -> str:
     return f"sentences-{generation}.npy"
 
 
-def _write_file(index_dir: Path, name: str, write: Callable[[IO[bytes]], None]) -> str:
-    """Write ``name`` in the index folder atomically (a temporary file, then a rename); returns ``name``."""
-    index_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".tmp", dir=index_dir)
+def _write_file(index_dir: Path, name: str, write: Callable[[IO[bytes]], object]) -> str:
+    """Write ``name`` in the index folder atomically (a temporary file, flushed to disk, then a rename); returns
+    ``name``. A full disk is a :class:`DiskFullError`; nothing is replaced then."""
+    tmp = ""
     try:
+        index_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".tmp", dir=index_dir)
         with os.fdopen(fd, "wb") as handle:
             write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(tmp, index_dir / name)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+    except BaseException as exc:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+        # numpy reports a short write as "N requested and M written", without an errno
+        if isinstance(exc, OSError) and (exc.errno in (errno.ENOSPC, errno.EDQUOT) or "requested and" in str(exc)):
+            data_dir = index_dir.parent.parent.name  # <data dir>/indexes/<collection>
+            raise DiskFullError(f"No space left on the disk holding the index folder '{data_dir}'") from None
         raise
     return name
 

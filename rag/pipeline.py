@@ -51,7 +51,7 @@ class Pipeline:
     def store(self) -> ChunkStore:
         with self._lock:
             if self._store is None:
-                self._store = ChunkStore(self.settings)
+                self._store = ChunkStore(self.settings, read_only_fallback=True)
             return self._store
 
     @property

@@ -5,14 +5,19 @@ This is the only module that imports chromadb and LlamaIndex's Chroma integratio
 
 from __future__ import annotations
 
+import errno
 import logging
+import shutil
+import tempfile
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rag.errors import IndexCorruptError, StoreUnavailableError
+from rag.errors import DiskFullError, IndexCorruptError, StoreUnavailableError
 from rag.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -30,10 +35,17 @@ class DenseHit:
 class ChunkStore:
     """One Chroma collection of chunk vectors, named by the index fingerprint."""
 
-    def __init__(self, settings: Settings, *, create: bool = True) -> None:
+    def __init__(self, settings: Settings, *, create: bool = True, read_only_fallback: bool = False) -> None:
+        """``read_only_fallback``: when the embedded store cannot be opened because its disk is full (Chroma starts a
+        write transaction even to read), serve a copy in memory instead; for readers only, never for ingest."""
         self.settings = settings
         self.collection_name = settings.collection_name
-        self._client = _open_client(settings)
+        try:
+            self._client = _open_client(settings)
+        except DiskFullError:
+            if not read_only_fallback or settings.chroma_host:
+                raise
+            self._client = _open_copy_in_memory(settings, self)
         try:
             if create:
                 collection = self._client.get_or_create_collection(
@@ -120,7 +132,60 @@ def _open_client(settings: Settings) -> Any:
             path=str(settings.chroma_dir), settings=ChromaSettings(anonymized_telemetry=False, allow_reset=False)
         )
     except Exception as exc:
+        _forget_failed_client(settings.chroma_dir)
         raise _translate(exc, settings) from exc
+
+
+def _forget_failed_client(path: Path) -> None:
+    """chromadb caches one client system per folder for the whole process, even one that failed to start; a later
+    open of the folder (after space was freed, in a UI that keeps running) would then fail with AttributeError."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    try:
+        SharedSystemClient._identifier_to_system.pop(str(path), None)
+        SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+    except AttributeError:  # a chromadb without that cache: nothing to forget
+        pass
+
+
+def _open_copy_in_memory(settings: Settings, owner: object) -> Any:
+    """A client on a copy of the embedded store in a memory-backed folder (removed with ``owner``), so a full disk
+    does not stop answering. Raises the disk-full error when no such folder has room for the copy."""
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    size = sum(f.stat().st_size for f in settings.chroma_dir.rglob("*") if f.is_file())
+    for parent in (Path("/dev/shm"), Path(tempfile.gettempdir())):
+        try:
+            if not parent.is_dir() or shutil.disk_usage(parent).free < 2 * size + (64 << 20):
+                continue
+            folder = Path(tempfile.mkdtemp(prefix="rag-chroma-readonly-", dir=parent))
+            weakref.finalize(owner, shutil.rmtree, folder, ignore_errors=True)
+            shutil.copytree(settings.chroma_dir, folder / "chroma")
+            client = chromadb.PersistentClient(
+                path=str(folder / "chroma"), settings=ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+            )
+        except Exception as exc:  # that folder is full or unusable too: try the next one
+            log.debug("cannot serve a copy of the store from %s: %s", parent, exc)
+            continue
+        log.warning(
+            "no space left on the disk holding the index: answering from a read-only copy in memory (%.1f MB); "
+            "free some space before the next `rag ingest`",
+            size / 1e6,
+        )
+        return client
+    raise _disk_full_error(settings)
+
+
+def _is_disk_full(exc: BaseException) -> bool:
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    lowered = str(exc).lower()
+    return "disk is full" in lowered or "no space left" in lowered or "quota exceeded" in lowered
+
+
+def _disk_full_error(settings: Settings) -> DiskFullError:
+    return DiskFullError(f"No space left on the disk holding the index folder '{settings.data_dir.name}'")
 
 
 SERVER_HINT = (
@@ -265,6 +330,8 @@ def _translate(exc: Exception, settings: Settings) -> Exception:
             )
         if _is_auth_error(exc):
             return _server_error(exc, settings)
+    if not settings.chroma_host and _is_disk_full(exc):
+        return _disk_full_error(settings)
     if "does not exist" in lowered or "notfound" in type(exc).__name__.lower():
         from rag.errors import IndexNotBuiltError
 

@@ -381,6 +381,117 @@ def test_read_only_data_folder_for_real(index_copy, changed_seeds, capsys, immut
     assert index_state(engine.settings) == before
 
 
+# --- a full disk ---
+
+DISK_FULL = "error returned from database: (code: 13) database or disk is full"  # what chromadb 1.x raises
+
+
+def assert_disk_full_advice(err: str, settings: Settings) -> None:
+    assert "No space left" in err and "Free some space" in err, err
+    assert "--rebuild" not in err and "Traceback" not in err, err  # a rebuild cannot help and discards a good store
+    assert_no_path_leak(err, settings)
+
+
+def test_full_disk_simulated(index_copy, changed_seeds, capsys, monkeypatch, reuse_encoder):
+    """Chroma starts a write transaction even to read, so opening the store on a full disk fails; questions are
+    answered from a copy in memory, ingests say the disk is full, and `--rebuild` sets nothing aside."""
+    import chromadb
+    from chromadb.errors import InternalError
+
+    engine = index_copy()
+    before = index_state(engine.settings)
+    forget_chroma_client(engine.settings)
+    real_client = chromadb.PersistentClient
+    full = str(engine.settings.chroma_dir)
+
+    def on_a_full_disk(path, *args, **kwargs):
+        if str(path) == full:
+            raise InternalError(DISK_FULL)
+        return real_client(path, *args, **kwargs)
+
+    monkeypatch.setattr(chromadb, "PersistentClient", on_a_full_disk)
+    code, out, err = run_cli(capsys, "search", ASSAY_Q, "--json", "--data-dir", engine.settings.data_dir)
+    assert code == 0 and json.loads(out)["results"][0]["id"] == ASSAY_ID, err
+    for rebuild in ((), ("--rebuild",)):
+        code, out, err = run_cli(capsys, "ingest", changed_seeds, *rebuild, "--data-dir", engine.settings.data_dir)
+        assert code == 2, err
+        assert_disk_full_advice(err, engine.settings)
+    assert sorted(p.name for p in engine.settings.data_dir.iterdir() if p.name.startswith("chroma")) == ["chroma"]
+
+    monkeypatch.setattr(chromadb, "PersistentClient", real_client)  # space freed
+    assert index_state(engine.settings) == before
+
+
+def test_full_disk_while_writing_the_index_files_simulated(index_copy, changed_seeds, capsys, monkeypatch,
+                                                          reuse_encoder):  # fmt: skip
+    import rag.manifest
+
+    engine = index_copy()
+    before = index_state(engine.settings)
+
+    def short_write(handle, array, **kwargs):  # how numpy reports ENOSPC: no errno
+        raise OSError(f"{array.nbytes} requested and 4096 written")
+
+    monkeypatch.setattr(rag.manifest.np, "save", short_write)
+    code, out, err = run_cli(capsys, "ingest", changed_seeds, "--data-dir", engine.settings.data_dir)
+    assert code == 2, err
+    assert_disk_full_advice(err, engine.settings)
+    assert not [p for p in engine.settings.index_dir.iterdir() if p.name.endswith(".tmp")]  # no half-written file
+    assert load_manifest(engine.settings.index_dir).generation == before.generation
+    monkeypatch.undo()
+    code, out, err = run_cli(capsys, "search", ASSAY_Q, "--json", "--data-dir", engine.settings.data_dir)
+    assert code == 0 and json.loads(out)["results"][0]["id"] == ASSAY_ID
+
+
+@pytest.fixture()
+def small_disk(tmp_path):
+    """A 24 MB tmpfs (needs root and permission to mount); unmounted afterwards."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(mount)], capture_output=True)
+    except OSError:
+        done = None
+    if done is None or done.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here; test_full_disk_simulated covers the behaviour")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def fill(disk: Path) -> Path:
+    filler = disk / "filler"
+    with open(filler, "wb") as handle, contextlib.suppress(OSError):
+        while True:
+            handle.write(b"\0" * (1 << 16))
+            handle.flush()
+    return filler
+
+
+def test_full_disk_for_real(index_copy, changed_seeds, small_disk, capsys, reuse_encoder):
+    source = index_copy()
+    data_dir = small_disk / "data"
+    shutil.copytree(source.settings.data_dir, data_dir, ignore=shutil.ignore_patterns("ingest.lock", "models"))
+    settings = Settings(data_dir=data_dir, backend="extractive", chroma_host=None)
+    before = index_state(settings)
+    forget_chroma_client(settings)
+    filler = fill(small_disk)
+
+    code, out, err = run_cli(capsys, "search", ASSAY_Q, "--json", "--data-dir", data_dir)
+    assert code == 0 and json.loads(out)["results"][0]["id"] == ASSAY_ID, err  # reads need no space
+    for rebuild in ((), ("--rebuild",)):
+        forget_chroma_client(settings)
+        code, out, err = run_cli(capsys, "ingest", changed_seeds, *rebuild, "--data-dir", data_dir)
+        assert code == 2, err
+        assert_disk_full_advice(err, settings)
+    assert sorted(p.name for p in data_dir.iterdir() if p.name.startswith("chroma")) == ["chroma"]
+
+    filler.unlink()  # space freed: the same index answers and takes the ingest, nothing rebuilt
+    forget_chroma_client(settings)
+    assert index_state(settings, exact=False).generation == before.generation
+    code, out, err = run_cli(capsys, "ingest", changed_seeds, "--json", "--data-dir", data_dir)
+    assert code == 0 and json.loads(out)["added"] == 1 and json.loads(out)["unchanged"] == len(before.abstract_ids)
+
+
 # --- corrupted index files ---
 
 
