@@ -73,6 +73,15 @@ def save_manifest(index_dir: Path, manifest: Manifest) -> None:
     _write_file(index_dir, MANIFEST_NAME, lambda handle: handle.write(data))
 
 
+def manifest_stamp(index_dir: Path) -> tuple[int, ...] | None:
+    """Changes whenever a new manifest is committed (it is replaced by a rename); None when there is none."""
+    try:
+        info = (index_dir / MANIFEST_NAME).stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
 def load_manifest(index_dir: Path) -> Manifest:
     path = index_dir / MANIFEST_NAME
     if not path.exists():

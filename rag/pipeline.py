@@ -15,7 +15,7 @@ from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError, QuestionError, RagError, UnknownAbstractError
 from rag.ingest import IngestReport, ProgressCallback, ingest
-from rag.manifest import load_manifest, load_sentence_vectors
+from rag.manifest import load_manifest, load_sentence_vectors, manifest_stamp
 from rag.retrieve import HybridRetriever, IndexSnapshot, Mode, RankedAbstract
 from rag.settings import Settings
 from rag.store import ChunkStore
@@ -31,6 +31,7 @@ class Pipeline:
         self._embedder = embedder
         self._snapshot: IndexSnapshot | None = None
         self._store: ChunkStore | None = None
+        self._snapshot_stamp: tuple[int, ...] | None = None
         self._lock = threading.RLock()
 
     # --- parts ---
@@ -56,20 +57,39 @@ class Pipeline:
 
     @property
     def snapshot(self) -> IndexSnapshot:
-        """The last complete index; reloaded only when an ingest in this process replaced it."""
+        """The last complete index. A newer one committed meanwhile (an ingest in this process or another, the
+        manifest being the commit point) is picked up on the next use, with a fresh store handle: a long-running UI
+        sees new abstracts, and a Chroma collection that was deleted and re-created, without a restart."""
         with self._lock:
-            if self._snapshot is None:
-                manifest = load_manifest(self.settings.index_dir)
-                vectors = load_sentence_vectors(self.settings.index_dir, manifest)
-                stored = self.store.count()
-                if stored < len(manifest.chunks):
-                    # e.g. a wiped or different Chroma server: answering would silently lose dense retrieval
-                    raise IndexCorruptError(
-                        f"The vector store holds {stored} of the index's {len(manifest.chunks)} chunks",
-                        hint="Run `rag ingest` to store the missing chunks (the seed files are not touched).",
+            stamp = manifest_stamp(self.settings.index_dir)
+            if self._snapshot is not None and self._snapshot_stamp is None:
+                self._snapshot_stamp = stamp  # handed in from outside: take it as current
+            if self._snapshot is not None and stamp != self._snapshot_stamp:
+                try:
+                    self._snapshot, self._store = self._load_snapshot(
+                        ChunkStore(self.settings, read_only_fallback=True, fresh=True)
                     )
-                self._snapshot = IndexSnapshot(manifest, vectors, self.settings.index_dir, self.settings.answer)
+                    self._snapshot_stamp = stamp
+                    log.info("picked up index generation %d", self._snapshot.manifest.generation)
+                except RagError as exc:  # e.g. its vectors not all stored yet: keep answering from the last one
+                    log.warning("a newer index was committed but cannot be loaded (%s); still serving the previous "
+                                "one", exc.message)  # fmt: skip
+            if self._snapshot is None:
+                self._snapshot, _ = self._load_snapshot(self.store)
+                self._snapshot_stamp = stamp
             return self._snapshot
+
+    def _load_snapshot(self, store: ChunkStore) -> tuple[IndexSnapshot, ChunkStore]:
+        manifest = load_manifest(self.settings.index_dir)
+        vectors = load_sentence_vectors(self.settings.index_dir, manifest)
+        stored = store.count()
+        if stored < len(manifest.chunks):
+            # e.g. a wiped or different Chroma server: answering would silently lose dense retrieval
+            raise IndexCorruptError(
+                f"The vector store holds {stored} of the index's {len(manifest.chunks)} chunks",
+                hint="Run `rag ingest` to store the missing chunks (the seed files are not touched).",
+            )
+        return IndexSnapshot(manifest, vectors, self.settings.index_dir, self.settings.answer), store
 
     def retriever(self, mode: Mode | None = None) -> HybridRetriever:
         return HybridRetriever(
@@ -89,8 +109,8 @@ class Pipeline:
     ) -> IngestReport:
         # The encoder loads only once the seed files are read and the ingest lock is held: input errors are fast.
         report = ingest(self.settings, lambda: self.embedder, paths, rebuild=rebuild, progress=progress)
-        with self._lock:
-            self._snapshot = None
+        with self._lock:  # the ingest's store handle sees what it wrote; ours may not
+            self._snapshot, self._store, self._snapshot_stamp = None, None, None
         return report
 
     def search(self, question: str, k: int | None = None, mode: Mode | None = None) -> list[RankedAbstract]:

@@ -35,13 +35,17 @@ class DenseHit:
 class ChunkStore:
     """One Chroma collection of chunk vectors, named by the index fingerprint."""
 
-    def __init__(self, settings: Settings, *, create: bool = True, read_only_fallback: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, *, create: bool = True, read_only_fallback: bool = False, fresh: bool = False
+    ) -> None:
         """``read_only_fallback``: when the embedded store cannot be opened because its disk is full (Chroma starts a
-        write transaction even to read), serve a copy in memory instead; for readers only, never for ingest."""
+        write transaction even to read), serve a copy in memory instead; for readers only, never for ingest.
+        ``fresh``: a new embedded client rather than this process's cached one, whose vector index does not see
+        what another process wrote since."""
         self.settings = settings
         self.collection_name = settings.collection_name
         try:
-            self._client = _open_client(settings)
+            self._client = _open_client(settings, fresh=fresh)
         except DiskFullError:
             if not read_only_fallback or settings.chroma_host:
                 raise
@@ -118,7 +122,7 @@ class ChunkStore:
         ]
 
 
-def _open_client(settings: Settings) -> Any:
+def _open_client(settings: Settings, *, fresh: bool = False) -> Any:
     try:
         import chromadb
         from chromadb.config import Settings as ChromaSettings
@@ -126,19 +130,22 @@ def _open_client(settings: Settings) -> Any:
         raise StoreUnavailableError("chromadb is not installed", hint="pip install chromadb") from exc
     if settings.chroma_host:
         return _open_server_client(settings)
+    if fresh:
+        _forget_client(settings.chroma_dir)
     try:
         settings.chroma_dir.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(
             path=str(settings.chroma_dir), settings=ChromaSettings(anonymized_telemetry=False, allow_reset=False)
         )
     except Exception as exc:
-        _forget_failed_client(settings.chroma_dir)
+        _forget_client(settings.chroma_dir)
         raise _translate(exc, settings) from exc
 
 
-def _forget_failed_client(path: Path) -> None:
-    """chromadb caches one client system per folder for the whole process, even one that failed to start; a later
-    open of the folder (after space was freed, in a UI that keeps running) would then fail with AttributeError."""
+def _forget_client(path: Path) -> None:
+    """chromadb caches one client system per folder for the whole process, even one that failed to start (a later
+    open would fail with AttributeError) or one whose vector index is stale; the next open then starts a new one.
+    Clients already made keep theirs."""
     from chromadb.api.shared_system_client import SharedSystemClient
 
     try:

@@ -68,6 +68,28 @@ def test_invalid_database_names_are_refused(name):
         Settings(chroma_database=name)
 
 
+# --- a long-running reader and a re-created collection ---
+
+
+def test_a_running_reader_picks_up_a_recreated_collection(tmp_path, chroma_server, server_settings, embedder):
+    """Deleting the collection and ingesting again (what a user does to start over) needs no restart of the UI."""
+    seeds = _small_seed_folder(tmp_path / "seeds")
+    settings = server_settings(tmp_path / "data", backend="extractive")
+    writer = Pipeline(settings, embedder=embedder)
+    writer.ingest([seeds])
+    reader = Pipeline(settings, embedder=embedder)  # e.g. the UI's, loaded once
+    assert reader.search(ASSAY_Q, k=1)[0].abstract.label == "AssayBench"
+
+    ChunkStore(settings)._client.delete_collection(settings.collection_name)  # what `chroma` users do to start over
+    _small_seed_folder(seeds, with_extra=True)
+    report = Pipeline(settings, embedder=embedder).ingest([seeds])  # another process, as `rag ingest` would be
+    assert report.embedded_chunks >= 4  # every chunk went into the new collection
+
+    hits = reader.search(ASSAY_Q, k=4)
+    assert hits[0].abstract.label == "AssayBench" and len(hits) == 4  # the new collection, with the new abstract
+    assert reader.snapshot.manifest.generation == load_manifest(settings.index_dir).generation
+
+
 # --- the server goes away ---
 
 

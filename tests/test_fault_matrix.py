@@ -492,6 +492,41 @@ def test_full_disk_for_real(index_copy, changed_seeds, small_disk, capsys, reuse
     assert code == 0 and json.loads(out)["added"] == 1 and json.loads(out)["unchanged"] == len(before.abstract_ids)
 
 
+# --- an index committed by another process while a reader runs ---
+
+
+def test_a_running_reader_picks_up_an_ingest_by_another_process(index_copy, changed_seeds, embedder):
+    """The UI stays up while `rag ingest` adds an abstract: the next question sees it (the committed manifest is the
+    signal; chromadb's cached client would not see the other process's vectors, so the store is reopened)."""
+    engine = index_copy()
+    question = "Which benchmark tracks marsupials under occlusion?"
+    assert "QuokkaBench" not in engine.search(question, k=1)[0].abstract.label
+    callbacks = UiCallbacks(engine)
+    before = engine.snapshot.manifest.generation
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rag.cli", "ingest", str(changed_seeds), "--data-dir", str(engine.settings.data_dir)],
+        cwd=REPO, capture_output=True, text=True, timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+    assert engine.snapshot.manifest.generation == before + 1
+    for mode in ("dense", "bm25", "hybrid"):
+        assert engine.search(question, k=1, mode=mode)[0].abstract.label == "QuokkaBench", mode
+    assert "QuokkaBench" in ui_final_html(engine, question)
+    assert "QuokkaBench" in callbacks.list_abstracts("quokka")
+
+
+def test_a_newer_index_that_cannot_be_loaded_leaves_the_last_one_answering(index_copy, changed_seeds, embedder):
+    engine = index_copy()
+    assert engine.search(ASSAY_Q)[0].abstract.id == ASSAY_ID
+    manifest = engine.settings.index_dir / "manifest.json"
+    payload = json.loads(manifest.read_text(encoding="utf-8"))
+    payload["sentence_vectors"] = "sentences-999.npy"  # a commit whose vectors are missing
+    manifest.write_text(json.dumps(payload), encoding="utf-8")
+    assert engine.search(ASSAY_Q)[0].abstract.id == ASSAY_ID  # still the last good one
+
+
 # --- corrupted index files ---
 
 
