@@ -8,6 +8,10 @@ from typing import Literal
 from rag.corpus import Abstract
 
 Backend = Literal["extractive", "ollama"]
+# What a sentence's citation vouches for, and nothing more: "quoted" is the exact text of the cited abstract (an
+# extractive answer); "supported"/"unsupported" is the verifier's verdict on a generated sentence. Neither says the
+# sentence answers the question.
+SupportLabel = Literal["quoted", "supported", "unsupported"]
 
 
 @dataclass(slots=True)
@@ -25,8 +29,21 @@ class Citation:
 class AnswerSentence:
     text: str  # the sentence without its citation markers
     citations: list[Citation] = field(default_factory=list)
-    verified: bool = False  # at least one citation supports it
+    verified: bool = False  # at least one citation backs it (quoted, or supported by the verifier)
     note: str = ""  # e.g. "re-cited from [2] to [1]" or "unsupported"
+    support_label: SupportLabel | None = None  # None: "supported" when verified, else "unsupported"
+    reason: str = ""  # when unsupported: why the cited abstract does not support it, readable by a person
+
+    def __post_init__(self) -> None:
+        if self.support_label is None:
+            self.support_label = "supported" if self.verified else "unsupported"
+
+    @property
+    def label_text(self) -> str:
+        """The label as a person reads it: "quoted", "supported", or "unsupported: <reason>"."""
+        if self.support_label == "unsupported" and self.reason:
+            return f"unsupported: {self.reason}"
+        return self.support_label
 
 
 @dataclass(slots=True)
@@ -83,6 +100,14 @@ class Answer:
         return sum(s.verified for s in self.sentences) / len(self.sentences) if self.sentences else 0.0
 
     @property
+    def label_counts(self) -> dict[str, int]:
+        """How many sentences are quoted, supported and unsupported (zero counts left out)."""
+        counts = {label: 0 for label in ("quoted", "supported", "unsupported")}
+        for sentence in self.sentences:
+            counts[sentence.support_label] += 1
+        return {k: v for k, v in counts.items() if v}
+
+    @property
     def tokens_per_s(self) -> float | None:
         if self.completion_tokens and self.timings.generate_s > 0:
             return self.completion_tokens / self.timings.generate_s
@@ -97,13 +122,21 @@ class Answer:
             "backend": self.backend,
             "model": self.model,
             "sentences": [
-                {"text": s.text, "verified": s.verified, "note": s.note, "citations": [asdict(c) for c in s.citations]}
+                {
+                    "text": s.text,
+                    "support_label": s.support_label,
+                    "reason": s.reason,
+                    "verified": s.verified,
+                    "note": s.note,
+                    "citations": [asdict(c) for c in s.citations],
+                }
                 for s in self.sentences
             ],
             "sources": [s.to_dict() for s in self.sources],
             "nearest": [s.to_dict() for s in self.nearest],
             "cited_ids": self.cited_ids,
             "verified_share": round(self.verified_share, 4),
+            "support_labels": self.label_counts,
             "timings": {k: (None if v is None else round(v, 4)) for k, v in asdict(self.timings).items()},
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,

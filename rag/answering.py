@@ -368,6 +368,8 @@ def _to_answer_sentence(v: VerifiedSentence, sources: Sequence[Source]) -> Answe
         ],
         verified=v.verified,
         note=v.note,
+        support_label="supported" if v.verified else "unsupported",
+        reason="" if v.verified else (v.reason or v.note or "no cited abstract supports it"),
     )
 
 
@@ -385,6 +387,7 @@ def _extractive_sentences(retrieved: Retrieved, sources: Sequence[Source]) -> li
             text=e.text,
             citations=[Citation(numbers[e.abstract_id], e.abstract_id, 1.0, e.span.start, e.span.end)],
             verified=True,
+            support_label="quoted",
         )
         for e in retrieved.plan.sentences
     ]
@@ -591,8 +594,8 @@ def stream_answer(
             answer.model, timings, prompt_tokens=stats.prompt_tokens, completion_tokens=stats.completion_tokens,
         )  # fmt: skip
         fallback.notices.append(
-            f"Only {verified} of {len(sentences)} sentences of the model's answer could be verified against the "
-            "abstracts, so the extractive answer is shown instead."
+            f"Only {verified} of {len(sentences)} sentences of the model's answer are supported by the abstracts "
+            "they cite, so the extractive answer (sentences quoted from the abstracts) is shown instead."
         )
         yield finish(fallback)
         return

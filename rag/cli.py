@@ -148,9 +148,15 @@ def _print_answer(answer) -> None:
         for source in shown:
             where = ", ".join(str(loc) for loc in source.abstract.locations)
             print(f"  [{source.number}] {source.abstract.label} ({source.abstract.id}; {where})")
-    unverified = [s for s in answer.sentences if not s.verified]
-    if unverified:
-        print(f"\n{len(unverified)} sentence(s) could not be verified against the abstracts they cite.")
+    counts = answer.label_counts
+    if counts.get("quoted"):
+        print(f"\n{counts['quoted']} sentence(s) quoted from the cited abstracts (their exact text).")
+    checked = counts.get("supported", 0) + counts.get("unsupported", 0)
+    if checked:
+        print(f"\n{counts.get('supported', 0)} of {checked} generated sentence(s) supported by the abstracts they cite.")
+    for s in answer.sentences:
+        if s.support_label == "unsupported":
+            print(f"  unsupported: {s.text[:80]}{'…' if len(s.text) > 80 else ''} ({s.reason or 'no reason given'})")
     t = answer.timings
     model = f" {answer.model}" if answer.model else ""
     print(
@@ -197,7 +203,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
     else:
         if streaming:
-            print("\n\n--- verified answer ---")
+            print("\n\n--- answer with checked citations ---")
         _print_answer(answer)
     return 0
 

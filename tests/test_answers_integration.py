@@ -45,6 +45,19 @@ def test_assaybench_answer_cites_and_verifies(pipeline):
     assert "1,920" in answer.sources[0].abstract.text[citation.evidence_start : citation.evidence_end]
 
 
+@pytest.mark.parametrize(
+    "question", ["Which papers use flow matching?", "Compare CoCHI and Sem-ECE", ASSAY_Q], ids=["list", "compare", "fact"]
+)
+def test_extractive_sentences_are_labelled_quoted_and_are_the_exact_text_they_cite(pipeline, question):
+    answer = pipeline.ask(question, backend="extractive")
+    texts = {s.abstract.id: s.abstract.text for s in answer.sources}
+    assert answer.sentences and answer.label_counts == {"quoted": len(answer.sentences)}
+    for sentence in answer.sentences:
+        c = sentence.citations[0]
+        assert sentence.support_label == "quoted" and not sentence.reason
+        assert texts[c.abstract_id][c.evidence_start : c.evidence_end] == sentence.text
+
+
 def test_every_sentence_has_a_citation(pipeline):
     for question in ("Which papers use flow matching?", "What does MSP-LLM split material synthesis planning into?"):
         answer = pipeline.ask(question, backend="extractive")
@@ -162,12 +175,33 @@ def test_wrong_number_is_not_verified(pipeline):
     )
     flags = [s.verified for s in answer.sentences]
     assert flags == [True, False, True] and answer.backend == "ollama"
+    assert [s.support_label for s in answer.sentences] == ["supported", "unsupported", "supported"]
+    assert answer.sentences[1].reason and not answer.sentences[0].reason
+    assert answer.label_counts == {"supported": 2, "unsupported": 1}
+
+
+def test_json_answer_labels_each_sentence_and_the_cli_prints_the_unsupported_one(pipeline, capsys):
+    reply = "AssayBench is built from 1,920 publicly available CRISPR screens [1]. It was trained on 512 GPUs [1]."
+    with serve({MODEL: ScriptedBackend(reply)}) as url:
+        env = {"RAG_DATA_DIR": str(pipeline.settings.data_dir), "RAG_OLLAMA_HOST": url, "RAG_OLLAMA_MODEL": MODEL}
+        with pytest.MonkeyPatch.context() as mp:
+            for k, v in env.items():
+                mp.setenv(k, v)
+            assert rag_main(["ask", ASSAY_Q, "--backend", "ollama", "--json"]) == 0
+            data = json.loads(capsys.readouterr().out)
+            assert rag_main(["ask", ASSAY_Q, "--backend", "ollama", "--no-stream"]) == 0
+            printed = capsys.readouterr().out
+    assert [s["support_label"] for s in data["sentences"]] == ["supported", "unsupported"]
+    assert data["sentences"][1]["reason"] and data["support_labels"] == {"supported": 1, "unsupported": 1}
+    assert "1 of 2 generated sentence(s) supported" in printed and "unsupported: It was trained on 512 GPUs" in printed
+    assert "verified" not in printed.lower()
 
 
 def test_nonsense_falls_back_to_extractive_and_says_so(pipeline):
     answer = ollama_answer(pipeline, "Bananas orbit the moon quietly [1]. Purple engines sing in June [2].")
     assert answer.backend == "extractive" and "1,920" in answer.text
-    assert any("could be verified" in n for n in answer.notices)
+    assert any("are supported by the abstracts" in n for n in answer.notices)
+    assert {s.support_label for s in answer.sentences} == {"quoted"}
 
 
 def test_drop_mid_stream_keeps_what_arrived(pipeline):

@@ -235,7 +235,7 @@ def test_injection_obeyed_by_the_model_is_caught_by_verification(index_copy, rep
         assert sentence.verified == ("PWNED" not in sentence.text)
     if shown == "extractive":
         assert answer.backend == "extractive" and "PWNED" not in answer.text and "1,920" in answer.text
-        assert any("could be verified" in n for n in answer.notices)
+        assert any("are supported by the abstracts" in n for n in answer.notices)
     else:
         assert answer.backend == "ollama" and [s.verified for s in answer.sentences] == [True, False]
 

@@ -337,14 +337,29 @@ def test_chip_title_names_the_source_and_support():
     assert "AssayBench" in title and "assaybench-66f7" in title and "support 0.90" in title
 
 
-def test_verified_sentence_is_not_marked():
+def test_supported_sentence_is_not_marked_and_says_it_is_supported():
     out = render.render_answer(make_answer())
-    assert '<span class="rag-sent">AssayBench uses 1,920 CRISPR screens.</span>' in out
+    assert '<span class="rag-sent" title="supported by the cited abstract">AssayBench uses 1,920 CRISPR screens.' in out
+
+
+def test_quoted_sentence_says_it_is_quoted_not_verified():
+    a = make_abstract()
+    quoted = AnswerSentence("x", [Citation(1, a.id, 1.0, 0, 5)], True, support_label="quoted")
+    out = render.render_answer(make_answer(sentences=[quoted]))
+    assert f'title="{render.QUOTED_TITLE}"' in out and "rag-unverified" not in out
+    assert "1 sentence quoted from the cited abstracts" in out and "verified" not in out.lower()
 
 
 def test_unverified_sentence_is_marked_with_tooltip():
     out = render.render_answer(make_answer())
-    assert '<span class="rag-sent rag-unverified" title="not verified: unsupported">It is the largest benchmark.' in out
+    assert '<span class="rag-sent rag-unverified" title="unsupported">It is the largest benchmark.' in out
+
+
+def test_unsupported_sentence_tooltip_gives_the_verifier_reason():
+    a = make_abstract()
+    wrong = AnswerSentence("x", [Citation(1, a.id, 0.3, 0, 5)], False, reason="the abstract says the opposite")
+    out = render.render_answer(make_answer(sentences=[wrong]))
+    assert 'title="unsupported: the abstract says the opposite"' in out
 
 
 def test_unverified_sentence_chip_is_weak():
@@ -352,17 +367,35 @@ def test_unverified_sentence_chip_is_weak():
     assert "rag-chip-weak" not in found[0]["class"] and "rag-chip-weak" in found[1]["class"]
 
 
-def test_legend_only_when_something_is_unverified():
+def test_dotted_underline_legend_only_when_something_is_unsupported():
     a = make_abstract()
-    verified = make_answer(sentences=[AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 5)], True)])
-    assert "rag-legend" not in render.render_answer(verified)
-    assert "rag-legend" in render.render_answer(make_answer())
+    supported = make_answer(sentences=[AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 5)], True)])
+    assert "Dotted underline" not in render.render_answer(supported)
+    assert "Dotted underline" in render.render_answer(make_answer())
+
+
+@pytest.mark.parametrize(
+    ("labels", "summary"),
+    [
+        (["quoted", "quoted"], "2 sentences quoted from the cited abstracts (their exact text)."),
+        (["supported", "unsupported", "supported"], "2 of 3 generated sentences supported by the abstracts they cite."),
+        (["supported"], "1 of 1 generated sentence supported by the abstracts they cite."),
+        ([], ""),
+    ],
+)
+def test_label_summary_counts_what_citations_vouch_for(labels, summary):
+    a = make_abstract()
+    sentences = [
+        AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 5)], label != "unsupported", support_label=label)
+        for label in labels
+    ]
+    assert render.label_summary(make_answer(sentences=sentences)) == summary
 
 
 def test_sentence_without_citations_is_unverified_and_has_no_chip():
     answer = make_answer(sentences=[AnswerSentence("Plain claim.", [], False)])
     out = render.render_answer(answer)
-    assert 'class="rag-sent rag-unverified" title="not verified"' in out and not chips(out)
+    assert 'class="rag-sent rag-unverified" title="unsupported"' in out and not chips(out)
 
 
 def test_repeated_citation_number_in_a_sentence_gives_one_chip_with_both_spans():
@@ -375,7 +408,7 @@ def test_repeated_citation_number_in_a_sentence_gives_one_chip_with_both_spans()
 def test_verified_sentence_note_becomes_tooltip():
     a = make_abstract()
     sentence = AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 5)], True, "re-cited from [2] to [1]")
-    assert 'title="re-cited from [2] to [1]"' in render.render_answer(make_answer(sentences=[sentence]))
+    assert 'title="supported by the cited abstract; re-cited from [2] to [1]"' in render.render_answer(make_answer(sentences=[sentence]))
 
 
 @pytest.mark.parametrize("nasty", NASTY)

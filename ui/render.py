@@ -25,7 +25,8 @@ from rag.corpus import Abstract
 
 CITE_PREFIX = "#cite:"
 ABSTRACT_PREFIX = "#abstract:"
-NOT_VERIFIED = "not verified"
+NOT_VERIFIED = "unsupported"
+QUOTED_TITLE = "quoted: the exact text of the cited abstract"
 MAX_SPANS_IN_REF = 64
 
 Span = tuple[int, int]
@@ -351,11 +352,14 @@ def _chip(
 
 def _sentence(sentence: AnswerSentence, sources: Mapping[int, Source], turn: int | None = None) -> str:
     classes = "rag-sent"
-    if sentence.verified:
-        title = sentence.note
+    if sentence.support_label == "quoted":
+        title = QUOTED_TITLE
+    elif sentence.verified:
+        title = "; ".join(x for x in ("supported by the cited abstract", sentence.note) if x)
     else:
         classes += " rag-unverified"
-        title = NOT_VERIFIED + (f": {sentence.note}" if sentence.note and sentence.note != NOT_VERIFIED else "")
+        why = sentence.reason or (sentence.note if sentence.note not in ("", NOT_VERIFIED) else "")
+        title = NOT_VERIFIED + (f": {why}" if why else "")
     title_attr = f' title="{esc(title)}"' if title else ""
     chips: list[str] = []
     seen: dict[int, int] = {}
@@ -456,6 +460,25 @@ def render_error(message: str) -> str:
     return f'<div class="rag-answer rag-error" role="alert"><p>{_multiline(message)}</p></div>'
 
 
+def label_summary(answer: Answer) -> str:
+    """What the citations vouch for, in words: quoted text, or the verifier's verdicts on generated sentences.
+
+    Neither says the answer addresses the question, so the wording does not ("Verified 6 of 6" did).
+    """
+    counts = answer.label_counts
+    parts = []
+    if counts.get("quoted"):
+        n = counts["quoted"]
+        parts.append(f"{n} sentence{'s' if n != 1 else ''} quoted from the cited abstracts (their exact text)")
+    checked = counts.get("supported", 0) + counts.get("unsupported", 0)
+    if checked:
+        parts.append(
+            f"{counts.get('supported', 0)} of {checked} generated sentence{'s' if checked != 1 else ''} "
+            "supported by the abstracts they cite"
+        )
+    return "; ".join(parts) + "." if parts else ""
+
+
 def render_answer(answer: Answer, *, turn: int | None = None) -> str:
     """The verified answer: Markdown with citation chips, unverified sentences marked, closest abstracts.
 
@@ -483,11 +506,15 @@ def render_answer(answer: Answer, *, turn: int | None = None) -> str:
             for s in answer.nearest
         )
         parts.append(f'<div class="rag-nearest-list"><p>Closest abstracts:</p><ul>{items}</ul></div>')
-    if not markdown and any(not s.verified for s in answer.sentences):
-        parts.append(
-            '<p class="rag-legend"><span class="rag-unverified" title="not verified">Dotted underline</span>: '
-            "not verified against the cited abstract.</p>"
-        )
+    summary = label_summary(answer)
+    if summary and not answer.abstained:
+        legend = esc(summary)
+        if not markdown and any(not s.verified for s in answer.sentences):
+            legend += (
+                ' <span class="rag-unverified" title="unsupported">Dotted underline</span>: '
+                "not supported by the cited abstract (hover for why)."
+            )
+        parts.append(f'<p class="rag-legend">{legend}</p>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -627,8 +654,7 @@ def render_details(answer: Answer) -> str:
         rate = answer.tokens_per_s
         rows.append(("Tokens/s", "–" if rate is None else f"{rate:.1f}"))
     if answer.sentences:
-        verified = sum(s.verified for s in answer.sentences)
-        rows.append(("Verified sentences", f"{verified} of {len(answer.sentences)}"))
+        rows.append(("Citations", label_summary(answer)))
     if answer.standalone_question:
         rows.append(("Follow-up read as", answer.standalone_question))
     body = "".join(f'<tr><th scope="row">{esc(k)}</th><td>{esc(v)}</td></tr>' for k, v in rows)
