@@ -82,7 +82,7 @@ def score_sentences(
     focus_counts = snapshot.sentence_bm25.word_counts(profile.focus_words)[rows] if n_focus else None
     scored = []
     for i, row in enumerate(rows):
-        text = snapshot.sentence_texts[row]
+        text = snapshot.sentence_text(row)
         has_number = bool(numbers_in(text))
         share = int(focus_counts[i]) / n_focus if focus_counts is not None else 0.0
         score = float(dense[i]) + LEXICAL_WEIGHT * float(lexical[i]) + FOCUS_WEIGHT * share

@@ -7,6 +7,7 @@ interrupted ingest leaves the previous manifest (and so the previous index) in f
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import os
 import tempfile
@@ -21,7 +22,7 @@ from rag.bm25 import BM25Index, signature
 from rag.chunking import Chunk
 from rag.corpus import Abstract, Location
 from rag.errors import DiskFullError, IndexCorruptError, IndexNotBuiltError
-from rag.text import sentence_spans
+from rag.text import Span, sentence_spans
 
 MANIFEST_NAME = "manifest.json"
 FORMAT = 1
@@ -63,6 +64,9 @@ def save_manifest(index_dir: Path, manifest: Manifest) -> None:
                 "content_hash": a.content_hash,
                 "locations": [[loc.file, loc.position] for loc in a.locations],
                 "text": a.text,
+                # Stored, not re-split on load: splitting 100k chunks' sentences took most of the load time, and
+                # these are the spans the sentence vectors were computed for.
+                "sentences": [bound for span in a.sentences for bound in (span.start, span.end)],
             }
             for a in manifest.abstracts
         ],
@@ -95,6 +99,8 @@ def load_manifest(index_dir: Path) -> Manifest:
     try:
         if payload.get("format") != FORMAT:
             raise ValueError(f"unknown manifest format {payload.get('format')!r}")
+        rows = payload["abstracts"]
+        spans = _stored_spans(rows) if all("sentences" in a for a in rows) else None
         abstracts = tuple(
             Abstract(
                 id=a["id"],
@@ -102,9 +108,10 @@ def load_manifest(index_dir: Path) -> Manifest:
                 text=a["text"],
                 locations=tuple(Location(f, int(p)) for f, p in a["locations"]),
                 content_hash=a["content_hash"],
-                sentences=tuple(sentence_spans(a["text"])),
+                # a manifest written before spans were stored: split again
+                sentences=spans[i] if spans is not None else tuple(sentence_spans(a["text"])),
             )
-            for a in payload["abstracts"]
+            for i, a in enumerate(rows)
         )
         texts = {a.id: a.text for a in abstracts}
         chunks = tuple(
@@ -123,6 +130,27 @@ def load_manifest(index_dir: Path) -> Manifest:
         )
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise IndexCorruptError(f"The index manifest in {index_dir.name} is unreadable ({exc})") from None
+
+
+def _stored_spans(rows: list[dict]) -> list[tuple[Span, ...]]:
+    """Each abstract's sentence spans from its flat [start, end, start, end, …] list, checked against its text
+    (whole numbers, non-empty, in order, inside the text) for all abstracts at once."""
+    lists = [a["sentences"] for a in rows]
+    counts = np.fromiter((len(b) for b in lists), np.int64, len(lists))
+    flat = np.fromiter(itertools.chain.from_iterable(lists), np.int64, int(counts.sum()))
+    if (counts % 2).any() or set(map(type, itertools.chain.from_iterable(lists))) - {int}:
+        raise ValueError("sentence spans are not pairs of whole numbers")
+    starts, ends = flat[0::2], flat[1::2]
+    owner = np.repeat(np.arange(len(rows)), counts // 2)
+    lengths = np.fromiter((len(a["text"]) for a in rows), np.int64, len(rows))[owner]
+    same_owner = owner[1:] == owner[:-1]
+    if (starts < 0).any() or (starts >= ends).any() or (ends > lengths).any() or (
+        same_owner & (starts[1:] < ends[:-1])
+    ).any():
+        raise ValueError("sentence spans are out of order or outside the text")
+    made = list(map(Span, starts.tolist(), ends.tolist()))
+    cuts = np.concatenate([[0], np.cumsum(counts // 2)]).tolist()
+    return [tuple(made[cuts[i] : cuts[i + 1]]) for i in range(len(rows))]
 
 
 def next_generation(previous: Manifest | None) -> int:
@@ -166,13 +194,15 @@ def load_sentence_vectors(index_dir: Path, manifest: Manifest) -> np.ndarray:
     """The per-sentence matrix, rows in manifest order (abstract by abstract, sentence by sentence)."""
     expected = manifest.sentence_count()
     try:
-        vectors = np.load(index_dir / manifest.sentence_vectors, allow_pickle=False)
+        # Memory-mapped: a question reads only its shortlist's rows, so a large index neither loads the whole
+        # matrix at start nor keeps it resident.
+        vectors = np.load(index_dir / manifest.sentence_vectors, mmap_mode="r", allow_pickle=False)
     except OSError as exc:  # strerror, not str(exc): that names the absolute path
         reason = exc.strerror or type(exc).__name__
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} are unreadable ({reason})") from None
     except (ValueError, EOFError) as exc:  # truncated or empty file
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} are unreadable ({exc})") from None
-    if vectors.ndim != 2 or vectors.shape[0] != expected:
+    if vectors.ndim != 2 or vectors.shape[0] != expected or vectors.dtype != np.float32:
         raise IndexCorruptError(f"The sentence vectors of {index_dir.name} do not match the manifest")
     return vectors
 

@@ -134,10 +134,6 @@ class IndexSnapshot:
         # Sentence rows, in manifest order: which abstract, which span, which vector.
         self.sentence_owner: list[str] = [a.id for a in manifest.abstracts for _ in a.sentences]
         self.sentence_spans: list[Span] = [span for a in manifest.abstracts for span in a.sentences]
-        self.sentence_texts: list[str] = [
-            span.of(self.abstracts[aid].text)
-            for aid, span in zip(self.sentence_owner, self.sentence_spans, strict=True)
-        ]
         self.sentence_vectors = sentence_vectors
         self.lowered_corpus = "\n".join(a.text for a in manifest.abstracts).lower()
         self.sentence_rows: dict[str, range] = {}
@@ -145,6 +141,15 @@ class IndexSnapshot:
         for abstract in manifest.abstracts:
             self.sentence_rows[abstract.id] = range(row, row + len(abstract.sentences))
             row += len(abstract.sentences)
+
+    def sentence_text(self, row: int) -> str:
+        """One sentence row's text (cut from its abstract on demand: a large index has hundreds of thousands)."""
+        return self.sentence_spans[row].of(self.abstracts[self.sentence_owner[row]].text)
+
+    @cached_property
+    def sentence_texts(self) -> list[str]:
+        """Every sentence row's text, in row order (built on first use)."""
+        return [self.sentence_text(row) for row in range(len(self.sentence_spans))]
 
     @cached_property
     def lexicon(self) -> Lexicon:

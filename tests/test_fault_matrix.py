@@ -460,10 +460,10 @@ def small_disk(tmp_path):
 
 def fill(disk: Path) -> Path:
     filler = disk / "filler"
-    with open(filler, "wb") as handle, contextlib.suppress(OSError):
+    # Unbuffered: a buffered file's close() would retry the write that failed and raise ENOSPC itself.
+    with open(filler, "wb", buffering=0) as handle, contextlib.suppress(OSError):
         while True:
             handle.write(b"\0" * (1 << 16))
-            handle.flush()
     return filler
 
 

@@ -1,0 +1,93 @@
+"""The manifest file: what it stores, what loading it trusts, and what it refuses (small hand-made abstracts)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from rag.chunking import Chunk
+from rag.corpus import Abstract, Location
+from rag.errors import IndexCorruptError
+from rag.manifest import (
+    MANIFEST_NAME,
+    Manifest,
+    load_manifest,
+    load_sentence_vectors,
+    save_manifest,
+    save_sentence_vectors,
+)
+from rag.text import Span, sentence_spans
+
+TEXTS = ("We build a toy model. It learns fast. It fails on long inputs.", "Second paper here. It has two sentences.")
+
+
+def abstract(i: int, text: str, spans=None) -> Abstract:
+    spans = tuple(sentence_spans(text)) if spans is None else spans
+    return Abstract(f"a{i}", f"Paper {i}", text, (Location("x.txt", i + 1),), f"h{i}", spans)
+
+
+def manifest_of(*abstracts: Abstract) -> Manifest:
+    chunks = tuple(Chunk(f"{a.id}#0", a.id, 0, 0, len(a.text), a.text) for a in abstracts)
+    return Manifest("c", "m", abstracts, chunks, 1, 0.0, "sentences-1.npy")
+
+
+def test_round_trip_keeps_abstracts_chunks_and_sentence_spans(tmp_path):
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    save_manifest(tmp_path, saved)
+    loaded = load_manifest(tmp_path)
+    assert loaded.abstracts == saved.abstracts and loaded.chunks == saved.chunks
+    assert [a.sentences for a in loaded.abstracts] == [a.sentences for a in saved.abstracts]
+    assert loaded.sentence_count() == 5
+
+
+def test_sentence_spans_are_read_from_the_file_not_split_again(tmp_path):
+    # Spans that no splitter would produce (the whole text as one sentence): loading must keep them, because the
+    # sentence vectors were computed for the spans the ingest stored.
+    whole = abstract(0, TEXTS[0], (Span(0, len(TEXTS[0])),))
+    save_manifest(tmp_path, manifest_of(whole))
+    assert load_manifest(tmp_path).abstracts[0].sentences == (Span(0, len(TEXTS[0])),)
+
+
+def test_a_manifest_written_before_spans_were_stored_is_split_on_load(tmp_path):
+    save_manifest(tmp_path, manifest_of(abstract(0, TEXTS[0])))
+    path = tmp_path / MANIFEST_NAME
+    payload = json.loads(path.read_text())
+    del payload["abstracts"][0]["sentences"]
+    path.write_text(json.dumps(payload))
+    assert load_manifest(tmp_path).abstracts[0].sentences == tuple(sentence_spans(TEXTS[0]))
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [[0, 5, 6], [5, 0], [0, 5, 3, 9], [0, 500], [-1, 4], [0, "5"], [0, None], [3, 3]],
+    ids=["odd", "reversed", "overlapping", "past-the-text", "negative", "string", "null", "empty"],
+)
+def test_damaged_sentence_spans_are_refused_as_a_corrupt_index(tmp_path, bounds):
+    save_manifest(tmp_path, manifest_of(abstract(0, TEXTS[0])))
+    path = tmp_path / MANIFEST_NAME
+    payload = json.loads(path.read_text())
+    payload["abstracts"][0]["sentences"] = bounds
+    path.write_text(json.dumps(payload))
+    with pytest.raises(IndexCorruptError, match="manifest"):
+        load_manifest(tmp_path)
+
+
+def test_sentence_vectors_are_memory_mapped_not_read_into_memory(tmp_path):
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    name = save_sentence_vectors(tmp_path, 1, np.eye(5, 4, dtype=np.float32))
+    vectors = load_sentence_vectors(tmp_path, Manifest(**{**_fields(saved), "sentence_vectors": name}))
+    assert isinstance(vectors, np.memmap) and not vectors.flags.writeable
+    assert np.array_equal(vectors, np.eye(5, 4, dtype=np.float32))
+
+
+def test_sentence_vectors_of_another_dtype_are_refused(tmp_path):
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    np.save(tmp_path / "sentences-1.npy", np.eye(5, 4, dtype=np.float64))
+    with pytest.raises(IndexCorruptError, match="do not match"):
+        load_sentence_vectors(tmp_path, saved)
+
+
+def _fields(manifest: Manifest) -> dict:
+    return {name: getattr(manifest, name) for name in Manifest.__dataclass_fields__}
