@@ -73,15 +73,6 @@ class Retrieved:
     corrections: list[str] = field(default_factory=list)  # corpus spellings of mistyped words
 
 
-def _link_weights(linking: Linking) -> dict[str, float]:
-    weights: dict[str, float] = {}
-    for link in linking.links:
-        strength = 1.0 / len(link.name.abstract_ids) ** 0.5
-        for aid in link.name.abstract_ids:
-            weights[aid] = max(weights.get(aid, 0.0), strength)
-    return weights
-
-
 def _owner_of(snapshot: IndexSnapshot, link: Link) -> str:
     """The abstract a linked name is most about: its label, else the one using the name most often."""
     name = link.name.surface.lower()
@@ -125,7 +116,7 @@ def retrieve(
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
     dense_share = 1.0 if readable else 0.0
-    weights = _link_weights(linking)
+    weights = linking.abstract_weights()
     for aid in pinned:
         weights[aid] = weights.get(aid, 0.0) + 3.0  # a reference resolved to this paper outranks any match
     ranked = retriever.search(

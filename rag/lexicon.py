@@ -90,6 +90,15 @@ class Linking:
     def abstract_ids(self) -> set[str]:
         return {aid for link in self.links for aid in link.name.abstract_ids}
 
+    def abstract_weights(self) -> dict[str, float]:
+        """Abstracts using a linked name -> 1/sqrt(how many abstracts use that name): a rare name points harder."""
+        weights: dict[str, float] = {}
+        for link in self.links:
+            strength = 1.0 / len(link.name.abstract_ids) ** 0.5
+            for aid in link.name.abstract_ids:
+                weights[aid] = max(weights.get(aid, 0.0), strength)
+        return weights
+
     @property
     def suggestions(self) -> list[tuple[str, str]]:
         """(as written, corpus name) for typo-tolerant links: the "did you mean" pairs."""

@@ -305,12 +305,7 @@ def score_fuse(dense: dict[str, float], bm25: dict[str, float], dense_weight: fl
 def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> dict[str, float]:
     """Abstracts using a name the question mentions -> 1/sqrt(how many abstracts use that name)."""
     linking = snapshot.lexicon.link(question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
-    weights: dict[str, float] = {}
-    for link in linking.links:
-        strength = 1.0 / len(link.name.abstract_ids) ** 0.5
-        for aid in link.name.abstract_ids:
-            weights[aid] = max(weights.get(aid, 0.0), strength)
-    return weights
+    return linking.abstract_weights()
 
 
 def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.lexicon import Lexicon, is_name_like
+from rag.lexicon import Lexicon, Link, Linking, Name, is_name_like
 
 ABSTRACTS = [
     ("a1", "We introduce FooBench, a benchmark of 512 tasks. FooBench is hard for GPT-7 models."),
@@ -79,3 +79,11 @@ def test_capitalised_phrase_the_corpus_never_writes_is_unknown():
     linking = LEX.link("How does FooBench do on the Acme Data Bank?", corpus_text=corpus)
     assert "Acme Data Bank" in linking.unknown
     assert LEX.link("How does Quux-Former use the Zorro Suite?", corpus_text=corpus).unknown == ()
+
+
+def test_abstract_weights_favour_rare_names_and_keep_each_abstracts_strongest_link():
+    rare = Link("Foo", Name("Foo", frozenset({"a"})), True, 100.0)
+    common = Link("bar", Name("Bar", frozenset({"a", "b", "c", "d"})), True, 100.0)
+    weights = Linking((common, rare)).abstract_weights()
+    assert weights == {"a": 1.0, "b": 0.5, "c": 0.5, "d": 0.5}
+    assert Linking().abstract_weights() == {}
