@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -22,7 +22,7 @@ from rag.cite import (
     verify_sentences,
 )
 from rag.compose import GenerationStats, extractive
-from rag.errors import GenerationError
+from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.lexicon import GENERIC_TERMS, Link, Linking
@@ -364,6 +364,42 @@ def _to_answer_sentence(v: VerifiedSentence, sources: Sequence[Source]) -> Answe
     )
 
 
+def judge_sentences(
+    sentences: Sequence[AnswerSentence],
+    sources: Sequence[Source],
+    ask_judge: Callable[[str, str], str],
+    rejects_not_stated: bool = True,
+) -> list[str]:
+    """Let the model judge each sentence the checks accepted against its evidence (rag.judge), in place; returns
+    notices. The first judgement that fails (timeout, server gone) ends judging: the rest keep the checks' verdict."""
+    from rag import judge
+
+    unusable = 0
+    for i, sentence in enumerate(sentences):
+        if not sentence.verified or not sentence.citations:
+            continue
+        evidence = " ".join(
+            dict.fromkeys(
+                sources[c.number - 1].abstract.text[c.evidence_start : c.evidence_end] for c in sentence.citations
+            )
+        )
+        try:
+            reply = ask_judge(sentence.text, evidence)
+        except RagError as exc:
+            left = sum(1 for s in sentences[i:] if s.verified)
+            return [f"The model judge stopped ({exc.message}); {left} sentence(s) were checked without it."]
+        judgement = judge.parse(reply)
+        if judgement is None:
+            unusable += 1
+            continue
+        supported, reason = judge.combine(True, "", judgement, rejects_not_stated)
+        if not supported:
+            sentence.verified, sentence.support_label, sentence.reason = False, "unsupported", reason
+    if unusable:
+        return [f"The model judge's reply for {unusable} sentence(s) was not the JSON asked for; the checks decided."]
+    return []
+
+
 def extractive_answer(retrieved: Retrieved, snapshot: IndexSnapshot) -> tuple[str, list[Source]]:
     sources = sources_for(snapshot, retrieved.plan.abstract_ids)
     text = extractive.render(retrieved.plan, snapshot.abstracts)
@@ -565,6 +601,8 @@ def stream_answer(
     text = "".join(pieces).strip()
     verify_started = time.perf_counter()
     sentences = verify(text, sources, snapshot, embedder, verify_policy)
+    if getattr(verify_policy, "judge", False) and hasattr(composer, "judge"):
+        notices.extend(judge_sentences(sentences, sources, composer.judge, verify_policy.judge_rejects_not_stated))
     timings.verify_s = time.perf_counter() - verify_started
     answer = Answer(
         question, text, sentences, sources, False, "ollama", stats.model or model, timings,

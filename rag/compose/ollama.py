@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # LlamaIndex takes ~1.5 s to import; it is loaded on first ge
 
 ANSWER_TOKENS = 1024  # num_predict for answers: room for a concise answer (and a model's stray reasoning)
 CONDENSE_TOKENS = 128  # num_predict for the standalone-question rewrite
+JUDGE_TOKENS = 160  # num_predict for one judgement: a verdict and a one-sentence reason
 CONTEXT_STEP = 2048  # num_ctx is rounded up to a multiple of this, so Ollama rarely reloads the model
 CONTEXT_MARGIN = 1.15  # the chars/3.5 estimate is rough; tokenizers differ
 STATUS_TIMEOUT_S = 2.0  # /api/tags for status(): the UI must never hang on it
@@ -225,6 +226,7 @@ class OllamaComposer:
             ),
         )
         self._llms: dict[tuple[int, int], Ollama] = {}
+        self._judge_client: ollama.Client | None = None  # its own timeout: verify.judge_timeout_s
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -232,6 +234,8 @@ class OllamaComposer:
 
     def close(self) -> None:
         self._client._client.close()
+        if self._judge_client is not None:
+            self._judge_client._client.close()
 
     # -- LlamaIndex ------------------------------------------------------------------------------------------
     def _llm(self, num_ctx: int, num_predict: int) -> Ollama:
@@ -332,6 +336,32 @@ class OllamaComposer:
             return None
         cleaned = clean_standalone_question(reply, question)
         return cleaned if cleaned != question else None
+
+    # -- the model judge (rag.judge) --------------------------------------------------------------------------
+    def judge(self, claim: str, evidence: str) -> str:
+        """The model's JSON verdict on ``claim`` against ``evidence`` (Ollama structured output, temperature 0),
+        as the raw reply text; a RagError when the model does not answer within ``verify.judge_timeout_s``."""
+        from rag import judge
+
+        timeout_s = float(self.settings.verify.judge_timeout_s)
+        with self._lock:
+            if self._judge_client is None:
+                self._judge_client = ollama.Client(
+                    host=self.host,
+                    timeout=httpx.Timeout(timeout_s, connect=min(self.settings.ollama_connect_timeout_s, timeout_s)),
+                )
+        try:
+            reply = self._judge_client.chat(
+                model=self.model,
+                messages=judge.build_messages(claim, evidence),
+                format=judge.SCHEMA,
+                options={"temperature": 0, "num_predict": JUDGE_TOKENS},
+                think=False if self.think is False else None,
+                stream=False,
+            )
+        except _MAPPED as exc:
+            raise map_error(exc, host=self.host, model=self.model, timeout_s=timeout_s) from exc
+        return (reply.message.content or "") if reply.message else ""
 
     # -- status ----------------------------------------------------------------------------------------------
     def list_models(self) -> list[str]:
