@@ -74,10 +74,22 @@ class VerifyPolicy(BaseModel):
         description="rapidfuzz ratio (0-100) at which a name in the claim counts as written in the abstract "
         "(spelling and plural variants); names with digits must match exactly.",
     )
+    negated_part_coverage: float = Field(
+        default=0.8,
+        ge=0.5,
+        le=1.0,
+        description="Share of a negated part of the abstract ('without real-world tuning data') a positive part of "
+        "the claim must repeat to count as saying the opposite.",
+    )
     novel_words_max: int = Field(
         default=3, ge=1,
         description="A claim with this many content words the abstract never uses (after stemming) is taken to add "
         "details the abstract does not state.",
+    )
+    novel_word_max_zipf: float = Field(
+        default=4.0, ge=0.0, le=8.0,
+        description="Only words rarer than this in English count as new details (Zipf frequency from wordfreq: "
+        "'make' 6.1, 'advantage' 4.8, 'calibration' 3.3); everyday words of a paraphrase do not. 8 counts every word.",
     )
     disabled_checks: list[str] = Field(
         default_factory=list,

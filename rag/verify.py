@@ -124,6 +124,8 @@ class _Context:
     abstract_stems: set[str]
     evidence_texts: list[str]
     evidence_tokens: list[tuple[Token, ...]]
+    sentence_texts: list[str] = field(default_factory=list)  # every sentence of the abstract
+    sentence_tokens: list[tuple[Token, ...]] = field(default_factory=list)
     evidence_stems: set[str] = field(default_factory=set)
     policy: VerifyPolicy = field(default_factory=VerifyPolicy)
 
@@ -164,7 +166,9 @@ def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float
 
 _NUMBER_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
     "hundred": 100, "thousand": 1000, "dozen": 12, "twice": 2, "double": 2, "half": 0.5,
 }  # fmt: skip
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12}
@@ -187,11 +191,21 @@ class Quantity:
     value: float
     unit: str  # normalized unit or ""
     text: str
+    counted: frozenset[str] = frozenset()  # stems of the words right after it: "five broad classes" -> broad, class
+
+
+_COUNTED_WORDS = 2
+
+
+def _counted_after(tokens: Sequence[Token], end: int) -> frozenset[str]:
+    after = [t for t in tokens if t.start >= end and not t.is_punct][: _COUNTED_WORDS + 1]
+    return frozenset(s for t in after if _is_content(t) and not t.lower[0].isdigit() for s in _stems_of(t))
 
 
 def quantities(text: str) -> list[Quantity]:
     """Numbers written in ``text`` with their scale and unit: '1.2M' = 1,200,000; '45 percent' = 45 %."""
     found: list[Quantity] = []
+    tokens = tokenize(text)
     for m in _NUM.finditer(text):
         try:
             value = float(m.group(1).replace(",", ""))
@@ -206,10 +220,10 @@ def quantities(text: str) -> list[Quantity]:
                 value *= _SCALE[key]
             elif key in _UNITS:
                 unit = _UNITS[key]
-        found.append(Quantity(round(value, 6), unit, m.group(0).strip()))
-    for token in tokenize(text):
+        found.append(Quantity(round(value, 6), unit, m.group(0).strip(), _counted_after(tokens, m.end())))
+    for token in tokens:
         if token.lower in _NUMBER_WORDS:
-            found.append(Quantity(float(_NUMBER_WORDS[token.lower]), "", token.text))
+            found.append(Quantity(float(_NUMBER_WORDS[token.lower]), "", token.text, _counted_after(tokens, token.end)))
     return found
 
 
@@ -222,13 +236,25 @@ def check_numbers(ctx: _Context) -> str | None:
     for q in claim_q:
         if q.value not in values:
             if q.text.lower() in _NUMBER_WORDS:  # "three of the tasks": only when the abstract counts otherwise
-                continue
+                other = next((a for a in abstract_q if a.counted & q.counted), None)
+                if other is None:
+                    continue
+                return f"the abstract gives {other.text} {_counted_text(ctx, other)}, not {q.text}"
             return f"the abstract does not state {q.text}"
         units = {a.unit for a in abstract_q if a.value == q.value}
         if q.unit and "" not in units and q.unit not in units:
             other = next(a.text for a in abstract_q if a.value == q.value)
             return f"the abstract gives {other}, not {q.text}"
     return None
+
+
+def _counted_text(ctx: _Context, q: Quantity) -> str:
+    """The words the abstract counts after ``q`` ('broad classes'), for the reason."""
+    at = ctx.abstract.find(q.text)
+    if at < 0:
+        return ""
+    after = [t for t in tokenize(ctx.abstract) if t.start >= at + len(q.text) and not t.is_punct][:_COUNTED_WORDS]
+    return " ".join(t.text for t in after)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -288,9 +314,11 @@ def check_entities(ctx: _Context) -> str | None:
 
 
 _NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot", "unable", "fail", "fails",
-             "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely"}  # fmt: skip
-_BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "unlike", "despite"}
-_NEGATED_BOUNDARY = {"without"}  # "improves X without increasing Y": the second part alone is negated
+             "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely", "avoid",
+             "avoids", "avoiding", "avoided", "freedom", "free"}  # fmt: skip
+_BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "despite"}
+# "improves X without increasing Y", "unlike existing works that rely on Z, we...": that part alone is negated
+_NEGATED_BOUNDARY = {"without", "unlike"}
 
 
 def _is_negation(token: Token) -> bool:
@@ -309,14 +337,37 @@ def clauses(tokens: Sequence[Token]) -> list[list[Token]]:
         if t.lower in _NEGATED_BOUNDARY or rather or instead:
             if rather or instead:
                 out[-1] = out[-1][:-1]
-            out.append([t] if not (rather or instead) else [Token("not", "not", "not", t.start, t.end)])
+            negation = t if t.lower == "without" else Token("not", "not", "not", t.start, t.end)
+            out.append([negation])
             continue
         out[-1].append(t)
     return [c for c in out if any(_is_content(t) for t in c)]
 
 
+_FAIL = {"fail", "fails", "failed", "failing"}
+
+
+def _negates(clause: Sequence[Token], i: int) -> bool:
+    """Whether the i-th word negates its clause: not "whether ... or not", "yes/no", or "failed" as an adjective
+    ("descendants of failed parents"); "fail" negates only as "fail(s/ed) to"."""
+    t = clause[i]
+    if not _is_negation(t):
+        return False
+    before = clause[i - 1].lower if i > 0 else ""
+    if t.lower == "not" and before == "or":
+        return False
+    if t.lower == "no" and before == "yes":
+        return False
+    after = clause[i + 1].lower if i + 1 < len(clause) else ""
+    if t.lower in _FAIL:
+        return after == "to"
+    if t.lower in ("free", "freedom"):  # "freedom from having to augment the data"; not "free energy"
+        return after == "from"
+    return True
+
+
 def _negated(clause: Sequence[Token]) -> bool:
-    return sum(_is_negation(t) for t in clause) % 2 == 1
+    return sum(_negates(clause, i) for i in range(len(clause))) % 2 == 1
 
 
 _NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
@@ -346,23 +397,26 @@ def check_polarity(ctx: _Context) -> str | None:
     evidence_clauses = [c for toks in ctx.evidence_tokens for c in clauses(toks)]
     if not evidence_clauses:
         return None
+    abstract_clauses = [c for toks in ctx.sentence_tokens for c in clauses(toks)]
     for claim_clause in clauses(ctx.claim_tokens):
         stems = content_stems(claim_clause) - _NEGATION
-        match = _best_clause(stems, evidence_clauses)
-        if match is None:
+        # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
+        # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
+        shared = [len(stems & content_stems(c)) for c in abstract_clauses]
+        best = max(shared, default=0)
+        if best == 0 or (best < 2 and best < len(stems)):
             continue
-        clause, shared = match
-        if shared < 2 and shared < len(stems):
-            continue
-        if _negated(claim_clause) != _negated(clause):
-            return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
-    # A negated part of the evidence ("without increasing memory") that the claim states positively.
+        matches = [c for c, n in zip(abstract_clauses, shared, strict=True) if n == best]
+        if all(_negated(claim_clause) != _negated(c) for c in matches):
+            return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
+    # A negated part of the abstract ("without increasing memory") that the claim states positively.
     claim_clauses = clauses(ctx.claim_tokens)
-    for clause in evidence_clauses:
+    for clause in abstract_clauses:
         stems = content_stems(clause) - _NEGATION
         if not _negated(clause) or len(stems) < 2:
             continue
-        if any(not _negated(c) and stems <= content_stems(c) for c in claim_clauses):
+        needed = max(2, ctx.policy.negated_part_coverage * len(stems))
+        if any(not _negated(c) and len(stems & content_stems(c)) >= needed for c in claim_clauses):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
     # un-/non- antonyms anywhere in the evidence: "stable" in the claim, only "unstable" in the evidence
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
@@ -375,7 +429,7 @@ def check_polarity(ctx: _Context) -> str | None:
 
 
 def _sentence_of(ctx: _Context, clause: Sequence[Token]) -> str:
-    for text, toks in zip(ctx.evidence_texts, ctx.evidence_tokens, strict=True):
+    for text, toks in zip(ctx.evidence_texts + ctx.sentence_texts, ctx.evidence_tokens + ctx.sentence_tokens, strict=True):
         if clause and any(t is clause[0] for t in toks):
             return text
     return ctx.evidence_texts[0] if ctx.evidence_texts else ""
@@ -394,8 +448,9 @@ def _sentence_with(ctx: _Context, word: str) -> str:
 
 # Comparative verbs: +1 "A <verb> B" means A is better; -1 means B is.
 _COMPARE_VERBS = {"outperform": 1, "surpass": 1, "beat": 1, "exceed": 1, "outpac": 1, "outscor": 1, "outrank": 1,
-                  "overtak": 1, "underperform": -1, "trail": -1, "lag": -1}  # fmt: skip
+                  "overtak": 1, "dominat": 1, "underperform": -1, "trail": -1, "lag": -1}  # fmt: skip
 # Comparative adjectives before "than"/"to": (dimension, sign).
+_VERB_PREFIXES = tuple(_COMPARE_VERBS)  # matched against the stem and the word ("dominates" stems to "domin")
 _COMPARATIVES = {
     "better": ("good", 1), "worse": ("good", -1), "superior": ("good", 1), "inferior": ("good", -1),
     "higher": ("amount", 1), "lower": ("amount", -1), "more": ("amount", 1), "less": ("amount", -1),
@@ -419,7 +474,7 @@ _TRENDS = {
     "strengthen": ("strength", 1), "weaken": ("strength", -1), "stronger": ("strength", 1),
     "weaker": ("strength", -1), "outperform": ("good", 1), "underperform": ("good", -1), "superior": ("good", 1),
     "inferior": ("good", -1), "earlier": ("time", -1), "later": ("time", 1), "wider": ("width", 1),
-    "narrower": ("width", -1),
+    "narrower": ("width", -1), "upper": ("amount", 1), "above": ("amount", 1), "below": ("amount", -1),
 }  # fmt: skip
 _WINDOW = 3
 _SIDE = 6  # content words taken on each side of a comparison
@@ -439,7 +494,7 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
     for clause in clauses(tokens):
         for i, t in enumerate(clause):
             sign, dim, object_from, subject_end = 0, "good", None, i
-            verb = next((v for v in _COMPARE_VERBS if t.stem.startswith(v)), None)
+            verb = next((v for v in _COMPARE_VERBS if t.stem.startswith(v) or t.lower.startswith(v)), None)
             if verb:
                 sign = _COMPARE_VERBS[verb]
                 object_from = i + 1
@@ -469,7 +524,7 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
 def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
     seen: dict[str, None] = {}
     for t in tokens:
-        if _is_content(t) and not t.stem.startswith(tuple(_COMPARE_VERBS)) and t.lower not in _COMPARATIVES:
+        if _is_content(t) and not t.stem.startswith(_VERB_PREFIXES) and not t.lower.startswith(_VERB_PREFIXES) and t.lower not in _COMPARATIVES:
             for s in _stems_of(t):
                 seen.setdefault(s, None)
     return list(seen)
@@ -478,9 +533,9 @@ def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
 def check_direction(ctx: _Context) -> str | None:
     claim_cmp = comparisons(ctx.claim_tokens)
     if claim_cmp:
+        # Every comparison the abstract makes: the alignment may have picked a sentence that makes none.
         evidence_cmp = [c for toks in ctx.evidence_tokens for c in comparisons(toks)]
-        if not evidence_cmp:
-            evidence_cmp = comparisons(ctx.abstract_tokens)
+        evidence_cmp += [c for toks in ctx.sentence_tokens if toks not in ctx.evidence_tokens for c in comparisons(toks)]
         for c in claim_cmp:
             for e in evidence_cmp:
                 same = len(c.better & e.better) + len(c.worse & e.worse)
@@ -522,7 +577,7 @@ def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]
 
 
 _STRONG = {
-    "prove": "proves", "proven": "proves", "guarante": "guarantees", "always": "always", "every": "every",
+    "prove": "proves", "proven": "proves", "guarante": "guarantees", "alway": "always", "everi": "every",
     "all": "all", "entir": "entirely", "complet": "completely", "fulli": "fully", "perfect": "perfectly",
     "elimin": "eliminates", "solv": "solves", "certain": "certainly", "definit": "definitively",
     "conclus": "conclusively", "univers": "universally", "invari": "invariably", "never": "never",
@@ -653,10 +708,21 @@ _META = {stem(w) for w in "paper abstract author study studi result results find
          "framework method model technique propos work demonstr show reveal".split()}  # fmt: skip
 
 
+@lru_cache(maxsize=50_000)
+def english_frequency(word: str) -> float:
+    """Zipf frequency of ``word`` in English (0 unknown .. ~7 'the'); wordfreq is imported on first use."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
+
+
 def check_novelty(ctx: _Context) -> str | None:
     novel = []
+    common = ctx.policy.novel_word_max_zipf
     for t in ctx.claim_tokens:
         if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
+            continue
+        if common < 8.0 and english_frequency(t.lower) >= common:
             continue
         stems = _stems_of(t)
         if any(s in ctx.abstract_stems for s in stems):
@@ -720,6 +786,8 @@ def check_claim(
         abstract_stems=abstract_stems,
         evidence_texts=[span.of(abstract_text) for span in evidence],
         evidence_tokens=[sentence_tokens[i] for i in chosen],
+        sentence_texts=[span.of(abstract_text) for span in sentence_spans],
+        sentence_tokens=sentence_tokens,
         policy=policy,
     )
     ctx.evidence_stems = set().union(*(sentence_stems[i] for i in chosen))

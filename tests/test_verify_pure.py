@@ -70,3 +70,91 @@ def test_off_topic_claim_fails_on_support():
 def test_quantities_read_scale_and_units():
     values = {(q.value, q.unit) for q in quantities("1.2M images, 45 percent faster, 3x fewer steps")}
     assert (1_200_000.0, "") in values and (45.0, "%") in values and (3.0, "x") in values
+
+
+# --- second round of checks: each with its own tiny abstract -------------------------------------------------
+
+
+def _check(abstract: str, claim: str, best: int = 0, sim: float = 0.85, **policy):
+    spans = sentence_spans(abstract)
+    sims = [0.2] * len(spans)
+    sims[best] = sim
+    return check_claim(claim, abstract, spans, sims, VerifyPolicy(**policy))
+
+
+def test_a_count_in_words_that_differs_from_the_abstracts_count_is_rejected():
+    abstract = "We build ZedSet from public screens spanning five broad classes of phenotypes."
+    v = _check(abstract, "ZedSet is built from public screens spanning eight broad classes of phenotypes.")
+    assert not v.verified and "five" in v.reason and "eight" in v.reason
+
+
+def test_a_count_in_words_of_something_the_abstract_does_not_count_is_left_alone():
+    abstract = "We evaluate ZedNet on image segmentation and depth estimation benchmarks."
+    assert _check(abstract, "ZedNet is evaluated on two tasks, image segmentation and depth estimation.").verified
+
+
+def test_whether_or_not_yes_no_and_failed_as_an_adjective_are_not_negations():
+    abstract = (
+        "A player must decide whether the root value of the tree is at least a threshold or not. "
+        "The reward decomposes each prompt into yes/no questions and zeroes descendants of failed parents."
+    )
+    assert _check(abstract, "The player decides whether the root value of the tree is at least a threshold.").verified
+    assert _check(abstract, "The reward zeroes descendants of failed parent questions.", best=1).verified
+
+
+def test_fails_to_is_still_a_negation():
+    abstract = "The baseline fails to generalize to unseen molecules."
+    assert not _check(abstract, "The baseline generalizes to unseen molecules.").verified
+
+
+def test_freedom_from_a_step_contradicts_a_claim_that_it_is_required():
+    abstract = (
+        "The registration problem is posed in the acquisition space, which has a rotation symmetry. "
+        "A by-product is freedom from having to augment the data with rotated copies."
+    )
+    v = _check(abstract, "The registration framework requires augmenting the data with rotated copies.")
+    assert not v.verified and "opposite" in v.reason
+
+
+def test_what_unlike_attributes_to_other_work_is_not_the_papers_claim():
+    abstract = (
+        "Unlike existing works that rely on strong assumptions such as ignorable dropout, we use partial "
+        "identification to derive bounds."
+    )
+    v = _check(abstract, "The method relies on strong assumptions such as ignorable dropout to derive bounds.")
+    assert not v.verified
+
+
+def test_every_is_an_overclaim_when_the_abstract_does_not_say_it():
+    abstract = "Training with ZedData yields gains on most hand pose benchmarks."
+    v = _check(abstract, "Training with ZedData yields gains on every hand pose benchmark.")
+    assert not v.verified and "every" in v.reason
+
+
+def test_upper_bound_against_lower_bound_is_rejected():
+    abstract = "We derive an explicit lower bound on the penalty that guarantees exactness."
+    v = _check(abstract, "We derive an explicit upper bound on the penalty that guarantees exactness.")
+    assert not v.verified and "lower" in v.reason
+
+
+def test_swapped_dominance_is_rejected():
+    abstract = (
+        "We compare estimators of code correctness. "
+        "Estimators based on fuzzy similarity strictly dominate estimators based on exact equivalence."
+    )
+    claim = "Estimators of code correctness based on exact equivalence strictly dominate those based on fuzzy similarity."
+    v = _check(abstract, claim)
+    assert not v.verified and "opposite" in v.reason
+
+
+def test_everyday_words_of_a_paraphrase_are_not_new_details():
+    abstract = "ZedDec reuses key-value caches of shared query prefixes to speed up decoding."
+    claim = "To make decoding faster, ZedDec takes advantage of shared query prefixes and reuses key-value caches."
+    assert _check(abstract, claim).verified
+    assert not _check(abstract, claim, novel_word_max_zipf=8.0).verified  # counting every word, as before
+
+
+def test_rare_words_the_abstract_never_uses_are_still_new_details():
+    abstract = "ZedDec reuses key-value caches of shared query prefixes to speed up decoding."
+    v = _check(abstract, "ZedDec reuses key-value caches of shared prefixes via speculative tokenization and quantized paging.")
+    assert not v.verified
