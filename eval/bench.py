@@ -67,6 +67,7 @@ TARGETS = {
     "retrieval_p95_ms_seeds": 25.0,
     "retrieval_p95_ms_100k": 60.0,
     "extractive_p95_ms": 150.0,
+    "verify_p95_ms": 20.0,  # checking one generated sentence against its abstract, no model
     "model_overhead_ratio": 1.10,  # at most
     "ui_start_s": 5.0,
 }
@@ -356,7 +357,7 @@ class Bench:
         questions = load_questions(Path(self.args.questions) if self.args.questions else DEFAULT_QUESTIONS)
         self.questions = [q.question for q in questions]
         self.answerable = [q.question for q in questions if q.answerable]
-        self.bar = tqdm(total=len(self.sizes) * 2 + 6, desc="bench", unit="step", file=sys.stderr,
+        self.bar = tqdm(total=len(self.sizes) * 2 + 7, desc="bench", unit="step", file=sys.stderr,
                         dynamic_ncols=True)  # fmt: skip
         started = time.perf_counter()
         self.result["meta"] = self._meta()
@@ -364,7 +365,7 @@ class Bench:
             self._step("loading the embedder", self.measure_model_load)
             self._step("ingest", self.measure_ingest)
             synthetic = [s for s in self.sizes if s > self.seed_limit]
-            self.bar.total = 2 + 1 + 1 + 2 * len(synthetic) + 3
+            self.bar.total = 2 + 1 + 1 + 2 * len(synthetic) + 4
             self.bar.refresh()
             self._step("seed sentence pool", self.prepare_pool)
             self.result["retrieval"] = []
@@ -374,6 +375,7 @@ class Bench:
                 self._step(f"{size:,} chunks: serve", lambda s=size, b=build: self.result["retrieval"].append(
                     self.serve_size(s, b)))  # fmt: skip
             self._step("extractive answers", self.measure_extractive)
+            self._step("claim checks", self.measure_verify)
             self._step("model path (GGUF)", self.measure_model_path)
             self._step("UI start", self.measure_ui_start)
         finally:
@@ -707,6 +709,24 @@ class Bench:
             "target_p95_ms": TARGETS["extractive_p95_ms"],
         }
 
+    def measure_verify(self) -> None:
+        """Per-sentence claim checking on the seed index (the eval claims; MiniLM encoding + checks, no model)."""
+        from eval.calibrate import DEFAULT_CLAIMS, load_claims, timing
+
+        try:
+            claims = load_claims(DEFAULT_CLAIMS, self.pipeline)
+        except SystemExit as exc:  # another corpus than ./seeds: the claims name abstracts it does not have
+            self.result["verify"] = {"skipped": f"eval/claims.jsonl does not fit this corpus ({exc})"}
+            return
+        if self.quick:
+            claims = claims[:QUICK_QUERIES]
+        policy = self.pipeline.settings.verify
+        timing(claims[:5], self.pipeline, policy)  # warm: tokenizer caches, wordfreq's table
+        p50, p95, checks_p95 = timing(claims, self.pipeline, policy)
+        self.result["verify"] = {"claims": len(claims), "p50_ms": round(p50, 1), "p95_ms": round(p95, 1),
+                                 "checks_alone_p95_ms": round(checks_p95, 1),
+                                 "target_p95_ms": TARGETS["verify_p95_ms"]}  # fmt: skip
+
     # -- model path ------------------------------------------------------------------------------------------
     def measure_model_path(self) -> None:
         section: dict[str, Any] = {"model": MODEL_NAME, "target_ratio": TARGETS["model_overhead_ratio"]}
@@ -844,6 +864,14 @@ class Bench:
         ex = r["extractive"]
         row("extractive answer p50 / p95 (seed index, warm)", f"{ex['p50_ms']:.0f} / {ex['p95_ms']:.0f}",
             "p95 ≤ 150 ms", ex["p95_ms"] <= TARGETS["extractive_p95_ms"], "ms")  # fmt: skip
+        vf = r.get("verify")
+        if vf and "skipped" in vf:
+            row("checking one sentence against its abstract", f"skipped: {vf['skipped']}", "p95 ≤ 20 ms", None)
+        elif vf:
+            row(f"checking one sentence against its abstract, p50 / p95 (MiniLM encoding + checks, no model; "
+                f"{vf['claims']} claims; checks alone p95 {vf['checks_alone_p95_ms']} ms)",
+                f"{vf['p50_ms']:.1f} / {vf['p95_ms']:.1f}", "p95 ≤ 20 ms", vf["p95_ms"] <= TARGETS["verify_p95_ms"],
+                "ms")  # fmt: skip
         mp = r["model_path"]
         if "skipped" in mp:
             row("model path: ask ÷ direct llama.cpp", f"skipped: {mp['skipped']}", "≤ 1.10×", None)
