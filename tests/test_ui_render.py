@@ -13,7 +13,7 @@ import pytest
 from rag.answer import Answer, AnswerSentence, BackendStatus, Citation, Source, TextDelta, Timings
 from rag.corpus import Abstract, Location
 from rag.errors import GenerationError, QuestionError, UnknownAbstractError
-from ui import app, render
+from ui import app, export, render
 
 # --- builders and fakes ---
 
@@ -116,8 +116,10 @@ ALLOWED_TAGS = {
     "thead",
     "tbody",
     "del",
+    "pre",  # an answer's Markdown for Copy, hidden
+    "button",  # the evidence drawer's "Back to the chat"
 }
-ALLOWED_ATTRS = {"class", "href", "title", "aria-label", "role", "scope", "target", "rel"}
+ALLOWED_ATTRS = {"class", "href", "title", "aria-label", "role", "scope", "target", "rel", "type"}
 
 
 def assert_safe(markup: str) -> TagCollector:
@@ -880,13 +882,14 @@ def run(gen):
 
 def test_respond_streams_then_renders_verified_answer():
     pipeline = FakePipeline()
-    updates = run(app.UiCallbacks(pipeline).respond("How many CRISPR screens?", [], [], None, None))
+    updates = run(app.UiCallbacks(pipeline).respond("How many CRISPR screens?", [], None, None))
     first, *middle, last = updates
     chat = first[0]
-    assert chat[0] == {"role": "user", "content": render.render_user("How many CRISPR screens?")}
+    assert chat[0] == {"role": "user", "content": render.render_user("How many CRISPR screens?", 0)}
     assert first[1] == "" and "Searching" in chat[1]["content"]
     assert any("AssayBench uses" in u[0][-1]["content"] and "rag-streaming" in u[0][-1]["content"] for u in middle)
-    final_chat, _, sources, _, details, status, history, turns, _ = last
+    final_chat, _, sources, _, details, status, turns, _, editing = last
+    history = export.history(turns)
     assert "rag-chip" in final_chat[-1]["content"] and "rag-streaming" not in final_chat[-1]["content"]
     assert "assaybench-66f7" in sources and "Retrieval" in details and "extractive" in status
     assert [t["question"] for t in turns] == [make_answer().question] and "sources_html" in turns[0]
@@ -905,30 +908,34 @@ def test_respond_streams_then_renders_verified_answer():
 
 def test_respond_sends_history_and_model_to_the_engine():
     pipeline = FakePipeline()
-    prior = [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "a1 [1]"}]
-    run(app.UiCallbacks(pipeline).respond("and then?", [], prior, "gemma3:270m", None))
+    turns = [{"question": "q1", "text": "a1 [1]", "sources": []}]
+    chat = [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "a1"}]
+    prior = [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "a1 [1]", "sources": []}]
+    run(app.UiCallbacks(pipeline).respond("and then?", chat, "gemma3:270m", None, turns))
     assert pipeline.calls == [{"question": "and then?", "history": prior, "backend": None, "model": "gemma3:270m"}]
 
 
 def test_respond_first_question_sends_no_history_and_no_model():
     pipeline = FakePipeline()
-    run(app.UiCallbacks(pipeline).respond("q", None, None, "", None))
+    run(app.UiCallbacks(pipeline).respond("q", None, "", None))
     assert pipeline.calls[0]["history"] is None and pipeline.calls[0]["model"] is None
 
 
 def test_respond_caps_history():
     pipeline = FakePipeline()
-    prior = [{"role": "user", "content": str(i)} for i in range(100)]
-    last = run(app.UiCallbacks(pipeline).respond("q", [], prior, None, None))[-1]
+    turns = [{"question": str(i), "text": "a", "sources": []} for i in range(50)]
+    chat = [{"role": "user", "content": "m"}] * 100
+    last = run(app.UiCallbacks(pipeline).respond("q", chat, None, None, turns))[-1]
     assert len(pipeline.calls[0]["history"]) == app.MAX_HISTORY_MESSAGES
-    assert len(last[6]) == app.MAX_HISTORY_MESSAGES
+    assert len(last[6]) == 51 and len(last[0]) == 102
 
 
 def test_respond_empty_question_changes_nothing():
     pipeline = FakePipeline()
-    updates = run(app.UiCallbacks(pipeline).respond("   ", [], [], None, None))
-    assert len(updates) == 1 and all(is_skip(u) for u in updates[0][:-1]) and pipeline.calls == []
-    assert "Type a question first." in updates[0][-1]
+    updates = run(app.UiCallbacks(pipeline).respond("   ", [], None, None))
+    assert len(updates) == 1 and pipeline.calls == []
+    assert all(is_skip(u) for i, u in enumerate(updates[0]) if i != 7)
+    assert "Type a question first." in updates[0][7]
 
 
 class FakeSettings:
@@ -941,23 +948,23 @@ def test_respond_too_long_question_gets_a_plain_inline_note_and_keeps_the_text()
     pipeline.check_question = lambda q: (_ for _ in ()).throw(
         QuestionError("too long", hint="Ask a shorter question (RAG_MAX_QUESTION_CHARS raises the limit).")
     )
-    (update,) = run(app.UiCallbacks(pipeline).respond("x" * 30, [], [], None, None))
-    note = update[-1]
+    (update,) = run(app.UiCallbacks(pipeline).respond("x" * 30, [], None, None))
+    note = update[7]
     assert "30 characters long" in note and "up to 20" in note and "RAG_" not in note
     assert is_skip(update[1])  # the question stays in the box
 
 
 def test_second_answer_chips_carry_its_turn_and_old_chip_brings_back_its_sources():
     cb = app.UiCallbacks(FakePipeline())
-    first = run(cb.respond("first question", [], [], None, None))[-1]
+    first = run(cb.respond("first question", [], None, None))[-1]
     other = make_answer(
         question="second question",
         sources=[Source(1, make_abstract("other-1234", "Other"))],
         sentences=[AnswerSentence("Other says so.", [Citation(1, "other-1234", 0.9, 0, 5)], True)],
     )
     cb.pipeline.events = [other]
-    second = run(cb.respond("second question", first[0], first[6], None, None, first[7]))[-1]
-    turns = second[7]
+    second = run(cb.respond("second question", first[0], None, None, first[6]))[-1]
+    turns = second[6]
     assert len(turns) == 2 and ":t1" in second[0][-1]["content"] and ":t0" in second[0][1]["content"]
     old_chip = chips(second[0][1]["content"])[0]["href"]
     evidence, sources = cb.show_evidence(turns, gr.EventData(None, {"ref": old_chip}))
@@ -968,7 +975,7 @@ def test_second_answer_chips_carry_its_turn_and_old_chip_brings_back_its_sources
 
 def test_export_file_writes_the_chat_as_markdown():
     cb = app.UiCallbacks(FakePipeline())
-    turns = run(cb.respond("q", [], [], None, None))[-1][7]
+    turns = run(cb.respond("q", [], None, None))[-1][6]
     update = cb.export_file(turns)
     text = Path(update["value"]).read_text(encoding="utf-8")
     assert update["value"].endswith(".md") and "## 1. How many CRISPR screens" in text and "[1]" in text
@@ -978,28 +985,28 @@ def test_export_file_writes_the_chat_as_markdown():
 def test_respond_shows_engine_error_message_inline():
     error = GenerationError("Ollama stopped mid-answer.", hint="Try again.")
     pipeline = FakePipeline(events=[TextDelta("partial")], error=error)
-    last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
+    last = run(app.UiCallbacks(pipeline).respond("q", [], None, None))[-1]
     content = last[0][-1]["content"]
     assert "rag-error" in content and "Ollama stopped mid-answer." in content and "Try again." in content
-    assert last[6] == [] and pipeline.closed
+    assert export.history(last[6]) == [] and last[6][0]["error"] and pipeline.closed
 
 
 def test_respond_hides_unexpected_errors():
     pipeline = FakePipeline(events=[], error=RuntimeError("internal detail /secret/path"))
-    last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
+    last = run(app.UiCallbacks(pipeline).respond("q", [], None, None))[-1]
     content = last[0][-1]["content"]
     assert "Something went wrong" in content and "secret" not in content and "Traceback" not in content
 
 
 def test_respond_without_final_answer_is_an_error_not_a_crash():
     pipeline = FakePipeline(events=[TextDelta("only text")])
-    last = run(app.UiCallbacks(pipeline).respond("q", [], [], None, None))[-1]
+    last = run(app.UiCallbacks(pipeline).respond("q", [], None, None))[-1]
     assert "Something went wrong" in last[0][-1]["content"]
 
 
 def test_respond_closes_the_stream_when_abandoned():
     pipeline = FakePipeline()
-    gen = app.UiCallbacks(pipeline).respond("q", [], [], None, None)
+    gen = app.UiCallbacks(pipeline).respond("q", [], None, None)
     next(gen)
     next(gen)  # first streamed text
     gen.close()  # the user cleared the chat or left
@@ -1008,7 +1015,8 @@ def test_respond_closes_the_stream_when_abandoned():
 
 def test_respond_keeps_previous_chat_messages():
     earlier = [{"role": "user", "content": "old"}, {"role": "assistant", "content": "older answer"}]
-    last = run(app.UiCallbacks(FakePipeline()).respond("q", earlier, [], None, None))[-1]
+    old_turns = [{"question": "old", "text": "older answer", "sources": []}]
+    last = run(app.UiCallbacks(FakePipeline()).respond("q", earlier, None, None, old_turns))[-1]
     assert last[0][:2] == earlier and len(last[0]) == 4
 
 
@@ -1084,6 +1092,6 @@ def test_examples_include_the_required_questions():
 
 def test_cite_listener_targets_the_links_render_makes():
     href = render.cite_href(1, "x-1")
-    assert href.startswith("#cite:") and 'a[href^="#cite:"]' in app.CITE_JS
+    assert href.startswith("#cite:") and 'a[href^="#cite:"]' in app.PAGE_JS
     assert render.abstract_href("x").startswith("#abstract:") and 'a[href^="#abstract:"]' in app.BROWSE_JS
-    assert re.search(r"[tT]rigger\('click', \{ref:", app.CITE_JS) and "trigger('click', {ref:" in app.BROWSE_JS
+    assert re.search(r"[tT]rigger\('click', \{ref:", app.PAGE_JS) and "trigger('click', {ref:" in app.BROWSE_JS

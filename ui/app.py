@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import logging
+import re
 import socket
 import tempfile
 import time
@@ -26,7 +27,7 @@ import gradio as gr
 
 from rag.answer import Answer, BackendStatus, TextDelta
 from rag.errors import RagError
-from ui import export, render
+from ui import chats, export, render
 
 log = logging.getLogger(__name__)
 
@@ -55,27 +56,90 @@ STREAM_MIN_INTERVAL_S = 0.05  # at most ~20 screen updates a second while text s
 
 _GENERIC_ERROR = "Something went wrong while answering. Please try again; if it keeps happening, check the server log."
 
-# Installed once per page. Chips inside the chat are re-rendered by Gradio, so the listener is delegated from the
-# document; it calls the evidence panel's `trigger` (kept on window so a re-mounted panel takes over).
-CITE_JS = """
+# The page's one script, installed once by the evidence panel (see the module docstring). One delegated click
+# listener on the document handles what Gradio's own events cannot see inside chat messages:
+#   #cite:...   a citation chip or source -> the evidence panel's `trigger` (on a narrow screen the panel opens as a
+#               full-screen drawer over the chat; "Back to the chat" or Escape closes it and shows the chip again)
+#   #copy       an answer's Copy link -> its Markdown (kept in a hidden <pre> of the answer) to the clipboard
+#   #save:name  an answer's Markdown link -> that Markdown, with BibTeX, downloaded as a file (made in the browser)
+#   #edit:n     a question's Edit link -> the question note's `trigger`, which puts the question back in the box
+# and, after each new abstract, scrolls its highlighted sentence into view.
+PAGE_JS = """
 window.__ragCiteTrigger = trigger;
-if (!window.__ragCiteListener) {
-  window.__ragCiteListener = true;
+if (!window.__ragPageListener) {
+  window.__ragPageListener = true;
+  var narrow = function () { return window.matchMedia('(max-width: 640px)').matches; };
+  var closeDrawer = function () {
+    var panel = document.getElementById('rag-evidence');
+    if (!panel || !panel.classList.contains('rag-drawer-open')) return;
+    panel.classList.remove('rag-drawer-open');
+    document.body.style.overflow = '';
+    var chip = window.__ragLastChip;
+    if (chip && chip.isConnected && chip.scrollIntoView) chip.scrollIntoView({block: 'center'});
+  };
+  var copyText = function (text, done) {
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { legacyCopy(text); done(); });
+    } else { legacyCopy(text); done(); }
+  };
+  var legacyCopy = function (text) {
+    var area = document.createElement('textarea');
+    area.value = text; area.style.position = 'fixed'; area.style.opacity = '0';
+    document.body.appendChild(area); area.select();
+    try { document.execCommand('copy'); } catch (e) {}
+    area.remove();
+  };
   document.addEventListener('click', function (ev) {
-    var link = ev.target && ev.target.closest ? ev.target.closest('a[href^="#cite:"]') : null;
-    if (!link) return;
-    ev.preventDefault();
-    ev.stopPropagation();
-    document.querySelectorAll('.rag-active').forEach(function (e) { e.classList.remove('rag-active'); });
-    link.classList.add('rag-active');
-    window.__ragCiteTrigger('click', {ref: link.getAttribute('href')});
+    var t = ev.target && ev.target.closest ? ev.target : null;
+    if (!t) return;
+    var link = t.closest('a[href^="#cite:"]');
+    if (link) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      document.querySelectorAll('.rag-active').forEach(function (e) { e.classList.remove('rag-active'); });
+      link.classList.add('rag-active');
+      window.__ragLastChip = link;
+      var panel = document.getElementById('rag-evidence');
+      if (narrow() && panel) { panel.classList.add('rag-drawer-open'); document.body.style.overflow = 'hidden'; }
+      window.__ragCiteTrigger('click', {ref: link.getAttribute('href')});
+      return;
+    }
+    if (t.closest('.rag-drawer-close')) { ev.preventDefault(); closeDrawer(); return; }
+    var action = t.closest('a.rag-action');
+    if (!action) return;
+    var href = action.getAttribute('href') || '';
+    var answer = action.closest('.rag-answer');
+    if (href === '#copy' && answer) {
+      ev.preventDefault(); ev.stopPropagation();
+      var src = answer.querySelector('.rag-copy-src');
+      copyText(src ? src.textContent : '', function () {
+        action.textContent = 'Copied';
+        setTimeout(function () { action.textContent = 'Copy'; }, 1500);
+      });
+    } else if (href.indexOf('#save:') === 0 && answer) {
+      ev.preventDefault(); ev.stopPropagation();
+      var file = answer.querySelector('.rag-file-src');
+      var blob = new Blob([file ? file.textContent : ''], {type: 'text/markdown;charset=utf-8'});
+      var a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = href.slice(6) || 'answer.md';
+      document.body.appendChild(a); a.click(); a.remove();
+      setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+    } else if (href.indexOf('#edit:') === 0 && window.__ragEditTrigger) {
+      ev.preventDefault(); ev.stopPropagation();
+      window.__ragEditTrigger('click', {ref: href});
+    }
   }, true);
+  document.addEventListener('keydown', function (ev) { if (ev.key === 'Escape') closeDrawer(); });
 }
 watch('value', function () {
-  var target = element.querySelector('mark') || element.querySelector('article');
-  if (target && target.scrollIntoView) target.scrollIntoView({block: 'nearest', behavior: 'smooth'});
+  var target = element.querySelector('.rag-abstract-text mark.rag-evidence') || element.querySelector('article');
+  if (!target || !target.scrollIntoView) return;
+  target.scrollIntoView({block: element.closest('.rag-drawer-open') ? 'center' : 'nearest'});
 });
 """
+
+EDIT_JS = "window.__ragEditTrigger = trigger;"
 
 BROWSE_JS = """
 element.addEventListener('click', function (ev) {
@@ -204,12 +268,45 @@ a.rag-browse-item:hover, a.rag-browse-item.rag-active { border-color: #93c5fd; b
   color: var(--body-text-color-subdued); }
 .rag-question-note-on { color: #b45309; font-size: 0.88rem; padding: 0.2rem 0.2rem 0; }
 .rag-example-row button { white-space: normal !important; max-width: 100% !important; text-align: left; }
+.rag-footer { display: flex; flex-wrap: wrap; gap: 0.2rem 0.75rem; align-items: baseline; margin-top: 0.45rem;
+  padding-top: 0.3rem; border-top: 1px solid var(--border-color-primary); font-size: 0.75rem;
+  color: var(--body-text-color-subdued); }
+.rag-footer-meta { margin-right: auto; font-variant-numeric: tabular-nums; }
+a.rag-action { color: var(--link-text-color) !important; text-decoration: none !important; cursor: pointer;
+  font-size: 0.75rem; }
+a.rag-action:hover, a.rag-action:focus-visible { text-decoration: underline !important; }
+.rag-question-actions { text-align: right; margin-top: 0.15rem; }
+pre.rag-copy-src, pre.rag-file-src { display: none !important; }
+.rag-stopped .rag-text { white-space: pre-wrap; }
+.rag-editing, .rag-scope { color: var(--body-text-color) !important; background: rgba(59, 130, 246, 0.08);
+  border-radius: 6px; padding: 0.3rem 0.5rem !important; }
+mark.rag-hit { background: #fef08a; color: inherit; padding: 0 0.1em; border-radius: 2px; }
+.dark mark.rag-hit { background: #854d0e; }
+.rag-drawer-close { display: none; }
+#rag-evidence { max-height: 640px; overflow-y: auto; }
+/* Table cells wrap at spaces only; a table wider than the answer scrolls inside its own box. */
+.rag-table-scroll { max-width: 100%; overflow-x: auto; }
+.rag-table-scroll table { display: table !important; max-width: none !important; overflow: visible !important; }
+.rag-markdown table th, .rag-markdown table td { overflow-wrap: normal !important; word-break: normal !important;
+  hyphens: manual; min-width: 6rem; }
+#rag-chats .wrap { flex-direction: column; align-items: stretch; }
+/* Gradio's floating footer sits at the page bottom: leave room so it never covers the last items. */
+.gradio-container { padding-bottom: 3.5rem !important; }
 @media (max-width: 640px) {
   .gradio-container { padding-left: 6px !important; padding-right: 6px !important; }
   .rag-controls { flex-wrap: wrap !important; }
   #rag-chat { height: 62vh !important; }
   /* a table's min-content width would otherwise widen every flex box up to the page; bound it so it scrolls */
-  .rag-markdown table { max-width: calc(100vw - 4.5rem) !important; }
+  .rag-table-scroll { max-width: calc(100vw - 4.5rem) !important; }
+  /* The evidence panel opens as a drawer over the chat, where the person is looking, and closes back to it. */
+  #rag-evidence { display: none !important; }
+  #rag-evidence.rag-drawer-open { display: block !important; position: fixed !important; inset: 0 !important;
+    z-index: 1000; max-height: none !important; margin: 0 !important; border-radius: 0 !important;
+    overflow-y: auto !important; padding: 0 0.9rem 1.5rem !important; box-shadow: 0 0 0 100vmax rgba(0,0,0,0.3); }
+  #rag-evidence.rag-drawer-open .rag-drawer-close { display: block; position: sticky; top: 0; z-index: 1; width: calc(100% + 1.8rem);
+    margin: 0 -0.9rem 0.6rem; padding: 0.7rem 0.9rem; text-align: left; font-weight: 600; font-size: 0.95rem;
+    border: none; border-bottom: 1px solid var(--border-color-primary); background: var(--background-fill-primary);
+    color: var(--link-text-color); cursor: pointer; }
 }
 
 .dark a.rag-chip { background: #1e3a8a; border-color: #1e40af; color: #dbeafe !important; }
@@ -219,6 +316,12 @@ a.rag-browse-item:hover, a.rag-browse-item.rag-active { border-color: #93c5fd; b
 .dark .rag-badge-ollama { background: #14532d; color: #dcfce7; }
 .dark .rag-badge-extractive { background: #78350f; color: #fef3c7; }
 """
+
+# Gradio scopes `css` to the app's content; the page padding around it needs a rule of its own.
+HEAD = (
+    "<style>@media (max-width: 640px) { .gradio-container > .main.app { padding-left: 6px !important; "
+    "padding-right: 6px !important; } }</style>"
+)
 
 # System fonts only: the app makes no request outside the machine (the default theme loads Google Fonts).
 THEME = gr.themes.Soft(
@@ -293,6 +396,18 @@ def is_loopback(host: str) -> bool:
 
 # --- callbacks (thin: call the engine, render with ui.render) ---
 
+
+def scope_history(scope: object) -> list[dict]:
+    """A chat about one paper (Browse's "Ask about this paper"): the paper as the source last talked about, so the
+    engine's follow-up logic reads "it" / "this paper" as that paper."""
+    if not isinstance(scope, dict) or not isinstance(scope.get("id"), str) or not isinstance(scope.get("label"), str):
+        return []
+    return [
+        {"role": "user", "content": f"About {scope['label']}"},
+        {"role": "assistant", "content": "", "sources": [{"number": 1, "id": scope["id"], "label": scope["label"]}]},
+    ]
+
+
 SKIP = gr.skip
 
 
@@ -336,32 +451,48 @@ class UiCallbacks:
         self,
         question: str,
         chat: list | None,
-        history: list | None,
         model: str | None = None,
         status: BackendStatus | None = None,
         turns: list | None = None,
+        editing: int | None = None,
+        scope: dict | None = None,
     ) -> Iterator[tuple]:
-        """Yields updates for: chatbot, question, sources, evidence, details, status, history, turns, note."""
+        """Yields updates for: chatbot, question, sources, evidence, details, status, turns, note, editing.
+
+        ``turns`` holds one record per question, in step with the chat's messages (two per question): the answer's
+        export record (``ui.export.turn_record``) and sources panel, or the error that replaced it. ``editing`` (a
+        question's place) asks this question in place of that one: the chat is cut there first. ``scope`` (a paper
+        picked in Browse) is put before the conversation as the paper last talked about, so "it" means that paper.
+        """
         chat = list(chat or [])
-        history = list(history or [])
         turns = list(turns or [])
         try:
             cleaned = self.pipeline.check_question(question)
         except Exception as exc:
             note = render.render_question_note(self.question_problem(question, exc))
-            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), note
+            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), note, SKIP()
             return
-        chat.append({"role": "user", "content": render.render_user(cleaned)})
+        if len(chat) != 2 * len(turns):  # out of step (an old saved chat): keep the messages, restart the records
+            turns = [{"question": "", "error": "not kept"} for _ in range(len(chat) // 2)]
+            chat = chat[: 2 * len(turns)]
+        if isinstance(editing, int) and 0 <= editing < len(turns):
+            chat, turns = chat[: 2 * editing], turns[:editing]
+        history = (scope_history(scope) + export.history(turns))[-MAX_HISTORY_MESSAGES:]
+        turn = len(turns)
+        chat.append({"role": "user", "content": render.render_user(cleaned, turn)})
         chat.append({"role": "assistant", "content": render.render_streaming("")})
-        clear_note = render.render_question_note("")
-        yield list(chat), "", SKIP(), render.render_evidence_placeholder(), SKIP(), SKIP(), history, SKIP(), clear_note
+        turns.append({"question": cleaned, "pending": True})
+        valid_scope = scope_history(scope)
+        clear_note = render.render_scope_note(scope["label"]) if valid_scope else render.render_question_note("")
+        evidence = render.render_evidence_placeholder()
+        yield list(chat), "", SKIP(), evidence, SKIP(), SKIP(), list(turns), clear_note, None
 
         streamed = ""
         last_yield = 0.0
         answer: Answer | None = None
         events = None
         try:
-            events = self.pipeline.stream(cleaned, history[-MAX_HISTORY_MESSAGES:] or None, model=model or None)
+            events = self.pipeline.stream(cleaned, history or None, model=model or None)
             for event in events:
                 if isinstance(event, TextDelta):
                     streamed += event.text
@@ -377,31 +508,24 @@ class UiCallbacks:
         except Exception as exc:
             message = _user_message(exc)
             chat[-1] = {"role": "assistant", "content": render.render_error(message)}
-            yield chat, SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), history, SKIP(), SKIP()
+            turns[-1] = {"question": cleaned, "error": message}
+            yield chat, SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), turns, SKIP(), SKIP()
             return
         finally:
             close = getattr(events, "close", None)
             if close is not None:
-                close()  # stops generation when the user clears the chat or leaves
+                close()  # stops generation when the user stops, clears the chat or leaves
 
-        turn = len(turns)
         sources_html = render.render_answer_sources(answer, turn=turn)
-        chat[-1] = {"role": "assistant", "content": render.render_answer(answer, turn=turn)}
-        turns.append({**export.turn_record(answer), "sources_html": sources_html})
-        history = (
-            history
-            + [
-                {"role": "user", "content": cleaned},
-                {
-                    "role": "assistant",
-                    "content": render.answer_history_text(answer),
-                    # lets the engine resolve "the second one" / "it" in a follow-up
-                    "sources": [
-                        {"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in answer.sources
-                    ],
-                },
-            ]
-        )[-MAX_HISTORY_MESSAGES:]
+        record = {**export.turn_record(answer), "sources_html": sources_html}
+        footer = render.render_footer(
+            render.footer_meta(record["backend"], answer.timings.total_s, answer.tokens_per_s),
+            copy_text=export.answer_markdown(record),
+            file_text=export.answer_markdown(record, with_bibtex=True),
+            file_name=f"answer-{turn + 1}.md",
+        )
+        chat[-1] = {"role": "assistant", "content": render.render_answer(answer, turn=turn, footer=footer)}
+        turns[-1] = record
         yield (
             chat,
             SKIP(),
@@ -409,20 +533,117 @@ class UiCallbacks:
             SKIP(),
             render.render_details(answer),
             render.render_status(status, answer),
-            history,
             turns,
+            SKIP(),
             SKIP(),
         )
 
+    def regenerate(self, chat: list | None, model=None, status=None, turns: list | None = None, scope=None):
+        """The last question asked again in place of its answer (the chat's retry button)."""
+        turns = list(turns or [])
+        if not turns or not turns[-1].get("question"):
+            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP()
+            return
+        yield from self.respond(turns[-1]["question"], chat, model, status, turns, len(turns) - 1, scope)
+
+    def start_edit(self, turns: list | None, evt: gr.EventData):
+        """An Edit link (``#edit:<n>``) puts question n back in the box; ``#edit:cancel`` stops editing.
+
+        Outputs: question, editing, note."""
+        ref = str(getattr(evt, "ref", "") or "")
+        turns = list(turns or [])
+        match = re.fullmatch(r"#edit:(\d{1,5})", ref)
+        if match is None or not int(match.group(1)) < len(turns):
+            return SKIP(), None, render.render_question_note("")
+        index = int(match.group(1))
+        note = render.render_edit_note(index)
+        return str(turns[index].get("question", "")), index, note
+
+    @staticmethod
+    def stopped(chat: list | None, turns: list | None):
+        """The Stop button: the streaming answer keeps what arrived and says it was stopped.
+
+        Outputs: chatbot, turns, ask, stop."""
+        chat = list(chat or [])
+        turns = list(turns or [])
+        if chat and "rag-streaming" in str(chat[-1].get("content", "")):
+            chat[-1] = {"role": "assistant", "content": render.render_stopped(str(chat[-1]["content"]))}
+        if turns and turns[-1].get("pending"):
+            turns[-1] = {"question": turns[-1].get("question", ""), "error": "Stopped before the answer was complete."}
+        return chat, turns, gr.update(visible=True), gr.update(visible=False)
+
     def export_file(self, turns: list | None):
         """The chat as a Markdown file for the download button (None while nothing was asked)."""
-        turns = list(turns or [])
+        turns = [t for t in (turns or []) if isinstance(t, dict) and not t.get("pending")]
         if not turns:
             return gr.update(value=None, interactive=False)
         folder = Path(tempfile.mkdtemp(prefix="rag-chat-"))
         path = folder / "research-chat.md"
         path.write_text(export.chat_markdown(turns, title=TITLE), encoding="utf-8")
         return gr.update(value=str(path), interactive=True)
+
+    # --- saved chats (kept in the browser's storage; see ui.chats) ---
+
+    def after_answer(self, chat: list | None, turns: list | None, store: object, chat_id: str | None):
+        """Save the chat in the browser and refresh the download. Outputs: download, store, chat id, chat list,
+        ask, stop."""
+        turns = list(turns or [])
+        store, chat_id = chats.upsert(store, chat_id, list(chat or []), turns)
+        listing = gr.update(choices=chats.choices(store), value=chat_id)
+        return self.export_file(turns), store, chat_id, listing, gr.update(visible=True), gr.update(visible=False)
+
+    def _view(self, store: dict, chat: dict | None, *, question: object = None):
+        """Outputs of VIEW: chatbot, turns, sources, evidence, details, chat id, store, chat list, download, note,
+        editing, question, scope."""
+        messages = chat["messages"] if chat else []
+        turns = chat["turns"] if chat else []
+        last = next((t.get("sources_html") for t in reversed(turns) if t.get("sources_html")), None)
+        return (
+            messages,
+            turns,
+            last or render.render_sources([]),
+            render.render_evidence_placeholder(),
+            render.render_details_placeholder(),
+            chat["id"] if chat else None,
+            store,
+            gr.update(choices=chats.choices(store), value=chat["id"] if chat else None),
+            self.export_file(turns),
+            render.render_question_note(""),
+            None,
+            "" if question is None else question,
+            None,
+        )
+
+    def restore(self, store: object):
+        """On page load: the chat that was open, from the browser's storage."""
+        store = chats.normalize(store)
+        return self._view(store, chats.get(store, store["current"]), question=SKIP())
+
+    def open_chat(self, store: object, chat_id: object):
+        store = chats.normalize(store)
+        chat = chats.get(store, chat_id)
+        return self._view(chats.set_current(store, chat["id"] if chat else None), chat)
+
+    def new_chat(self, store: object):
+        return self._view(chats.set_current(store, None), None)
+
+    def delete_chat(self, store: object, chat_id: object):
+        return self._view(chats.remove(store, chat_id), None)
+
+    def clear(self):
+        """Outputs: chatbot, history, question, sources, evidence, details, turns, download, note (kept for API
+        callers; the page's "New chat" is :meth:`new_chat`)."""
+        return (
+            [],
+            [],
+            "",
+            render.render_sources([]),
+            render.render_evidence_placeholder(),
+            render.render_details_placeholder(),
+            [],
+            gr.update(value=None, interactive=False),
+            render.render_question_note(""),
+        )
 
     def evidence_html(self, ref: object) -> str | None:
         """The abstract a ``#cite:`` link points at, evidence highlighted; None for a malformed link."""
@@ -433,7 +654,7 @@ class UiCallbacks:
             abstract = self.pipeline.abstract(cite.abstract_id)
         except Exception as exc:
             return render.render_message(_user_message(exc), kind="error")
-        return render.render_abstract(abstract, cite.spans, number=cite.number or None)
+        return render.render_evidence(abstract, cite.spans, number=cite.number or None)
 
     def show_evidence(self, turns: list | None, evt: gr.EventData):
         """Outputs: evidence, sources. A link from an older answer also brings back that answer's sources."""
@@ -452,20 +673,6 @@ class UiCallbacks:
             return SKIP()
         return turns[cite.turn].get("sources_html") or SKIP()
 
-    def clear(self):
-        """Outputs: chatbot, history, question, sources, evidence, details, turns, download, note."""
-        return (
-            [],
-            [],
-            "",
-            render.render_sources([]),
-            render.render_evidence_placeholder(),
-            render.render_details_placeholder(),
-            [],
-            gr.update(value=None, interactive=False),
-            render.render_question_note(""),
-        )
-
     def list_abstracts(self, query: str | None = ""):
         try:
             return render.render_abstract_list(self.pipeline.abstracts(), query or "")
@@ -482,11 +689,37 @@ class UiCallbacks:
             return render.render_message(_user_message(exc), kind="error")
 
     def view_abstract(self, evt: gr.EventData):
-        html = self.abstract_html(getattr(evt, "ref", None))
-        return SKIP() if html is None else html
+        """Outputs: browse view, selected abstract ID, the "Ask about this paper" button."""
+        ref = getattr(evt, "ref", None)
+        html = self.abstract_html(ref)
+        if html is None:
+            return SKIP(), SKIP(), SKIP()
+        abstract_id = render.parse_abstract_ref(ref)
+        return html, abstract_id, gr.update(visible="rag-message-error" not in html)
+
+    def ask_about(self, store: object, abstract_id: object):
+        """Browse's "Ask about this paper": a new chat about it, on the Chat tab, with a first question asked.
+
+        Outputs: those of :meth:`new_chat`, then the tabs."""
+        view = list(self.new_chat(store))
+        try:
+            abstract = self.pipeline.abstract(str(abstract_id))
+        except Exception as exc:
+            view[9] = render.render_question_note(_user_message(exc))
+            return (*view, gr.update(selected="chat"), gr.update(visible=True), gr.update(visible=False))
+        view[9] = render.render_scope_note(abstract.label)
+        view[11] = "What does this paper contribute?"
+        view[12] = {"id": abstract.id, "label": abstract.label}
+        return (*view, gr.update(selected="chat"), gr.update(visible=False), gr.update(visible=True))
 
 
 # --- the app ---
+
+
+STORE_KEY = "rag-abstracts-chats"
+# gr.BrowserState encrypts what it stores with a key the page itself receives, so it protects nothing on this
+# local app; a fixed key keeps saved chats readable after the server restarts (a random one would not).
+STORE_SECRET = "rag-abstracts-saved-chats"
 
 
 def build_app(pipeline: Any) -> gr.Blocks:
@@ -496,16 +729,24 @@ def build_app(pipeline: Any) -> gr.Blocks:
     # ---- layout ----
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
-        history = gr.State([])
-        turns = gr.State([])  # per answer: its question, text, references and sources panel (see ui.export)
+        turns = gr.State([])  # per question: its record (see ui.export.turn_record) or error, in step with the chat
         status_state = gr.State(None)
+        editing = gr.State(None)  # which question is being edited (0-based), or None
+        scope = gr.State(None)  # {"id", "label"} of the paper a chat from Browse is about
+        chat_id = gr.State(None)
+        browse_selected = gr.State(None)
+        store = gr.BrowserState(chats.empty(), storage_key=STORE_KEY, secret=STORE_SECRET)
         gr.HTML(
             f"<h1>{render.esc(TITLE)}</h1><p>Answers cite the abstracts they come from; click a citation to read "
             "the evidence. Sentences the verifier could not match to a source are marked.</p>",
             elem_id="rag-header",
             js_on_load=None,
         )
-        with gr.Tabs():
+        with gr.Sidebar(open=False, label="Saved chats", elem_id="rag-sidebar"):
+            gr.Markdown("**Saved chats** — kept in this browser only; nothing is sent anywhere.")
+            chat_list = gr.Radio(choices=[], value=None, show_label=False, elem_id="rag-chats", container=False)
+            delete_btn = gr.Button("Delete this chat", size="sm", variant="stop", elem_id="rag-delete-chat")
+        with gr.Tabs(selected="chat") as tabs:
             with gr.Tab("Chat", id="chat"):
                 status_line = gr.HTML(render.render_status(None), elem_id="rag-status", js_on_load=None)
                 with gr.Row(equal_height=False):
@@ -534,8 +775,11 @@ def build_app(pipeline: Any) -> gr.Blocks:
                                 elem_id="rag-question",
                             )
                             ask = gr.Button("Ask", variant="primary", scale=1, min_width=80, elem_id="rag-ask")
+                            stop = gr.Button(
+                                "Stop", variant="stop", scale=1, min_width=80, visible=False, elem_id="rag-stop"
+                            )
                         question_note = gr.HTML(
-                            render.render_question_note(""), elem_id="rag-question-note", js_on_load=None
+                            render.render_question_note(""), elem_id="rag-question-note", js_on_load=EDIT_JS
                         )
                         with gr.Row(elem_classes="rag-example-row"):
                             example_buttons = [
@@ -553,7 +797,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
                                 elem_id="rag-model",
                             )
                             refresh = gr.Button("Check Ollama", size="sm", scale=1, elem_id="rag-refresh")
-                            clear_btn = gr.Button("Clear chat", size="sm", scale=1, elem_id="rag-clear")
+                            new_btn = gr.Button("New chat", size="sm", scale=1, elem_id="rag-clear")
                             download = gr.DownloadButton(
                                 "Download chat as Markdown",
                                 value=None,
@@ -569,14 +813,13 @@ def build_app(pipeline: Any) -> gr.Blocks:
                         evidence = gr.HTML(
                             render.render_evidence_placeholder(),
                             elem_id="rag-evidence",
-                            js_on_load=CITE_JS,
-                            max_height=640,
+                            js_on_load=PAGE_JS,
                             autoscroll=False,
                         )
             with gr.Tab("Browse", id="browse"), gr.Row(equal_height=False):
                 with gr.Column(scale=1, min_width=320):
                     browse_query = gr.Textbox(
-                        placeholder="Filter by words in the ID, label, text or file name",
+                        placeholder="Search the ID, label, text or file name (typos are fine)",
                         show_label=False,
                         elem_id="rag-browse-query",
                     )
@@ -589,34 +832,74 @@ def build_app(pipeline: Any) -> gr.Blocks:
                     browse_view = gr.HTML(
                         render.render_browse_placeholder(), elem_id="rag-browse-view", js_on_load=None
                     )
+                    browse_ask = gr.Button(
+                        "Ask about this paper", variant="primary", visible=False, elem_id="rag-browse-ask"
+                    )
 
         # ---- events ----
-        chat_outputs = [chatbot, question, sources, evidence, details, status_line, history, turns, question_note]
-        chat_inputs = [question, chatbot, history, model, status_state, turns]
+        chat_outputs = [chatbot, question, sources, evidence, details, status_line, turns, question_note, editing]
+        chat_inputs = [question, chatbot, model, status_state, turns, editing, scope]
         light = {"concurrency_limit": None, "api_visibility": "undocumented"}
-        # Every way of asking (Enter, the button, an example) shares one concurrency pool and progress display.
+        quick = {"queue": False, "api_visibility": "undocumented", "show_progress": "hidden"}
+        # Every way of asking (Enter, the button, an example, regenerate) shares one concurrency pool and progress.
         answering = {"show_progress": "minimal", "show_progress_on": [chatbot], "concurrency_id": "chat"}
 
-        export_file = {"fn": cb.export_file, "inputs": [turns], "outputs": [download], "show_progress": "hidden"}
-        submit_events = [
-            question.submit(cb.respond, chat_inputs, chat_outputs, api_name="ask", **answering).then(
-                **export_file, **light
-            ),
-            ask.click(cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering).then(
-                **export_file, **light
-            ),
-        ]
+        def show_stop():
+            return gr.update(visible=False), gr.update(visible=True)
+
+        after = {
+            "fn": cb.after_answer,
+            "inputs": [chatbot, turns, store, chat_id],
+            "outputs": [download, store, chat_id, chat_list, ask, stop],
+            "show_progress": "hidden",
+            **light,
+        }
+        answer_events = []  # the answering steps, which Stop, New chat and opening another chat cancel
+
+        def chain(start, fn=cb.respond, inputs=chat_inputs, **kwargs):
+            """``start`` (which shows Stop in place of Ask), then the answer, then saving the chat."""
+            step = start.then(fn, inputs, chat_outputs, **answering, **kwargs)
+            answer_events.append(step)
+            step.then(**after)
+            return step
+
+        chain(question.submit(show_stop, None, [ask, stop], **quick), api_name="ask")
+        chain(ask.click(show_stop, None, [ask, stop], **quick), api_visibility="undocumented")
         for button, text in zip(example_buttons, EXAMPLES, strict=True):
-            submit_events.append(
-                button.click(lambda t=text: t, None, question, queue=False, api_visibility="undocumented")
-                .then(cb.respond, chat_inputs, chat_outputs, api_visibility="undocumented", **answering)
-                .then(**export_file, **light)
+            chain(
+                button.click(lambda t=text: (t, *show_stop()), None, [question, ask, stop], **quick),
+                api_visibility="undocumented",
             )
-        clear_outputs = [chatbot, history, question, sources, evidence, details, turns, download, question_note]
-        clear_btn.click(
-            cb.clear, None, clear_outputs, cancels=submit_events, queue=False, api_visibility="undocumented"
+        chain(
+            chatbot.retry(show_stop, None, [ask, stop], **quick),
+            fn=cb.regenerate,
+            inputs=[chatbot, model, status_state, turns, scope],
+            api_visibility="undocumented",
         )
-        chatbot.clear(cb.clear, None, clear_outputs, cancels=submit_events, queue=False, api_visibility="undocumented")
+        stop.click(cb.stopped, [chatbot, turns], [chatbot, turns, ask, stop], cancels=answer_events, **quick).then(
+            **after
+        )
+        question_note.click(cb.start_edit, [turns], [question, editing, question_note], **quick)
+
+        view_outputs = [
+            chatbot, turns, sources, evidence, details, chat_id, store, chat_list, download, question_note, editing,
+            question, scope,
+        ]  # fmt: skip
+        restore_buttons = {"fn": lambda: (gr.update(visible=True), gr.update(visible=False)), "outputs": [ask, stop]}
+        new_btn.click(cb.new_chat, [store], view_outputs, cancels=answer_events, **quick).then(
+            **restore_buttons, **quick
+        )
+        chatbot.clear(cb.new_chat, [store], view_outputs, cancels=answer_events, **quick).then(
+            **restore_buttons, **quick
+        )
+        chat_list.input(cb.open_chat, [store, chat_list], view_outputs, cancels=answer_events, **quick).then(
+            **restore_buttons, **quick
+        )
+        delete_btn.click(cb.delete_chat, [store, chat_id], view_outputs, cancels=answer_events, **quick).then(
+            **restore_buttons, **quick
+        )
+        demo.load(cb.restore, [store], view_outputs, **quick)
+
         evidence.click(cb.show_evidence, [turns], [evidence, sources], show_progress="hidden", **light)
 
         status_outputs = [status_line, model, status_state]
@@ -628,7 +911,15 @@ def build_app(pipeline: Any) -> gr.Blocks:
         browse_query.change(
             cb.list_abstracts, [browse_query], browse_list, show_progress="hidden", trigger_mode="always_last", **light
         )
-        browse_list.click(cb.view_abstract, None, browse_view, show_progress="hidden", **light)
+        browse_list.click(
+            cb.view_abstract, None, [browse_view, browse_selected, browse_ask], show_progress="hidden", **light
+        )
+        chain(
+            browse_ask.click(
+                cb.ask_about, [store, browse_selected], [*view_outputs, tabs, ask, stop], cancels=answer_events, **quick
+            ),
+            api_visibility="undocumented",
+        )
     return demo
 
 
@@ -661,7 +952,7 @@ def configure_queue(demo: gr.Blocks) -> gr.Blocks:
 
 def launch_options() -> dict[str, Any]:
     """Look and client-side options that Gradio 6 takes at launch rather than in the Blocks."""
-    return {"theme": THEME, "css": CSS}
+    return {"theme": THEME, "css": CSS, "head": HEAD}
 
 
 def launch(

@@ -52,9 +52,61 @@ def turn_record(answer: Answer) -> dict[str, Any]:
         "question": answer.question,
         "text": answer.text,
         "backend": answer.backend + (f" · {answer.model}" if answer.model else ""),
+        "seconds": answer.timings.total_s,
         "references": references,
         "nearest": nearest,
+        # what a follow-up needs to resolve "the second one" (see rag.followup)
+        "sources": [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in answer.sources],
     }
+
+
+def history(turns: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The engine-side conversation (``[{"role", "content"[, "sources"]}]``) of the answered turns."""
+    out: list[dict[str, Any]] = []
+    for turn in turns:
+        if turn.get("error") or turn.get("pending") or not isinstance(turn.get("text"), str):
+            continue
+        out.append({"role": "user", "content": str(turn.get("question", ""))})
+        out.append({"role": "assistant", "content": turn["text"], "sources": list(turn.get("sources") or [])})
+    return out
+
+
+def bibtex_key(abstract_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", str(abstract_id)).strip("_") or "abstract"
+
+
+def _bib_value(text: object) -> str:
+    return _one_line(str(text)).replace("{", "(").replace("}", ")").replace("\\", "/")
+
+
+def bibtex_entry(ref: Mapping[str, Any], *, venue: str = "NeurIPS 2026 abstracts") -> str:
+    """A BibTeX-style ``@misc`` entry for one cited abstract (label, ID, files; no author data exists)."""
+    where = "; ".join(ref.get("locations") or [])
+    note = f"{venue}; ID {ref.get('id', '')}" + (f"; {where}" if where else "")
+    return (
+        f"@misc{{{bibtex_key(ref.get('id', ''))},\n"
+        f"  title = {{{_bib_value(ref.get('label', ''))}}},\n"
+        f"  note = {{{_bib_value(note)}}},\n"
+        "  year = {2026}\n}"
+    )
+
+
+def bibtex(turns: Sequence[Mapping[str, Any]]) -> str:
+    """One entry per abstract cited anywhere in ``turns`` (each once, in order of first citation)."""
+    seen: dict[str, Mapping[str, Any]] = {}
+    for turn in turns:
+        for ref in turn.get("references") or []:
+            seen.setdefault(str(ref.get("id", "")), ref)
+    return "\n\n".join(bibtex_entry(ref) for ref in seen.values())
+
+
+def answer_markdown(turn: Mapping[str, Any], *, with_bibtex: bool = False) -> str:
+    """One answer as Markdown notes: the question, the answer with [n] markers, its references (and BibTeX)."""
+    text = turn_markdown(turn).rstrip() + "\n"
+    entries = bibtex([turn]) if with_bibtex else ""
+    if entries:
+        text += "\n**BibTeX**\n\n```bibtex\n" + entries + "\n```\n"
+    return text
 
 
 def _one_line(text: str) -> str:
@@ -80,6 +132,8 @@ def turn_markdown(turn: Mapping[str, Any], index: int | None = None) -> str:
     elif turn.get("nearest"):
         lines += ["**Closest abstracts** (none answers the question)", ""]
         lines += [f"- **{_one_line(n['label'])}** — ID `{n['id']}`" for n in turn["nearest"]] + [""]
+    if turn.get("error"):
+        lines += [f"*Not answered: {_one_line(turn['error'])}*", ""]
     if turn.get("backend"):
         lines += [f"*Answered by: {turn['backend']}*", ""]
     return "\n".join(lines)
@@ -92,4 +146,7 @@ def chat_markdown(turns: Sequence[Mapping[str, Any]], *, title: str, now: dateti
     if not turns:
         parts += ["*(No questions asked yet.)*", ""]
     parts += [turn_markdown(t, i) for i, t in enumerate(turns, 1)]
+    entries = bibtex(turns)
+    if entries:
+        parts += ["## BibTeX", "", "```bibtex", entries, "```", ""]
     return "\n".join(parts).rstrip() + "\n"

@@ -168,8 +168,10 @@ def inline(text: str, *, links: bool = True) -> str:
 
 
 def render_markdown(text: str) -> str:
-    """A block of Markdown (lists, tables, paragraphs) as safe HTML, bare URLs linked."""
-    return map_text(_MD.render(latex_to_text(text or "")), _linkify)
+    """A block of Markdown (lists, tables, paragraphs) as safe HTML, bare URLs linked; each table inside a box
+    that scrolls sideways on its own when the table is wider than the answer."""
+    out = map_text(_MD.render(latex_to_text(text or "")), _linkify)
+    return out.replace("<table>", '<div class="rag-table-scroll"><table>').replace("</table>", "</table></div>")
 
 
 def _multiline(text: str) -> str:
@@ -443,9 +445,53 @@ def _text_with_markers(text: str, sources: Mapping[int, Source]) -> str:
 # --- answers ---
 
 
-def render_user(question: str) -> str:
-    """A question as shown in the chat (escaped; line breaks kept)."""
-    return f'<div class="rag-question">{esc(question)}</div>'
+def render_user(question: str, turn: int | None = None) -> str:
+    """A question as shown in the chat (escaped; line breaks kept), with an Edit link when its place is known."""
+    edit = (
+        f'<div class="rag-question-actions"><a class="rag-action rag-edit" href="#edit:{int(turn)}" '
+        'title="Edit this question and ask it again (the answers after it are replaced)">Edit</a></div>'
+        if turn is not None
+        else ""
+    )
+    return f'<div class="rag-question">{esc(question)}</div>{edit}'
+
+
+def footer_meta(backend: str = "", seconds: float | None = None, tokens_per_s: float | None = None) -> str:
+    """The small line under an answer: what answered it and how long it took."""
+    parts = [backend] if backend else []
+    if seconds is not None:
+        parts.append(_seconds(seconds))
+    if tokens_per_s is not None:
+        parts.append(f"{tokens_per_s:.1f} tokens/s")
+    return " · ".join(parts)
+
+
+def render_footer(meta: str, *, copy_text: str = "", file_text: str = "", file_name: str = "answer.md") -> str:
+    """Under each answer: backend and timing, Copy (the answer with its references, as Markdown) and a download of
+    the same with BibTeX. The texts ride along in hidden <pre> elements, so copying needs no server round trip."""
+    actions = ""
+    if copy_text:
+        actions += '<a class="rag-action rag-copy" href="#copy" title="Copy the answer and its references">Copy</a>'
+    if file_text:
+        name = re.sub(r"[^A-Za-z0-9._-]+", "-", file_name) or "answer.md"
+        actions += (
+            f'<a class="rag-action rag-save" href="#save:{esc(name)}" '
+            'title="Download this answer as Markdown, with references and BibTeX">Markdown</a>'
+        )
+    hidden = (f'<pre class="rag-copy-src">{esc(copy_text)}</pre>' if copy_text else "") + (
+        f'<pre class="rag-file-src">{esc(file_text)}</pre>' if file_text else ""
+    )
+    return f'<div class="rag-footer"><span class="rag-footer-meta">{esc(meta)}</span>{actions}</div>{hidden}'
+
+
+def render_stopped(markup: str) -> str:
+    """A streaming message the person stopped: the text that arrived, no cursor, and a note saying so."""
+    text = re.sub(r'<span class="rag-cursor"></span>', "", markup or "")
+    text = text.replace("rag-answer rag-streaming", "rag-answer rag-stopped", 1)
+    if 'class="rag-pending"' in text:
+        text = '<div class="rag-answer rag-stopped"></div>'
+    note = '<p class="rag-notice">Stopped. Ask again or regenerate for a full answer.</p>'
+    return text[: -len("</div>")] + note + "</div>" if text.endswith("</div>") else text + note
 
 
 def render_streaming(text: str) -> str:
@@ -479,7 +525,7 @@ def label_summary(answer: Answer) -> str:
     return "; ".join(parts) + "." if parts else ""
 
 
-def render_answer(answer: Answer, *, turn: int | None = None) -> str:
+def render_answer(answer: Answer, *, turn: int | None = None, footer: str = "") -> str:
     """The verified answer: Markdown with citation chips, unverified sentences marked, closest abstracts.
 
     A list or table answer is rendered from its Markdown text (chips replace its ``[n]`` markers); a prose
@@ -515,6 +561,7 @@ def render_answer(answer: Answer, *, turn: int | None = None) -> str:
                 "not supported by the cited abstract (hover for why)."
             )
         parts.append(f'<p class="rag-legend">{legend}</p>')
+    parts.append(footer)
     parts.append("</div>")
     return "".join(parts)
 
@@ -606,6 +653,15 @@ def render_abstract(abstract: Abstract, spans: Iterable[Span] = (), *, number: i
     )
 
 
+def render_evidence(abstract: Abstract, spans: Iterable[Span] = (), *, number: int | None = None) -> str:
+    """The evidence panel: the abstract (see :func:`render_abstract`) and, shown on narrow screens where the
+    panel opens over the chat, a button back to the chat."""
+    return (
+        '<button type="button" class="rag-drawer-close" aria-label="Close the abstract and go back to the chat">'
+        "← Back to the chat</button>" + render_abstract(abstract, spans, number=number)
+    )
+
+
 def render_evidence_placeholder() -> str:
     return (
         '<div class="rag-panel rag-evidence-empty"><h3 class="rag-panel-title">Evidence</h3>'
@@ -619,6 +675,23 @@ def render_question_note(message: str) -> str:
     if not message:
         return '<div class="rag-question-note" aria-live="polite"></div>'
     return f'<div class="rag-question-note rag-question-note-on" role="status">{_multiline(message)}</div>'
+
+
+def render_edit_note(index: int) -> str:
+    """The note under the question box while question ``index`` (0-based) is being edited."""
+    return (
+        '<div class="rag-question-note rag-question-note-on rag-editing" role="status">'
+        f"Editing question {int(index) + 1}: press Enter to ask it again; its answer and those after it are "
+        'replaced. <a class="rag-action" href="#edit:cancel">Cancel</a></div>'
+    )
+
+
+def render_scope_note(label: str) -> str:
+    """The note under the question box in a chat started from Browse's "Ask about this paper"."""
+    return (
+        '<div class="rag-question-note rag-question-note-on rag-scope" role="status">'
+        f"Asking about <strong>{inline(label, links=False)}</strong>: “it” and “this paper” mean this paper.</div>"
+    )
 
 
 def render_message(message: str, *, kind: str = "info") -> str:
@@ -710,37 +783,111 @@ def render_status(status: BackendStatus | None, answer: Answer | None = None) ->
 # --- browse ---
 
 
-def filter_abstracts(abstracts: Sequence[Abstract], query: str) -> list[Abstract]:
-    """Abstracts whose ID, label, text or file names contain every word of the query (case-insensitive)."""
-    words = (query or "").lower().split()
+_WORD = re.compile(r"\w+")
+BROWSE_MIN_SIMILARITY = 85  # rapidfuzz ratio (0-100) for a typo to match a word: "calibraton" ~ "calibration" is 95
+BROWSE_MIN_FUZZY_CHARS = 5  # shorter query words match only as written (as part of a word)
+
+
+def _haystack(a: Abstract) -> str:
+    return " ".join([a.id, a.label, a.text, locations_text(a)])
+
+
+def match_words(
+    text: str, query: str, *, min_similarity: float = BROWSE_MIN_SIMILARITY
+) -> tuple[float, set[str]] | None:
+    """How well ``text`` matches every word of ``query``: (score, the words of ``text`` that matched), or None.
+
+    A query word matches a word of the text that contains it (case-insensitive), else, when it has at least
+    ``BROWSE_MIN_FUZZY_CHARS`` characters, a word spelt within ``min_similarity`` (rapidfuzz ratio) of it, so
+    typos still find their word. The score adds each query word's best similarity (100 for an exact match).
+    """
+    from rapidfuzz import fuzz, process
+
+    words = [w.lower() for w in _WORD.findall(query or "")]
     if not words:
-        return list(abstracts)
+        return 0.0, set()
+    vocabulary = {w.lower() for w in _WORD.findall(text or "")}
+    score = 0.0
+    matched: set[str] = set()
+    for word in words:
+        exact = {v for v in vocabulary if word in v}
+        if exact:
+            matched |= exact
+            score += 100.0
+            continue
+        if len(word) < BROWSE_MIN_FUZZY_CHARS:
+            return None
+        close = process.extract(word, vocabulary, scorer=fuzz.ratio, score_cutoff=min_similarity, limit=5)
+        if not close:
+            return None
+        matched |= {v for v, _, _ in close}
+        score += max(sim for _, sim, _ in close)
+    return score, matched
+
+
+def filter_abstracts(abstracts: Sequence[Abstract], query: str) -> list[Abstract]:
+    """Abstracts whose ID, label, text or file names match every word of the query (typos tolerated), best first."""
+    return [a for a, _ in search_abstracts(abstracts, query)]
+
+
+def search_abstracts(abstracts: Sequence[Abstract], query: str) -> list[tuple[Abstract, set[str]]]:
+    """(abstract, matched words) for each abstract matching the query, best match first (ties keep list order)."""
+    if not _WORD.search(query or ""):
+        return [(a, set()) for a in abstracts]
     found = []
-    for a in abstracts:
-        haystack = " ".join([a.id, a.label, a.text, locations_text(a)]).lower()
-        if all(w in haystack for w in words):
-            found.append(a)
-    return found
+    for i, a in enumerate(abstracts):
+        match = match_words(_haystack(a), query)
+        if match is not None:
+            found.append((-match[0], i, a, match[1]))
+    found.sort(key=lambda x: (x[0], x[1]))
+    return [(a, words) for _, _, a, words in found]
+
+
+def mark_words(markup: str, words: Collection[str]) -> str:
+    """Wrap each whole occurrence of ``words`` (case-insensitive) in rendered text with <mark class="rag-hit">."""
+    words = sorted({w for w in words if w}, key=len, reverse=True)
+    if not words:
+        return markup
+    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(w) for w in words) + r")(?!\w)", re.IGNORECASE)
+    return map_text(markup, lambda text: pattern.sub(r'<mark class="rag-hit">\1</mark>', text), skip=("code", "pre"))
+
+
+def snippet_around(text: str, words: Collection[str], chars: int = 180) -> str:
+    """About ``chars`` characters of ``text``: its opening, or the stretch around the first matched word."""
+    first = None
+    if words:
+        pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(w) for w in words) + r")(?!\w)", re.IGNORECASE)
+        hit = pattern.search(text)
+        first = hit.start() if hit else None
+    if first is None or first < chars // 2:
+        return text if len(text) <= chars else text[:chars].rsplit(" ", 1)[0] + "…"
+    start = text.rfind(" ", 0, first - chars // 3) + 1
+    piece = text[start : start + chars]
+    if start + chars < len(text):
+        piece = piece.rsplit(" ", 1)[0] + "…"
+    return "…" + piece
 
 
 def render_abstract_list(abstracts: Sequence[Abstract], query: str = "", *, snippet_chars: int = 180) -> str:
-    """Every abstract (ID, label, files, opening words) matching the query; each opens in full when clicked."""
-    shown = filter_abstracts(abstracts, query)
-    count = f"{len(shown)} of {len(abstracts)} abstracts" if query.strip() else f"{len(abstracts)} abstracts"
+    """Every abstract (ID, label, files, a snippet) matching the query, matched words highlighted; each opens in
+    full when clicked."""
+    shown = search_abstracts(abstracts, query)
+    count = f"{len(shown)} of {len(abstracts)} abstracts" if (query or "").strip() else f"{len(abstracts)} abstracts"
     if not shown:
         return (
             f'<div class="rag-browse"><p class="rag-meta">{esc(count)}</p>'
             '<p class="rag-empty">No abstract matches these words.</p></div>'
         )
     items = []
-    for a in shown:
-        snippet = a.text if len(a.text) <= snippet_chars else a.text[:snippet_chars].rsplit(" ", 1)[0] + "…"
+    for a, words in shown:
+        snippet = snippet_around(a.text, words, snippet_chars)
         items.append(
             f'<li><a class="rag-browse-item" href="{esc(abstract_href(a.id))}">'
-            f'<span class="rag-browse-head"><span class="rag-source-label">{inline(a.label, links=False)}</span>'
+            f'<span class="rag-browse-head"><span class="rag-source-label">'
+            f"{mark_words(inline(a.label, links=False), words)}</span>"
             f"<code>{esc(a.id)}</code></span>"
             f'<span class="rag-meta">{esc(locations_text(a))}</span>'
-            f'<span class="rag-snippet">{inline(snippet, links=False)}</span></a></li>'
+            f'<span class="rag-snippet">{mark_words(inline(snippet, links=False), words)}</span></a></li>'
         )
     return f'<div class="rag-browse"><p class="rag-meta">{esc(count)}</p><ul class="rag-browse-list">{"".join(items)}</ul></div>'
 
