@@ -892,7 +892,8 @@ def test_respond_streams_then_renders_verified_answer():
     history = export.history(turns)
     assert "rag-chip" in final_chat[-1]["content"] and "rag-streaming" not in final_chat[-1]["content"]
     assert "assaybench-66f7" in sources and "Retrieval" in details and "extractive" in status
-    assert [t["question"] for t in turns] == [make_answer().question] and "sources_html" in turns[0]
+    assert [t["question"] for t in turns] == ["How many CRISPR screens?"] and "sources_html" in turns[0]
+    assert is_skip(editing) and "extractive · " in final_chat[-1]["content"] and 'href="#copy"' in final_chat[-1]["content"]
     assert history == [
         {"role": "user", "content": "How many CRISPR screens?"},
         {
@@ -978,7 +979,7 @@ def test_export_file_writes_the_chat_as_markdown():
     turns = run(cb.respond("q", [], None, None))[-1][6]
     update = cb.export_file(turns)
     text = Path(update["value"]).read_text(encoding="utf-8")
-    assert update["value"].endswith(".md") and "## 1. How many CRISPR screens" in text and "[1]" in text
+    assert update["value"].endswith(".md") and "## 1. q" in text and "[1]" in text and "@misc{assaybench_66f7," in text
     assert cb.export_file([])["value"] is None
 
 

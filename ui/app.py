@@ -133,9 +133,18 @@ if (!window.__ragPageListener) {
   document.addEventListener('keydown', function (ev) { if (ev.key === 'Escape') closeDrawer(); });
 }
 watch('value', function () {
-  var target = element.querySelector('.rag-abstract-text mark.rag-evidence') || element.querySelector('article');
-  if (!target || !target.scrollIntoView) return;
-  target.scrollIntoView({block: element.closest('.rag-drawer-open') ? 'center' : 'nearest'});
+  // Scroll the panel (not the page's hidden-overflow wrappers, which scrollIntoView would also move) so the
+  // highlighted sentence sits in its middle, then the window only as far as needed to show it.
+  var panel = document.getElementById('rag-evidence');
+  var mark = element.querySelector('.rag-abstract-text mark.rag-evidence');
+  if (!panel) return;
+  if (!mark) { panel.scrollTop = 0; return; }
+  var m = mark.getBoundingClientRect(), p = panel.getBoundingClientRect();
+  panel.scrollTop += (m.top - p.top) - Math.max(0, (panel.clientHeight - m.height) / 2);
+  if (panel.classList.contains('rag-drawer-open')) return;
+  m = mark.getBoundingClientRect();
+  if (m.bottom > window.innerHeight) window.scrollBy(0, m.bottom - window.innerHeight + 24);
+  else if (m.top < 0) window.scrollBy(0, m.top - 24);
 });
 """
 
@@ -283,7 +292,7 @@ pre.rag-copy-src, pre.rag-file-src { display: none !important; }
 mark.rag-hit { background: #fef08a; color: inherit; padding: 0 0.1em; border-radius: 2px; }
 .dark mark.rag-hit { background: #854d0e; }
 .rag-drawer-close { display: none; }
-#rag-evidence { max-height: 640px; overflow-y: auto; }
+#rag-evidence { max-height: 640px; overflow-y: auto !important; }
 /* Table cells wrap at spaces only; a table wider than the answer scrolls inside its own box. */
 .rag-table-scroll { max-width: 100%; overflow-x: auto; }
 .rag-table-scroll table { display: table !important; max-width: none !important; overflow: visible !important; }
@@ -517,7 +526,7 @@ class UiCallbacks:
                 close()  # stops generation when the user stops, clears the chat or leaves
 
         sources_html = render.render_answer_sources(answer, turn=turn)
-        record = {**export.turn_record(answer), "sources_html": sources_html}
+        record = {**export.turn_record(answer), "question": cleaned, "sources_html": sources_html}
         footer = render.render_footer(
             render.footer_meta(record["backend"], answer.timings.total_s, answer.tokens_per_s),
             copy_text=export.answer_markdown(record),
@@ -566,8 +575,9 @@ class UiCallbacks:
         Outputs: chatbot, turns, ask, stop."""
         chat = list(chat or [])
         turns = list(turns or [])
-        if chat and "rag-streaming" in str(chat[-1].get("content", "")):
-            chat[-1] = {"role": "assistant", "content": render.render_stopped(str(chat[-1]["content"]))}
+        last = chats.message_text(chat[-1].get("content")) if chat and isinstance(chat[-1], dict) else None
+        if last and "rag-streaming" in last:
+            chat[-1] = {"role": "assistant", "content": render.render_stopped(last)}
         if turns and turns[-1].get("pending"):
             turns[-1] = {"question": turns[-1].get("question", ""), "error": "Stopped before the answer was complete."}
         return chat, turns, gr.update(visible=True), gr.update(visible=False)
@@ -742,7 +752,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
             elem_id="rag-header",
             js_on_load=None,
         )
-        with gr.Sidebar(open=False, label="Saved chats", elem_id="rag-sidebar"):
+        with gr.Sidebar(open=False, label="Saved chats", elem_id="rag-sidebar") as sidebar:
             gr.Markdown("**Saved chats** — kept in this browser only; nothing is sent anywhere.")
             chat_list = gr.Radio(choices=[], value=None, show_label=False, elem_id="rag-chats", container=False)
             delete_btn = gr.Button("Delete this chat", size="sm", variant="stop", elem_id="rag-delete-chat")
@@ -798,6 +808,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
                             )
                             refresh = gr.Button("Check Ollama", size="sm", scale=1, elem_id="rag-refresh")
                             new_btn = gr.Button("New chat", size="sm", scale=1, elem_id="rag-clear")
+                            saved_btn = gr.Button("Saved chats", size="sm", scale=1, elem_id="rag-saved-chats")
                             download = gr.DownloadButton(
                                 "Download chat as Markdown",
                                 value=None,
@@ -899,6 +910,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
             **restore_buttons, **quick
         )
         demo.load(cb.restore, [store], view_outputs, **quick)
+        saved_btn.click(lambda: gr.Sidebar(open=True), None, sidebar, **quick)
 
         evidence.click(cb.show_evidence, [turns], [evidence, sources], show_progress="hidden", **light)
 

@@ -41,6 +41,19 @@ def title_of(turns: Sequence[Mapping[str, Any]]) -> str:
     return "New chat"
 
 
+def message_text(content: object) -> str | None:
+    """A chat message's content as one string: Gradio hands messages back with their content as a list of parts
+    (``[{"type": "text", "text": ...}]``); None for content that is not text."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Mapping):
+        return content.get("text") if isinstance(content.get("text"), str) else None
+    if isinstance(content, list):
+        parts = [message_text(part) for part in content]
+        return "".join(parts) if parts and all(isinstance(p, str) for p in parts) else None
+    return None
+
+
 def _valid_chat(chat: object) -> dict[str, Any] | None:
     if not isinstance(chat, Mapping):
         return None
@@ -49,7 +62,7 @@ def _valid_chat(chat: object) -> dict[str, Any] | None:
         return None
     if not isinstance(messages, list) or not isinstance(turns, list):
         return None
-    if not all(isinstance(m, Mapping) and isinstance(m.get("content"), str) for m in messages):
+    if not all(isinstance(m, Mapping) and message_text(m.get("content")) is not None for m in messages):
         return None
     if not all(isinstance(t, Mapping) for t in turns) or len(messages) != 2 * len(turns):
         return None
@@ -58,7 +71,10 @@ def _valid_chat(chat: object) -> dict[str, Any] | None:
         "id": chat_id,
         "title": title_of(turns),
         "updated": updated,
-        "messages": [{"role": m.get("role", "assistant"), "content": m["content"]} for m in messages],
+        "messages": [
+            {"role": "user" if m.get("role") == "user" else "assistant", "content": message_text(m["content"])}
+            for m in messages
+        ],
         "turns": [dict(t) for t in turns],
     }
 
