@@ -284,3 +284,56 @@ def test_no_file_outside_the_app_is_served(server_url):
         except urllib.error.HTTPError as exc:
             status, body = exc.code, b""
         assert status != 200 or b"[build-system]" not in body and b"root:" not in body, path
+
+
+def test_browse_tolerates_typos_highlights_matches_and_clears_the_footer(page):
+    page.get_by_role("tab", name="Browse").click()
+    page.wait_for_selector("#rag-browse-list a.rag-browse-item", timeout=15_000)
+    page.fill("#rag-browse-query textarea", "calibraton")  # typo for "calibration"
+    page.wait_for_function(
+        "() => document.querySelector('#rag-browse-list mark.rag-hit') !== null"
+        " && document.querySelector('#rag-browse-list .rag-meta').innerText.includes(' of ')",
+        timeout=10_000,
+    )
+    hits = page.locator("#rag-browse-list mark.rag-hit")
+    assert hits.first.inner_text().lower().startswith("calibrat")
+    # Gradio's footer (Settings) sits below the list and the abstract, never over them.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    footer = page.locator("footer").last.bounding_box()
+    for selector in ("#rag-browse-list", "#rag-browse-view"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] + box["height"] <= footer["y"] + 1, (selector, box, footer)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ui-browse-typo-real.png"), full_page=True)
+
+
+def test_ask_about_this_paper_starts_a_chat_about_it(page):
+    page.get_by_role("tab", name="Browse").click()
+    page.wait_for_selector("#rag-browse-list a.rag-browse-item", timeout=15_000)
+    page.fill("#rag-browse-query textarea", "AssayBench CRISPR")
+    page.wait_for_function(
+        "() => document.querySelector('#rag-browse-list a.rag-browse-item code').innerText.startsWith('assaybench-')",
+        timeout=10_000,
+    )
+    page.locator("#rag-browse-list a.rag-browse-item").first.click()
+    page.locator("#rag-browse-ask").wait_for(state="visible", timeout=10_000)
+    page.click("#rag-browse-ask")
+    page.wait_for_selector("#rag-chat .rag-answer:not(.rag-streaming)", timeout=ANSWER_TIMEOUT_MS)
+    assert "AssayBench" in page.locator("#rag-question-note").inner_text()
+    # The engine read "this paper" as AssayBench: the answer cites it.
+    assert "assaybench-" in page.locator("#rag-sources").inner_text()
+    assert page.page_errors == []
+
+
+def test_reload_keeps_the_chat_and_its_chips(page):
+    ask(page, "How many CRISPR screens does AssayBench use?")
+    page.wait_for_function(
+        "() => (document.querySelector('#rag-chats') || {}).textContent?.includes('1 question')", timeout=15_000
+    )
+    page.reload()
+    page.wait_for_selector("#rag-chat .rag-answer", timeout=30_000)
+    assert "1,920" in last_answer(page).inner_text()
+    last_answer(page).locator("a.rag-chip").first.click()
+    mark = page.locator("#rag-evidence .rag-abstract-text mark.rag-evidence").first
+    mark.wait_for(state="visible", timeout=15_000)
+    assert "1,920" in mark.inner_text()

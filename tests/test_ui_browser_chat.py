@@ -431,7 +431,12 @@ def test_saved_chats_survive_a_reload_and_a_browser_restart_and_can_be_reopened_
     try:
         ask(pg, "which papers are fast")
         ask(pg, "compare them", answers_before=1)
-        pg.wait_for_function("() => Object.keys(localStorage).some(k => k.includes('rag-abstracts-chats'))")
+        # Saved (in this browser's localStorage) once the list of chats shows both questions.
+        pg.wait_for_function(
+            "() => (document.querySelector('#rag-chats') || {}).textContent?.includes('2 questions')"
+            " && Object.keys(localStorage).some(k => k.includes('rag-abstracts-chats'))",
+            timeout=15_000,
+        )
         pg.reload()
         pg.wait_for_function("() => document.querySelectorAll('#rag-chat .rag-answer').length === 2", timeout=15_000)
         assert "compare them" in pg.locator("#rag-sources").inner_text()
@@ -454,6 +459,7 @@ def test_saved_chats_survive_a_reload_and_a_browser_restart_and_can_be_reopened_
         pg.click("#rag-saved-chats")
         options = pg.locator("#rag-chats label")
         pg.wait_for_function("() => document.querySelectorAll('#rag-chats label').length === 2")
+        pg.wait_for_timeout(400)  # the sidebar slides in
         assert (
             options.nth(0).inner_text().startswith("count") and "which papers are fast" in options.nth(1).inner_text()
         )
