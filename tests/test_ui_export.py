@@ -66,3 +66,44 @@ def test_abstained_answer_lists_the_closest_abstracts():
 
 def test_empty_chat_says_so():
     assert "No questions asked yet" in export.chat_markdown([], title="T", now=NOW)
+
+
+def test_history_comes_from_answered_turns_only():
+    record = export.turn_record(two_source_answer())
+    turns = [record, {"question": "broken", "error": "Ollama stopped"}, {"question": "waiting", "pending": True}]
+    assert export.history(turns) == [
+        {"role": "user", "content": record["question"]},
+        {
+            "role": "assistant",
+            "content": record["text"],
+            "sources": [
+                {"number": 1, "id": "assaybench-66f7", "label": "AssayBench"},
+                {"number": 2, "id": "other-1234", "label": "Other"},
+            ],
+        },
+    ]
+
+
+def test_bibtex_entry_per_cited_abstract():
+    ref = {"id": "who-when-pro-1a2b", "label": "Who&When {Pro}", "locations": ["000_a.txt #4"]}
+    assert export.bibtex_entry(ref) == (
+        "@misc{who_when_pro_1a2b,\n  title = {Who&When (Pro)},\n"
+        "  note = {NeurIPS 2026 abstracts; ID who-when-pro-1a2b; 000_a.txt #4},\n  year = {2026}\n}"
+    )
+    same = [export.turn_record(two_source_answer())] * 2
+    assert export.bibtex(same).count("@misc{assaybench_66f7,") == 1
+
+
+def test_one_answer_as_markdown_with_and_without_bibtex():
+    record = export.turn_record(two_source_answer())
+    plain = export.answer_markdown(record)
+    assert plain.startswith("## How many CRISPR screens") and "[1] **AssayBench**" in plain and "@misc" not in plain
+    full = export.answer_markdown(record, with_bibtex=True)
+    assert full.startswith(plain.rstrip()) and "```bibtex\n@misc{assaybench_66f7," in full
+
+
+def test_chat_markdown_ends_with_bibtex_and_notes_unanswered_questions():
+    turns = [export.turn_record(two_source_answer()), {"question": "Stopped one", "error": "Stopped early."}]
+    text = export.chat_markdown(turns, title="T", now=NOW)
+    assert "## 2. Stopped one" in text and "*Not answered: Stopped early.*" in text
+    assert text.rstrip().endswith("```") and "## BibTeX" in text

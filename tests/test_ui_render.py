@@ -410,7 +410,9 @@ def test_repeated_citation_number_in_a_sentence_gives_one_chip_with_both_spans()
 def test_verified_sentence_note_becomes_tooltip():
     a = make_abstract()
     sentence = AnswerSentence("x", [Citation(1, a.id, 0.9, 0, 5)], True, "re-cited from [2] to [1]")
-    assert 'title="supported by the cited abstract; re-cited from [2] to [1]"' in render.render_answer(make_answer(sentences=[sentence]))
+    assert 'title="supported by the cited abstract; re-cited from [2] to [1]"' in render.render_answer(
+        make_answer(sentences=[sentence])
+    )
 
 
 @pytest.mark.parametrize("nasty", NASTY)
@@ -893,7 +895,11 @@ def test_respond_streams_then_renders_verified_answer():
     assert "rag-chip" in final_chat[-1]["content"] and "rag-streaming" not in final_chat[-1]["content"]
     assert "assaybench-66f7" in sources and "Retrieval" in details and "extractive" in status
     assert [t["question"] for t in turns] == ["How many CRISPR screens?"] and "sources_html" in turns[0]
-    assert is_skip(editing) and "extractive · " in final_chat[-1]["content"] and 'href="#copy"' in final_chat[-1]["content"]
+    assert (
+        is_skip(editing)
+        and "extractive · " in final_chat[-1]["content"]
+        and 'href="#copy"' in final_chat[-1]["content"]
+    )
     assert history == [
         {"role": "user", "content": "How many CRISPR screens?"},
         {
@@ -1096,3 +1102,142 @@ def test_cite_listener_targets_the_links_render_makes():
     assert href.startswith("#cite:") and 'a[href^="#cite:"]' in app.PAGE_JS
     assert render.abstract_href("x").startswith("#abstract:") and 'a[href^="#abstract:"]' in app.BROWSE_JS
     assert re.search(r"[tT]rigger\('click', \{ref:", app.PAGE_JS) and "trigger('click', {ref:" in app.BROWSE_JS
+
+
+# --- issue #15: footer, stop, edit, fuzzy Browse, saved chats, scope ---
+
+
+def test_browse_matches_typos_and_highlights_the_matched_words():
+    abstracts = [make_abstract(), make_abstract("other-1234", "Other", "We study model calibration at length.")]
+    assert [a.id for a in render.filter_abstracts(abstracts, "calibraton")] == ["other-1234"]
+    assert [a.id for a in render.filter_abstracts(abstracts, "CRISPR screns")] == ["assaybench-66f7"]
+    assert render.filter_abstracts(abstracts, "zebra") == [] and len(render.filter_abstracts(abstracts, "  ")) == 2
+    assert render.filter_abstracts(abstracts, "crisp") and not render.filter_abstracts(abstracts, "crips")  # short
+    out = render.render_abstract_list(abstracts, "calibraton")
+    assert '<mark class="rag-hit">calibration</mark>' in out and "1 of 2 abstracts" in out
+    assert_safe(out)
+
+
+def test_exact_matches_rank_before_typos():
+    abstracts = [make_abstract("a-1", "A", "Calibraton is misspelt here."), make_abstract("b-2", "B", "No match.")]
+    abstracts.append(make_abstract("c-3", "C", "Calibration, spelt right."))
+    assert [a.id for a in render.filter_abstracts(abstracts, "calibration")][0] == "c-3"
+
+
+def test_mark_words_leaves_tags_and_code_alone():
+    out = render.mark_words('<a href="#x" title="screens">screens</a> <code>screens</code> Screens', {"screens"})
+    assert out == '<a href="#x" title="screens"><mark class="rag-hit">screens</mark></a> <code>screens</code> ' + (
+        '<mark class="rag-hit">Screens</mark>'
+    )
+
+
+def test_snippet_starts_near_the_first_match():
+    text = "Opening words. " * 30 + "The key result is here."
+    assert render.snippet_around(text, {"key"}, 60).startswith("…") and "key" in render.snippet_around(
+        text, {"key"}, 60
+    )
+    assert render.snippet_around(text, set(), 60).startswith("Opening words.")
+
+
+def test_tables_sit_in_their_own_scroll_box():
+    out = render.render_markdown("| a | b |\n|---|---|\n| 1 | 2 |")
+    assert out.startswith('<div class="rag-table-scroll"><table>') and out.rstrip().endswith("</table></div>")
+
+
+def test_footer_has_backend_time_and_the_hidden_markdown():
+    footer = render.render_footer(
+        render.footer_meta("ollama · llama3.2:3b", 1.234, 20.5), copy_text="a <b>", file_text="f", file_name="x y.md"
+    )
+    assert "ollama · llama3.2:3b · 1.23 s · 20.5 tokens/s" in footer and 'href="#save:x-y.md"' in footer
+    assert '<pre class="rag-copy-src">a &lt;b&gt;</pre>' in footer and 'href="#copy"' in footer
+    assert_safe(footer)
+    assert render.footer_meta("extractive", 0.25) == "extractive · 250 ms"
+
+
+def test_user_message_has_an_edit_link_for_its_place():
+    out = render.render_user("Why <not>?", 3)
+    assert 'href="#edit:3"' in out and "Why &lt;not&gt;?" in out and "#edit" not in render.render_user("q")
+
+
+def test_stopped_stream_keeps_its_text_and_says_so():
+    out = render.render_stopped(render.render_streaming("half an"))
+    assert "rag-stopped" in out and "half an" in out and "rag-cursor" not in out and "Stopped." in out
+    assert "Stopped." in render.render_stopped(render.render_streaming(""))
+
+
+def test_evidence_has_a_way_back_to_the_chat():
+    out = render.render_evidence(make_abstract(), [(0, 10)], number=1)
+    assert out.startswith('<button type="button" class="rag-drawer-close"') and "<mark" in out
+    assert_safe(out)
+
+
+def answered(cb, question="q1", chat=None, turns=None, **kwargs):
+    return run(cb.respond(question, chat or [], None, None, turns or [], **kwargs))[-1]
+
+
+def test_editing_a_question_cuts_the_chat_there():
+    cb = app.UiCallbacks(FakePipeline())
+    first = answered(cb, "q1")
+    second = answered(cb, "q2", first[0], first[6])
+    assert len(second[0]) == 4 and [t["question"] for t in second[6]] == ["q1", "q2"]
+    question, editing, note = cb.start_edit(second[6], gr.EventData(None, {"ref": "#edit:0"}))
+    assert question == "q1" and editing == 0 and "Editing question 1" in note
+    updates = run(cb.respond("q1 again", second[0], None, None, second[6], editing=0))
+    edited = updates[-1]
+    assert len(edited[0]) == 2 and [t["question"] for t in edited[6]] == ["q1 again"] and updates[0][8] is None
+    assert cb.pipeline.calls[-1]["history"] is None  # nothing before the edited question
+    for ref in ("#edit:cancel", "#edit:9", None, "#edit:-1"):
+        assert cb.start_edit(second[6], gr.EventData(None, {"ref": ref}))[1] is None
+
+
+def test_regenerate_asks_the_last_question_again_in_its_place():
+    cb = app.UiCallbacks(FakePipeline())
+    first = answered(cb, "q1")
+    second = answered(cb, "q2", first[0], first[6])
+    again = run(cb.regenerate(second[0], None, None, second[6]))[-1]
+    assert len(again[0]) == 4 and [t["question"] for t in again[6]] == ["q1", "q2"]
+    assert cb.pipeline.calls[-1]["question"] == "q2" and len(cb.pipeline.calls[-1]["history"]) == 2
+    (nothing,) = run(cb.regenerate([], None, None, []))
+    assert all(is_skip(u) for u in nothing)
+
+
+def test_stop_marks_the_streaming_answer_and_records_it():
+    chat = [
+        {"role": "user", "content": [{"type": "text", "text": render.render_user("q", 0)}]},
+        {"role": "assistant", "content": [{"type": "text", "text": render.render_streaming("some words")}]},
+    ]
+    new_chat, turns, ask, stop = app.UiCallbacks.stopped(chat, [{"question": "q", "pending": True}])
+    assert "rag-stopped" in new_chat[-1]["content"] and "some words" in new_chat[-1]["content"]
+    assert turns == [{"question": "q", "error": "Stopped before the answer was complete."}]
+    assert ask["visible"] is True and stop["visible"] is False
+    assert app.UiCallbacks.stopped([], [])[0] == []
+
+
+def test_saved_chats_round_trip_through_the_callbacks():
+    cb = app.UiCallbacks(FakePipeline())
+    first = answered(cb, "q1")
+    download, store, chat_id, listing, *_ = cb.after_answer(first[0], first[6], None, None)
+    assert download["value"].endswith(".md") and listing["value"] == chat_id and len(listing["choices"]) == 1
+    restored = cb.restore(store)
+    assert restored[0] == first[0] and restored[1] == first[6] and restored[5] == chat_id
+    assert "assaybench-66f7" in restored[2]  # the last answer's sources
+    fresh = cb.new_chat(store)
+    assert fresh[0] == [] and fresh[5] is None and fresh[6]["current"] is None and len(fresh[7]["choices"]) == 1
+    assert cb.open_chat(fresh[6], chat_id)[0] == first[0]
+    gone = cb.delete_chat(store, chat_id)
+    assert gone[0] == [] and gone[6]["chats"] == []
+    assert cb.restore("garbage")[0] == [] and cb.open_chat(None, "x")[0] == []
+
+
+def test_ask_about_a_paper_scopes_the_chat_to_it():
+    cb = app.UiCallbacks(FakePipeline())
+    view = cb.ask_about(None, "assaybench-66f7")
+    scope, question, note = view[12], view[11], view[9]
+    assert scope == {"id": "assaybench-66f7", "label": "AssayBench"} and "this paper" in question
+    assert "Asking about <strong>AssayBench</strong>" in note and view[13]["selected"] == "chat"
+    last = answered(cb, question, scope=scope)
+    history = cb.pipeline.calls[-1]["history"]
+    assert history[-1]["sources"] == [{"number": 1, "id": "assaybench-66f7", "label": "AssayBench"}]
+    assert "Asking about" in run(cb.respond(question, [], None, None, [], None, scope))[0][7] and last[6]
+    assert "rag-message-error" in cb.ask_about(None, "gone-0000")[9] or "No abstract" in cb.ask_about(None, "x")[9]
+    assert app.scope_history({"id": 1}) == [] and app.scope_history(None) == []
