@@ -890,7 +890,7 @@ def test_respond_streams_then_renders_verified_answer():
     assert chat[0] == {"role": "user", "content": render.render_user("How many CRISPR screens?", 0)}
     assert first[1] == "" and "Searching" in chat[1]["content"]
     assert any("AssayBench uses" in u[0][-1]["content"] and "rag-streaming" in u[0][-1]["content"] for u in middle)
-    final_chat, _, sources, _, details, status, turns, _, editing = last
+    final_chat, _, sources, _, details, status, turns, editing, _ = last
     history = export.history(turns)
     assert "rag-chip" in final_chat[-1]["content"] and "rag-streaming" not in final_chat[-1]["content"]
     assert "assaybench-66f7" in sources and "Retrieval" in details and "extractive" in status
@@ -941,8 +941,8 @@ def test_respond_empty_question_changes_nothing():
     pipeline = FakePipeline()
     updates = run(app.UiCallbacks(pipeline).respond("   ", [], None, None))
     assert len(updates) == 1 and pipeline.calls == []
-    assert all(is_skip(u) for i, u in enumerate(updates[0]) if i != 7)
-    assert "Type a question first." in updates[0][7]
+    assert all(is_skip(u) for i, u in enumerate(updates[0]) if i != 8)
+    assert "Type a question first." in updates[0][8]
 
 
 class FakeSettings:
@@ -956,7 +956,7 @@ def test_respond_too_long_question_gets_a_plain_inline_note_and_keeps_the_text()
         QuestionError("too long", hint="Ask a shorter question (RAG_MAX_QUESTION_CHARS raises the limit).")
     )
     (update,) = run(app.UiCallbacks(pipeline).respond("x" * 30, [], None, None))
-    note = update[7]
+    note = update[8]
     assert "30 characters long" in note and "up to 20" in note and "RAG_" not in note
     assert is_skip(update[1])  # the question stays in the box
 
@@ -1184,7 +1184,7 @@ def test_editing_a_question_cuts_the_chat_there():
     assert question == "q1" and editing == 0 and "Editing question 1" in note
     updates = run(cb.respond("q1 again", second[0], None, None, second[6], editing=0))
     edited = updates[-1]
-    assert len(edited[0]) == 2 and [t["question"] for t in edited[6]] == ["q1 again"] and updates[0][8] is None
+    assert len(edited[0]) == 2 and [t["question"] for t in edited[6]] == ["q1 again"] and updates[0][7] is None
     assert cb.pipeline.calls[-1]["history"] is None  # nothing before the edited question
     for ref in ("#edit:cancel", "#edit:9", None, "#edit:-1"):
         assert cb.start_edit(second[6], gr.EventData(None, {"ref": ref}))[1] is None
@@ -1238,6 +1238,6 @@ def test_ask_about_a_paper_scopes_the_chat_to_it():
     last = answered(cb, question, scope=scope)
     history = cb.pipeline.calls[-1]["history"]
     assert history[-1]["sources"] == [{"number": 1, "id": "assaybench-66f7", "label": "AssayBench"}]
-    assert "Asking about" in run(cb.respond(question, [], None, None, [], None, scope))[0][7] and last[6]
+    assert "Asking about" in run(cb.respond(question, [], None, None, [], None, scope))[0][8] and last[6]
     assert "rag-message-error" in cb.ask_about(None, "gone-0000")[9] or "No abstract" in cb.ask_about(None, "x")[9]
     assert app.scope_history({"id": 1}) == [] and app.scope_history(None) == []

@@ -466,7 +466,7 @@ class UiCallbacks:
         editing: int | None = None,
         scope: dict | None = None,
     ) -> Iterator[tuple]:
-        """Yields updates for: chatbot, question, sources, evidence, details, status, turns, note, editing.
+        """Yields updates for: chatbot, question, sources, evidence, details, status, turns, editing, note.
 
         ``turns`` holds one record per question, in step with the chat's messages (two per question): the answer's
         export record (``ui.export.turn_record``) and sources panel, or the error that replaced it. ``editing`` (a
@@ -479,7 +479,7 @@ class UiCallbacks:
             cleaned = self.pipeline.check_question(question)
         except Exception as exc:
             note = render.render_question_note(self.question_problem(question, exc))
-            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), note, SKIP()
+            yield SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), SKIP(), note
             return
         if len(chat) != 2 * len(turns):  # out of step (an old saved chat): keep the messages, restart the records
             turns = [{"question": "", "error": "not kept"} for _ in range(len(chat) // 2)]
@@ -494,7 +494,7 @@ class UiCallbacks:
         valid_scope = scope_history(scope)
         clear_note = render.render_scope_note(scope["label"]) if valid_scope else render.render_question_note("")
         evidence = render.render_evidence_placeholder()
-        yield list(chat), "", SKIP(), evidence, SKIP(), SKIP(), list(turns), clear_note, None
+        yield list(chat), "", SKIP(), evidence, SKIP(), SKIP(), list(turns), None, clear_note
 
         streamed = ""
         last_yield = 0.0
@@ -848,7 +848,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
                     )
 
         # ---- events ----
-        chat_outputs = [chatbot, question, sources, evidence, details, status_line, turns, question_note, editing]
+        chat_outputs = [chatbot, question, sources, evidence, details, status_line, turns, editing, question_note]
         chat_inputs = [question, chatbot, model, status_state, turns, editing, scope]
         light = {"concurrency_limit": None, "api_visibility": "undocumented"}
         quick = {"queue": False, "api_visibility": "undocumented", "show_progress": "hidden"}
