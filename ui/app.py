@@ -293,6 +293,9 @@ mark.rag-hit { background: #fef08a; color: inherit; padding: 0 0.1em; border-rad
 .dark mark.rag-hit { background: #854d0e; }
 .rag-drawer-close { display: none; }
 #rag-evidence { max-height: 640px; overflow-y: auto !important; }
+#rag-evidence .rag-abstract-title { position: sticky; top: -0.75rem; z-index: 1; padding: 0.35rem 0;
+  background: var(--background-fill-primary); }
+#rag-evidence.rag-drawer-open .rag-abstract-title { position: static; }
 /* Table cells wrap at spaces only; a table wider than the answer scrolls inside its own box. */
 .rag-table-scroll { max-width: 100%; overflow-x: auto; }
 .rag-table-scroll table { display: table !important; max-width: none !important; overflow: visible !important; }
@@ -887,9 +890,10 @@ def build_app(pipeline: Any) -> gr.Blocks:
             inputs=[chatbot, model, status_state, turns, scope],
             api_visibility="undocumented",
         )
-        stop.click(cb.stopped, [chatbot, turns], [chatbot, turns, ask, stop], cancels=answer_events, **quick).then(
-            **after
-        )
+        # Cancel first; mark the answer as stopped in a second step, so that it lands after the last streamed update.
+        stop.click(None, None, None, cancels=answer_events, **quick).then(
+            cb.stopped, [chatbot, turns], [chatbot, turns, ask, stop], **quick
+        ).then(**after)
         question_note.click(cb.start_edit, [turns], [question, editing, question_note], **quick)
 
         view_outputs = [
