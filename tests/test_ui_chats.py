@@ -82,3 +82,10 @@ def test_the_store_keeps_the_newest_chats_within_its_limits(monkeypatch):
     monkeypatch.setattr(chats, "MAX_STORE_CHARS", len(json.dumps(store["chats"][:1])) + 10)
     store, _ = chats.upsert(store, None, *pair("q5"))
     assert [c["title"] for c in store["chats"]] == ["q5"]
+
+
+def test_a_chat_about_one_paper_keeps_its_scope():
+    store, chat_id = chats.upsert(chats.empty(), None, *pair(), scope={"id": "x-1", "label": "X", "extra": 1})
+    assert chats.get(store, chat_id)["scope"] == {"id": "x-1", "label": "X"}
+    store, chat_id = chats.upsert(chats.empty(), None, *pair(), scope={"id": 5})
+    assert chats.get(store, chat_id)["scope"] is None

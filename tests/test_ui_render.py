@@ -1241,3 +1241,6 @@ def test_ask_about_a_paper_scopes_the_chat_to_it():
     assert "Asking about" in run(cb.respond(question, [], None, None, [], None, scope))[0][8] and last[6]
     assert "rag-message-error" in cb.ask_about(None, "gone-0000")[9] or "No abstract" in cb.ask_about(None, "x")[9]
     assert app.scope_history({"id": 1}) == [] and app.scope_history(None) == []
+    _, store, chat_id, *_ = cb.after_answer(last[0], last[6], None, None, scope)
+    reopened = cb.open_chat(store, chat_id)
+    assert reopened[12] == scope and "Asking about" in reopened[9]

@@ -597,11 +597,13 @@ class UiCallbacks:
 
     # --- saved chats (kept in the browser's storage; see ui.chats) ---
 
-    def after_answer(self, chat: list | None, turns: list | None, store: object, chat_id: str | None):
+    def after_answer(
+        self, chat: list | None, turns: list | None, store: object, chat_id: str | None, scope: dict | None = None
+    ):
         """Save the chat in the browser and refresh the download. Outputs: download, store, chat id, chat list,
         ask, stop."""
         turns = list(turns or [])
-        store, chat_id = chats.upsert(store, chat_id, list(chat or []), turns)
+        store, chat_id = chats.upsert(store, chat_id, list(chat or []), turns, scope=scope)
         listing = gr.update(choices=chats.choices(store), value=chat_id)
         return self.export_file(turns), store, chat_id, listing, gr.update(visible=True), gr.update(visible=False)
 
@@ -621,10 +623,12 @@ class UiCallbacks:
             store,
             gr.update(choices=chats.choices(store), value=chat["id"] if chat else None),
             self.export_file(turns),
-            render.render_question_note(""),
+            render.render_scope_note(chat["scope"]["label"])
+            if chat and chat.get("scope")
+            else render.render_question_note(""),
             None,
             "" if question is None else question,
-            None,
+            chat.get("scope") if chat else None,
         )
 
     def restore(self, store: object):
@@ -863,7 +867,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
 
         after = {
             "fn": cb.after_answer,
-            "inputs": [chatbot, turns, store, chat_id],
+            "inputs": [chatbot, turns, store, chat_id, scope],
             "outputs": [download, store, chat_id, chat_list, ask, stop],
             "show_progress": "hidden",
             **light,

@@ -67,6 +67,12 @@ def _valid_chat(chat: object) -> dict[str, Any] | None:
     if not all(isinstance(t, Mapping) for t in turns) or len(messages) != 2 * len(turns):
         return None
     updated = chat.get("updated") if isinstance(chat.get("updated"), str) else ""
+    scope = chat.get("scope")
+    valid_scope = (
+        {"id": scope["id"], "label": scope["label"]}
+        if isinstance(scope, Mapping) and isinstance(scope.get("id"), str) and isinstance(scope.get("label"), str)
+        else None
+    )
     return {
         "id": chat_id,
         "title": title_of(turns),
@@ -76,6 +82,7 @@ def _valid_chat(chat: object) -> dict[str, Any] | None:
             for m in messages
         ],
         "turns": [dict(t) for t in turns],
+        "scope": valid_scope,  # the paper a chat from Browse's "Ask about this paper" is about
     }
 
 
@@ -116,6 +123,7 @@ def upsert(
     messages: Sequence[Mapping[str, Any]],
     turns: Sequence[Mapping[str, Any]],
     *,
+    scope: Mapping[str, Any] | None = None,
     now: datetime | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """The store with this chat saved (newest first) and made current; returns (store, chat id).
@@ -127,7 +135,9 @@ def upsert(
         return store, chat_id
     chat_id = chat_id or new_id()
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M")
-    chat = _valid_chat({"id": chat_id, "updated": stamp, "messages": list(messages), "turns": list(turns)})
+    chat = _valid_chat(
+        {"id": chat_id, "updated": stamp, "messages": list(messages), "turns": list(turns), "scope": scope}
+    )
     if chat is None:
         return store, chat_id
     others = [c for c in store["chats"] if c["id"] != chat_id]
