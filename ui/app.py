@@ -4,10 +4,15 @@
 (or elsewhere only with a password or an explicit ``insecure=True``), with the queue sized for a small machine.
 
 Citation clicks: chips and source entries are links whose ``href`` is ``#cite:<n>:<abstract id>:<spans>``
-(see ``ui.render``). The evidence panel is a ``gr.HTML`` whose ``js_on_load`` installs one click listener on the
-document; a click on such a link calls the panel's ``trigger('click', {ref})``, and the panel's ``.click`` event
-renders the abstract with the evidence highlighted. The Browse list does the same with ``#abstract:<id>`` links
-inside its own element.
+(see ``ui.render``). The evidence panel is a ``gr.HTML`` whose ``js_on_load`` (:data:`PAGE_JS`, the page's only
+script of its own) installs one click listener on the document; a click on such a link calls the panel's
+``trigger('click', {ref})``, and the panel's ``.click`` event renders the abstract with the evidence highlighted.
+The same listener handles each answer's Copy and Markdown links (in the browser, from hidden text in the answer)
+and each question's Edit link (through the question note's ``trigger``). The Browse list does the same with
+``#abstract:<id>`` links inside its own element.
+
+Everything else is Gradio's own: the chat's retry button regenerates, a Stop button cancels the answering event,
+``gr.BrowserState`` keeps saved chats in the browser (``ui.chats``), ``gr.Sidebar`` lists them.
 """
 
 from __future__ import annotations
