@@ -70,7 +70,7 @@ def test_empty_chat_says_so():
 
 def test_history_comes_from_answered_turns_only():
     record = export.turn_record(two_source_answer())
-    turns = [record, {"question": "broken", "error": "Ollama stopped"}, {"question": "waiting", "pending": True}]
+    turns = [record, {"question": "broken", "error": "Ollama stopped"}, {"question": "waiting", "pending": True}, None]
     assert export.history(turns) == [
         {"role": "user", "content": record["question"]},
         {

@@ -64,7 +64,12 @@ def history(turns: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The engine-side conversation (``[{"role", "content"[, "sources"]}]``) of the answered turns."""
     out: list[dict[str, Any]] = []
     for turn in turns:
-        if turn.get("error") or turn.get("pending") or not isinstance(turn.get("text"), str):
+        if (
+            not isinstance(turn, Mapping)
+            or turn.get("error")
+            or turn.get("pending")
+            or not isinstance(turn.get("text"), str)
+        ):
             continue
         out.append({"role": "user", "content": str(turn.get("question", ""))})
         out.append({"role": "assistant", "content": turn["text"], "sources": list(turn.get("sources") or [])})
