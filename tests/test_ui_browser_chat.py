@@ -537,3 +537,21 @@ def test_phone_chips_wrap_input_is_reachable_and_table_words_stay_whole(browser,
         assert pg.page_errors == []
     finally:
         context.close()
+
+
+def test_phone_browse_opens_the_abstract_at_the_top_of_the_screen(browser, fake_url):
+    context, pg = open_page(browser, fake_url, 390, 844)
+    try:
+        pg.get_by_role("tab", name="Browse").click()
+        pg.wait_for_selector("#rag-browse-list a.rag-browse-item", timeout=15_000)
+        pg.locator("#rag-browse-list a.rag-browse-item").last.click()
+        pg.locator("#rag-browse-view article").wait_for(state="visible", timeout=10_000)
+        pg.wait_for_function(
+            "() => { const r = document.querySelector('#rag-browse-view').getBoundingClientRect();"
+            " return r.top > -30 && r.top < 100; }",
+            timeout=5_000,
+        )
+        assert pg.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        shot(pg, "ui-browse-phone.png")
+    finally:
+        context.close()

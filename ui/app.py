@@ -155,6 +155,16 @@ watch('value', function () {
 
 EDIT_JS = "window.__ragEditTrigger = trigger;"
 
+# Browse on a phone: the abstract opens below the list, so bring it to the top of the screen when it changes.
+BROWSE_VIEW_JS = """
+watch('value', function () {
+  if (!window.matchMedia('(max-width: 640px)').matches || !element.querySelector('article')) return;
+  requestAnimationFrame(function () {
+    window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 8);
+  });
+});
+"""
+
 BROWSE_JS = """
 element.addEventListener('click', function (ev) {
   var link = ev.target && ev.target.closest ? ev.target.closest('a[href^="#abstract:"]') : null;
@@ -853,7 +863,7 @@ def build_app(pipeline: Any) -> gr.Blocks:
                     )
                 with gr.Column(scale=1, min_width=320):
                     browse_view = gr.HTML(
-                        render.render_browse_placeholder(), elem_id="rag-browse-view", js_on_load=None
+                        render.render_browse_placeholder(), elem_id="rag-browse-view", js_on_load=BROWSE_VIEW_JS
                     )
                     browse_ask = gr.Button(
                         "Ask about this paper", variant="primary", visible=False, elem_id="rag-browse-ask"
