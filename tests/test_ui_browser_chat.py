@@ -555,3 +555,22 @@ def test_phone_browse_opens_the_abstract_at_the_top_of_the_screen(browser, fake_
         shot(pg, "ui-browse-phone.png")
     finally:
         context.close()
+
+
+def test_phone_saved_chat_opens_and_the_sidebar_gets_out_of_the_way(browser, fake_url):
+    context, pg = open_page(browser, fake_url, 390, 844)
+    try:
+        ask(pg, "count")
+        pg.wait_for_function("() => (document.querySelector('#rag-chats') || {}).textContent?.includes('1 question')")
+        pg.click("#rag-clear")
+        pg.wait_for_function("() => document.querySelectorAll('#rag-chat .rag-answer').length === 0")
+        pg.click("#rag-saved-chats")
+        pg.locator("#rag-chats label").first.click()
+        pg.wait_for_function(
+            "() => document.querySelectorAll('#rag-chat .rag-answer').length === 1"
+            " && !document.querySelector('.sidebar').classList.contains('open')",
+            timeout=10_000,
+        )
+        assert pg.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    finally:
+        context.close()

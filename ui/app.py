@@ -68,7 +68,8 @@ _GENERIC_ERROR = "Something went wrong while answering. Please try again; if it 
 #   #copy       an answer's Copy link -> its Markdown (kept in a hidden <pre> of the answer) to the clipboard
 #   #save:name  an answer's Markdown link -> that Markdown, with BibTeX, downloaded as a file (made in the browser)
 #   #edit:n     a question's Edit link -> the question note's `trigger`, which puts the question back in the box
-# and, after each new abstract, scrolls its highlighted sentence into view.
+# and, after each new abstract, scrolls its highlighted sentence into view; on a phone, picking a saved chat closes
+# the sidebar that covers the screen.
 PAGE_JS = """
 window.__ragCiteTrigger = trigger;
 if (!window.__ragPageListener) {
@@ -136,6 +137,13 @@ if (!window.__ragPageListener) {
     }
   }, true);
   document.addEventListener('keydown', function (ev) { if (ev.key === 'Escape') closeDrawer(); });
+  // On a phone the saved-chats sidebar covers the screen: picking a chat closes it, to show that chat.
+  document.addEventListener('change', function (ev) {
+    if (!narrow() || !ev.target || !ev.target.closest || !ev.target.closest('#rag-chats')) return;
+    var sidebar = ev.target.closest('.sidebar');
+    var toggle = sidebar && sidebar.classList.contains('open') ? sidebar.querySelector('.toggle-button') : null;
+    if (toggle) setTimeout(function () { toggle.click(); }, 150);
+  }, true);
 }
 watch('value', function () {
   // Scroll the panel (not the page's hidden-overflow wrappers, which scrollIntoView would also move) so the
