@@ -92,7 +92,7 @@ def test_twenty_concurrent_sessions(ui_url, seeded_index):
     for (question, gold), (_, outputs) in zip(questions, results, strict=True):
         chat = outputs[0]
         assert [m["role"] for m in chat] == ["user", "assistant"], chat  # one exchange, this session's only
-        assert chat[0]["content"][0]["text"] == render.render_user(question)  # its own question
+        assert chat[0]["content"][0]["text"] == render.render_user(question, 0)  # its own question (first of its chat)
         answer = chat[1]["content"][0]["text"]
         assert "rag-error" not in answer and "rag-streaming" not in answer, answer  # complete, not an error
         cited = re.findall(r'href="#cite:\d+:([^:"]+):', answer)
