@@ -120,6 +120,7 @@ class Lexicon:
         found: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # lower -> surface -> count
         owners: dict[str, set[str]] = defaultdict(set)
         words: set[str] = set()
+        lowercase: set[str] = set()  # tokens the corpus also writes in lower case (ordinary words there)
         stems: set[str] = set()
         for aid, text in abstracts:
             stems.update(content_words(text))
@@ -130,6 +131,8 @@ class Lexicon:
                     token = match.group(1).rstrip(".")
                     lowered = token.lower()
                     words.add(lowered)
+                    if token == lowered:
+                        lowercase.add(lowered)
                     if not _corpus_name(token, lowered, english, first=i == 0):
                         continue
                     found[lowered][token] += 1
@@ -148,7 +151,10 @@ class Lexicon:
         names = {
             lowered: Name(max(spellings, key=spellings.get), frozenset(owners[lowered]))
             for lowered, spellings in found.items()
-            if len(owners[lowered]) <= limit and lowered not in GENERIC_TERMS
+            if len(owners[lowered]) <= limit
+            and lowered not in GENERIC_TERMS
+            # a capitalised word the corpus also writes in lower case is an ordinary word ("Gated Attention")
+            and not (lowered in lowercase and not any(is_name_like(s) for s in spellings))
         }
         return cls(names, frozenset(words), frozenset(stems))
 

@@ -17,11 +17,26 @@ class AnswerPolicy(BaseModel):
 
     # --- retrieval fusion (abstract level) ---
     fusion_dense_weight: float = Field(
-        default=0.7,
+        default=0.5,
         ge=0.0,
         le=1.0,
-        description="Share of the min-max-normalised dense score in the fused abstract score (the rest is BM25). "
-        "Normalising both rankings' scores keeps a weak lexical match from overriding a clear semantic winner.",
+        description="Share of the min-max-normalised dense score in the fused abstract score (the rest is BM25, "
+        "scaled by how far BM25 is trusted for the question: bm25_trust_low/high). Fitted on dev.",
+    )
+    bm25_trust_low: float = Field(
+        default=0.10,
+        ge=0.0,
+        le=1.0,
+        description="BM25 strength (the best match's score over (k1+1)*sum of the question words' idf) at or below "
+        "which BM25 gets no fusion weight: the question shares only a few common words with any abstract (a "
+        "paraphrase), so the dense ranking decides. Fitted on dev.",
+    )
+    bm25_trust_high: float = Field(
+        default=0.30,
+        ge=0.0,
+        le=1.0,
+        description="BM25 strength at or above which BM25 keeps its full fusion weight (linear in between). "
+        "Fitted on dev.",
     )
     link_boost: float = Field(
         default=1.0,

@@ -87,3 +87,15 @@ def test_abstract_weights_favour_rare_names_and_keep_each_abstracts_strongest_li
     weights = Linking((common, rare)).abstract_weights()
     assert weights == {"a": 1.0, "b": 0.5, "c": 0.5, "d": 0.5}
     assert Linking().abstract_weights() == {}
+
+
+def test_a_capitalised_word_the_corpus_also_writes_in_lower_case_is_no_name():
+    lexicon = Lexicon.build(
+        [
+            ("a1", "We study Pooled Attention for speech. The pooled layers help."),
+            ("a2", "A different paper about ZorbNet and its Pooled Attention variant."),
+        ]
+    )
+    assert "pooled" not in lexicon.names
+    assert "pooled attention" in lexicon.names
+    assert "zorbnet" in lexicon.names
