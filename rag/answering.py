@@ -6,7 +6,6 @@ One flow for every front end. ``stream_answer`` yields text as it is produced an
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,6 +24,7 @@ from rag.compose import GenerationStats, extractive
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic, last_sources, last_user_question
+from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import GENERIC_TERMS, Link, Linking
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, clauses, compare_parts, is_more_request, profile
@@ -40,16 +40,10 @@ NOT_ENGLISH_NOTICE = (
     "The question is not in English and the encoder reads English only: the abstracts were matched by the names "
     "and numbers in it, and the answer quotes the English abstracts."
 )
-_NON_LATIN = re.compile(r"[^\W\d_A-Za-z\u00C0-\u024F]")
-
-
-def readable_by_encoder(question: str) -> bool:
-    """Mostly Latin letters: the English encoder can read it (a Chinese question it cannot)."""
-    letters = [c for c in question if c.isalpha()]
-    if not letters:
-        return True
-    return sum(bool(_NON_LATIN.match(c)) for c in letters) / len(letters) < 0.3
-
+GLOSS_NOTICE = (
+    "The question is not in English: it was translated word by word with a dictionary (CC-CEDICT) to find the "
+    "abstracts, and the answer quotes the English abstracts."
+)
 
 GENERIC_STEMS = frozenset(content_words(" ".join(GENERIC_TERMS)))
 
@@ -92,11 +86,14 @@ def retrieve(
     *,
     more: tuple[list[str], set[str]] | None = None,
     pinned: Sequence[str] = (),
+    glossed: bool = False,
 ) -> Retrieved:
     """Retrieve, plan the answer by the question's shape and score abstention.
 
     ``more``: a "tell me more" follow-up: (the previous answer's abstract ids, the sentences it quoted).
     ``pinned``: abstracts a follow-up refers to ("the second one"); they rank first.
+    ``glossed``: the question is a word-by-word dictionary translation (rag.gloss): its words are one sense of
+    many, so the signals that compare its words with the abstract's (focus, topic, similarity) are left out.
     """
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
@@ -166,7 +163,15 @@ def retrieve(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
-    signals = _signals(prof, snapshot, plan, ranked, linking, readable, bool(pinned))
+    signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned))
+    if glossed:
+        signals = replace(
+            signals,
+            focus_missing=0.0,
+            topic_missing=0.0,
+            topic_unknown=0.0,
+            number_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
+        )
     if unmatched:
         signals = replace(signals, has_evidence=False)
     decision = decide(signals, policy)
@@ -534,17 +539,23 @@ def stream_answer(
         standalone = (
             composer.condense(question, history) if (composer and history) else condense_heuristic(question, history)
         )
+    glossed = False
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
+        glossed_text = None if translated else gloss(standalone)
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")
+        elif glossed_text and readable_by_encoder(glossed_text):
+            glossed = True
+            standalone = glossed_text
+            notices.append(GLOSS_NOTICE)
         else:
             notices.append(NOT_ENGLISH_NOTICE)
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
-    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more, pinned=pinned)
+    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more, pinned=pinned, glossed=glossed)
     timings = Timings(retrieve_s=retrieved.seconds)
     backend = "ollama" if composer else "extractive"
     model = getattr(composer, "model", None) if composer else None

@@ -164,7 +164,7 @@ _YES_NO = re.compile(
     re.I,
 )
 _SUMMARY = re.compile(
-    r"\bsummar\w+\b|\boverview\b|\bsurvey\b|\bwhat\s+(?:do|does)\s+(?:the\s+)?(?:papers|abstracts|corpus|"
+    r"\bsummar\w+\b|\boverview\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+)?(?:papers|abstracts|corpus|"
     r"works)\s+say\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )

@@ -17,6 +17,7 @@ from rag.chunking import Chunk
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
+from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import Lexicon
 from rag.manifest import Manifest, load_bm25
 from rag.policy import AnswerPolicy
@@ -223,6 +224,8 @@ class HybridRetriever:
         """
         snap = self.snapshot
         if linked is None:  # called on its own (rag search, eval): spell mistyped words as the corpus does
+            if not readable_by_encoder(question):  # e.g. Chinese: English glosses from a dictionary
+                question = gloss(question) or question
             question, _ = snap.lexicon.correct(
                 question, min_ratio=self.policy.fuzzy_min_ratio, min_chars=self.policy.fuzzy_min_chars
             )
