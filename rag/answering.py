@@ -27,7 +27,15 @@ from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import GENERIC_TERMS, Link, Linking
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile, clauses, compare_parts, is_more_request, profile
+from rag.question import (
+    QuestionProfile,
+    clauses,
+    compare_parts,
+    is_more_request,
+    profile,
+    states_unit,
+    unit_asked,
+)
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.settings import VerifyPolicy
 from rag.text import content_words
@@ -267,6 +275,9 @@ def _signals(
     number_missing = prof.kind == "number" and not any(
         e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences
     )
+    unit = unit_asked(prof.text) if prof.kind == "number" else None
+    if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
+        number_missing = True  # "how long does X take": no quoted sentence states a duration
     topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
     topic_missing = topic_unknown = 0.0
     if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
@@ -278,7 +289,14 @@ def _signals(
         topic_missing = sum(w not in pool and w not in names and w in stems for w in topic) / len(topic)
         topic_unknown = sum(w not in stems and w not in names for w in topic) / len(topic)
     best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
+    phrase_missing = 0.0
+    if topic and answer_ids:
+        names = {w for link in linking.links for w in content_words(link.mention)}
+        details = [w for w in topic if w not in names]
+        phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
+        phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
     return AbstentionSignals(
+        phrase_missing=phrase_missing,
         shape=prof.shape,
         unknown_names=linking.unknown,
         missing_names=missing,
@@ -290,6 +308,29 @@ def _signals(
         topic_unknown=topic_unknown,
         has_evidence=bool(plan.sentences),
     )
+
+
+def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4) -> float:
+    """The share of adjacent pairs of ``words`` (content words, in question order) that no sentence holds within
+    ``window`` words of each other: "federated learning" where the corpus says "federated" nowhere near
+    "learning". A topic the corpus treats shows up as a phrase, not as words scattered over sentences."""
+    pairs = list(zip(words, words[1:], strict=False))
+    if not pairs:
+        return 0.0
+    seen: set[tuple[str, str]] = set()
+    wanted = set(pairs) | {(b, a) for a, b in pairs}
+    vocabulary = set(words)
+    for sentence in sentences:
+        tokens = [w for w in content_words(sentence)]
+        positions = [(i, w) for i, w in enumerate(tokens) if w in vocabulary]
+        for j, (i, w) in enumerate(positions):
+            for i2, w2 in positions[j + 1 :]:
+                if i2 - i > window:
+                    break
+                if (w, w2) in wanted:
+                    seen.add((w, w2))
+                    seen.add((w2, w))
+    return sum(pair not in seen for pair in pairs) / len(pairs)
 
 
 def _features(retrieved: Retrieved, policy: AnswerPolicy) -> dict[str, float]:

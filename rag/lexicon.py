@@ -197,6 +197,10 @@ class Lexicon:
                     continue  # an ordinary (or mistyped ordinary) word, or a capital that starts a sentence
             elif _ordinary(lowered, english):
                 continue  # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised
+            family = self._family(lowered) if name_like or token[0].isupper() else None
+            if family is not None:  # "Qwen" for "Qwen2.5-7B" and "Qwen1.5-MoE": a model family's name
+                links.setdefault(lowered, Link(token, family, True, 100.0))
+                continue
             if len(lowered) >= min_chars and keys:
                 match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
                 if match is not None:
@@ -210,6 +214,21 @@ class Lexicon:
         if corpus_text is not None:
             unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
         return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _family(self, lowered: str) -> Name | None:
+        """The corpus names that extend ``lowered`` with a version or variant ("qwen" -> "qwen2.5-7b"), as one name
+        using all their abstracts; None when no name does."""
+        if len(lowered) < 3:
+            return None
+        members = [
+            name
+            for key, name in self.names.items()
+            if key.startswith(lowered) and len(key) > len(lowered) and key[len(lowered)] in "0123456789-._ "
+        ]
+        if not members:
+            return None
+        surface = lowered if not members else members[0].surface[: len(lowered)]
+        return Name(surface, frozenset(aid for name in members for aid in name.abstract_ids))
 
     def _unknown_phrases(self, question, tokens, links, corpus_text: str) -> list[str]:
         linked = {link.mention.lower() for link in links.values()}

@@ -28,6 +28,30 @@ _NUMBER = re.compile(
     r"percentage))\b",
     re.IGNORECASE,
 )
+# Quantities a number question names ("what accuracy"), as opposed to generic ones ("what number", "what size").
+_QUANTITY = re.compile(r"\b(?:accuracy|score|rate|speed-?up|ratio)\b", re.I)
+_TIME_ASKED = re.compile(r"\bhow\s+long\b|\bhow\s+much\s+time\b|\b(?:latency|runtime|run\s+time|wall-?clock)\b", re.I)
+_PERCENT_ASKED = re.compile(r"\bwhat\s+(?:percentage|percent|fraction|proportion|share)\b|\bby\s+what\s+percent", re.I)
+_TIME_STATED = re.compile(
+    r"\b(?:\d[\d.,]*\s*(?:ms|s|sec|h|hrs?|min)|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?)\b", re.I
+)
+_PERCENT_STATED = re.compile(r"%|\bpercent\w*\b|\bfraction\b|\bhalf\b|\bthird\b|\bquarter\b", re.I)
+
+
+def unit_asked(question: str) -> str | None:
+    """The kind of quantity a number question asks for when its answer needs a unit: "time" or "percent"."""
+    if _TIME_ASKED.search(question):
+        return "time"
+    if _PERCENT_ASKED.search(question):
+        return "percent"
+    return None
+
+
+def states_unit(sentence: str, unit: str) -> bool:
+    """Whether a sentence states a quantity of that kind (a duration; a percentage or share)."""
+    return bool((_TIME_STATED if unit == "time" else _PERCENT_STATED).search(sentence))
+
+
 _NAME = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+)?(?:dataset|datasets|benchmark|benchmarks|model|models|method|algorithm|metric|"
     r"metrics|framework|architecture|baseline|baselines|library|tool|environment|environments)\b"
@@ -140,6 +164,9 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
     stop = _FOCUS_STOP.search(tail)
     phrase = tail[: stop.start()] if stop else tail
     words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS]
+    quantity = _QUANTITY.search(match.group(0)) if kind == "number" else None
+    if quantity:  # "what accuracy does X reach": the measured quantity is what the answer must state
+        words = content_words(quantity.group(0)) + words
     if kind == "name":  # the category of the answer ("which dataset") is not something the abstract must say
         words = [w for w in words if w not in _ANSWER_CATEGORIES]
     return words

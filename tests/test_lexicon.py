@@ -99,3 +99,12 @@ def test_a_capitalised_word_the_corpus_also_writes_in_lower_case_is_no_name():
     assert "pooled" not in lexicon.names
     assert "pooled attention" in lexicon.names
     assert "zorbnet" in lexicon.names
+
+
+def test_a_model_family_name_links_to_its_versioned_names():
+    lexicon = Lexicon.build(
+        [("a1", "We fine-tune Zorb2.5-7B on math."), ("a2", "Results with Zorb-3 and BarNet are reported.")]
+    )
+    linking = lexicon.link("Which papers use Zorb models?")
+    assert linking.links and linking.abstract_ids == {"a1", "a2"}
+    assert not linking.unknown

@@ -343,3 +343,22 @@ def test_classify_shape(question, shape):
 )
 def test_compare_parts(question, parts):
     assert compare_parts(question) == parts
+
+
+def test_a_number_question_naming_its_quantity_focuses_on_it():
+    from rag.question import profile
+
+    assert "accuraci" in profile("What accuracy does ZorbNet reach on the hard split?").focus_words or any(
+        w.startswith("accura") for w in profile("What accuracy does ZorbNet reach on the hard split?").focus_words
+    )
+
+
+def test_unit_asked_and_stated():
+    from rag.question import states_unit, unit_asked
+
+    assert unit_asked("How long does ZorbNet take to train?") == "time"
+    assert unit_asked("What percentage of the samples are noisy?") == "percent"
+    assert unit_asked("How many layers does it have?") is None
+    assert states_unit("Training takes 3 hours on one GPU.", "time")
+    assert not states_unit("It has 12 layers.", "time")
+    assert states_unit("Noise affects 12% of samples.", "percent")
