@@ -228,7 +228,10 @@ def _compare_works(
     parts = compare_parts(prof.text) or [prof.text]
     for part in parts:
         part_links = snapshot.lexicon.link(part, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
-        if part_links.links:
+        labelled = _labelled(snapshot, part)
+        if labelled is not None:  # the part is a paper's label ("the Token Hypothesis")
+            aid = labelled
+        elif part_links.links:
             best = max(part_links.links, key=lambda link: (link.score, -len(link.name.abstract_ids)))
             aid = _owner_of(snapshot, best)
         elif part_links.unknown:
@@ -245,6 +248,13 @@ def _compare_works(
             if r.abstract.id not in works and len(works) < 2:
                 works.append(r.abstract.id)
     return works
+
+
+def _labelled(snapshot: IndexSnapshot, part: str) -> str | None:
+    """The abstract whose label the part spells (case and a leading article aside), if exactly one does."""
+    wanted = " ".join(part.lower().split())
+    ids = [aid for aid, abstract in snapshot.abstracts.items() if abstract.label.lower() == wanted]
+    return ids[0] if len(ids) == 1 else None
 
 
 def _signals(

@@ -180,7 +180,7 @@ _MORE = re.compile(
 )
 _COMPARE = re.compile(
     r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
-    r"\b(?:difference|differences|similarit\w+)\s+(?:between|of)\b|\bhow\s+does\s+.+\s+differ\b",
+    r"\b(?:difference|differences|similarit\w+)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b",
     re.I,
 )
 _YES_NO = re.compile(
@@ -268,17 +268,27 @@ _COMPARE_SPLIT = re.compile(
     r"\s+from\s+)\s*",
     re.I,
 )
-_COMPARE_TAIL = re.compile(r"\s+(?:in\s+terms\s+of|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I)
+_COMPARE_TAIL = re.compile(
+    r"\s+(?:in\s+terms\s+of|in\s+(?:how|what|which|their)|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I
+)
 
 
 def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
     body = _COMPARE_LEAD.sub("", question, count=1)
     how = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare)\s+(?:from|to|with)\s+(.+)$", body, re.I)
+    both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
     if how:
         body = f"{how.group(1)} and {how.group(2)}"
-    body = _COMPARE_TAIL.sub("", body.strip())
-    parts = [p.strip(" ?.,;:") for p in _COMPARE_SPLIT.split(body)]
+    elif both:  # "How do X and Y differ in …": the works are before the verb
+        body = both.group(1)
+    # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
+    body = re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", body, maxsplit=1)[0]
+    parts = _COMPARE_SPLIT.split(body.strip())
+    # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
+    # ("the work on X with Y")
+    parts[-1] = _COMPARE_TAIL.sub("", parts[-1])
+    parts = [p.strip(" ?.,;:") for p in parts]
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
     return [p for p in parts if p][:4]
 

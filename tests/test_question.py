@@ -362,3 +362,16 @@ def test_unit_asked_and_stated():
     assert states_unit("Training takes 3 hours on one GPU.", "time")
     assert not states_unit("It has 12 layers.", "time")
     assert states_unit("Noise affects 12% of samples.", "percent")
+
+
+def test_compare_parts_stop_before_the_aspect_asked_about():
+    from rag.question import classify_shape
+
+    assert compare_parts("ZorbNet vs Quill-2: what does each model predict?") == ["ZorbNet", "Quill-2"]
+    assert compare_parts("ZorbNet vs the sparse tokenizer paper - which is faster?") == [
+        "ZorbNet",
+        "sparse tokenizer paper",
+    ]
+    question = "How do ZorbNet and the Quill tokenizer differ in what they compress?"
+    assert compare_parts(question) == ["ZorbNet", "Quill tokenizer"]
+    assert classify_shape(question) == "compare"
