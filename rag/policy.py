@@ -72,6 +72,12 @@ class AnswerPolicy(BaseModel):
     number_bonus: float = Field(
         default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
     )
+    name_answer_bonus: float = Field(
+        default=0.15,
+        ge=0.0,
+        description="Added for a sentence that names something the question does not (a dataset, benchmark or "
+        "model) when the question asks for names ('which datasets…', 'evaluated on what').",
+    )
     role_bonus: dict[str, dict[str, float]] = Field(
         default_factory=lambda: {
             "list": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},

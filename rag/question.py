@@ -90,6 +90,7 @@ class QuestionProfile:
     focus_words: tuple[str, ...] = ()  # for number/name questions: what is counted or named ("screen", "gpu")
     specific_terms: tuple[str, ...] = field(default=())  # name-like tokens as written ("AssayBench", "GPT-4o")
     shape: Shape = "fact"  # the answer plan: see classify_shape
+    wants_names: bool = False  # the answer is a list of names (datasets, benchmarks, models): see asks_for_names
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -170,6 +171,20 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
     if kind == "name":  # the category of the answer ("which dataset") is not something the abstract must say
         words = [w for w in words if w not in _ANSWER_CATEGORIES]
     return words
+
+
+_NAMED_THINGS = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
+    r"backbones?|environments?|games?)\b"
+    r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|compared?)\s+(?:on|against|with)\b"
+    r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b",
+    re.I,
+)
+
+
+def asks_for_names(question: str) -> bool:
+    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"."""
+    return bool(_NAMED_THINGS.search(question))
 
 
 _MORE = re.compile(
@@ -312,6 +327,7 @@ def profile(question: str) -> QuestionProfile:
         focus_words=tuple(dict.fromkeys(focus_words(question, kind))),
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
+        wants_names=kind != "list" and asks_for_names(question),
     )
 
 

@@ -375,3 +375,15 @@ def test_compare_parts_stop_before_the_aspect_asked_about():
     question = "How do ZorbNet and the Quill tokenizer differ in what they compress?"
     assert compare_parts(question) == ["ZorbNet", "Quill tokenizer"]
     assert classify_shape(question) == "compare"
+
+
+def test_questions_asking_for_names():
+    from rag.question import asks_for_names, profile
+
+    assert asks_for_names("Which image datasets is ZorbNet evaluated on?")
+    assert asks_for_names("What is the sparse tokenizer tested on?")
+    assert asks_for_names("Where is the new loss evaluated?")
+    assert not asks_for_names("Why does ZorbNet train faster?")
+    assert not asks_for_names("What metrics are used to interpret the scores?")
+    assert profile("Which datasets does ZorbNet use?").wants_names
+    assert not profile("Which papers use ImageNet?").wants_names  # a list of papers, not of names
