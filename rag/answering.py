@@ -25,7 +25,7 @@ from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import GENERIC_TERMS, Link, Linking
+from rag.lexicon import GENERIC_TERMS, Link, Linking, is_name_like
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
@@ -153,8 +153,21 @@ def retrieve(
         shortlist = list_shortlist(
             prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked
         )
+        # names as written with capitals or digits ("FLUX", "Qwen", "SDXL"), not a lower-case term the corpus
+        # sometimes capitalises ("mixture-of-experts")
+        named_links = [link for link in linking.links if is_name_like(link.mention) or link.mention[:1].isupper()]
+        named = sorted({aid for link in named_links for aid in link.name.abstract_ids}) if shape != "summary" else []
+        if named:  # "which papers use X": the papers that name X, whatever else scores well
+            shortlist = list(dict.fromkeys([*named, *shortlist]))
         evidence = scored(prof, rows_of(snapshot, shortlist))
-        plan = extractive.plan_list(evidence, policy, lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "")
+        mentions = [link.name.surface for link in linking.links] + [link.mention for link in linking.links]
+        plan = extractive.plan_list(
+            evidence,
+            policy,
+            lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "",
+            members=named,
+            mentions=mentions,
+        )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
         evidence = scored(prof, rows_of(snapshot, top_ids))
@@ -279,8 +292,9 @@ def _signals(
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
         topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
-        if topic_words:
-            words = set(content_words(snapshot.abstracts[answer_ids[0]].text))
+        if topic_words:  # an overview's topic may span its papers; a list's must be in its best paper
+            pool_ids = answer_ids if prof.shape == "summary" else answer_ids[:1]
+            words = {w for aid in pool_ids for w in content_words(snapshot.abstracts[aid].text)}
             focus_missing = sum(w not in words for w in topic_words) / len(topic_words)
     number_missing = prof.kind == "number" and not any(
         e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences

@@ -186,7 +186,10 @@ class Lexicon:
             candidates = [lowered] + ([lowered[:-1]] if lowered.endswith("s") and len(lowered) > 3 else [])
             hit = next((c for c in candidates if c in self.names), None)
             if hit is not None:
-                links.setdefault(hit, Link(token, self.names[hit], True, 100.0))
+                name, family = self.names[hit], self._family(hit)
+                if family is not None:  # "FLUX" also stands for "FLUX.1-dev"
+                    name = Name(name.surface, name.abstract_ids | family.abstract_ids)
+                links.setdefault(hit, Link(token, name, True, 100.0))
                 continue
             if lowered in GENERIC_TERMS or lowered.isdigit():
                 continue

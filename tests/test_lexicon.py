@@ -108,3 +108,8 @@ def test_a_model_family_name_links_to_its_versioned_names():
     linking = lexicon.link("Which papers use Zorb models?")
     assert linking.links and linking.abstract_ids == {"a1", "a2"}
     assert not linking.unknown
+
+
+def test_an_exact_name_also_stands_for_its_versions():
+    lexicon = Lexicon.build([("a1", "We sample with FLUX on prompts."), ("a2", "We fine-tune FLUX.1-dev for faces.")])
+    assert lexicon.link("Which papers use FLUX?").abstract_ids == {"a1", "a2"}
