@@ -25,7 +25,7 @@ from rag.abstain import WEIGHTS
 
 # Signals that can only argue for abstaining: their weights are fitted non-negative. The others are free.
 NON_NEGATIVE = frozenset(
-    {"unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase"}
+    {"unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase", "topic_unknown_list"}
 )
 POLICY_FILE = Path(__file__).resolve().parents[1] / "rag" / "policy.py"
 

@@ -60,6 +60,7 @@ WEIGHTS = {
     "list_shape": "w_list_shape",
     "similarity": "w_similarity",
     "phrase": "w_phrase_missing",
+    "topic_unknown_list": "w_topic_unknown_list",
 }
 
 
@@ -77,6 +78,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         # skipped (0) when the encoder cannot read the question
         "similarity": 0.0 if signals.best_dense is None else policy.similarity_floor - signals.best_dense,
         "phrase": signals.phrase_missing,
+        # a list or yes/no question about a topic word no abstract uses: there is no paper to list
+        "topic_unknown_list": signals.topic_unknown if signals.shape in LIST_SHAPES else 0.0,
     }
 
 
@@ -110,7 +113,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "The most relevant abstract does not mention what the question asks about."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
-    if top in ("topic", "topic_unknown"):
+    if top in ("topic", "topic_unknown", "topic_unknown_list"):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 

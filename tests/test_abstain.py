@@ -76,3 +76,14 @@ def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
     assert pairs_unseen(content_words("spiking phones"), sentences) == 1.0
     assert pairs_unseen(content_words("federated learning"), sentences) == 0.0
     assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
+
+
+def test_a_list_question_on_a_topic_no_abstract_uses_leans_to_no():
+    single = AbstentionSignals(shape="fact", best_dense=0.45, topic_unknown=0.5)
+    listing = AbstentionSignals(shape="list", best_dense=0.45, topic_unknown=0.5)
+    extra = abstention_score(listing, POLICY) - abstention_score(
+        AbstentionSignals(shape="list", best_dense=0.45), POLICY
+    )
+    assert extra > abstention_score(single, POLICY) - abstention_score(
+        AbstentionSignals(shape="fact", best_dense=0.45), POLICY
+    )
