@@ -49,6 +49,12 @@ def plan_single(
     """Quote the sentences of the top abstract that answer the question (and each part of it)."""
     policy = policy or AnswerPolicy()
     chosen = pick_sentences(evidence, profile, clause_evidence, policy.max_sentences, policy.sentence_margin)
+    if profile.shape == "how_why" and len(chosen) < policy.max_sentences and not any(
+        e.role == "method" for e in chosen
+    ):  # "how does X …": the answer is the mechanism, so its best method sentence is quoted too
+        method = next((e for e in evidence if e.role == "method"), None)
+        if method is not None:
+            chosen = sorted([*chosen, method], key=lambda e: e.row)
     return ExtractivePlan([abstract_id], chosen)
 
 
