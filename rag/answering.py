@@ -295,6 +295,13 @@ def _signals(
         if topic_words:  # an overview's topic may span its papers; a list's must be in its best paper
             pool_ids = answer_ids if prof.shape == "summary" else answer_ids[:1]
             words = {w for aid in pool_ids for w in content_words(snapshot.abstracts[aid].text)}
+            # a linked name is in the papers using it, however they write it ("Qwen" in "Qwen1.5-MoE")
+            words |= {
+                w
+                for link in linking.links
+                if link.name.abstract_ids & set(pool_ids)
+                for w in content_words(link.mention)
+            }
             focus_missing = sum(w not in words for w in topic_words) / len(topic_words)
     number_missing = prof.kind == "number" and not any(
         e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences

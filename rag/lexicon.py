@@ -212,6 +212,8 @@ class Lexicon:
                     continue
             if lowered in self.words or any(c in self.words for c in candidates):
                 continue  # used in the corpus, though not as a name (e.g. a capitalised common word)
+            if corpus_text is not None and token.isupper() and _spelt_out(lowered, corpus_text):
+                continue  # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search)
             if name_like or lowered not in english:
                 unknown.append(token)
         if corpus_text is not None:
@@ -278,6 +280,17 @@ class Lexicon:
         if self._vocabulary is None:
             self._vocabulary = sorted(w for w in self.words if len(w) >= 4 and w.isalpha() or w in self.names)
         return self._vocabulary
+
+
+def _spelt_out(acronym: str, corpus_text: str) -> bool:
+    """Whether the (lower-cased) corpus has words whose initials spell the acronym, e.g. "mcts" in "monte carlo
+    tree search" (4-6 letters, each word of 3 or more letters, so chance runs of short words do not count; hyphens
+    join words too)."""
+    letters = [c for c in acronym if c.isalpha()]
+    if not 4 <= len(letters) <= 6 or len(letters) != len(acronym):
+        return False
+    pattern = r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b"
+    return re.search(pattern, corpus_text) is not None
 
 
 def _ordinary(lowered: str, english: frozenset[str]) -> bool:

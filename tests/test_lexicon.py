@@ -113,3 +113,15 @@ def test_a_model_family_name_links_to_its_versioned_names():
 def test_an_exact_name_also_stands_for_its_versions():
     lexicon = Lexicon.build([("a1", "We sample with FLUX on prompts."), ("a2", "We fine-tune FLUX.1-dev for faces.")])
     assert lexicon.link("Which papers use FLUX?").abstract_ids == {"a1", "a2"}
+
+
+def test_an_acronym_the_corpus_spells_out_is_not_unknown():
+    from rag.lexicon import _spelt_out
+
+    corpus = "we plan with monte carlo tree search over long horizons."
+    assert _spelt_out("mcts", corpus)
+    assert not _spelt_out("mcts", "we plan with many tricks.")
+    assert not _spelt_out("ocr", "optical character recognition")  # three letters: too easily a chance match
+    lexicon = Lexicon.build([("a1", "We plan with Monte Carlo tree search over long horizons.")])
+    assert "MCTS" not in lexicon.link("Which papers use MCTS?", corpus_text=corpus).unknown
+    assert "QXTV" in lexicon.link("Which papers use QXTV?", corpus_text=corpus).unknown
