@@ -86,7 +86,7 @@ class AnswerPolicy(BaseModel):
             "compare": {"background": -0.2, "gap": -0.2, "availability": -0.4},
             "how_why": {"method": 0.15, "contribution": 0.05, "background": -0.2, "gap": -0.15, "availability": -0.4},
             "number": {"result": 0.05, "availability": -0.3},
-            "fact": {"background": -0.15, "gap": -0.1, "availability": -0.3},
+            "fact": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"availability": -0.3},
         },
