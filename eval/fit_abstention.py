@@ -7,7 +7,7 @@ that abstains most on unanswerable questions while keeping false abstention at o
 trade-off curve and the fitted values as ``RAG_ANSWER__*`` settings; with ``--write`` it also rewrites the defaults
 in ``rag/policy.py``.
 
-    python -m eval.fit_abstention [--split dev] [--max-false 0.05] [--C 10] [--write]
+    python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--C 10] [--write]
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from scipy.optimize import minimize
 from rag.abstain import WEIGHTS
 
 # Signals that can only argue for abstaining: their weights are fitted non-negative. The others are free.
-NON_NEGATIVE = frozenset({"unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity"})
+NON_NEGATIVE = frozenset(
+    {"unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase", "topic_unknown_list"}
+)
 POLICY_FILE = Path(__file__).resolve().parents[1] / "rag" / "policy.py"
 
 
@@ -118,18 +120,25 @@ def collect(split: str, questions_path: Path | None):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.fit_abstention", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", default="dev", help="split to fit on (default: dev; never fit on test)")
+    parser.add_argument(
+        "--split",
+        default="dev,regression",
+        help="split(s) to fit on, comma-separated (default: dev,regression, the splits tuned on; never test)",
+    )
     parser.add_argument("--questions", type=Path, default=None, help="question file (default: eval/questions.jsonl)")
     parser.add_argument("--max-false", type=float, default=0.05, help="false-abstention ceiling on the split")
     parser.add_argument("--C", type=float, default=10.0, dest="c", help="inverse L2 strength (larger = weaker)")
     parser.add_argument("--write", action="store_true", help="rewrite the defaults in rag/policy.py")
     args = parser.parse_args(argv)
-    if args.split == "test":
+    splits = [part.strip() for part in args.split.split(",") if part.strip()]
+    if "test" in splits:
         parser.error("fitting on the test split would make its figures meaningless; fit on dev")
 
     from rag.policy import AnswerPolicy
 
-    x, y, _ = collect(args.split, args.questions)
+    collected = [collect(split, args.questions) for split in splits]
+    x = np.vstack([c[0] for c in collected if len(c[0])])
+    y = np.concatenate([c[1] for c in collected])
     names = list(WEIGHTS)
     policy = AnswerPolicy()
     old_w = np.array([getattr(policy, WEIGHTS[n]) for n in names])

@@ -34,6 +34,7 @@ class AbstentionSignals:
     topic_missing: float = 0.0  # share of the question's topic words the answering abstract lacks (corpus has them)
     topic_unknown: float = 0.0  # share of the question's topic words no abstract of the corpus uses
     has_evidence: bool = True  # there is anything to quote at all
+    phrase_missing: float = 0.0  # share of adjacent detail-word pairs no sentence of the answering abstract(s) holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ WEIGHTS = {
     "topic_unknown": "w_topic_unknown",
     "list_shape": "w_list_shape",
     "similarity": "w_similarity",
+    "phrase": "w_phrase_missing",
+    "topic_unknown_list": "w_topic_unknown_list",
 }
 
 
@@ -74,6 +77,9 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "list_shape": float(signals.shape in LIST_SHAPES),
         # skipped (0) when the encoder cannot read the question
         "similarity": 0.0 if signals.best_dense is None else policy.similarity_floor - signals.best_dense,
+        "phrase": signals.phrase_missing,
+        # a list or yes/no question about a topic word no abstract uses: there is no paper to list
+        "topic_unknown_list": signals.topic_unknown if signals.shape in LIST_SHAPES else 0.0,
     }
 
 
@@ -105,7 +111,9 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "No abstract states the number asked for."
     if top == "focus":
         return "The most relevant abstract does not mention what the question asks about."
-    if top in ("topic", "topic_unknown"):
+    if top == "phrase":
+        return "The abstracts that match do not state what the question asks about."
+    if top in ("topic", "topic_unknown", "topic_unknown_list"):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 

@@ -6,7 +6,6 @@ One flow for every front end. ``stream_answer`` yields text as it is produced an
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,9 +24,18 @@ from rag.compose import GenerationStats, extractive
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic, last_sources, last_user_question
-from rag.lexicon import GENERIC_TERMS, Link, Linking
+from rag.gloss import gloss, readable_by_encoder
+from rag.lexicon import GENERIC_TERMS, Link, Linking, is_name_like
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile, clauses, compare_parts, is_more_request, profile
+from rag.question import (
+    QuestionProfile,
+    clauses,
+    compare_parts,
+    is_more_request,
+    profile,
+    states_unit,
+    unit_asked,
+)
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.settings import VerifyPolicy
 from rag.text import content_words
@@ -40,16 +48,10 @@ NOT_ENGLISH_NOTICE = (
     "The question is not in English and the encoder reads English only: the abstracts were matched by the names "
     "and numbers in it, and the answer quotes the English abstracts."
 )
-_NON_LATIN = re.compile(r"[^\W\d_A-Za-z\u00C0-\u024F]")
-
-
-def readable_by_encoder(question: str) -> bool:
-    """Mostly Latin letters: the English encoder can read it (a Chinese question it cannot)."""
-    letters = [c for c in question if c.isalpha()]
-    if not letters:
-        return True
-    return sum(bool(_NON_LATIN.match(c)) for c in letters) / len(letters) < 0.3
-
+GLOSS_NOTICE = (
+    "The question is not in English: it was translated word by word with a dictionary (CC-CEDICT) to find the "
+    "abstracts, and the answer quotes the English abstracts."
+)
 
 GENERIC_STEMS = frozenset(content_words(" ".join(GENERIC_TERMS)))
 
@@ -92,11 +94,14 @@ def retrieve(
     *,
     more: tuple[list[str], set[str]] | None = None,
     pinned: Sequence[str] = (),
+    glossed: bool = False,
 ) -> Retrieved:
     """Retrieve, plan the answer by the question's shape and score abstention.
 
     ``more``: a "tell me more" follow-up: (the previous answer's abstract ids, the sentences it quoted).
     ``pinned``: abstracts a follow-up refers to ("the second one"); they rank first.
+    ``glossed``: the question is a word-by-word dictionary translation (rag.gloss): its words are one sense of
+    many, so the signals that compare its words with the abstract's (focus, topic, similarity) are left out.
     """
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
@@ -148,8 +153,21 @@ def retrieve(
         shortlist = list_shortlist(
             prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked
         )
+        # names as written with capitals or digits ("FLUX", "Qwen", "SDXL"), not a lower-case term the corpus
+        # sometimes capitalises ("mixture-of-experts")
+        named_links = [link for link in linking.links if is_name_like(link.mention) or link.mention[:1].isupper()]
+        named = sorted({aid for link in named_links for aid in link.name.abstract_ids}) if shape != "summary" else []
+        if named:  # "which papers use X": the papers that name X, whatever else scores well
+            shortlist = list(dict.fromkeys([*named, *shortlist]))
         evidence = scored(prof, rows_of(snapshot, shortlist))
-        plan = extractive.plan_list(evidence, policy, lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "")
+        mentions = [link.name.surface for link in linking.links] + [link.mention for link in linking.links]
+        plan = extractive.plan_list(
+            evidence,
+            policy,
+            lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "",
+            members=named,
+            mentions=mentions,
+        )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
         evidence = scored(prof, rows_of(snapshot, top_ids))
@@ -166,7 +184,15 @@ def retrieve(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
-    signals = _signals(prof, snapshot, plan, ranked, linking, readable, bool(pinned))
+    signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned))
+    if glossed:
+        signals = replace(
+            signals,
+            focus_missing=0.0,
+            topic_missing=0.0,
+            topic_unknown=0.0,
+            number_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
+        )
     if unmatched:
         signals = replace(signals, has_evidence=False)
     decision = decide(signals, policy)
@@ -215,7 +241,10 @@ def _compare_works(
     parts = compare_parts(prof.text) or [prof.text]
     for part in parts:
         part_links = snapshot.lexicon.link(part, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
-        if part_links.links:
+        labelled = _labelled(snapshot, part)
+        if labelled is not None:  # the part is a paper's label ("the Token Hypothesis")
+            aid = labelled
+        elif part_links.links:
             best = max(part_links.links, key=lambda link: (link.score, -len(link.name.abstract_ids)))
             aid = _owner_of(snapshot, best)
         elif part_links.unknown:
@@ -232,6 +261,13 @@ def _compare_works(
             if r.abstract.id not in works and len(works) < 2:
                 works.append(r.abstract.id)
     return works
+
+
+def _labelled(snapshot: IndexSnapshot, part: str) -> str | None:
+    """The abstract whose label the part spells (case and a leading article aside), if exactly one does."""
+    wanted = " ".join(part.lower().split())
+    ids = [aid for aid, abstract in snapshot.abstracts.items() if abstract.label.lower() == wanted]
+    return ids[0] if len(ids) == 1 else None
 
 
 def _signals(
@@ -256,12 +292,23 @@ def _signals(
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
         topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
-        if topic_words:
-            words = set(content_words(snapshot.abstracts[answer_ids[0]].text))
+        if topic_words:  # an overview's topic may span its papers; a list's must be in its best paper
+            pool_ids = answer_ids if prof.shape == "summary" else answer_ids[:1]
+            words = {w for aid in pool_ids for w in content_words(snapshot.abstracts[aid].text)}
+            # a linked name is in the papers using it, however they write it ("Qwen" in "Qwen1.5-MoE")
+            words |= {
+                w
+                for link in linking.links
+                if link.name.abstract_ids & set(pool_ids)
+                for w in content_words(link.mention)
+            }
             focus_missing = sum(w not in words for w in topic_words) / len(topic_words)
     number_missing = prof.kind == "number" and not any(
         e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences
     )
+    unit = unit_asked(prof.text) if prof.kind == "number" else None
+    if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
+        number_missing = True  # "how long does X take": no quoted sentence states a duration
     topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
     topic_missing = topic_unknown = 0.0
     if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
@@ -273,7 +320,14 @@ def _signals(
         topic_missing = sum(w not in pool and w not in names and w in stems for w in topic) / len(topic)
         topic_unknown = sum(w not in stems and w not in names for w in topic) / len(topic)
     best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
+    phrase_missing = 0.0
+    if topic and answer_ids:
+        names = {w for link in linking.links for w in content_words(link.mention)}
+        details = [w for w in topic if w not in names]
+        phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
+        phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
     return AbstentionSignals(
+        phrase_missing=phrase_missing,
         shape=prof.shape,
         unknown_names=linking.unknown,
         missing_names=missing,
@@ -285,6 +339,29 @@ def _signals(
         topic_unknown=topic_unknown,
         has_evidence=bool(plan.sentences),
     )
+
+
+def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4) -> float:
+    """The share of adjacent pairs of ``words`` (content words, in question order) that no sentence holds within
+    ``window`` words of each other: "federated learning" where the corpus says "federated" nowhere near
+    "learning". A topic the corpus treats shows up as a phrase, not as words scattered over sentences."""
+    pairs = list(zip(words, words[1:], strict=False))
+    if not pairs:
+        return 0.0
+    seen: set[tuple[str, str]] = set()
+    wanted = set(pairs) | {(b, a) for a, b in pairs}
+    vocabulary = set(words)
+    for sentence in sentences:
+        tokens = [w for w in content_words(sentence)]
+        positions = [(i, w) for i, w in enumerate(tokens) if w in vocabulary]
+        for j, (i, w) in enumerate(positions):
+            for i2, w2 in positions[j + 1 :]:
+                if i2 - i > window:
+                    break
+                if (w, w2) in wanted:
+                    seen.add((w, w2))
+                    seen.add((w2, w))
+    return sum(pair not in seen for pair in pairs) / len(pairs)
 
 
 def _features(retrieved: Retrieved, policy: AnswerPolicy) -> dict[str, float]:
@@ -534,17 +611,23 @@ def stream_answer(
         standalone = (
             composer.condense(question, history) if (composer and history) else condense_heuristic(question, history)
         )
+    glossed = False
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
+        glossed_text = None if translated else gloss(standalone)
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")
+        elif glossed_text and readable_by_encoder(glossed_text):
+            glossed = True
+            standalone = glossed_text
+            notices.append(GLOSS_NOTICE)
         else:
             notices.append(NOT_ENGLISH_NOTICE)
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
-    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more, pinned=pinned)
+    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more, pinned=pinned, glossed=glossed)
     timings = Timings(retrieve_s=retrieved.seconds)
     backend = "ollama" if composer else "extractive"
     model = getattr(composer, "model", None) if composer else None

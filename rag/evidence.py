@@ -7,11 +7,13 @@ the sentence's role for the question's shape (a list wants contributions, not ba
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from rag.lexicon import is_name_like
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 from rag.retrieve import IndexSnapshot
@@ -78,6 +80,7 @@ def score_sentences(
     bonus = dict(policy.role_bonus.get(profile.shape, {}))
     if asks_for_availability(profile.text):
         bonus.pop("availability", None)
+    asked = {t.lower() for t in profile.specific_terms}
     n_focus = len(profile.focus_words)
     focus_counts = snapshot.sentence_bm25.word_counts(profile.focus_words)[rows] if n_focus else None
     scored = []
@@ -90,6 +93,8 @@ def score_sentences(
             score += NUMBER_BONUS
         role = roles[row]
         score += bonus.get(role, 0.0)
+        if profile.wants_names and _new_names(text, asked):
+            score += policy.name_answer_bonus
         scored.append(
             EvidenceSentence(
                 abstract_id=snapshot.sentence_owner[row],
@@ -106,6 +111,14 @@ def score_sentences(
         )
     scored.sort(key=lambda e: (-e.score, e.row))
     return scored
+
+
+_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9][\w]*(?:[-.][\w]+)*)")
+
+
+def _new_names(sentence: str, asked: set[str]) -> bool:
+    """Whether the sentence names something (CamelCase, ALLCAPS, letters with digits) the question does not."""
+    return any(is_name_like(m.group(1)) and m.group(1).lower() not in asked for m in _TOKEN.finditer(sentence))
 
 
 def rows_of(snapshot: IndexSnapshot, abstract_ids: Iterable[str]) -> list[int]:

@@ -120,6 +120,7 @@ class Lexicon:
         found: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # lower -> surface -> count
         owners: dict[str, set[str]] = defaultdict(set)
         words: set[str] = set()
+        lowercase: set[str] = set()  # tokens the corpus also writes in lower case (ordinary words there)
         stems: set[str] = set()
         for aid, text in abstracts:
             stems.update(content_words(text))
@@ -130,6 +131,8 @@ class Lexicon:
                     token = match.group(1).rstrip(".")
                     lowered = token.lower()
                     words.add(lowered)
+                    if token == lowered:
+                        lowercase.add(lowered)
                     if not _corpus_name(token, lowered, english, first=i == 0):
                         continue
                     found[lowered][token] += 1
@@ -148,7 +151,10 @@ class Lexicon:
         names = {
             lowered: Name(max(spellings, key=spellings.get), frozenset(owners[lowered]))
             for lowered, spellings in found.items()
-            if len(owners[lowered]) <= limit and lowered not in GENERIC_TERMS
+            if len(owners[lowered]) <= limit
+            and lowered not in GENERIC_TERMS
+            # a capitalised word the corpus also writes in lower case is an ordinary word ("Gated Attention")
+            and not (lowered in lowercase and not any(is_name_like(s) for s in spellings))
         }
         return cls(names, frozenset(words), frozenset(stems))
 
@@ -180,7 +186,10 @@ class Lexicon:
             candidates = [lowered] + ([lowered[:-1]] if lowered.endswith("s") and len(lowered) > 3 else [])
             hit = next((c for c in candidates if c in self.names), None)
             if hit is not None:
-                links.setdefault(hit, Link(token, self.names[hit], True, 100.0))
+                name, family = self.names[hit], self._family(hit)
+                if family is not None:  # "FLUX" also stands for "FLUX.1-dev"
+                    name = Name(name.surface, name.abstract_ids | family.abstract_ids)
+                links.setdefault(hit, Link(token, name, True, 100.0))
                 continue
             if lowered in GENERIC_TERMS or lowered.isdigit():
                 continue
@@ -191,6 +200,10 @@ class Lexicon:
                     continue  # an ordinary (or mistyped ordinary) word, or a capital that starts a sentence
             elif _ordinary(lowered, english):
                 continue  # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised
+            family = self._family(lowered) if name_like or token[0].isupper() else None
+            if family is not None:  # "Qwen" for "Qwen2.5-7B" and "Qwen1.5-MoE": a model family's name
+                links.setdefault(lowered, Link(token, family, True, 100.0))
+                continue
             if len(lowered) >= min_chars and keys:
                 match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
                 if match is not None:
@@ -199,11 +212,28 @@ class Lexicon:
                     continue
             if lowered in self.words or any(c in self.words for c in candidates):
                 continue  # used in the corpus, though not as a name (e.g. a capitalised common word)
+            if corpus_text is not None and token.isupper() and _spelt_out(lowered, corpus_text):
+                continue  # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search)
             if name_like or lowered not in english:
                 unknown.append(token)
         if corpus_text is not None:
             unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
         return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _family(self, lowered: str) -> Name | None:
+        """The corpus names that extend ``lowered`` with a version or variant ("qwen" -> "qwen2.5-7b"), as one name
+        using all their abstracts; None when no name does."""
+        if len(lowered) < 3:
+            return None
+        members = [
+            name
+            for key, name in self.names.items()
+            if key.startswith(lowered) and len(key) > len(lowered) and key[len(lowered)] in "0123456789-._ "
+        ]
+        if not members:
+            return None
+        surface = lowered if not members else members[0].surface[: len(lowered)]
+        return Name(surface, frozenset(aid for name in members for aid in name.abstract_ids))
 
     def _unknown_phrases(self, question, tokens, links, corpus_text: str) -> list[str]:
         linked = {link.mention.lower() for link in links.values()}
@@ -250,6 +280,17 @@ class Lexicon:
         if self._vocabulary is None:
             self._vocabulary = sorted(w for w in self.words if len(w) >= 4 and w.isalpha() or w in self.names)
         return self._vocabulary
+
+
+def _spelt_out(acronym: str, corpus_text: str) -> bool:
+    """Whether the (lower-cased) corpus has words whose initials spell the acronym, e.g. "mcts" in "monte carlo
+    tree search" (4-6 letters, each word of 3 or more letters, so chance runs of short words do not count; hyphens
+    join words too)."""
+    letters = [c for c in acronym if c.isalpha()]
+    if not 4 <= len(letters) <= 6 or len(letters) != len(acronym):
+        return False
+    pattern = r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b"
+    return re.search(pattern, corpus_text) is not None
 
 
 def _ordinary(lowered: str, english: frozenset[str]) -> bool:

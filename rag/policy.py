@@ -17,11 +17,26 @@ class AnswerPolicy(BaseModel):
 
     # --- retrieval fusion (abstract level) ---
     fusion_dense_weight: float = Field(
-        default=0.7,
+        default=0.5,
         ge=0.0,
         le=1.0,
-        description="Share of the min-max-normalised dense score in the fused abstract score (the rest is BM25). "
-        "Normalising both rankings' scores keeps a weak lexical match from overriding a clear semantic winner.",
+        description="Share of the min-max-normalised dense score in the fused abstract score (the rest is BM25, "
+        "scaled by how far BM25 is trusted for the question: bm25_trust_low/high). Fitted on dev.",
+    )
+    bm25_trust_low: float = Field(
+        default=0.10,
+        ge=0.0,
+        le=1.0,
+        description="BM25 strength (the best match's score over (k1+1)*sum of the question words' idf) at or below "
+        "which BM25 gets no fusion weight: the question shares only a few common words with any abstract (a "
+        "paraphrase), so the dense ranking decides. Fitted on dev.",
+    )
+    bm25_trust_high: float = Field(
+        default=0.30,
+        ge=0.0,
+        le=1.0,
+        description="BM25 strength at or above which BM25 keeps its full fusion weight (linear in between). "
+        "Fitted on dev.",
     )
     link_boost: float = Field(
         default=1.0,
@@ -57,6 +72,12 @@ class AnswerPolicy(BaseModel):
     number_bonus: float = Field(
         default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
     )
+    name_answer_bonus: float = Field(
+        default=0.15,
+        ge=0.0,
+        description="Added for a sentence that names something the question does not (a dataset, benchmark or "
+        "model) when the question asks for names ('which datasets…', 'evaluated on what').",
+    )
     role_bonus: dict[str, dict[str, float]] = Field(
         default_factory=lambda: {
             "list": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
@@ -65,7 +86,7 @@ class AnswerPolicy(BaseModel):
             "compare": {"background": -0.2, "gap": -0.2, "availability": -0.4},
             "how_why": {"method": 0.15, "contribution": 0.05, "background": -0.2, "gap": -0.15, "availability": -0.4},
             "number": {"result": 0.05, "availability": -0.3},
-            "fact": {"background": -0.15, "gap": -0.1, "availability": -0.3},
+            "fact": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"availability": -0.3},
         },
@@ -116,29 +137,29 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.60,
+        default=0.73,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-2.76, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-2.39, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=4.50, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=2.45, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=1.31,
+        default=1.71,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=5.62,
+        default=5.35,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=3.86, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=2.21, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
-        default=2.95,
+        default=1.07,
         description="Log-odds added per unit the best evidence similarity falls below similarity_floor (and "
         "removed per unit above it). Not used for questions the encoder cannot read (not English).",
     )
@@ -146,19 +167,29 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=0.20,
+        default=0.00,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=2.39,
+        default=1.85,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=-1.16,
+        default=-1.77,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=1.00, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.46, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+    )
+    w_phrase_missing: float = Field(
+        default=0.95,
+        description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
+        "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
+    )
+    w_topic_unknown_list: float = Field(
+        default=2.39,
+        description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
+        "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )

@@ -28,6 +28,30 @@ _NUMBER = re.compile(
     r"percentage))\b",
     re.IGNORECASE,
 )
+# Quantities a number question names ("what accuracy"), as opposed to generic ones ("what number", "what size").
+_QUANTITY = re.compile(r"\b(?:accuracy|score|rate|speed-?up|ratio)\b", re.I)
+_TIME_ASKED = re.compile(r"\bhow\s+long\b|\bhow\s+much\s+time\b|\b(?:latency|runtime|run\s+time|wall-?clock)\b", re.I)
+_PERCENT_ASKED = re.compile(r"\bwhat\s+(?:percentage|percent|fraction|proportion|share)\b|\bby\s+what\s+percent", re.I)
+_TIME_STATED = re.compile(
+    r"\b(?:\d[\d.,]*\s*(?:ms|s|sec|h|hrs?|min)|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?)\b", re.I
+)
+_PERCENT_STATED = re.compile(r"%|\bpercent\w*\b|\bfraction\b|\bhalf\b|\bthird\b|\bquarter\b", re.I)
+
+
+def unit_asked(question: str) -> str | None:
+    """The kind of quantity a number question asks for when its answer needs a unit: "time" or "percent"."""
+    if _TIME_ASKED.search(question):
+        return "time"
+    if _PERCENT_ASKED.search(question):
+        return "percent"
+    return None
+
+
+def states_unit(sentence: str, unit: str) -> bool:
+    """Whether a sentence states a quantity of that kind (a duration; a percentage or share)."""
+    return bool((_TIME_STATED if unit == "time" else _PERCENT_STATED).search(sentence))
+
+
 _NAME = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+)?(?:dataset|datasets|benchmark|benchmarks|model|models|method|algorithm|metric|"
     r"metrics|framework|architecture|baseline|baselines|library|tool|environment|environments)\b"
@@ -66,6 +90,7 @@ class QuestionProfile:
     focus_words: tuple[str, ...] = ()  # for number/name questions: what is counted or named ("screen", "gpu")
     specific_terms: tuple[str, ...] = field(default=())  # name-like tokens as written ("AssayBench", "GPT-4o")
     shape: Shape = "fact"  # the answer plan: see classify_shape
+    wants_names: bool = False  # the answer is a list of names (datasets, benchmarks, models): see asks_for_names
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -140,9 +165,26 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
     stop = _FOCUS_STOP.search(tail)
     phrase = tail[: stop.start()] if stop else tail
     words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS]
+    quantity = _QUANTITY.search(match.group(0)) if kind == "number" else None
+    if quantity:  # "what accuracy does X reach": the measured quantity is what the answer must state
+        words = content_words(quantity.group(0)) + words
     if kind == "name":  # the category of the answer ("which dataset") is not something the abstract must say
         words = [w for w in words if w not in _ANSWER_CATEGORIES]
     return words
+
+
+_NAMED_THINGS = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
+    r"backbones?|environments?|games?)\b"
+    r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|compared?)\s+(?:on|against|with)\b"
+    r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b",
+    re.I,
+)
+
+
+def asks_for_names(question: str) -> bool:
+    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"."""
+    return bool(_NAMED_THINGS.search(question))
 
 
 _MORE = re.compile(
@@ -153,7 +195,7 @@ _MORE = re.compile(
 )
 _COMPARE = re.compile(
     r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
-    r"\b(?:difference|differences|similarit\w+)\s+(?:between|of)\b|\bhow\s+does\s+.+\s+differ\b",
+    r"\b(?:difference|differences|similarit\w+)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b",
     re.I,
 )
 _YES_NO = re.compile(
@@ -164,7 +206,7 @@ _YES_NO = re.compile(
     re.I,
 )
 _SUMMARY = re.compile(
-    r"\bsummar\w+\b|\boverview\b|\bsurvey\b|\bwhat\s+(?:do|does)\s+(?:the\s+)?(?:papers|abstracts|corpus|"
+    r"\bsummar\w+\b|\boverview\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+)?(?:papers|abstracts|corpus|"
     r"works)\s+say\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )
@@ -241,17 +283,27 @@ _COMPARE_SPLIT = re.compile(
     r"\s+from\s+)\s*",
     re.I,
 )
-_COMPARE_TAIL = re.compile(r"\s+(?:in\s+terms\s+of|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I)
+_COMPARE_TAIL = re.compile(
+    r"\s+(?:in\s+terms\s+of|in\s+(?:how|what|which|their)|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I
+)
 
 
 def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
     body = _COMPARE_LEAD.sub("", question, count=1)
     how = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare)\s+(?:from|to|with)\s+(.+)$", body, re.I)
+    both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
     if how:
         body = f"{how.group(1)} and {how.group(2)}"
-    body = _COMPARE_TAIL.sub("", body.strip())
-    parts = [p.strip(" ?.,;:") for p in _COMPARE_SPLIT.split(body)]
+    elif both:  # "How do X and Y differ in …": the works are before the verb
+        body = both.group(1)
+    # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
+    body = re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", body, maxsplit=1)[0]
+    parts = _COMPARE_SPLIT.split(body.strip())
+    # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
+    # ("the work on X with Y")
+    parts[-1] = _COMPARE_TAIL.sub("", parts[-1])
+    parts = [p.strip(" ?.,;:") for p in parts]
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
     return [p for p in parts if p][:4]
 
@@ -275,6 +327,7 @@ def profile(question: str) -> QuestionProfile:
         focus_words=tuple(dict.fromkeys(focus_words(question, kind))),
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
+        wants_names=kind != "list" and asks_for_names(question),
     )
 
 

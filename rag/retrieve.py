@@ -17,6 +17,7 @@ from rag.chunking import Chunk
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
+from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import Lexicon
 from rag.manifest import Manifest, load_bm25
 from rag.policy import AnswerPolicy
@@ -223,6 +224,8 @@ class HybridRetriever:
         """
         snap = self.snapshot
         if linked is None:  # called on its own (rag search, eval): spell mistyped words as the corpus does
+            if not readable_by_encoder(question):  # e.g. Chinese: English glosses from a dictionary
+                question = gloss(question) or question
             question, _ = snap.lexicon.correct(
                 question, min_ratio=self.policy.fuzzy_min_ratio, min_chars=self.policy.fuzzy_min_chars
             )
@@ -251,7 +254,11 @@ class HybridRetriever:
             fused = rrf_fuse([(dense_ranking, self.dense_weight), (bm25_ranking, 1.0)], self.rrf_k)
         else:
             weight = self.policy.fusion_dense_weight if dense_weight is None else dense_weight
-            fused = score_fuse(dense_best, bm25_best, weight)
+            trust = 1.0
+            if weight > 0 and bm25_best:  # a question the encoder reads: BM25 counts as far as its match is strong
+                strength = bm25_strength(snap.bm25, question, max(bm25_best.values()))
+                trust = lexical_trust(strength, self.policy.bm25_trust_low, self.policy.bm25_trust_high)
+            fused = score_fuse(dense_best, bm25_best, weight, trust)
         if self.mode == "hybrid" and linked:
             for aid, strength in linked.items():
                 if aid in snap.abstracts:
@@ -283,14 +290,17 @@ class HybridRetriever:
         return matches
 
 
-def score_fuse(dense: dict[str, float], bm25: dict[str, float], dense_weight: float) -> dict[str, float]:
-    """Convex combination of min-max-normalised scores: each ranking's best is 1, its worst candidate 0.
+def score_fuse(
+    dense: dict[str, float], bm25: dict[str, float], dense_weight: float, lexical_trust: float = 1.0
+) -> dict[str, float]:
+    """Combination of min-max-normalised scores: each ranking's best is 1, its worst candidate 0; the dense share is
+    ``dense_weight``, BM25's ``(1 - dense_weight) * lexical_trust`` (see :func:`lexical_trust`).
 
     Unlike reciprocal ranks, a BM25 ranking whose top scores are close together (weak, generic word matches) moves
     the fused order little, while a clear winner on either side keeps its margin.
     """
     fused: dict[str, float] = defaultdict(float)
-    for scores, weight in ((dense, dense_weight), (bm25, 1.0 - dense_weight)):
+    for scores, weight in ((dense, dense_weight), (bm25, (1.0 - dense_weight) * lexical_trust)):
         if not scores or weight <= 0:
             continue
         low, high = min(scores.values()), max(scores.values())
@@ -300,6 +310,30 @@ def score_fuse(dense: dict[str, float], bm25: dict[str, float], dense_weight: fl
         for aid, score in scores.items():
             fused[aid] += weight * ((score - low) / spread if spread > 0 else 1.0)
     return dict(fused)
+
+
+def bm25_strength(index: BM25Index, question: str, top_score: float) -> float:
+    """How much of the question the best BM25 match covers (0..1): its score over the score of a document holding
+    every known query word at saturating frequency, ``(k1 + 1) * sum(idf)``.
+
+    A question that copies an abstract's rare words scores high; a paraphrase, whose best match shares only a few
+    common words, scores low, and its BM25 ranking says little about which abstract it means.
+    """
+    terms = index.query_terms(question)
+    if not terms or index.n_docs == 0 or top_score <= 0:
+        return 0.0
+    indptr = index.weights.indptr  # CSC: documents holding each term
+    doc_freq = np.array([indptr[t + 1] - indptr[t] for t in terms], dtype=np.float64)
+    idf = np.log1p((index.n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
+    ideal = (index.k1 + 1.0) * float(idf.sum())
+    return min(1.0, top_score / ideal) if ideal > 0 else 0.0
+
+
+def lexical_trust(strength: float, low: float, high: float) -> float:
+    """0 at or below ``low``, 1 at or above ``high``, linear between: the share of BM25's fusion weight it keeps."""
+    if high <= low:
+        return 1.0 if strength >= high else 0.0
+    return min(1.0, max(0.0, (strength - low) / (high - low)))
 
 
 def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> dict[str, float]:

@@ -29,7 +29,8 @@ def test_each_signal_raises_the_score():
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, focus_missing=1.0),
         AbstentionSignals(shape="number", linked_exact=True, best_dense=0.7, number_missing=True),
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.2),
-        AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, topic_missing=1.0),
+        AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, topic_unknown=1.0),
+        AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, phrase_missing=1.0),
     ):
         assert abstention_score(changed, POLICY) > base
 
@@ -41,7 +42,7 @@ def test_no_single_weak_signal_vetoes_a_well_supported_answer():
 
 
 def test_unknown_name_with_weak_evidence_abstains_and_names_it():
-    signals = AbstentionSignals(shape="fact", unknown_names=("Zorblax-9",), best_dense=0.3, topic_missing=0.5)
+    signals = AbstentionSignals(shape="fact", unknown_names=("Zorblax-9",), best_dense=0.3, topic_unknown=0.5)
     decision = decide(signals, POLICY)
     assert decision.abstain
     assert "Zorblax-9" in decision.reason
@@ -63,3 +64,24 @@ def test_threshold_comes_from_the_policy():
     score = abstention_score(signals, POLICY)
     assert decide(signals, POLICY.model_copy(update={"abstain_threshold": score})).abstain
     assert not decide(signals, POLICY.model_copy(update={"abstain_threshold": min(1.0, score + 0.01)})).abstain
+
+
+def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
+    from rag.answering import pairs_unseen
+    from rag.text import content_words
+
+    sentences = ["We train a spiking network on event cameras.", "Learning is federated across many phones."]
+    assert pairs_unseen(content_words("spiking network"), sentences) == 0.0
+    # both words occur, but never near each other in one sentence
+    assert pairs_unseen(content_words("spiking phones"), sentences) == 1.0
+    assert pairs_unseen(content_words("federated learning"), sentences) == 0.0
+    assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
+
+
+def test_a_list_question_on_a_topic_no_abstract_uses_leans_to_no():
+    from rag.abstain import contributions
+
+    single = AbstentionSignals(shape="fact", best_dense=0.45, topic_unknown=0.5)
+    listing = AbstentionSignals(shape="list", best_dense=0.45, topic_unknown=0.5)
+    assert contributions(listing, POLICY)["topic_unknown_list"] > 0
+    assert contributions(single, POLICY)["topic_unknown_list"] == 0

@@ -139,3 +139,11 @@ def test_pick_never_duplicates_a_row():
     evidence = [ev(1, 1.0), ev(2, 0.9)]
     picked = pick_sentences(evidence, GENERAL, [[ev(1, 1.0)], [ev(2, 0.9)]])
     assert rows(picked) == [1, 2]
+
+
+def test_new_names_are_names_the_question_does_not_give():
+    from rag.evidence import _new_names
+
+    assert _new_names("Experiments on CIFAR-10 and ImageNet show gains.", {"zorbnet"})
+    assert not _new_names("ZorbNet trains quickly on small data.", {"zorbnet"})
+    assert not _new_names("The method trains quickly on small data.", set())

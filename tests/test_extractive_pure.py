@@ -197,3 +197,34 @@ def test_said_sentences_strip_markers_and_markdown():
     said = said_sentences("- **FooNet**: It does a thing well [1].\nAnother sentence with words [2].")
     assert "it does a thing well" in said
     assert "another sentence with words" in said
+
+
+def test_a_list_of_papers_naming_something_holds_exactly_those_papers_quoting_the_name():
+    evidence = [
+        ev("a", 0, 0.9, "A paper about sampling without any named model."),
+        ev("b", 1, 0.5, "We introduce a sparse probe."),
+        ev("b", 2, 0.4, "Experiments with Zorb-7B show gains."),
+        ev("c", 3, 0.3, "We evaluate Zorb-7B on two tasks."),
+    ]
+    plan = plan_list(evidence, POLICY, members=["b", "c"], mentions=["Zorb-7B"])
+    assert plan.abstract_ids == ["b", "c"]
+    assert [e.text for e in plan.sentences] == [
+        "Experiments with Zorb-7B show gains.",
+        "We evaluate Zorb-7B on two tasks.",
+    ]
+
+
+def test_members_absent_from_the_evidence_fall_back_to_the_usual_list():
+    evidence = [ev("a", 0, 0.9), ev("b", 1, 0.85)]
+    assert plan_list(evidence, POLICY, members=["zzz"]).abstract_ids == ["a", "b"]
+
+
+def test_a_how_question_also_quotes_the_best_method_sentence():
+    profile = QuestionProfile(text="How does ZorbNet work?", kind="general", topic_words=("zorbnet",), shape="how_why")
+    evidence = [
+        ev("a", 0, 0.9, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 2, 0.2, "We train it by pruning heads greedily.", role="method"),
+        ev("a", 1, 0.1, "Sparse probes are widely used.", role="background"),
+    ]
+    plan = plan_single("a", evidence, profile, policy=POLICY)
+    assert [e.row for e in plan.sentences] == [0, 2]

@@ -87,3 +87,41 @@ def test_abstract_weights_favour_rare_names_and_keep_each_abstracts_strongest_li
     weights = Linking((common, rare)).abstract_weights()
     assert weights == {"a": 1.0, "b": 0.5, "c": 0.5, "d": 0.5}
     assert Linking().abstract_weights() == {}
+
+
+def test_a_capitalised_word_the_corpus_also_writes_in_lower_case_is_no_name():
+    lexicon = Lexicon.build(
+        [
+            ("a1", "We study Pooled Attention for speech. The pooled layers help."),
+            ("a2", "A different paper about ZorbNet and its Pooled Attention variant."),
+        ]
+    )
+    assert "pooled" not in lexicon.names
+    assert "pooled attention" in lexicon.names
+    assert "zorbnet" in lexicon.names
+
+
+def test_a_model_family_name_links_to_its_versioned_names():
+    lexicon = Lexicon.build(
+        [("a1", "We fine-tune Zorb2.5-7B on math."), ("a2", "Results with Zorb-3 and BarNet are reported.")]
+    )
+    linking = lexicon.link("Which papers use Zorb models?")
+    assert linking.links and linking.abstract_ids == {"a1", "a2"}
+    assert not linking.unknown
+
+
+def test_an_exact_name_also_stands_for_its_versions():
+    lexicon = Lexicon.build([("a1", "We sample with FLUX on prompts."), ("a2", "We fine-tune FLUX.1-dev for faces.")])
+    assert lexicon.link("Which papers use FLUX?").abstract_ids == {"a1", "a2"}
+
+
+def test_an_acronym_the_corpus_spells_out_is_not_unknown():
+    from rag.lexicon import _spelt_out
+
+    corpus = "we plan with monte carlo tree search over long horizons."
+    assert _spelt_out("mcts", corpus)
+    assert not _spelt_out("mcts", "we plan with many tricks.")
+    assert not _spelt_out("ocr", "optical character recognition")  # three letters: too easily a chance match
+    lexicon = Lexicon.build([("a1", "We plan with Monte Carlo tree search over long horizons.")])
+    assert "MCTS" not in lexicon.link("Which papers use MCTS?", corpus_text=corpus).unknown
+    assert "QXTV" in lexicon.link("Which papers use QXTV?", corpus_text=corpus).unknown

@@ -343,3 +343,47 @@ def test_classify_shape(question, shape):
 )
 def test_compare_parts(question, parts):
     assert compare_parts(question) == parts
+
+
+def test_a_number_question_naming_its_quantity_focuses_on_it():
+    from rag.question import profile
+
+    assert "accuraci" in profile("What accuracy does ZorbNet reach on the hard split?").focus_words or any(
+        w.startswith("accura") for w in profile("What accuracy does ZorbNet reach on the hard split?").focus_words
+    )
+
+
+def test_unit_asked_and_stated():
+    from rag.question import states_unit, unit_asked
+
+    assert unit_asked("How long does ZorbNet take to train?") == "time"
+    assert unit_asked("What percentage of the samples are noisy?") == "percent"
+    assert unit_asked("How many layers does it have?") is None
+    assert states_unit("Training takes 3 hours on one GPU.", "time")
+    assert not states_unit("It has 12 layers.", "time")
+    assert states_unit("Noise affects 12% of samples.", "percent")
+
+
+def test_compare_parts_stop_before_the_aspect_asked_about():
+    from rag.question import classify_shape
+
+    assert compare_parts("ZorbNet vs Quill-2: what does each model predict?") == ["ZorbNet", "Quill-2"]
+    assert compare_parts("ZorbNet vs the sparse tokenizer paper - which is faster?") == [
+        "ZorbNet",
+        "sparse tokenizer paper",
+    ]
+    question = "How do ZorbNet and the Quill tokenizer differ in what they compress?"
+    assert compare_parts(question) == ["ZorbNet", "Quill tokenizer"]
+    assert classify_shape(question) == "compare"
+
+
+def test_questions_asking_for_names():
+    from rag.question import asks_for_names, profile
+
+    assert asks_for_names("Which image datasets is ZorbNet evaluated on?")
+    assert asks_for_names("What is the sparse tokenizer tested on?")
+    assert asks_for_names("Where is the new loss evaluated?")
+    assert not asks_for_names("Why does ZorbNet train faster?")
+    assert not asks_for_names("What metrics are used to interpret the scores?")
+    assert profile("Which datasets does ZorbNet use?").wants_names
+    assert not profile("Which papers use ImageNet?").wants_names  # a list of papers, not of names

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile
+from rag.question import QuestionProfile, term_occurs
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -49,6 +49,12 @@ def plan_single(
     """Quote the sentences of the top abstract that answer the question (and each part of it)."""
     policy = policy or AnswerPolicy()
     chosen = pick_sentences(evidence, profile, clause_evidence, policy.max_sentences, policy.sentence_margin)
+    if profile.shape == "how_why" and len(chosen) < policy.max_sentences and not any(
+        e.role == "method" for e in chosen
+    ):  # "how does X …": the answer is the mechanism, so its best method sentence is quoted too
+        method = next((e for e in evidence if e.role == "method"), None)
+        if method is not None:
+            chosen = sorted([*chosen, method], key=lambda e: e.row)
     return ExtractivePlan([abstract_id], chosen)
 
 
@@ -74,18 +80,41 @@ def said_sentences(text: str) -> set[str]:
 
 
 def plan_list(
-    evidence: Sequence[EvidenceSentence], policy: AnswerPolicy | None = None, lead: str = ""
+    evidence: Sequence[EvidenceSentence],
+    policy: AnswerPolicy | None = None,
+    lead: str = "",
+    members: Sequence[str] = (),
+    mentions: Sequence[str] = (),
 ) -> ExtractivePlan:
-    """One key sentence per relevant abstract, considering every abstract in the corpus."""
+    """One key sentence per relevant abstract, considering every abstract in the corpus.
+
+    ``members``: when the question names something ("which papers use FooNet"), exactly the abstracts naming it,
+    each quoted by its best sentence mentioning one of ``mentions`` (else its contribution)."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     ranked = sorted(best.values(), key=lambda e: (-e.score, e.row))
     if not ranked:
         return ExtractivePlan([], [], "list")
+    if members:
+        chosen = [e for e in ranked if e.abstract_id in set(members)][: policy.list_max]
+        if chosen:
+            quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
+            return ExtractivePlan([e.abstract_id for e in chosen], quoted, "list", lead=lead)
     cutoff = max(policy.list_floor, ranked[0].score - policy.list_margin)
-    members = [e for e in ranked if e.score >= cutoff][: policy.list_max] or ranked[:1]
-    quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in members]
-    return ExtractivePlan([e.abstract_id for e in members], quoted, "list", lead=lead)
+    chosen = [e for e in ranked if e.score >= cutoff][: policy.list_max] or ranked[:1]
+    quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
+    return ExtractivePlan([e.abstract_id for e in chosen], quoted, "list", lead=lead)
+
+
+def _mentioning(
+    best: EvidenceSentence, evidence: Sequence[EvidenceSentence], mentions: Sequence[str], margin: float
+) -> EvidenceSentence:
+    """The paper's best sentence that mentions one of the names asked about, else its list line."""
+    wanted = [m.lower() for m in mentions if m]
+    for e in evidence:
+        if e.abstract_id == best.abstract_id and any(term_occurs(m, e.text.lower()) for m in wanted):
+            return e
+    return _contribution_of(best, evidence, margin)
 
 
 def _contribution_of(best: EvidenceSentence, evidence: Sequence[EvidenceSentence], margin: float) -> EvidenceSentence:

@@ -1,0 +1,39 @@
+"""Chinese questions glossed into English with a dictionary (jieba + CC-CEDICT), no model."""
+
+from __future__ import annotations
+
+from rag.gloss import gloss, readable_by_encoder
+from rag.question import profile
+
+
+def test_no_chinese_no_gloss():
+    assert gloss("How many screens does FooBench use?") is None
+
+
+def test_latin_names_and_numbers_are_kept_whole():
+    text = gloss("FooNet-2 在 Bar1.5-XL 上用了多少个 GPU？")
+    assert text is not None
+    assert "FooNet-2" in text and "Bar1.5-XL" in text and "GPU" in text
+
+
+def test_question_words_keep_the_shape():
+    text = gloss("这个模型用了多少个专家？")
+    assert "how many" in text
+    assert profile(text).kind == "number"
+    assert "which" in gloss("哪些论文研究机器人？")
+    assert gloss("为什么这个方法有效？").startswith("why")
+
+
+def test_content_words_get_english_senses():
+    text = gloss("哪些论文研究蛋白质和机器人？").lower()
+    assert "paper" in text and "protein" in text and "robot" in text
+
+
+def test_measure_word_after_a_count_is_dropped():
+    assert "how many student" in gloss("有多少名学生？")
+
+
+def test_the_gloss_is_readable_by_the_encoder():
+    text = gloss("这篇论文提出了什么方法？")
+    assert text and readable_by_encoder(text)
+    assert not readable_by_encoder("这篇论文提出了什么方法？")
