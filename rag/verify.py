@@ -488,34 +488,101 @@ class Comparison:
     clause: tuple[Token, ...]
 
 
+# Words that favour their subject over what follows "over": "A improves accuracy over B", "A's gains over B".
+_OVER_WORDS = ("improv", "gain", "advantag", "edg", "win", "prefer", "superior")
+# A comparison's object ends where a phrase of its own starts: "dominates B in terms of X", "beats B on X when Y"
+# ("based on", "trained on": a participle before the preposition keeps it inside the object).
+_OBJECT_STOPS = {"in", "on", "across", "under", "at", "for", "when", "while", "by", "within", "during", "among",
+                 "if", "whenever", "as", "after", "before", "since", "because", "despite", "thanks"}  # fmt: skip
+_NOT_ADVERBS = {"family", "anomaly", "assembly", "supply", "apply", "rely", "reply", "poly", "monopoly", "italy",
+                "july", "fly", "ally", "only"}  # fmt: skip
+
+
+# Words that stand in for a noun said before ("later ones", "their counterparts"): they name neither side.
+_STAND_INS = {"ones", "one", "counterpart", "counterparts", "others", "ours", "theirs"}
+
+
+def _is_adverb(token: Token) -> bool:
+    """'strictly', 'consistently': how a comparison holds, not what it compares."""
+    return token.lower.endswith("ly") and len(token.lower) > 4 and token.lower not in _NOT_ADVERBS
+
+
+def _object_end(clause: Sequence[Token], start: int) -> int:
+    for k in range(start + 1, len(clause)):
+        if clause[k].lower in _OBJECT_STOPS and not clause[k - 1].lower.endswith("ed"):
+            return k
+    return len(clause)
+
+
+# What a comparative of amount is about decides which side is better: "lower error" is better, "lower accuracy" worse.
+_LOWER_IS_BETTER = ("error", "loss", "latenc", "cost", "regret", "perplex", "varianc", "overhead", "risk", "violat",
+                    "failur", "memori", "runtim", "time", "mistak", "hallucin")  # fmt: skip
+_HIGHER_IS_BETTER = ("accuraci", "perform", "score", "precis", "recal", "reward", "success", "robust", "f1", "auc",
+                     "throughput", "effici", "qualiti", "fidel", "win", "return", "util", "speedup", "correl")  # fmt: skip
+
+
+def _metric_direction(clause: Sequence[Token], k: int, dim: str, sign: int) -> tuple[str, int]:
+    """('good', sign) when the comparative at ``k`` is about a metric whose better direction is known."""
+    if dim != "amount":
+        return dim, sign
+    for t in clause[k + 1 : k + 4]:
+        if t.stem.startswith(_LOWER_IS_BETTER):
+            return "good", -sign
+        if t.stem.startswith(_HIGHER_IS_BETTER):
+            return "good", sign
+    return dim, sign
+
+
+def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None:
+    """If clause[i] introduces what a comparison is against ("than", "over", "compared to"...): (sign, dimension,
+    where the subject ends, where the object starts)."""
+    t = clause[i]
+    if t.lower in ("than", "to", "with", "versus", "vs", "over") and i > 0:
+        start = i + 1
+        if t.lower in ("to", "with") and clause[i - 1].lower in ("compared", "relative", "contrasted"):
+            back_from = i - 1
+        elif t.lower in ("to", "with"):
+            back_from = i if t.lower == "to" else -1
+        else:
+            back_from = i
+        for back in range(1, _WINDOW + 2):
+            k = back_from - back
+            if k < 0:
+                break
+            word = clause[k].lower
+            if word in _COMPARATIVES:
+                if t.lower == "to" and back_from == i and word not in ("superior", "inferior"):
+                    return None
+                dim, sign = _metric_direction(clause, k, *_COMPARATIVES[word])
+                return sign, dim, k, start
+            if t.lower == "over" and (clause[k].stem.startswith(_OVER_WORDS) or word.startswith(_OVER_WORDS)):
+                return 1, "good", k, start
+    return None
+
+
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
-    """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B'."""
+    """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
+    'A improves X over B', 'A has lower X compared to B'."""
     found = []
     for clause in clauses(tokens):
         for i, t in enumerate(clause):
             sign, dim, object_from, subject_end = 0, "good", None, i
             verb = next((v for v in _COMPARE_VERBS if t.stem.startswith(v) or t.lower.startswith(v)), None)
+            if verb and t.lower.endswith(("ant", "ance", "ances")):  # "two dominant paradigms", "dominance"
+                verb = None
             if verb:
                 sign = _COMPARE_VERBS[verb]
                 object_from = i + 1
                 if i + 1 < len(clause) and clause[i + 1].lower == "by" and t.lower.endswith("ed"):
                     sign, object_from = -sign, i + 2  # passive
-            elif t.lower in ("than", "to") and i > 0:
-                for back in range(1, _WINDOW + 1):
-                    if i - back >= 0 and clause[i - back].lower in _COMPARATIVES:
-                        word = clause[i - back].lower
-                        if t.lower == "to" and word not in ("superior", "inferior"):
-                            break
-                        dim, sign = _COMPARATIVES[word]
-                        object_from = i + 1
-                        subject_end = i - back
-                        break
+            else:
+                marked = _marker(clause, i)
+                if marked:
+                    sign, dim, subject_end, object_from = marked
             if not sign or object_from is None:
                 continue
-            if verb:
-                subject_end = i
             subject = set(_ordered_stems(clause[:subject_end])[-_SIDE:])
-            obj = set(_ordered_stems(clause[object_from:])[:_SIDE])
+            obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
     return found
@@ -524,7 +591,14 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
 def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
     seen: dict[str, None] = {}
     for t in tokens:
-        if _is_content(t) and not t.stem.startswith(_VERB_PREFIXES) and not t.lower.startswith(_VERB_PREFIXES) and t.lower not in _COMPARATIVES:
+        if (
+            _is_content(t)
+            and not _is_adverb(t)
+            and t.lower not in _STAND_INS
+            and not t.stem.startswith(_VERB_PREFIXES)
+            and not t.lower.startswith(_VERB_PREFIXES)
+            and t.lower not in _COMPARATIVES
+        ):
             for s in _stems_of(t):
                 seen.setdefault(s, None)
     return list(seen)
@@ -538,6 +612,8 @@ def check_direction(ctx: _Context) -> str | None:
         evidence_cmp += [c for toks in ctx.sentence_tokens if toks not in ctx.evidence_tokens for c in comparisons(toks)]
         for c in claim_cmp:
             for e in evidence_cmp:
+                if c.dimension != e.dimension:  # "lower memory" against "outperforms": not the same comparison
+                    continue
                 same = len(c.better & e.better) + len(c.worse & e.worse)
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
                 if swapped >= 2 and swapped > same:

@@ -158,3 +158,36 @@ def test_rare_words_the_abstract_never_uses_are_still_new_details():
     abstract = "ZedDec reuses key-value caches of shared query prefixes to speed up decoding."
     v = _check(abstract, "ZedDec reuses key-value caches of shared prefixes via speculative tokenization and quantized paging.")
     assert not v.verified
+
+
+# --- third round: direction phrased with "over" / "compared to", adverbs and stand-ins --------------------------
+
+
+def test_improves_over_is_a_comparison_and_its_swap_is_rejected():
+    abstract = "Experiments on three datasets show that ZedAug consistently improves accuracy over random cropping."
+    assert _check(abstract, "ZedAug improves accuracy over random cropping on three datasets.").verified
+    v = _check(abstract, "Random cropping consistently outperforms ZedAug in accuracy on three datasets.")
+    assert not v.verified and "opposite" in v.reason
+
+
+def test_what_follows_the_compared_object_is_not_part_of_it():
+    abstract = "We prove that sampling-based estimators strictly dominate greedy estimators in terms of variance."
+    v = _check(abstract, "We prove that greedy estimators strictly dominate sampling-based ones in terms of variance.")
+    assert not v.verified and "opposite" in v.reason
+
+
+def test_stand_in_words_do_not_count_as_a_side():
+    abstract = "In deep networks, later layers strictly dominate earlier ones in a capacity hierarchy."
+    assert not _check(abstract, "In deep networks, earlier layers strictly dominate later ones in a capacity hierarchy.").verified
+    assert _check(abstract, "Later layers dominate earlier ones in the capacity hierarchy of deep networks.").verified
+
+
+def test_lower_error_is_better_so_it_agrees_with_outperforms():
+    abstract = "ZedNet outperforms BarNet on the segmentation benchmark."
+    assert _check(abstract, "ZedNet has lower error compared to BarNet on the segmentation benchmark.").verified
+    assert not _check(abstract, "ZedNet has higher error than BarNet on the segmentation benchmark.").verified
+
+
+def test_an_adjective_like_dominant_is_not_a_comparison():
+    abstract = "We study two dominant paradigms of code generation: sampling and repair."
+    assert _check(abstract, "The paper studies sampling and repair, two dominant paradigms of code generation.").verified
