@@ -370,7 +370,7 @@ def _negated(clause: Sequence[Token]) -> bool:
     return sum(_negates(clause, i) for i in range(len(clause))) % 2 == 1
 
 
-_NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
+_NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis", "a")
 
 
 def _prefix_antonym(a: str, b: str) -> bool:
@@ -418,14 +418,63 @@ def check_polarity(ctx: _Context) -> str | None:
         needed = max(2, ctx.policy.negated_part_coverage * len(stems))
         if any(not _negated(c) and len(stems & content_stems(c)) >= needed for c in claim_clauses):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
-    # un-/non- antonyms anywhere in the evidence: "stable" in the claim, only "unstable" in the evidence
+    # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
     for word in claim_words - evidence_words:
         for other in evidence_words - claim_words:
-            if _prefix_antonym(word, other):
+            if _prefix_antonym(word, other) or (
+                _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
+            ):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
     return None
+
+
+# Opposites without a negating prefix, general to scientific writing (words; compared by stem). WordNet's antonym
+# pairs are not installable offline as a package here, and most of them are about everyday senses.
+_ANTONYM_WORDS = (
+    ("redundant", "complementary"), ("np-hard", "polynomial"), ("intractable", "polynomial"),
+    ("necessary", "sufficient"), ("robust", "brittle"), ("robust", "fragile"), ("sparse", "dense"),
+    ("local", "global"), ("explicit", "implicit"), ("static", "dynamic"), ("homogeneous", "heterogeneous"),
+    ("overfitting", "underfitting"), ("optimistic", "pessimistic"), ("conservative", "aggressive"),
+    ("coarse", "fine-grained"), ("shallow", "deep"), ("easy", "hard"), ("easy", "difficult"),
+    ("cheap", "expensive"), ("cheap", "costly"), ("success", "failure"), ("succeeds", "fails"),
+    ("strength", "weakness"), ("helps", "hurts"), ("benefits", "harms"), ("promotes", "suppresses"),
+    ("promotes", "inhibits"), ("activates", "inhibits"), ("activates", "suppresses"), ("exact", "approximate"),
+    ("tight", "loose"), ("majority", "minority"), ("rare", "common"), ("rare", "frequent"), ("weak", "strong"),
+    ("correlated", "anticorrelated"), ("agrees", "disagrees"), ("converges", "diverges"),
+    ("convergence", "divergence"), ("stable", "chaotic"), ("accept", "reject"), ("include", "exclude"),
+    ("preserve", "destroy"), ("preserves", "distorts"), ("overestimates", "underestimates"),
+)  # fmt: skip
+
+
+def _same_role(ctx: _Context, word: str, other: str) -> bool:
+    """The claim's part with ``word`` and the evidence's part with ``other`` share at least two content words (the
+    two words say opposite things about the same thing, not about two things)."""
+    mine = [c for c in clauses(ctx.claim_tokens) if any(t.lower == word for t in c)]
+    theirs = [c for toks in ctx.evidence_tokens for c in clauses(toks) if any(t.lower == other for t in c)]
+    return any(len(content_stems(a) & content_stems(b)) >= 2 for a in mine for b in theirs)
+
+
+@lru_cache(maxsize=1)
+def _antonym_stems() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for a, b in _ANTONYM_WORDS:
+        sa, sb = stem(a), stem(b)
+        table.setdefault(sa, set()).add(sb)
+        table.setdefault(sb, set()).add(sa)
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_words: set[str]) -> bool:
+    """``word`` (claim only) and ``other`` (evidence only) are listed opposites, and neither side also uses the
+    other's word (a sentence saying "from short to long" says both)."""
+    opposites = _antonym_stems().get(stem(word))
+    if not opposites or stem(other) not in opposites:
+        return False
+    claim_stems = {stem(w) for w in claim_words}
+    evidence_stems = {stem(w) for w in evidence_words}
+    return stem(word) not in evidence_stems and stem(other) not in claim_stems
 
 
 def _sentence_of(ctx: _Context, clause: Sequence[Token]) -> str:

@@ -191,3 +191,25 @@ def test_lower_error_is_better_so_it_agrees_with_outperforms():
 def test_an_adjective_like_dominant_is_not_a_comparison():
     abstract = "We study two dominant paradigms of code generation: sampling and repair."
     assert _check(abstract, "The paper studies sampling and repair, two dominant paradigms of code generation.").verified
+
+
+def test_listed_opposites_about_the_same_thing_are_rejected():
+    abstract = "We find that ZedFold embeddings are complementary to features from standard docking scores."
+    v = _check(abstract, "ZedFold embeddings are redundant with features from standard docking scores.")
+    assert not v.verified and "complementary" in v.reason
+
+
+def test_np_hard_against_polynomial_time_is_rejected():
+    abstract = "We show that finding the optimal tariff schedule is NP-hard in the general case."
+    assert not _check(abstract, "Finding the optimal tariff schedule takes polynomial time in the general case.").verified
+
+
+def test_opposite_words_about_different_things_are_left_alone():
+    abstract = "ZedNet uses local attention windows for speed."
+    assert _check(abstract, "ZedNet, evaluated on global benchmarks, uses attention windows for speed.").verified
+    assert not _check(abstract, "ZedNet uses global attention windows for speed.").verified
+
+
+def test_a_prefix_antonym():
+    abstract = "The protocol uses asymmetric encryption keys for every client."
+    assert not _check(abstract, "The protocol uses symmetric encryption keys for every client.").verified
