@@ -81,6 +81,11 @@ class VerifyPolicy(BaseModel):
         description="Share of a negated part of the abstract ('without real-world tuning data') a positive part of "
         "the claim must repeat to count as saying the opposite.",
     )
+    attribution_min_coverage: float = Field(
+        default=0.6, ge=0.0, le=1.0,
+        description="Share of what the abstract says of other work ('existing methods rely on calibration data') a "
+        "claim about the paper (a name, 'we', 'the proposed') must repeat to count as giving it to the paper.",
+    )
     novel_words_max: int = Field(
         default=3, ge=1,
         description="A claim with this many content words the abstract never uses (after stemming) is taken to add "
@@ -93,7 +98,7 @@ class VerifyPolicy(BaseModel):
     )
     disabled_checks: list[str] = Field(
         default_factory=list,
-        description="Checks to skip: numbers, entities, polarity, direction, overclaim, scope, novelty.",
+        description="Checks to skip: numbers, entities, polarity, attribution, direction, overclaim, scope, novelty.",
     )
     judge: bool = Field(
         default=True,

@@ -29,7 +29,7 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span
 
-CHECKS = ("numbers", "entities", "polarity", "direction", "overclaim", "scope", "novelty")
+CHECKS = ("numbers", "entities", "polarity", "attribution", "direction", "overclaim", "scope", "novelty")
 
 _stemmer = Stemmer.Stemmer("english")
 
@@ -398,15 +398,21 @@ def check_polarity(ctx: _Context) -> str | None:
     if not evidence_clauses:
         return None
     abstract_clauses = [c for toks in ctx.sentence_tokens for c in clauses(toks)]
+    # What the abstract says of other work ("existing methods require X") is no evidence against a claim about the
+    # paper ("ZedCap does not require X"): a claim part that does not itself speak of other work skips it.
+    prior = {id(t) for toks in ctx.sentence_tokens for span in _prior_spans(toks) for t in span}
+    own_clauses = [c for c in abstract_clauses if not any(id(t) in prior for t in c)]
     for claim_clause in clauses(ctx.claim_tokens):
         stems = content_stems(claim_clause) - _NEGATION
+        about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
+        candidates = abstract_clauses if about_prior else own_clauses
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
-        shared = [len(stems & content_stems(c)) for c in abstract_clauses]
+        shared = [len(stems & content_stems(c)) for c in candidates]
         best = max(shared, default=0)
         if best == 0 or (best < 2 and best < len(stems)):
             continue
-        matches = [c for c, n in zip(abstract_clauses, shared, strict=True) if n == best]
+        matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
         if all(_negated(claim_clause) != _negated(c) for c in matches):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
     # A negated part of the abstract ("without increasing memory") that the claim states positively.
@@ -489,6 +495,70 @@ def _sentence_with(ctx: _Context, word: str) -> str:
         if any(t.lower == word for t in toks):
             return text
     return ctx.evidence_texts[0] if ctx.evidence_texts else ""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Attribution: what the abstract says of prior work is not the paper's claim
+
+
+_PRIOR_MARKERS = {"existing", "prior", "previous", "conventional", "traditional", "current", "standard", "earlier",
+                  "classical", "classic", "popular", "typical", "common", "mainstream", "many", "most", "other"}  # fmt: skip
+_PRIOR_NOUNS = {"approaches", "methods", "works", "techniques", "models", "solutions", "studies", "algorithms",
+                "systems", "baselines", "frameworks", "pipelines", "literature", "research", "practice", "practices",
+                "methodologies", "strategies", "benchmarks", "evaluations", "metrics", "tools"}  # fmt: skip
+# Where the paper's own part of a sentence starts again.
+_OWN_START = {"we", "our", "this", "here", "but", "whereas", "instead", "yet", "in contrast"}
+# A claim that itself says it is about other work (or about common practice) is not misattributing it.
+_CLAIM_PRIOR = _PRIOR_MARKERS - {"many", "most", "other", "current", "standard", "common", "popular"} | {
+    "unlike", "baseline", "baselines", "typically", "commonly", "usually", "often", "contrast", "others", "whereas"}
+_SELF = {"we", "our", "proposed", "authors", "paper", "this", "introduced", "presented"}
+_SELF_NOUNS = {"method", "approach", "framework", "model", "algorithm", "system", "technique", "work", "study",
+               "procedure", "estimator", "learner", "architecture", "pipeline", "benchmark"}  # fmt: skip
+
+
+def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
+    """The parts of a sentence said of other work: from "existing methods" / "prior works" to where the paper's own
+    part starts ("..., we", "but", "whereas")."""
+    words = [t for t in tokens if not t.is_punct]
+    spans = []
+    for i, t in enumerate(words):
+        if t.lower not in _PRIOR_MARKERS:
+            continue
+        noun = next((k for k in range(i + 1, min(i + 3, len(words))) if words[k].lower in _PRIOR_NOUNS), None)
+        if noun is None:
+            continue
+        end = next((k for k in range(noun + 1, len(words)) if words[k].lower in _OWN_START), len(words))
+        spans.append(words[noun + 1 : end])
+    return spans
+
+
+def check_attribution(ctx: _Context) -> str | None:
+    """The claim gives the paper (its method, "we") what the abstract says of existing methods."""
+    lowered = {t.lower for t in ctx.claim_tokens}
+    if lowered & _CLAIM_PRIOR:
+        return None
+    words = [t for t in ctx.claim_tokens if not t.is_punct]
+    self_noun = any(
+        a.lower in ("the", "this", "our") and b.lower in _SELF_NOUNS for a, b in zip(words, words[1:], strict=False)
+    )
+    if not (self_noun or lowered & _SELF or any(_looks_like_name(t, first=i == 0) for i, t in enumerate(words))):
+        return None
+    if any(_negated(c) for c in clauses(ctx.claim_tokens)):
+        return None
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        for span in _prior_spans(toks):
+            stems = content_stems(span) - _NEGATION
+            if len(stems) < 3:
+                continue
+            shared = ctx.claim_stems & stems
+            if len(shared) < max(3, ctx.policy.attribution_min_coverage * len(stems)):
+                continue
+            # The paper may say the same of itself elsewhere ("prior work uses X; we also use X").
+            own = [content_stems(o) for o in ctx.sentence_tokens if o is not toks and not _prior_spans(o)]
+            if any(len(shared & o) >= ctx.policy.attribution_min_coverage * len(shared) for o in own):
+                continue
+            return f"the abstract says this of other work, not of this paper: {_quote(text)}"
+    return None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -865,6 +935,7 @@ _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
     "numbers": check_numbers,
     "entities": check_entities,
     "polarity": check_polarity,
+    "attribution": check_attribution,
     "direction": check_direction,
     "overclaim": check_overclaim,
     "scope": check_scope,

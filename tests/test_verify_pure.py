@@ -213,3 +213,30 @@ def test_opposite_words_about_different_things_are_left_alone():
 def test_a_prefix_antonym():
     abstract = "The protocol uses asymmetric encryption keys for every client."
     assert not _check(abstract, "The protocol uses symmetric encryption keys for every client.").verified
+
+
+# --- attribution ----------------------------------------------------------------------------------------------
+
+_PRIOR = (
+    "Image captioning models are costly to adapt. "
+    "Existing methods, however, typically require paired caption data to align the visual encoder with the decoder. "
+    "We propose ZedCap, a pair-free adaptation method that aligns the encoder with unpaired text alone."
+)
+
+
+def test_what_existing_methods_do_given_to_the_papers_method_is_rejected():
+    v = _check(_PRIOR, "ZedCap requires paired caption data to align the visual encoder with the decoder.", best=1)
+    assert not v.verified and v.failures[0].check == "attribution" and "Existing methods" in v.reason
+
+
+def test_saying_it_of_existing_methods_or_denying_it_for_the_paper_is_fine():
+    assert _check(_PRIOR, "Existing methods require paired caption data to align the visual encoder.", best=1).verified
+    assert _check(_PRIOR, "Unlike prior methods, ZedCap does not require paired caption data.", best=2).verified
+
+
+def test_what_the_paper_also_says_of_itself_is_not_misattributed():
+    abstract = (
+        "Prior works use contrastive pretraining on large image collections. "
+        "ZedVis likewise uses contrastive pretraining on large image collections, but adds a depth head."
+    )
+    assert _check(abstract, "ZedVis uses contrastive pretraining on large image collections.", best=1).verified
