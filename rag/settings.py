@@ -74,6 +74,11 @@ class VerifyPolicy(BaseModel):
         description="rapidfuzz ratio (0-100) at which a name in the claim counts as written in the abstract "
         "(spelling and plural variants); names with digits must match exactly.",
     )
+    entity_swap_min_coverage: float = Field(
+        default=0.75, ge=0.0, le=1.0,
+        description="A name of the abstract counts as swapped for another when a sentence that does not use it says "
+        "at least this share of the rest of the claim, with another name in the same role.",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,

@@ -306,6 +306,44 @@ def check_entities(ctx: _Context) -> str | None:
     if missing:
         names_text = ", ".join(dict.fromkeys(missing))
         return f"the abstract does not name {names_text}"
+    return _swapped_name(ctx, names)
+
+
+def _names_in(tokens: Sequence[Token]) -> list[tuple[int, Token]]:
+    words = [t for t in tokens if not t.is_punct]
+    return [(i, t) for i, t in enumerate(words) if _looks_like_name(t, first=i == 0)]
+
+
+def _neighbours(words: Sequence[Token], i: int) -> set[str]:
+    """Content stems of the two words on each side of position ``i`` (the name's role: 'X outperforms', 'on X')."""
+    near = [*words[max(0, i - 2) : i], *words[i + 1 : i + 3]]
+    return {t.stem for t in near if _is_content(t) and not _looks_like_name(t, first=False)}
+
+
+def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
+    """A name the abstract uses, put where the abstract has another of its names: the sentence that says the rest
+    of the claim names M in the role the claim gives N, and never names N ("B beats C" where the abstract says
+    "A beats C" and mentions B elsewhere)."""
+    claim_words = [t for t in ctx.claim_tokens if not t.is_punct]
+    claim_keys = {_name_key(t.text) for t in names}
+    for n in names:
+        key = _name_key(n.text)
+        rest = ctx.claim_stems - set(_stems_of(n))
+        if len(rest) < 3:
+            continue
+        n_at = next(i for i, t in enumerate(claim_words) if t is n)
+        role = _neighbours(claim_words, n_at)
+        for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            words = [t for t in toks if not t.is_punct]
+            if any(_name_key(t.text) == key for t in words) or key in text.lower():
+                continue
+            if len(rest & content_stems(toks)) < ctx.policy.entity_swap_min_coverage * len(rest):
+                continue
+            for m_at, m in _names_in(toks):
+                m_key = _name_key(m.text)
+                if m_key in claim_keys or m_key in key or key in m_key or not role & _neighbours(words, m_at):
+                    continue
+                return f"the abstract says this of {m.text}, not of {n.text}: {_quote(text)}"
     return None
 
 
@@ -503,14 +541,15 @@ def _sentence_with(ctx: _Context, word: str) -> str:
 
 _PRIOR_MARKERS = {"existing", "prior", "previous", "conventional", "traditional", "current", "standard", "earlier",
                   "classical", "classic", "popular", "typical", "common", "mainstream", "many", "most", "other"}  # fmt: skip
-_PRIOR_NOUNS = {"approaches", "methods", "works", "techniques", "models", "solutions", "studies", "algorithms",
-                "systems", "baselines", "frameworks", "pipelines", "literature", "research", "practice", "practices",
-                "methodologies", "strategies", "benchmarks", "evaluations", "metrics", "tools"}  # fmt: skip
+# The alternatives a paper sets itself against (not "models" or "systems": those are often what it studies).
+_PRIOR_NOUNS = {"approaches", "methods", "works", "techniques", "solutions", "studies", "algorithms", "baselines",
+                "frameworks", "pipelines", "literature", "research", "practice", "practices", "methodologies",
+                "strategies", "efforts", "attempts"}  # fmt: skip
 # Where the paper's own part of a sentence starts again.
-_OWN_START = {"we", "our", "this", "here", "but", "whereas", "instead", "yet", "in contrast"}
+_OWN_START = {"we", "our", "this", "here", "but", "whereas", "instead", "yet", "contrast"}
 # A claim that itself says it is about other work (or about common practice) is not misattributing it.
-_CLAIM_PRIOR = _PRIOR_MARKERS - {"many", "most", "other", "current", "standard", "common", "popular"} | {
-    "unlike", "baseline", "baselines", "typically", "commonly", "usually", "often", "contrast", "others", "whereas"}
+_CLAIM_PRIOR = _PRIOR_MARKERS | {"unlike", "baseline", "baselines", "typically", "commonly", "usually", "often",
+                                  "contrast", "others", "whereas"}  # fmt: skip
 _SELF = {"we", "our", "proposed", "authors", "paper", "this", "introduced", "presented"}
 _SELF_NOUNS = {"method", "approach", "framework", "model", "algorithm", "system", "technique", "work", "study",
                "procedure", "estimator", "learner", "architecture", "pipeline", "benchmark"}  # fmt: skip

@@ -240,3 +240,27 @@ def test_what_the_paper_also_says_of_itself_is_not_misattributed():
         "ZedVis likewise uses contrastive pretraining on large image collections, but adds a depth head."
     )
     assert _check(abstract, "ZedVis uses contrastive pretraining on large image collections.", best=1).verified
+
+
+# --- names swapped between two the abstract uses ----------------------------------------------------------------
+
+_TWO_NAMES = (
+    "We evaluate two retrievers, ZedRet and BarRet, on legal search. "
+    "ZedRet reaches the highest recall on statute lookup across all courts. "
+    "BarRet is cheaper to index."
+)
+
+
+def test_a_name_put_in_the_role_the_abstract_gives_another_name_is_rejected():
+    v = _check(_TWO_NAMES, "BarRet reaches the highest recall on statute lookup across all courts.", best=1)
+    assert not v.verified and "ZedRet" in v.reason and "BarRet" in v.reason
+
+
+def test_the_right_name_in_its_role_is_verified():
+    assert _check(_TWO_NAMES, "ZedRet reaches the highest recall on statute lookup across all courts.", best=1).verified
+    assert _check(_TWO_NAMES, "BarRet is cheaper to index than ZedRet.", best=2).verified
+
+
+def test_a_name_the_sentence_calls_our_model_is_not_swapped_with_a_baseline_it_names():
+    abstract = "We introduce ZedLM, a compact encoder. Our model reaches 91 points on the reading benchmark, ahead of BarLM."
+    assert _check(abstract, "ZedLM reaches 91 points on the reading benchmark.", best=1).verified
