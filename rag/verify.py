@@ -357,6 +357,8 @@ _NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot"
 _BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "despite"}
 # "improves X without increasing Y", "unlike existing works that rely on Z, we...": that part alone is negated
 _NEGATED_BOUNDARY = {"without", "unlike"}
+# A "without" part ends where the means of the sentence start: "adapts models without labels by combining X".
+_MEANS = {"by", "via", "through", "using", "thereby", "thus"}
 
 
 def _is_negation(token: Token) -> bool:
@@ -369,6 +371,10 @@ def clauses(tokens: Sequence[Token]) -> list[list[Token]]:
     for i, t in enumerate(tokens):
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
+            continue
+        if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
+            # "without labels by combining X": the means are said positively ("without using X" stays negated)
+            out.append([t])
             continue
         rather = t.lower == "than" and i > 0 and tokens[i - 1].lower == "rather"
         instead = t.lower == "of" and i > 0 and tokens[i - 1].lower == "instead"
@@ -462,6 +468,11 @@ def check_polarity(ctx: _Context) -> str | None:
         needed = max(2, ctx.policy.negated_part_coverage * len(stems))
         if any(not _negated(c) and len(stems & content_stems(c)) >= needed for c in claim_clauses):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
+    # "with labels" where the evidence says "without labels" (a one-word negated part the clause match misses)
+    claim_with = _after_word(ctx.claim_tokens, "with")
+    for toks in ctx.evidence_tokens:
+        for w in _after_word(toks, "without") & claim_with - _after_word(ctx.claim_tokens, "without"):
+            return f"the abstract says 'without {w}': {_quote(_sentence_with(ctx, 'without'))}"
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
@@ -519,6 +530,11 @@ def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_word
     claim_stems = {stem(w) for w in claim_words}
     evidence_stems = {stem(w) for w in evidence_words}
     return stem(word) not in evidence_stems and stem(other) not in claim_stems
+
+
+def _after_word(tokens: Sequence[Token], word: str) -> set[str]:
+    """Stems of the content words right after ``word`` ("with labels" -> {label})."""
+    return {b.stem for a, b in zip(tokens, tokens[1:], strict=False) if a.lower == word and _is_content(b)}
 
 
 def _sentence_of(ctx: _Context, clause: Sequence[Token]) -> str:

@@ -264,3 +264,15 @@ def test_the_right_name_in_its_role_is_verified():
 def test_a_name_the_sentence_calls_our_model_is_not_swapped_with_a_baseline_it_names():
     abstract = "We introduce ZedLM, a compact encoder. Our model reaches 91 points on the reading benchmark, ahead of BarLM."
     assert _check(abstract, "ZedLM reaches 91 points on the reading benchmark.", best=1).verified
+
+
+def test_a_without_part_ends_where_the_means_start():
+    abstract = "ZedAdapt adapts vision backbones to microscopy without labels by combining a masked objective with stain metadata."
+    assert _check(abstract, "ZedAdapt combines a masked objective with stain metadata to adapt backbones without labels.").verified
+    v = _check(abstract, "ZedAdapt adapts vision backbones to microscopy with labels by combining a masked objective with stain metadata.")
+    assert not v.verified
+
+
+def test_without_using_stays_negated():
+    abstract = "We name film characters from the movie itself, without using external cast lists or photographs."
+    assert not _check(abstract, "Character names come from external cast lists and photographs.").verified
