@@ -848,15 +848,28 @@ def _strong_key(token: Token) -> str | None:
     return None
 
 
+def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key: str) -> bool:
+    """The strong word at claim[i] stands in the abstract next to the same word it has in the claim."""
+    mine = {claim[k].stem for k in (i - 1, i + 1) if 0 <= k < len(claim) and _is_content(claim[k])}
+    for j, a in enumerate(abstract):
+        if _strong_key(a) == key and mine & {abstract[k].stem for k in (j - 1, j + 1) if 0 <= k < len(abstract)}:
+            return True
+    return False
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     evidence_stems = {t.stem for toks in ctx.evidence_tokens for t in toks}
     hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES]
-    for t in ctx.claim_tokens:
+    claim = [t for t in ctx.claim_tokens if not t.is_punct]
+    abstract = [t for t in ctx.abstract_tokens if not t.is_punct]
+    for i, t in enumerate(claim):
         key = _strong_key(t)
         if key is None or any(_strong_key(e) == key for toks in ctx.evidence_tokens for e in toks):
             continue
         if key in ("first", "best", "optim", "onli", "all") and any(_strong_key(a) == key for a in ctx.abstract_tokens):
             continue  # said elsewhere in the abstract
+        if _same_phrase(claim, i, abstract, key):
+            continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:
             continue
         if hedges:

@@ -276,3 +276,9 @@ def test_a_without_part_ends_where_the_means_start():
 def test_without_using_stays_negated():
     abstract = "We name film characters from the movie itself, without using external cast lists or photographs."
     assert not _check(abstract, "Character names come from external cast lists and photographs.").verified
+
+
+def test_a_strong_word_in_the_abstracts_own_phrase_is_not_an_overclaim():
+    abstract = "We study pricing for cloud GPUs. We design three menus with approximation guarantees, all of which can beat flat pricing."
+    assert _check(abstract, "The paper studies cloud GPU pricing and designs menus with approximation guarantees.").verified
+    assert not _check(abstract, "The paper proves that cloud GPU pricing menus always beat flat pricing.", best=1).verified
