@@ -79,6 +79,16 @@ class VerifyPolicy(BaseModel):
         description="A name of the abstract counts as swapped for another when a sentence that does not use it says "
         "at least this share of the rest of the claim, with another name in the same role.",
     )
+    swap_min_context: int = Field(
+        default=4, ge=2,
+        description="A claim part counts as a sentence of the abstract with one term swapped for another term the "
+        "abstract uses elsewhere when at least this many content words around the swap match, in order.",
+    )
+    swap_min_share: float = Field(
+        default=0.75, ge=0.0, le=1.0,
+        description="... and those matching words are at least this share of the claim part's other content words "
+        "(the rest of the part says what that sentence says).",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,
@@ -103,7 +113,7 @@ class VerifyPolicy(BaseModel):
     )
     disabled_checks: list[str] = Field(
         default_factory=list,
-        description="Checks to skip: numbers, entities, polarity, attribution, direction, overclaim, scope, novelty.",
+        description="Checks to skip: numbers, entities, swap, polarity, attribution, direction, overclaim, scope, novelty.",
     )
     judge: bool = Field(
         default=True,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 import Stemmer
@@ -29,7 +30,7 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span
 
-CHECKS = ("numbers", "entities", "polarity", "attribution", "direction", "overclaim", "scope", "novelty")
+CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "overclaim", "scope", "novelty")
 
 _stemmer = Stemmer.Stemmer("english")
 
@@ -344,6 +345,79 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
                 if m_key in claim_keys or m_key in key or key in m_key or not role & _neighbours(words, m_at):
                     continue
                 return f"the abstract says this of {m.text}, not of {n.text}: {_quote(text)}"
+    return None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One term put in place of another the abstract uses elsewhere
+
+
+_SWAP_MAX_WORDS = 3
+_DISCOURSE = {stem(w) for w in "first second third finally moreover furthermore also further additionally "
+              "specifically then next lastly overall together".split()}  # fmt: skip
+
+
+def _swap_word(token: Token) -> bool:
+    return _is_content(token) and token.stem not in _META and token.stem not in _DISCOURSE
+
+
+def _matched(ops) -> int:
+    return sum(op[2] - op[1] for op in ops if op[0] == "equal")
+
+
+def _exchanged(inner, mine: Sequence[Token], theirs: Sequence[Token], sentence: Sequence[Token]) -> bool:
+    """Terms of the sentence trading places in the claim ("from A to B" -> "from B to A"): what the claim leaves out
+    at one place is exactly what it adds at another. Coordinated terms ("A and B" -> "B and A") say the same."""
+    if len(inner) < 2:
+        return False
+    removed = sorted(t.stem for op in inner if op[0] in ("delete", "replace") for t in mine[op[1] : op[2]])
+    added = sorted(t.stem for op in inner if op[0] in ("insert", "replace") for t in theirs[op[3] : op[4]])
+    if not removed or removed != added:
+        return False
+    first, last = theirs[max(0, inner[0][3] - 1)], theirs[min(len(theirs) - 1, inner[-1][4])]
+    at = [k for k, t in enumerate(sentence) if t is first or t is last]
+    between = sentence[at[0] : at[-1] + 1] if at else []
+    return not any(t.lower in ("and", "or", ",", "&", "nor") for t in between)
+
+
+def check_swap(ctx: _Context) -> str | None:
+    """A part of the claim reads as a sentence of the abstract with one term (up to three words) replaced by a term
+    the abstract uses elsewhere but not there: "we adapt A to X" said as "we adapt B to X", where B is the other
+    method the abstract mentions. A synonym the abstract never uses is left to the other checks."""
+    context_needed = ctx.policy.swap_min_context
+    claim_all = {s for t in ctx.claim_tokens if _is_content(t) for s in _stems_of(t)}
+    for clause in clauses(ctx.claim_tokens):
+        mine = [t for t in clause if _swap_word(t)]
+        if len(mine) < context_needed + 1:
+            continue
+        for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            theirs = [t for t in toks if _swap_word(t)]
+            matcher = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False)
+            ops = matcher.get_opcodes()
+            # Either end may differ (a claim part starts and ends where it likes); inside, one term replaced.
+            inner = [op for k, op in enumerate(ops) if op[0] != "equal" and 0 < k < len(ops) - 1]
+            if _exchanged(inner, mine, theirs, toks) and _matched(ops) >= context_needed:
+                return f"the abstract says it the other way round: {_quote(text)}"
+            if len(inner) != 1 or inner[0][0] != "replace":
+                continue
+            _, i1, i2, j1, j2 = inner[0]
+            if i2 - i1 > _SWAP_MAX_WORDS or j2 - j1 > _SWAP_MAX_WORDS:
+                continue
+            equal = _matched(ops)
+            if equal < context_needed or equal < ctx.policy.swap_min_share * (len(mine) - (i2 - i1)):
+                continue
+            said, instead = mine[i1:i2], theirs[j1:j2]
+            sentence = {s for t in theirs for s in _stems_of(t)}
+            elsewhere = ctx.abstract_stems - sentence
+            if any(s in sentence for t in said for s in _stems_of(t)):
+                continue
+            if not all(t.stem in elsewhere for t in said) or any(t.stem in claim_all for t in instead):
+                continue
+            if any(t.lower[0].isdigit() for t in (*said, *instead)):
+                continue  # numbers are the numbers check's
+            a = " ".join(t.text for t in instead)
+            b = " ".join(t.text for t in said)
+            return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
 
 
@@ -1002,6 +1076,7 @@ def check_novelty(ctx: _Context) -> str | None:
 _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
     "numbers": check_numbers,
     "entities": check_entities,
+    "swap": check_swap,
     "polarity": check_polarity,
     "attribution": check_attribution,
     "direction": check_direction,

@@ -282,3 +282,32 @@ def test_a_strong_word_in_the_abstracts_own_phrase_is_not_an_overclaim():
     abstract = "We study pricing for cloud GPUs. We design three menus with approximation guarantees, all of which can beat flat pricing."
     assert _check(abstract, "The paper studies cloud GPU pricing and designs menus with approximation guarantees.").verified
     assert not _check(abstract, "The paper proves that cloud GPU pricing menus always beat flat pricing.", best=1).verified
+
+
+# --- one term swapped for another the abstract uses --------------------------------------------------------------
+
+_TWO_METHODS = (
+    "Bayesian methods such as variational inference or particle filtering struggle in discrete domains. "
+    "We adapt variational inference to program synthesis by exploiting the grammar of the target language."
+)
+
+
+def test_a_term_swapped_for_another_the_abstract_uses_is_rejected():
+    v = _check(_TWO_METHODS, "The paper adapts particle filtering to program synthesis by exploiting the grammar of the target language.", best=1)
+    assert not v.verified and v.failures[0].check == "swap" and "variational inference" in v.reason
+
+
+def test_the_same_sentence_with_a_synonym_the_abstract_never_uses_is_not_a_swap():
+    v = _check(_TWO_METHODS, "The paper adapts variational inference to code synthesis by exploiting the grammar of the target language.", best=1)
+    assert not any(f.check == "swap" for f in v.failures)
+
+
+def test_two_terms_trading_places_is_rejected():
+    abstract = "During distillation, knowledge flows from the teacher network to the student network in every layer."
+    v = _check(abstract, "During distillation, knowledge flows from the student network to the teacher network in every layer.")
+    assert not v.verified and "other way round" in v.reason
+
+
+def test_coordinated_terms_in_another_order_are_not_an_exchange():
+    abstract = "We evaluate ZedSeg on street scenes from Cityscapes and Mapillary with a frozen backbone."
+    assert _check(abstract, "We evaluate ZedSeg on street scenes from Mapillary and Cityscapes with a frozen backbone.").verified
