@@ -228,7 +228,73 @@ def quantities(text: str) -> list[Quantity]:
     return found
 
 
+_GREEK = {"epsilon": "ε", "varepsilon": "ε", "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ",
+          "mu": "μ", "sigma": "σ", "theta": "θ", "eta": "η", "rho": "ρ", "tau": "τ", "phi": "φ", "kappa": "κ",
+          "omega": "ω", "pi": "π", "Theta": "Θ", "Omega": "Ω"}  # fmt: skip
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_BIG_O = re.compile(r"(?<![A-Za-z])([OΘΩ]|\\Theta|\\Omega|\\mathcal\{O\})\s*\(")
+_FRACTION = re.compile(r"(\([^()]*\)|[\w\u03b1-\u03c9]+)\s*/\s*(\([^()]*\)|[\w\u03b1-\u03c9]+)")
+
+
+def _math_normal(text: str) -> str:
+    """LaTeX and plain math in one spelling: '$\\tfrac{1-\\epsilon}{2}$' reads '(1-ε)/(2)'."""
+    text = text.replace("$", " ").replace("\\left", "").replace("\\right", "").replace("\\mathcal{O}", "O")
+    text = _FRAC.sub(lambda m: f"({m.group(1)})/({m.group(2)})", text)
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"√\s*(\w+)", r"sqrt(\1)", text.replace("√(", "sqrt("))
+    return text.replace("{", "(").replace("}", ")").replace("\u2212", "-")
+
+
+def _expr_key(expr: str) -> str:
+    """One spelling of an expression: no spaces, no brackets around a single term ('(1-ε)/(2)' -> '(1-ε)/2')."""
+    key = re.sub(r"\s+", "", expr)
+    return re.sub(r"(?<![A-Za-zΘΩ])\((\w+)\)", r"\1", key)
+
+
+def _balanced(text: str, open_at: int) -> str | None:
+    depth = 0
+    for k in range(open_at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return text[open_at : k + 1]
+    return None
+
+
+def math_expressions(text: str) -> list[tuple[str, str]]:
+    """(kind, key) for asymptotic bounds ('O(log n)') and fractions with a digit and a Greek letter ('(1-ε)/3'),
+    after LaTeX is normalized."""
+    norm = _math_normal(text)
+    found = []
+    for m in re.finditer(r"(?<![A-Za-z])([OΘΩ])\s*\(", norm):
+        expr = _balanced(norm, m.end() - 1)
+        if expr:
+            found.append(("bound", _expr_key(m.group(1) + expr)))
+    for m in _FRACTION.finditer(norm):
+        expr = _expr_key(m.group(0))
+        if re.search(r"\d", expr) and re.search(r"[α-ωΑ-Ω]", expr):
+            found.append(("fraction", expr))
+    return found
+
+
+def _check_math(ctx: _Context) -> str | None:
+    claim = math_expressions(ctx.claim)
+    if not claim:
+        return None
+    abstract = math_expressions(ctx.abstract)
+    written = {e for _, e in abstract}
+    for kind, expr in claim:
+        if expr in written:
+            continue
+        others = [e for k, e in abstract if k == kind]
+        if others:
+            return f"the abstract gives {others[0]}, not {expr}"
+    return None
+
+
 def check_numbers(ctx: _Context) -> str | None:
+    math = _check_math(ctx)
+    if math:
+        return math
     claim_q = [q for q in quantities(ctx.claim) if q.text.lower() not in ("half", "double", "twice")]
     if not claim_q:
         return None

@@ -311,3 +311,19 @@ def test_two_terms_trading_places_is_rejected():
 def test_coordinated_terms_in_another_order_are_not_an_exchange():
     abstract = "We evaluate ZedSeg on street scenes from Cityscapes and Mapillary with a frozen backbone."
     assert _check(abstract, "We evaluate ZedSeg on street scenes from Mapillary and Cityscapes with a frozen backbone.").verified
+
+
+# --- math written in LaTeX or plain text ------------------------------------------------------------------------
+
+
+def test_a_changed_fraction_written_in_latex_is_rejected():
+    abstract = r"Our mechanism obtains a $\tfrac{1-\epsilon}{2}$ approximation when demand is small."
+    assert _check(abstract, "The mechanism obtains a (1-ε)/2 approximation when demand is small.").verified
+    v = _check(abstract, "The mechanism obtains a (1-ε)/3 approximation when demand is small.")
+    assert not v.verified and "(1-ε)/2" in v.reason
+
+
+def test_a_changed_asymptotic_bound_is_rejected():
+    abstract = r"We prove that the re-solving policy achieves $O((\log T)^2)$ regret and $O(\sqrt{T})$ violation."
+    assert _check(abstract, "The re-solving policy achieves O((log T)^2) regret and O(√T) violation.").verified
+    assert not _check(abstract, "The re-solving policy achieves O(log T) regret.").verified
