@@ -101,6 +101,11 @@ class VerifyPolicy(BaseModel):
         description="Share of what the abstract says of other work ('existing methods rely on calibration data') a "
         "claim about the paper (a name, 'we', 'the proposed') must repeat to count as giving it to the paper.",
     )
+    overclaim_sentence_coverage: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="A strong word ('proves', 'all', 'first') the aligned evidence lacks is still the abstract's when "
+        "another sentence uses it and says at least this share of the content words of the claim's part with it.",
+    )
     novel_words_max: int = Field(
         default=3, ge=1,
         description="A claim with this many content words the abstract never uses (after stemming) is taken to add "

@@ -225,6 +225,10 @@ def quantities(text: str) -> list[Quantity]:
     for token in tokens:
         if token.lower in _NUMBER_WORDS:
             found.append(Quantity(float(_NUMBER_WORDS[token.lower]), "", token.text, _counted_after(tokens, token.end)))
+        head, _, rest = token.lower.partition("-")
+        if rest and head in _NUMBER_WORDS and rest.isalpha():  # "seven-family": seven, counting families
+            counted = frozenset({stem(rest)}) | _counted_after(tokens, token.end)
+            found.append(Quantity(float(_NUMBER_WORDS[head]), "", head, counted))
     return found
 
 
@@ -348,6 +352,15 @@ def _name_key(text: str) -> str:
     return key[:-1] if len(key) > 3 and key.endswith("s") and not key.endswith("ss") else key
 
 
+def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
+    """'MCTS' where the abstract writes 'Monte Carlo Tree Search' (initials of consecutive words)."""
+    if not (3 <= len(name) <= 8 and name.isalpha() and name.isupper()):
+        return False
+    words = [t for t in tokens if _is_content(t)]
+    n = len(name)
+    return any(all(words[i + k].text[0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
+
+
 def check_entities(ctx: _Context) -> str | None:
     tokens = ctx.claim_tokens
     words = [t for t in tokens if not t.is_punct]
@@ -363,7 +376,13 @@ def check_entities(ctx: _Context) -> str | None:
         key = _name_key(name.text)
         if key in abstract_keys or (len(key) >= 4 and key in lowered):
             continue
-        if "-" in key and all(_name_key(p) in abstract_keys for p in key.split("-") if p):
+        parts = [p for p in name.text.split("-") if p]
+        if "-" in key and all(
+            _name_key(p) in abstract_keys or not _looks_like_name(Token(p, p.lower(), stem(p), 0, 0), first=True)
+            for p in parts
+        ):
+            continue  # "Shapley-based": the name part is the abstract's
+        if _acronym_of(name.text, ctx.abstract_tokens):
             continue
         if not any(c.isdigit() for c in key) and process.extractOne(
             key, choices, scorer=fuzz.ratio, score_cutoff=ctx.policy.entity_min_similarity
@@ -387,6 +406,9 @@ def _neighbours(words: Sequence[Token], i: int) -> set[str]:
     return {t.stem for t in near if _is_content(t) and not _looks_like_name(t, first=False)}
 
 
+_STAND_FOR_NAME = {"it", "its", "our", "this", "we"}
+
+
 def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
     """A name the abstract uses, put where the abstract has another of its names: the sentence that says the rest
     of the claim names M in the role the claim gives N, and never names N ("B beats C" where the abstract says
@@ -404,6 +426,8 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
             words = [t for t in toks if not t.is_punct]
             if any(_name_key(t.text) == key for t in words) or key in text.lower():
                 continue
+            if any(t.lower in _STAND_FOR_NAME for t in words):
+                continue  # "It pairs X with Y": the sentence may speak of N without naming it
             if len(rest & content_stems(toks)) < ctx.policy.entity_swap_min_coverage * len(rest):
                 continue
             for m_at, m in _names_in(toks):
@@ -492,6 +516,7 @@ def check_swap(ctx: _Context) -> str | None:
 
 
 _NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot", "unable", "fail", "fails",
+             "unavailable", "missing", "impossible", "infeasible", "inaccessible", "nonexistent", "unattainable",
              "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely", "avoid",
              "avoids", "avoiding", "avoided", "freedom", "free"}  # fmt: skip
 _BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "despite"}
@@ -509,7 +534,16 @@ def clauses(tokens: Sequence[Token]) -> list[list[Token]]:
     """Split at punctuation and contrastive words; "without" starts a clause of its own."""
     out: list[list[Token]] = [[]]
     for i, t in enumerate(tokens):
+        after = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+        if t.lower == "yet" and after == "to":  # "has yet to produce" = has not produced
+            out[-1].append(Token("not", "not", "not", t.start, t.end))
+            continue
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
+            out.append([])
+            continue
+        free = _free_of(t)
+        if free is not None:  # "a training-free rule" = a rule without training
+            out.append([Token("without", "without", "without", t.start, t.end), free])
             out.append([])
             continue
         if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
@@ -529,6 +563,16 @@ def clauses(tokens: Sequence[Token]) -> list[list[Token]]:
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
+
+
+def _free_of(token: Token) -> Token | None:
+    """'calibration-free' -> the word it is free of ('calibration'); not 'free' alone or 'sugar-free'-like names."""
+    if not token.lower.endswith("-free") or token.lower.count("-") != 1:
+        return None
+    word = token.lower[: -len("-free")]
+    if len(word) < 3 or not word.isalpha():
+        return None
+    return Token(word, word, stem(word), token.start, token.start + len(word))
 
 
 def _negates(clause: Sequence[Token], i: int) -> bool:
@@ -577,6 +621,24 @@ def _best_clause(claim_clause: set[str], evidence: Sequence[list[Token]]) -> tup
     return (best, best_shared) if best is not None else None
 
 
+# A claim part starting with one of these before a comma is a setting ("In the extrapolative regime, ...").
+_FRAGMENT_START = {"in", "on", "for", "across", "under", "at", "during", "from", "over", "within", "among", "after",
+                   "before", "beyond", "throughout", "compared"}  # fmt: skip
+
+
+def _prefix_negates(claim_clause: Sequence[Token], abstract_clause: Sequence[Token]) -> bool:
+    """The claim says with a prefix what the abstract says with "not": "unmentioned" for "not mentioned"."""
+    words = {t.lower for t in abstract_clause}
+    if not _negated(abstract_clause):
+        return False
+    return any(
+        t.lower.startswith(prefix) and t.lower[len(prefix) :].lstrip("-") in words
+        for t in claim_clause
+        if len(t.lower) > 4
+        for prefix in _NEG_PREFIXES
+    )
+
+
 def check_polarity(ctx: _Context) -> str | None:
     evidence_clauses = [c for toks in ctx.evidence_tokens for c in clauses(toks)]
     if not evidence_clauses:
@@ -587,6 +649,8 @@ def check_polarity(ctx: _Context) -> str | None:
     prior = {id(t) for toks in ctx.sentence_tokens for span in _prior_spans(toks) for t in span}
     own_clauses = [c for c in abstract_clauses if not any(id(t) in prior for t in c)]
     for claim_clause in clauses(ctx.claim_tokens):
+        if claim_clause[0].lower in _FRAGMENT_START:
+            continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses
@@ -597,7 +661,8 @@ def check_polarity(ctx: _Context) -> str | None:
         if best == 0 or (best < 2 and best < len(stems)):
             continue
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
-        if all(_negated(claim_clause) != _negated(c) for c in matches):
+        agreeing = [c for c in abstract_clauses if len(stems & content_stems(c)) >= best]  # prior work's too
+        if all(_negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) for c in matches + agreeing):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
     # A negated part of the abstract ("without increasing memory") that the claim states positively.
     claim_clauses = clauses(ctx.claim_tokens)
@@ -606,19 +671,27 @@ def check_polarity(ctx: _Context) -> str | None:
         if not _negated(clause) or len(stems) < 2:
             continue
         needed = max(2, ctx.policy.negated_part_coverage * len(stems))
-        if any(not _negated(c) and len(stems & content_stems(c)) >= needed for c in claim_clauses):
+        if any(
+            not _negated(c) and not _prefix_negates(c, clause) and len(stems & content_stems(c)) >= needed
+            for c in claim_clauses
+        ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
     # "with labels" where the evidence says "without labels" (a one-word negated part the clause match misses)
-    claim_with = _after_word(ctx.claim_tokens, "with")
-    for toks in ctx.evidence_tokens:
-        for w in _after_word(toks, "without") & claim_with - _after_word(ctx.claim_tokens, "without"):
-            return f"the abstract says 'without {w}': {_quote(_sentence_with(ctx, 'without'))}"
+    positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c)]
+    claim_with = {s for c in positive for w in _NEEDS for s in _after_word(c, w)}
+    claim_without = _after_word(ctx.claim_tokens, "without") | {f.stem for t in ctx.claim_tokens if (f := _free_of(t))}
+    for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
+        lacking = _after_word(toks, "without") | {f.stem for t in toks if (f := _free_of(t))}
+        for w in sorted(lacking & claim_with - claim_without):
+            return f"the abstract says it is without {w}: {_quote(text)}"
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
     for word in claim_words - evidence_words:
         for other in evidence_words - claim_words:
-            if _prefix_antonym(word, other) or (
+            if _prefix_antonym(word, other) and not _said_negated(ctx, other):
+                return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
+            if (
                 _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
             ):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
@@ -672,9 +745,28 @@ def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_word
     return stem(word) not in evidence_stems and stem(other) not in claim_stems
 
 
+def _said_negated(ctx: _Context, word: str) -> bool:
+    """``word`` stands in a negated part of the evidence ("not explicitly mentioned" agrees with "unmentioned")."""
+    return any(_negated(c) for toks in ctx.evidence_tokens for c in clauses(toks) if any(t.lower == word for t in c))
+
+
+# Words after which a claim says something is needed or used ("requires labels", "relies on labels", "with labels").
+_NEEDS = ("with", "requires", "require", "required", "requiring", "needs", "need", "needed", "uses", "use", "using",
+          "relies", "rely", "relying", "depends", "depend")  # fmt: skip
+
+
 def _after_word(tokens: Sequence[Token], word: str) -> set[str]:
-    """Stems of the content words right after ``word`` ("with labels" -> {label})."""
-    return {b.stem for a, b in zip(tokens, tokens[1:], strict=False) if a.lower == word and _is_content(b)}
+    """Stems of the content words right after ``word`` ("with labels" -> {label}; "relies on labels" too)."""
+    out = set()
+    for k, t in enumerate(tokens[:-1]):
+        if t.lower != word:
+            continue
+        nxt = tokens[k + 1]
+        if nxt.lower in ("on", "upon", "any") and k + 2 < len(tokens):
+            nxt = tokens[k + 2]
+        if _is_content(nxt):
+            out.add(nxt.stem)
+    return out
 
 
 def _sentence_of(ctx: _Context, clause: Sequence[Token]) -> str:
@@ -971,8 +1063,7 @@ _STRONG = {
     "all": "all", "entir": "entirely", "complet": "completely", "fulli": "fully", "perfect": "perfectly",
     "elimin": "eliminates", "solv": "solves", "certain": "certainly", "definit": "definitively",
     "conclus": "conclusively", "univers": "universally", "invari": "invariably", "never": "never",
-    "must": "must", "ensur": "ensures", "establish": "establishes", "confirm": "confirms", "best": "best",
-    "first": "first", "onli": "only", "sole": "solely", "optim": "optimal",
+    "must": "must", "ensur": "ensures", "best": "best", "first": "first", "sole": "solely", "optim": "optimal",
 }  # fmt: skip
 _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", "often", "typic", "usual",
            "general", "larg", "partial", "part", "mostli", "like", "potenti", "possibl", "indic", "appear",
@@ -980,8 +1071,14 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
            "up", "can", "limit"}  # fmt: skip
 
 
+# One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
+_SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
+
+
 def _strong_key(token: Token) -> str | None:
     s = token.stem
+    if s in _SAME_STRENGTH:
+        return _SAME_STRENGTH[s]
     for key in _STRONG:
         if s == key or (len(key) >= 5 and s.startswith(key)):
             return key
@@ -1004,10 +1101,17 @@ def check_overclaim(ctx: _Context) -> str | None:
     abstract = [t for t in ctx.abstract_tokens if not t.is_punct]
     for i, t in enumerate(claim):
         key = _strong_key(t)
-        if key is None or any(_strong_key(e) == key for toks in ctx.evidence_tokens for e in toks):
+        if key is None or t.lower == "each" or any(_strong_key(e) == key for toks in ctx.evidence_tokens for e in toks):
             continue
-        if key in ("first", "best", "optim", "onli", "all") and any(_strong_key(a) == key for a in ctx.abstract_tokens):
-            continue  # said elsewhere in the abstract
+        if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
+            continue  # "all together" = jointly
+        part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
+        if any(
+            any(_strong_key(a) == key for a in toks)
+            and len(part & content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+            for toks in ctx.sentence_tokens
+        ):
+            continue  # as strongly said in another sentence that says much of the claim
         if _same_phrase(claim, i, abstract, key):
             continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:
@@ -1062,7 +1166,8 @@ def _scope_stems(tokens: Sequence[Token]) -> list[str]:
     for t in tokens:
         if t.is_punct:
             continue
-        out.extend(_stems_of(t) if "-" in t.lower else [t.stem])
+        # "text-to-image" is a setting of its own, not text and image
+        out.extend(_stems_of(t) if "-" in t.lower and "-to-" not in t.lower else [t.stem])
     return out
 
 

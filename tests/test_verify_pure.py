@@ -327,3 +327,78 @@ def test_a_changed_asymptotic_bound_is_rejected():
     abstract = r"We prove that the re-solving policy achieves $O((\log T)^2)$ regret and $O(\sqrt{T})$ violation."
     assert _check(abstract, "The re-solving policy achieves O((log T)^2) regret and O(√T) violation.").verified
     assert not _check(abstract, "The re-solving policy achieves O(log T) regret.").verified
+
+
+# --- faithful paraphrases that earlier rounds rejected -----------------------------------------------------------
+
+
+def test_a_paraphrase_avoiding_what_prior_work_relies_on_is_verified():
+    abstract = "Unlike existing works that rely on ignorable dropout to obtain point estimates, we derive bounds."
+    assert _check(abstract, "Rather than relying on ignorable dropout to obtain point estimates, the paper derives bounds.").verified
+
+
+def test_unavailable_and_yet_to_are_negations():
+    abstract = (
+        "Reference distributions are unavailable in the extrapolative regime. "
+        "Liquid biopsy has yet to produce applications for kidney disease."
+    )
+    assert _check(abstract, "In the extrapolative regime, reference distributions do not exist.").verified
+    assert _check(abstract, "Liquid biopsy has not produced applications for kidney disease.", best=1).verified
+    assert not _check(abstract, "Liquid biopsy has produced applications for kidney disease.", best=1).verified
+
+
+def test_x_free_means_without_x():
+    abstract = "This training-free approach overlays boxes on speakers and improves three dialogue benchmarks."
+    assert _check(abstract, "Without any training, overlaying boxes on speakers improves three dialogue benchmarks.").verified
+    assert not _check(abstract, "The approach requires training to overlay boxes on speakers.").verified
+
+
+def test_a_prefixed_word_agrees_with_a_negated_evidence_word():
+    abstract = "The criterion overlooks local details that are not mentioned in the prompt."
+    assert _check(abstract, "The criterion overlooks unmentioned local details of the prompt.").verified
+
+
+def test_a_hyphenated_count_is_read():
+    abstract = "The benchmark covers a 27-method, seven-family matrix over four datasets."
+    assert _check(abstract, "The benchmark covers 27 methods from seven families over four datasets.").verified
+    assert not _check(abstract, "The benchmark covers 27 methods from nine families over four datasets.").verified
+
+
+def test_only_and_confirms_are_not_overclaims_by_themselves():
+    abstract = "ZedGraph relies on small auxiliary models, and experiments corroborate the analysis."
+    assert _check(abstract, "ZedGraph depends only on small auxiliary models, and experiments confirm the analysis.").verified
+
+
+def test_every_agrees_with_each_and_all_together_is_not_all():
+    abstract = "Each internal node is labeled MAX or MIN. Prior datasets rarely provide occlusions and depth jointly."
+    assert _check(abstract, "Every internal node is labeled MAX or MIN.").verified
+    assert _check(abstract, "Prior datasets rarely provide occlusions and depth all together.", best=1).verified
+
+
+def test_a_strong_word_said_in_another_sentence_about_the_same_thing_is_the_abstracts():
+    abstract = (
+        "ZedA is a same-sample score and ZedB is a held-out variant. "
+        "We prove that both estimators are asymptotically unbiased."
+    )
+    claim = "ZedA is a same-sample score and ZedB a held-out variant, and both are proven asymptotically unbiased."
+    assert _check(abstract, claim).verified
+    assert not _check(abstract, "ZedA always beats ZedB as a same-sample score.").verified
+
+
+def test_text_to_image_is_one_setting():
+    abstract = "ZedArena ranks eleven text-to-image systems by human preference."
+    assert _check(abstract, "ZedArena ranks eleven text-to-image systems by human preference.").verified
+
+
+def test_names_with_a_common_suffix_and_acronyms_of_the_abstracts_words():
+    abstract = "We audit training data with Shapley attributions and study Monte Carlo Tree Search."
+    assert _check(abstract, "The paper audits training data with Shapley-based attributions.").verified
+    assert _check(abstract, "The paper studies MCTS.").verified
+
+
+def test_a_sentence_that_says_it_of_the_method_is_no_swap():
+    abstract = (
+        "We present ZedApp, an instruction-following benchmark. "
+        "It adopts a Prompt-as-Environment design, pairing long system prompts with code engines."
+    )
+    assert _check(abstract, "ZedApp pairs long system prompts with code engines.", best=1).verified
