@@ -470,44 +470,98 @@ def _exchanged(inner, mine: Sequence[Token], theirs: Sequence[Token], sentence: 
     return not any(t.lower in ("and", "or", ",", "&", "nor") for t in between)
 
 
+def _parts(tokens: Sequence[Token]) -> set[str]:
+    """Stems of the words, a hyphenated word by its parts ('late-middle' -> late, middl)."""
+    out: set[str] = set()
+    for t in tokens:
+        if "-" in t.lower:
+            out |= {stem(p) for p in t.lower.split("-") if p and p not in _STOPWORDS}
+        else:
+            out.add(t.stem)
+    return out
+
+
+# Terms that stand for a name said before ("the model achieves..." for "ZedNet achieves..."): never a swap.
+_GENERIC = {stem(w) for w in "model framework approach system network algorithm architecture agent technique "
+            "pipeline procedure estimator learner benchmark dataset variant tool solution design".split()}  # fmt: skip
+_SWAP_OPPOSITES = (
+    ("small", "large"), ("short", "long"), ("early", "late"), ("high", "low"), ("first", "last"), ("more", "less"),
+    ("more", "fewer"), ("before", "after"), ("minimum", "maximum"), ("upper", "lower"), ("input", "output"),
+    ("encoder", "decoder"), ("positive", "negative"), ("increase", "decrease"), ("strong", "weak"), ("fast", "slow"),
+    ("best", "worst"), ("easy", "hard"), ("amplify", "suppress"), ("small", "big"), ("coarse", "fine"),
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _swap_opposites() -> frozenset[frozenset[str]]:
+    return frozenset(frozenset((stem(a), stem(b))) for a, b in (*_SWAP_OPPOSITES, *_ANTONYM_WORDS))
+
+
+def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
+    """The one term replaced: inside, with the ends free to differ; or at an end when nothing inside differs (the
+    subject swapped: "B causes X" for "A causes X")."""
+    inner = [op for k, op in enumerate(ops) if op[0] != "equal" and 0 < k < len(ops) - 1]
+    if len(inner) == 1 and inner[0][0] == "replace":
+        return (*inner[0][1:], "inner")
+    if inner:
+        return None
+    edges = [op for op in (ops[0], ops[-1]) if op[0] == "replace"]
+    return (*edges[0][1:], "edge") if len(edges) == 1 and len(ops) > 1 else None
+
+
+def _is_abbreviation(token: Token) -> bool:
+    text = token.text[:-1] if token.text.endswith("s") else token.text
+    return len(text) >= 2 and sum(c.isupper() for c in text) >= 2
+
+
 def check_swap(ctx: _Context) -> str | None:
-    """A part of the claim reads as a sentence of the abstract with one term (up to three words) replaced by a term
-    the abstract uses elsewhere but not there: "we adapt A to X" said as "we adapt B to X", where B is the other
-    method the abstract mentions. A synonym the abstract never uses is left to the other checks."""
-    context_needed = ctx.policy.swap_min_context
-    claim_all = {s for t in ctx.claim_tokens if _is_content(t) for s in _stems_of(t)}
+    """A part of the claim reads as a sentence (or a part of one) of the abstract with one term (up to three words)
+    replaced by a term the abstract uses elsewhere but not there, or by its opposite: "we adapt A to X" said as "we
+    adapt B to X", where B is the other method the abstract mentions; "early layers cause X, late layers Y" said the
+    other way round. A synonym the abstract never uses is left to the other checks."""
+    need = ctx.policy.swap_min_context
+    abstract_parts = _parts([t for t in ctx.abstract_tokens if _is_content(t)])
+    claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
     for clause in clauses(ctx.claim_tokens):
         mine = [t for t in clause if _swap_word(t)]
-        if len(mine) < context_needed + 1:
+        if len(mine) < need + 1:
             continue
+        mine_parts = _parts(mine)
         for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-            theirs = [t for t in toks if _swap_word(t)]
-            matcher = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False)
-            ops = matcher.get_opcodes()
-            # Either end may differ (a claim part starts and ends where it likes); inside, one term replaced.
-            inner = [op for k, op in enumerate(ops) if op[0] != "equal" and 0 < k < len(ops) - 1]
-            if _exchanged(inner, mine, theirs, toks) and _matched(ops) >= context_needed:
-                return f"the abstract says it the other way round: {_quote(text)}"
-            if len(inner) != 1 or inner[0][0] != "replace":
-                continue
-            _, i1, i2, j1, j2 = inner[0]
-            if i2 - i1 > _SWAP_MAX_WORDS or j2 - j1 > _SWAP_MAX_WORDS:
-                continue
-            equal = _matched(ops)
-            if equal < context_needed or equal < ctx.policy.swap_min_share * (len(mine) - (i2 - i1)):
-                continue
-            said, instead = mine[i1:i2], theirs[j1:j2]
-            sentence = {s for t in theirs for s in _stems_of(t)}
-            elsewhere = ctx.abstract_stems - sentence
-            if any(s in sentence for t in said for s in _stems_of(t)):
-                continue
-            if not all(t.stem in elsewhere for t in said) or any(t.stem in claim_all for t in instead):
-                continue
-            if any(t.lower[0].isdigit() for t in (*said, *instead)):
-                continue  # numbers are the numbers check's
-            a = " ".join(t.text for t in instead)
-            b = " ".join(t.text for t in said)
-            return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
+            parts_of = clauses(toks)
+            for k, unit in enumerate([toks, *(parts_of if len(parts_of) > 1 else [])]):
+                theirs = [t for t in unit if _swap_word(t) and not (t.start and text[t.start - 1] == "\\")]
+                if len(theirs) < need:
+                    continue
+                ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
+                inner = [op for j, op in enumerate(ops) if op[0] != "equal" and 0 < j < len(ops) - 1]
+                if k == 0 and _exchanged(inner, mine, theirs, toks) and _matched(ops) >= need:
+                    return f"the abstract says it the other way round: {_quote(text)}"
+                term = _replaced_term(ops, len(mine))
+                if term is None:
+                    continue
+                i1, i2, j1, j2, where = term
+                equal = _matched(ops)
+                if i2 - i1 > _SWAP_MAX_WORDS or j2 - j1 > _SWAP_MAX_WORDS:
+                    continue
+                if equal < need or equal < ctx.policy.swap_min_share * (len(mine) - (i2 - i1)):
+                    continue
+                said, instead = mine[i1:i2], theirs[j1:j2]
+                said_p, instead_p = _parts(said) - _parts(instead), _parts(instead) - _parts(said)
+                if not said_p or not instead_p or said_p & _parts(theirs) or instead_p & mine_parts:
+                    continue
+                if any(t.lower[0].isdigit() for t in (*said, *instead)) or instead_p & _GENERIC:
+                    continue  # numbers are the numbers check's; "the model" may stand for the claim's name
+                if any(_is_abbreviation(t) for t in (*said, *instead)):
+                    continue  # "LMs" for "language models"
+                opposite = any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p)
+                if not opposite and (where == "edge" or not said_p <= abstract_parts - _parts(theirs)):
+                    continue  # at an end of the part only an opposite counts (a subject may be named many ways)
+                if not opposite and k > 0 and said_p & _parts(toks) and not instead_p <= claim_parts:
+                    continue  # in one sentence, a swap is two terms trading places, not a synonym
+                a = " ".join(t.text for t in instead)
+                b = " ".join(t.text for t in said)
+                return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
 
 

@@ -402,3 +402,16 @@ def test_a_sentence_that_says_it_of_the_method_is_no_swap():
         "It adopts a Prompt-as-Environment design, pairing long system prompts with code engines."
     )
     assert _check(abstract, "ZedApp pairs long system prompts with code engines.", best=1).verified
+
+
+def test_a_term_replaced_by_its_opposite_is_rejected_even_at_the_start():
+    abstract = "We find a depth effect, where early layers mostly drive syntax errors while late layers drive fluency errors."
+    v = _check(abstract, "In pruned models, late layers mostly drive syntax errors.")
+    assert not v.verified and v.failures[0].check == "swap"
+    abstract2 = "The slackened program reserves capacity and achieves stronger bounds in the small job regime."
+    assert not _check(abstract2, "The slackened program reserves capacity and achieves stronger bounds in the large-job regime.").verified
+
+
+def test_an_abbreviation_or_a_renamed_subject_is_not_a_swap():
+    abstract = "We present ZedSum, a summarizer. When applied to 5,000 outputs from four LMs, the summarizer keeps key facts."
+    assert _check(abstract, "When applied to 5,000 outputs from four language models, ZedSum keeps key facts.", best=1).verified
