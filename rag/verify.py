@@ -54,10 +54,14 @@ class Token:
     stem: str
     start: int
     end: int
+    is_punct: bool = False
+    content: bool = False  # not punctuation, not a stopword, a number or longer than one letter
 
-    @property
-    def is_punct(self) -> bool:
-        return self.text in ",;:()"
+
+def _token(text: str, lower: str, stem_: str, start: int, end: int) -> Token:
+    punct = text in ",;:()"
+    content = not punct and lower not in _STOPWORDS and (len(lower) > 1 or lower.isdigit())
+    return Token(text, lower, stem_, start, end, punct, content)
 
 
 @lru_cache(maxsize=20_000)
@@ -70,12 +74,12 @@ def tokenize(text: str) -> tuple[Token, ...]:
         lower = raw.lower().replace("\u2019", "'")
         if lower.endswith("'s"):
             lower = lower[:-2]
-        out.append(Token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
+        out.append(_token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
     return tuple(out)
 
 
 def _is_content(token: Token) -> bool:
-    return not token.is_punct and token.lower not in _STOPWORDS and (len(token.lower) > 1 or token.lower.isdigit())
+    return token.content
 
 
 def _stems_of(token: Token) -> list[str]:
@@ -86,8 +90,13 @@ def _stems_of(token: Token) -> list[str]:
     return [token.stem, *(stem(p) for p in parts)]
 
 
-def content_stems(tokens: Sequence[Token]) -> set[str]:
-    return {s for t in tokens if _is_content(t) for s in _stems_of(t)}
+def content_stems(tokens: Sequence[Token]) -> frozenset[str]:
+    return _content_stems(tuple(tokens))
+
+
+@lru_cache(maxsize=50_000)
+def _content_stems(tokens: tuple[Token, ...]) -> frozenset[str]:
+    return frozenset(s for t in tokens if t.content for s in _stems_of(t))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -346,6 +355,7 @@ def _looks_like_name(token: Token, first: bool) -> bool:
     return text[0].isupper() and not first
 
 
+@lru_cache(maxsize=50_000)
 def _name_key(text: str) -> str:
     key = text.lower().replace("\u2019", "'")
     key = re.sub(r"'s$", "", key)
@@ -378,7 +388,7 @@ def check_entities(ctx: _Context) -> str | None:
             continue
         parts = [p for p in name.text.split("-") if p]
         if "-" in key and all(
-            _name_key(p) in abstract_keys or not _looks_like_name(Token(p, p.lower(), stem(p), 0, 0), first=True)
+            _name_key(p) in abstract_keys or not _looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True)
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
@@ -527,11 +537,14 @@ def check_swap(ctx: _Context) -> str | None:
         if len(mine) < need + 1:
             continue
         mine_parts = _parts(mine)
+        mine_stems = {t.stem for t in mine}
         for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            if len(mine_stems & content_stems(toks)) < need:
+                continue  # too little in common for one term swapped
             parts_of = clauses(toks)
             for k, unit in enumerate([toks, *(parts_of if len(parts_of) > 1 else [])]):
                 theirs = [t for t in unit if _swap_word(t) and not (t.start and text[t.start - 1] == "\\")]
-                if len(theirs) < need:
+                if len(theirs) < need or len(mine_stems & {t.stem for t in theirs}) < need:
                     continue
                 ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
                 inner = [op for j, op in enumerate(ops) if op[0] != "equal" and 0 < j < len(ops) - 1]
@@ -584,20 +597,25 @@ def _is_negation(token: Token) -> bool:
     return token.lower in _NEGATION or token.lower.endswith("n't")
 
 
-def clauses(tokens: Sequence[Token]) -> list[list[Token]]:
+def clauses(tokens: Sequence[Token]) -> tuple[tuple[Token, ...], ...]:
     """Split at punctuation and contrastive words; "without" starts a clause of its own."""
+    return _clauses(tuple(tokens))
+
+
+@lru_cache(maxsize=50_000)
+def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     out: list[list[Token]] = [[]]
     for i, t in enumerate(tokens):
         after = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         if t.lower == "yet" and after == "to":  # "has yet to produce" = has not produced
-            out[-1].append(Token("not", "not", "not", t.start, t.end))
+            out[-1].append(_token("not", "not", "not", t.start, t.end))
             continue
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
         free = _free_of(t)
         if free is not None:  # "a training-free rule" = a rule without training
-            out.append([Token("without", "without", "without", t.start, t.end), free])
+            out.append([_token("without", "without", "without", t.start, t.end), free])
             out.append([])
             continue
         if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
@@ -609,11 +627,11 @@ def clauses(tokens: Sequence[Token]) -> list[list[Token]]:
         if t.lower in _NEGATED_BOUNDARY or rather or instead:
             if rather or instead:
                 out[-1] = out[-1][:-1]
-            negation = t if t.lower == "without" else Token("not", "not", "not", t.start, t.end)
+            negation = t if t.lower == "without" else _token("not", "not", "not", t.start, t.end)
             out.append([negation])
             continue
         out[-1].append(t)
-    return [c for c in out if any(_is_content(t) for t in c)]
+    return tuple(tuple(c) for c in out if any(_is_content(t) for t in c))
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
@@ -626,7 +644,7 @@ def _free_of(token: Token) -> Token | None:
     word = token.lower[: -len("-free")]
     if len(word) < 3 or not word.isalpha():
         return None
-    return Token(word, word, stem(word), token.start, token.start + len(word))
+    return _token(word, word, stem(word), token.start, token.start + len(word))
 
 
 def _negates(clause: Sequence[Token], i: int) -> bool:
