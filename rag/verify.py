@@ -749,12 +749,15 @@ def check_polarity(ctx: _Context) -> str | None:
         ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
     # "with labels" where the evidence says "without labels" (a one-word negated part the clause match misses)
-    positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c)]
+    about_prior = any(t.lower in _CLAIM_PRIOR for t in ctx.claim_tokens)
+    positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not about_prior]
     claim_with = {s for c in positive for w in _NEEDS for s in _after_word(c, w)}
     claim_without = _after_word(ctx.claim_tokens, "without") | {f.stem for t in ctx.claim_tokens if (f := _free_of(t))}
-    for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
-        lacking = _after_word(toks, "without") | {f.stem for t in toks if (f := _free_of(t))}
-        for w in sorted(lacking & claim_with - claim_without):
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        if any(id(t) in prior for t in toks):
+            continue  # what other work goes without is not the paper's
+        lacking = _after_word(toks, "without") | _after_word(toks, "no") | {f.stem for t in toks if (f := _free_of(t))}
+        for w in sorted(lacking & claim_with - claim_without - _GENERIC_NEEDS):
             return f"the abstract says it is without {w}: {_quote(text)}"
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
@@ -822,6 +825,8 @@ def _said_negated(ctx: _Context, word: str) -> bool:
     return any(_negated(c) for toks in ctx.evidence_tokens for c in clauses(toks) if any(t.lower == word for t in c))
 
 
+# Words too general to say what is needed ("no additional cost" against "requires additional labels").
+_GENERIC_NEEDS = {stem(w) for w in "additional extra new explicit any further more extensive large".split()}
 # Words after which a claim says something is needed or used ("requires labels", "relies on labels", "with labels").
 _NEEDS = ("with", "requires", "require", "required", "requiring", "needs", "need", "needed", "uses", "use", "using",
           "relies", "rely", "relying", "depends", "depend")  # fmt: skip
@@ -833,11 +838,13 @@ def _after_word(tokens: Sequence[Token], word: str) -> set[str]:
     for k, t in enumerate(tokens[:-1]):
         if t.lower != word:
             continue
-        nxt = tokens[k + 1]
-        if nxt.lower in ("on", "upon", "any") and k + 2 < len(tokens):
-            nxt = tokens[k + 2]
-        if _is_content(nxt):
-            out.add(nxt.stem)
+        taken = 0
+        for nxt in tokens[k + 1 : k + 4]:  # "requires additional training": the next two content words
+            if nxt.is_punct or _is_negation(nxt) or taken == 2:
+                break
+            if _is_content(nxt):
+                out.add(nxt.stem)
+                taken += 1
     return out
 
 

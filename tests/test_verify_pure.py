@@ -226,6 +226,9 @@ _PRIOR = (
 
 def test_what_existing_methods_do_given_to_the_papers_method_is_rejected():
     v = _check(_PRIOR, "ZedCap requires paired caption data to align the visual encoder with the decoder.", best=1)
+    assert not v.verified  # said of existing methods; the paper's method is pair-free
+    abstract = "Existing methods, however, typically require paired caption data to align the encoder with the decoder."
+    v = _check(abstract + " We propose ZedCap for captioning.", "ZedCap requires paired caption data to align the encoder with the decoder.")
     assert not v.verified and v.failures[0].check == "attribution" and "Existing methods" in v.reason
 
 
@@ -415,3 +418,10 @@ def test_a_term_replaced_by_its_opposite_is_rejected_even_at_the_start():
 def test_an_abbreviation_or_a_renamed_subject_is_not_a_swap():
     abstract = "We present ZedSum, a summarizer. When applied to 5,000 outputs from four LMs, the summarizer keeps key facts."
     assert _check(abstract, "When applied to 5,000 outputs from four language models, ZedSum keeps key facts.", best=1).verified
+
+
+def test_requiring_what_the_abstract_says_it_goes_without_is_rejected():
+    abstract = "We propose ZedMerge, a training-free token merging rule. It beats baselines while using no task labels."
+    assert not _check(abstract, "ZedMerge requires additional training to learn which tokens to merge.").verified
+    assert not _check(abstract, "ZedMerge relies on task labels to beat baselines.", best=1).verified
+    assert _check(abstract, "ZedMerge beats baselines without task labels.", best=1).verified
