@@ -901,7 +901,9 @@ def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
 def check_attribution(ctx: _Context) -> str | None:
     """The claim gives the paper (its method, "we") what the abstract says of existing methods."""
     lowered = {t.lower for t in ctx.claim_tokens}
-    if lowered & _CLAIM_PRIOR:
+    words = [t.lower for t in ctx.claim_tokens if not t.is_punct]
+    likened = any(a in ("like", "as", "similar", "similarly") and b in _PRIOR_MARKERS for a, b in zip(words, words[1:], strict=False))
+    if lowered & _CLAIM_PRIOR and not likened:  # "Like existing methods, ZedX ..." still gives it to the paper
         return None
     words = [t for t in ctx.claim_tokens if not t.is_punct]
     self_noun = any(

@@ -425,3 +425,12 @@ def test_requiring_what_the_abstract_says_it_goes_without_is_rejected():
     assert not _check(abstract, "ZedMerge requires additional training to learn which tokens to merge.").verified
     assert not _check(abstract, "ZedMerge relies on task labels to beat baselines.", best=1).verified
     assert _check(abstract, "ZedMerge beats baselines without task labels.", best=1).verified
+
+
+def test_like_existing_methods_still_gives_it_to_the_paper():
+    abstract = (
+        "Existing calibration methods typically rely on post-hoc adjustment of confidences at the output level. "
+        "We propose ZedCal, which corrects the causes of miscalibration inside the network."
+    )
+    v = _check(abstract, "Like existing calibration methods, ZedCal relies on post-hoc adjustment of confidences at the output level.")
+    assert not v.verified
