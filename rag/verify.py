@@ -605,10 +605,19 @@ def clauses(tokens: Sequence[Token]) -> tuple[tuple[Token, ...], ...]:
 @lru_cache(maxsize=50_000)
 def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     out: list[list[Token]] = [[]]
+    unlike = False  # inside "Unlike existing works that rely on X, such as Y, to do Z, we ...": one negated part
     for i, t in enumerate(tokens):
         after = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+        before = tokens[i - 1] if i > 0 else None
         if t.lower == "yet" and after == "to":  # "has yet to produce" = has not produced
             out[-1].append(_token("not", "not", "not", t.start, t.end))
+            continue
+        if t.lower == "yet" and before is not None and not before.is_punct and before.lower not in ("and", "but"):
+            continue  # "has not yet produced": an adverb, not "..., yet ..."
+        if unlike and t.lower in _OWN_START:
+            unlike = False
+            out.append([])
+        if unlike and t.is_punct:
             continue
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
@@ -625,6 +634,7 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         rather = t.lower == "than" and i > 0 and tokens[i - 1].lower == "rather"
         instead = t.lower == "of" and i > 0 and tokens[i - 1].lower == "instead"
         if t.lower in _NEGATED_BOUNDARY or rather or instead:
+            unlike = t.lower == "unlike"
             if rather or instead:
                 out[-1] = out[-1][:-1]
             negation = t if t.lower == "without" else _token("not", "not", "not", t.start, t.end)
@@ -711,6 +721,19 @@ def _prefix_negates(claim_clause: Sequence[Token], abstract_clause: Sequence[Tok
     )
 
 
+_CHANGE = ("alter", "chang", "modifi", "affect", "compromis", "sacrific", "degrad", "hurt", "lose", "harm",
+           "distort", "break", "destroy", "sacrif")  # fmt: skip
+_KEEP = {stem(w) for w in "same preserve preserves maintain maintains keep keeps retain retains unchanged intact "
+         "identical equal".split()}  # fmt: skip
+
+
+def _kept(claim_clause: Sequence[Token], abstract_clause: Sequence[Token]) -> bool:
+    """'without altering X' says X is kept: it agrees with a claim that X stays the same / is preserved."""
+    words = [t for t in abstract_clause if not t.is_punct]
+    changed = len(words) > 1 and words[0].lower == "without" and words[1].stem.startswith(_CHANGE)
+    return changed and any(t.stem in _KEEP for t in claim_clause)
+
+
 def check_polarity(ctx: _Context) -> str | None:
     evidence_clauses = [c for toks in ctx.evidence_tokens for c in clauses(toks)]
     if not evidence_clauses:
@@ -734,7 +757,10 @@ def check_polarity(ctx: _Context) -> str | None:
             continue
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
         agreeing = [c for c in abstract_clauses if len(stems & content_stems(c)) >= best]  # prior work's too
-        if all(_negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) for c in matches + agreeing):
+        if all(
+            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) and not _kept(claim_clause, c)
+            for c in matches + agreeing
+        ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
     # A negated part of the abstract ("without increasing memory") that the claim states positively.
     claim_clauses = clauses(ctx.claim_tokens)

@@ -434,3 +434,24 @@ def test_like_existing_methods_still_gives_it_to_the_paper():
     )
     v = _check(abstract, "Like existing calibration methods, ZedCal relies on post-hoc adjustment of confidences at the output level.")
     assert not v.verified
+
+
+def test_not_yet_is_an_adverb_not_a_contrast():
+    abstract = "Blood tests are routine for cancer but have yet to produce tools for kidney fibrosis."
+    assert _check(abstract, "Blood tests have not yet produced tools for kidney fibrosis.").verified
+    assert not _check(abstract, "Blood tests have produced tools for kidney fibrosis.").verified
+
+
+def test_an_unlike_part_runs_to_where_the_paper_speaks():
+    abstract = (
+        "Unlike existing works that rely on strong assumptions, such as ignorable dropout, to obtain point "
+        "estimates, we use partial identification to derive bounds."
+    )
+    assert _check(abstract, "Rather than relying on ignorable dropout to obtain point estimates, the paper derives bounds.").verified
+    assert not _check(abstract, "The paper relies on ignorable dropout to obtain point estimates.").verified
+
+
+def test_without_altering_agrees_with_keeping_the_same():
+    abstract = "The penalty lets one use the asymmetric form without altering the critical points of the symmetric problem."
+    assert _check(abstract, "With the penalty, the asymmetric form keeps the same critical points as the symmetric problem.").verified
+    assert not _check(abstract, "The penalty alters the critical points of the symmetric problem.").verified
