@@ -1254,6 +1254,15 @@ _SCOPE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("in vivo", "in vitro", "in silico"),
     ("human", "mous", "mice", "rat", "anim"),
     ("small-scal", "large-scal"),
+    ("open-end", "multiple-choic"),
+    ("single-turn", "multi-turn"),
+    ("single-task", "multi-task"),
+    ("unimod", "multimod"),
+    ("on-polici", "off-polici"),
+    ("model-bas", "model-fre"),
+    ("in-distribut", "out-of-distribut"),
+    ("short-context", "long-context"),
+    ("photograph", "video"),
 )  # fmt: skip
 
 

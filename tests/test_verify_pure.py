@@ -455,3 +455,10 @@ def test_without_altering_agrees_with_keeping_the_same():
     abstract = "The penalty lets one use the asymmetric form without altering the critical points of the symmetric problem."
     assert _check(abstract, "With the penalty, the asymmetric form keeps the same critical points as the symmetric problem.").verified
     assert not _check(abstract, "The penalty alters the critical points of the symmetric problem.").verified
+
+
+def test_more_setting_families():
+    abstract = "ZedEval measures calibration for open-ended question answering with on-policy samples."
+    v = _check(abstract, "ZedEval measures calibration for multiple-choice question answering with on-policy samples.")
+    assert not v.verified and "open-ended" in v.reason
+    assert not _check(abstract, "ZedEval measures calibration for open-ended question answering with off-policy samples.").verified
