@@ -1002,7 +1002,10 @@ class Comparison:
 
 
 # Words that favour their subject over what follows "over": "A improves accuracy over B", "A's gains over B".
-_OVER_WORDS = ("improv", "gain", "advantag", "edg", "win", "prefer", "superior")
+_OVER_WORDS = ("improv", "gain", "advantag", "edg", "win", "prefer", "superior", "priorit", "favor", "favour", "choos",
+               "select", "emphas")  # fmt: skip
+# Of these, the favoured side is the verb's object ("prioritize A over B"), not its subject.
+_CHOOSE_WORDS = ("prefer", "priorit", "favor", "favour", "choos", "select", "emphas")
 # A comparison's object ends where a phrase of its own starts: "dominates B in terms of X", "beats B on X when Y"
 # ("based on", "trained on": a participle before the preposition keeps it inside the object).
 _OBJECT_STOPS = {"in", "on", "across", "under", "at", "for", "when", "while", "by", "within", "during", "among",
@@ -1095,6 +1098,9 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
             if not sign or object_from is None:
                 continue
             subject = set(_ordered_stems(clause[:subject_end])[-_SIDE:])
+            if t.lower == "over" and clause[subject_end].stem.startswith(_CHOOSE_WORDS):
+                # "scores prioritize adherence over aesthetics": what is chosen is between the verb and "over"
+                subject = set(_ordered_stems(clause[subject_end + 1 : i]))
             obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))

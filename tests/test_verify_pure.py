@@ -462,3 +462,10 @@ def test_more_setting_families():
     v = _check(abstract, "ZedEval measures calibration for multiple-choice question answering with on-policy samples.")
     assert not v.verified and "open-ended" in v.reason
     assert not _check(abstract, "ZedEval measures calibration for open-ended question answering with off-policy samples.").verified
+
+
+def test_prioritize_a_over_b_favours_a():
+    abstract = "Our analysis shows that pairwise preference scores prioritize image aesthetics over prompt adherence."
+    assert _check(abstract, "Pairwise preference scores prioritize image aesthetics over prompt adherence.").verified
+    v = _check(abstract, "Pairwise preference scores prioritize prompt adherence over image aesthetics.")
+    assert not v.verified
