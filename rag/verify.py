@@ -6,12 +6,15 @@ The caller supplies the MiniLM similarity of the claim to each abstract sentence
    when a second one covers clearly more of the claim.
 2. **Topical support**: ``dense_weight × similarity + overlap_weight × share of the claim's words in the abstract``;
    below ``support_threshold`` the abstract is about something else.
-3. **Structured checks**, each with a reason a person can read: numbers (and their units) agree; the names the
-   claim uses are in the abstract; polarity agrees (negation, "fails to", "without", un-/non- antonyms);
-   comparisons keep their direction (who outperforms whom, higher/lower, increase/decrease); the claim is not
-   stronger than the evidence ("proves", "all", "always" against "suggests", "some"); settings named in the claim
-   (video, zero-shot, multilingual, real robots...) are the abstract's; and the claim adds no several-word detail
-   the abstract never mentions.
+3. **Structured checks**, each with a reason a person can read: numbers (and their units, asymptotic bounds and
+   fractions after LaTeX is normalised) agree; the names the claim uses are in the abstract, each in the role the
+   abstract gives it; no term is swapped for another the abstract uses elsewhere (or for its opposite); polarity
+   agrees (negation, "fails to", "has yet to", "without", "X-free", un-/non- antonyms, listed opposites); what the
+   abstract says of existing methods is not given to the paper; comparisons keep their direction (who outperforms
+   whom, "A improves X over B", higher/lower, increase/decrease); the claim is not stronger than the evidence
+   ("proves", "all", "always" against "suggests", "some"); settings named in the claim (video, zero-shot,
+   open-ended, real robots...) are the abstract's; and the claim adds no several-word detail the abstract never
+   mentions.
 
 A failed check caps the support below the threshold, so ``support`` and ``verified`` never disagree.
 """
