@@ -3,6 +3,7 @@
     python -m eval.calibrate                 per-kind accuracy on dev and test, p95 ms per claim
     python -m eval.calibrate --fit           also search VerifyPolicy's thresholds on dev (test only reported)
     python -m eval.calibrate --errors dev    list the dev claims judged wrongly, with the verifier's reason
+    python -m eval.calibrate --split dev     dev figures only (while choosing; test is only for reporting)
 
 The claims were written blind (by someone who did not read rag/): faithful restatements (paraphrase, two sentences
 combined, summary, exact number) and eight kinds of unsupported claims that stay on the cited abstract's topic.
@@ -107,16 +108,16 @@ def score(table: dict[str, tuple[int, int]]) -> tuple[float, float, float]:
     return rate.get("faithful", 0.0), rate.get("unsupported", 0.0), worst
 
 
-def print_tables(judged, title: str) -> None:
-    tables = {split: per_kind(judged, split) for split in SPLITS}
+def print_tables(judged, title: str, splits: Sequence[str] = SPLITS) -> None:
+    tables = {split: per_kind(judged, split) for split in splits}
     print(f"\n{title}")
-    print(f"| claim kind | {' | '.join(SPLITS)} |")
-    print("|---|" + "---|" * len(SPLITS))
+    print(f"| claim kind | {' | '.join(splits)} |")
+    print("|---|" + "---|" * len(splits))
     rows = [("faithful (accepted)", "faithful"), *((f"  {k}", k) for k in SUPPORTED_KINDS),
             ("unsupported (rejected)", "unsupported"), *((f"  {k}", k) for k in UNSUPPORTED_KINDS)]  # fmt: skip
     for label, key in rows:
         cells = []
-        for split in SPLITS:
+        for split in splits:
             right, total = tables[split].get(key, (0, 0))
             cells.append(f"{right / total:.2f} ({right}/{total})" if total else "-")
         print(f"| {label} | {' | '.join(cells)} |")
@@ -166,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--claims", type=Path, default=DEFAULT_CLAIMS, help="claims JSONL (default eval/claims.jsonl)")
     parser.add_argument("--fit", action="store_true", help="search the thresholds on dev and report both splits")
     parser.add_argument("--errors", choices=SPLITS, help="list the claims of this split judged wrongly")
+    parser.add_argument("--split", choices=SPLITS, help="report this split only (default: both)")
     parser.add_argument("--no-timing", dest="timing", action="store_false", help="skip the per-claim timing")
     args = parser.parse_args(argv)
     settings = Settings()
@@ -173,9 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     claims = load_claims(args.claims, pipeline)
     prepared = prepare(claims, pipeline)
     policy = settings.verify
+    splits = (args.split,) if args.split else SPLITS
     judged = judge(prepared, policy)
-    print_tables(judged, "Current VerifyPolicy (RAG_VERIFY__* / rag/settings.py): share judged right")
-    for split in SPLITS:
+    print_tables(judged, "Current VerifyPolicy (RAG_VERIFY__* / rag/settings.py): share judged right", splits)
+    for split in splits:
         faithful, rejected, worst = score(per_kind(judged, split))
         print(f"{split}: faithful accepted {faithful:.2f}, unsupported rejected {rejected:.2f}, worst kind {worst:.2f}")
     if args.timing:
@@ -185,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit:
         fitted = fit(prepared, policy)
         changed = {k: getattr(fitted, k) for k in GRID if getattr(fitted, k) != getattr(policy, k)}
-        print_tables(judge(prepared, fitted), f"Fitted on dev: {changed or 'no change'}")
+        print_tables(judge(prepared, fitted), f"Fitted on dev: {changed or 'no change'}", splits)
     if args.errors:
         print(f"\nMisjudged {args.errors} claims:")
         for p, v in judged:

@@ -74,12 +74,37 @@ class VerifyPolicy(BaseModel):
         description="rapidfuzz ratio (0-100) at which a name in the claim counts as written in the abstract "
         "(spelling and plural variants); names with digits must match exactly.",
     )
+    entity_swap_min_coverage: float = Field(
+        default=0.75, ge=0.0, le=1.0,
+        description="A name of the abstract counts as swapped for another when a sentence that does not use it says "
+        "at least this share of the rest of the claim, with another name in the same role.",
+    )
+    swap_min_context: int = Field(
+        default=4, ge=2,
+        description="A claim part counts as a sentence of the abstract with one term swapped for another term the "
+        "abstract uses elsewhere when at least this many content words around the swap match, in order.",
+    )
+    swap_min_share: float = Field(
+        default=0.75, ge=0.0, le=1.0,
+        description="... and those matching words are at least this share of the claim part's other content words "
+        "(the rest of the part says what that sentence says).",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,
         le=1.0,
         description="Share of a negated part of the abstract ('without real-world tuning data') a positive part of "
         "the claim must repeat to count as saying the opposite.",
+    )
+    attribution_min_coverage: float = Field(
+        default=0.6, ge=0.0, le=1.0,
+        description="Share of what the abstract says of other work ('existing methods rely on calibration data') a "
+        "claim about the paper (a name, 'we', 'the proposed') must repeat to count as giving it to the paper.",
+    )
+    overclaim_sentence_coverage: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="A strong word ('proves', 'all', 'first') the aligned evidence lacks is still the abstract's when "
+        "another sentence uses it and says at least this share of the content words of the claim's part with it.",
     )
     novel_words_max: int = Field(
         default=3, ge=1,
@@ -93,7 +118,7 @@ class VerifyPolicy(BaseModel):
     )
     disabled_checks: list[str] = Field(
         default_factory=list,
-        description="Checks to skip: numbers, entities, polarity, direction, overclaim, scope, novelty.",
+        description="Checks to skip: numbers, entities, swap, polarity, attribution, direction, overclaim, scope, novelty.",
     )
     judge: bool = Field(
         default=True,

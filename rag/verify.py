@@ -6,12 +6,15 @@ The caller supplies the MiniLM similarity of the claim to each abstract sentence
    when a second one covers clearly more of the claim.
 2. **Topical support**: ``dense_weight × similarity + overlap_weight × share of the claim's words in the abstract``;
    below ``support_threshold`` the abstract is about something else.
-3. **Structured checks**, each with a reason a person can read: numbers (and their units) agree; the names the
-   claim uses are in the abstract; polarity agrees (negation, "fails to", "without", un-/non- antonyms);
-   comparisons keep their direction (who outperforms whom, higher/lower, increase/decrease); the claim is not
-   stronger than the evidence ("proves", "all", "always" against "suggests", "some"); settings named in the claim
-   (video, zero-shot, multilingual, real robots...) are the abstract's; and the claim adds no several-word detail
-   the abstract never mentions.
+3. **Structured checks**, each with a reason a person can read: numbers (and their units, asymptotic bounds and
+   fractions after LaTeX is normalised) agree; the names the claim uses are in the abstract, each in the role the
+   abstract gives it; no term is swapped for another the abstract uses elsewhere (or for its opposite); polarity
+   agrees (negation, "fails to", "has yet to", "without", "X-free", un-/non- antonyms, listed opposites); what the
+   abstract says of existing methods is not given to the paper; comparisons keep their direction (who outperforms
+   whom, "A improves X over B", higher/lower, increase/decrease); the claim is not stronger than the evidence
+   ("proves", "all", "always" against "suggests", "some"); settings named in the claim (video, zero-shot,
+   open-ended, real robots...) are the abstract's; and the claim adds no several-word detail the abstract never
+   mentions.
 
 A failed check caps the support below the threshold, so ``support`` and ``verified`` never disagree.
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 import Stemmer
@@ -29,7 +33,7 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span
 
-CHECKS = ("numbers", "entities", "polarity", "direction", "overclaim", "scope", "novelty")
+CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "overclaim", "scope", "novelty")
 
 _stemmer = Stemmer.Stemmer("english")
 
@@ -53,10 +57,14 @@ class Token:
     stem: str
     start: int
     end: int
+    is_punct: bool = False
+    content: bool = False  # not punctuation, not a stopword, a number or longer than one letter
 
-    @property
-    def is_punct(self) -> bool:
-        return self.text in ",;:()"
+
+def _token(text: str, lower: str, stem_: str, start: int, end: int) -> Token:
+    punct = text in ",;:()"
+    content = not punct and lower not in _STOPWORDS and (len(lower) > 1 or lower.isdigit())
+    return Token(text, lower, stem_, start, end, punct, content)
 
 
 @lru_cache(maxsize=20_000)
@@ -69,12 +77,12 @@ def tokenize(text: str) -> tuple[Token, ...]:
         lower = raw.lower().replace("\u2019", "'")
         if lower.endswith("'s"):
             lower = lower[:-2]
-        out.append(Token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
+        out.append(_token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
     return tuple(out)
 
 
 def _is_content(token: Token) -> bool:
-    return not token.is_punct and token.lower not in _STOPWORDS and (len(token.lower) > 1 or token.lower.isdigit())
+    return token.content
 
 
 def _stems_of(token: Token) -> list[str]:
@@ -85,8 +93,13 @@ def _stems_of(token: Token) -> list[str]:
     return [token.stem, *(stem(p) for p in parts)]
 
 
-def content_stems(tokens: Sequence[Token]) -> set[str]:
-    return {s for t in tokens if _is_content(t) for s in _stems_of(t)}
+def content_stems(tokens: Sequence[Token]) -> frozenset[str]:
+    return _content_stems(tuple(tokens))
+
+
+@lru_cache(maxsize=50_000)
+def _content_stems(tokens: tuple[Token, ...]) -> frozenset[str]:
+    return frozenset(s for t in tokens if t.content for s in _stems_of(t))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -224,10 +237,80 @@ def quantities(text: str) -> list[Quantity]:
     for token in tokens:
         if token.lower in _NUMBER_WORDS:
             found.append(Quantity(float(_NUMBER_WORDS[token.lower]), "", token.text, _counted_after(tokens, token.end)))
+        head, _, rest = token.lower.partition("-")
+        if rest and head in _NUMBER_WORDS and rest.isalpha():  # "seven-family": seven, counting families
+            counted = frozenset({stem(rest)}) | _counted_after(tokens, token.end)
+            found.append(Quantity(float(_NUMBER_WORDS[head]), "", head, counted))
     return found
 
 
+_GREEK = {"epsilon": "ε", "varepsilon": "ε", "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ",
+          "mu": "μ", "sigma": "σ", "theta": "θ", "eta": "η", "rho": "ρ", "tau": "τ", "phi": "φ", "kappa": "κ",
+          "omega": "ω", "pi": "π", "Theta": "Θ", "Omega": "Ω"}  # fmt: skip
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_BIG_O = re.compile(r"(?<![A-Za-z])([OΘΩ]|\\Theta|\\Omega|\\mathcal\{O\})\s*\(")
+_FRACTION = re.compile(r"(\([^()]*\)|[\w\u03b1-\u03c9]+)\s*/\s*(\([^()]*\)|[\w\u03b1-\u03c9]+)")
+
+
+def _math_normal(text: str) -> str:
+    """LaTeX and plain math in one spelling: '$\\tfrac{1-\\epsilon}{2}$' reads '(1-ε)/(2)'."""
+    text = text.replace("$", " ").replace("\\left", "").replace("\\right", "").replace("\\mathcal{O}", "O")
+    text = _FRAC.sub(lambda m: f"({m.group(1)})/({m.group(2)})", text)
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"√\s*(\w+)", r"sqrt(\1)", text.replace("√(", "sqrt("))
+    return text.replace("{", "(").replace("}", ")").replace("\u2212", "-")
+
+
+def _expr_key(expr: str) -> str:
+    """One spelling of an expression: no spaces, no brackets around a single term ('(1-ε)/(2)' -> '(1-ε)/2')."""
+    key = re.sub(r"\s+", "", expr)
+    return re.sub(r"(?<![A-Za-zΘΩ])\((\w+)\)", r"\1", key)
+
+
+def _balanced(text: str, open_at: int) -> str | None:
+    depth = 0
+    for k in range(open_at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return text[open_at : k + 1]
+    return None
+
+
+def math_expressions(text: str) -> list[tuple[str, str]]:
+    """(kind, key) for asymptotic bounds ('O(log n)') and fractions with a digit and a Greek letter ('(1-ε)/3'),
+    after LaTeX is normalized."""
+    norm = _math_normal(text)
+    found = []
+    for m in re.finditer(r"(?<![A-Za-z])([OΘΩ])\s*\(", norm):
+        expr = _balanced(norm, m.end() - 1)
+        if expr:
+            found.append(("bound", _expr_key(m.group(1) + expr)))
+    for m in _FRACTION.finditer(norm):
+        expr = _expr_key(m.group(0))
+        if re.search(r"\d", expr) and re.search(r"[α-ωΑ-Ω]", expr):
+            found.append(("fraction", expr))
+    return found
+
+
+def _check_math(ctx: _Context) -> str | None:
+    claim = math_expressions(ctx.claim)
+    if not claim:
+        return None
+    abstract = math_expressions(ctx.abstract)
+    written = {e for _, e in abstract}
+    for kind, expr in claim:
+        if expr in written:
+            continue
+        others = [e for k, e in abstract if k == kind]
+        if others:
+            return f"the abstract gives {others[0]}, not {expr}"
+    return None
+
+
 def check_numbers(ctx: _Context) -> str | None:
+    math = _check_math(ctx)
+    if math:
+        return math
     claim_q = [q for q in quantities(ctx.claim) if q.text.lower() not in ("half", "double", "twice")]
     if not claim_q:
         return None
@@ -275,10 +358,20 @@ def _looks_like_name(token: Token, first: bool) -> bool:
     return text[0].isupper() and not first
 
 
+@lru_cache(maxsize=50_000)
 def _name_key(text: str) -> str:
     key = text.lower().replace("\u2019", "'")
     key = re.sub(r"'s$", "", key)
     return key[:-1] if len(key) > 3 and key.endswith("s") and not key.endswith("ss") else key
+
+
+def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
+    """'MCTS' where the abstract writes 'Monte Carlo Tree Search' (initials of consecutive words)."""
+    if not (3 <= len(name) <= 8 and name.isalpha() and name.isupper()):
+        return False
+    words = [t for t in tokens if _is_content(t)]
+    n = len(name)
+    return any(all(words[i + k].text[0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
 
 
 def check_entities(ctx: _Context) -> str | None:
@@ -296,7 +389,13 @@ def check_entities(ctx: _Context) -> str | None:
         key = _name_key(name.text)
         if key in abstract_keys or (len(key) >= 4 and key in lowered):
             continue
-        if "-" in key and all(_name_key(p) in abstract_keys for p in key.split("-") if p):
+        parts = [p for p in name.text.split("-") if p]
+        if "-" in key and all(
+            _name_key(p) in abstract_keys or not _looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True)
+            for p in parts
+        ):
+            continue  # "Shapley-based": the name part is the abstract's
+        if _acronym_of(name.text, ctx.abstract_tokens):
             continue
         if not any(c.isdigit() for c in key) and process.extractOne(
             key, choices, scorer=fuzz.ratio, score_cutoff=ctx.policy.entity_min_similarity
@@ -306,6 +405,179 @@ def check_entities(ctx: _Context) -> str | None:
     if missing:
         names_text = ", ".join(dict.fromkeys(missing))
         return f"the abstract does not name {names_text}"
+    return _swapped_name(ctx, names)
+
+
+def _names_in(tokens: Sequence[Token]) -> list[tuple[int, Token]]:
+    words = [t for t in tokens if not t.is_punct]
+    return [(i, t) for i, t in enumerate(words) if _looks_like_name(t, first=i == 0)]
+
+
+def _neighbours(words: Sequence[Token], i: int) -> set[str]:
+    """Content stems of the two words on each side of position ``i`` (the name's role: 'X outperforms', 'on X')."""
+    near = [*words[max(0, i - 2) : i], *words[i + 1 : i + 3]]
+    return {t.stem for t in near if _is_content(t) and not _looks_like_name(t, first=False)}
+
+
+_STAND_FOR_NAME = {"it", "its", "our", "this", "we"}
+
+
+def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
+    """A name the abstract uses, put where the abstract has another of its names: the sentence that says the rest
+    of the claim names M in the role the claim gives N, and never names N ("B beats C" where the abstract says
+    "A beats C" and mentions B elsewhere)."""
+    claim_words = [t for t in ctx.claim_tokens if not t.is_punct]
+    claim_keys = {_name_key(t.text) for t in names}
+    for n in names:
+        key = _name_key(n.text)
+        rest = ctx.claim_stems - set(_stems_of(n))
+        if len(rest) < 3:
+            continue
+        n_at = next(i for i, t in enumerate(claim_words) if t is n)
+        role = _neighbours(claim_words, n_at)
+        for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            words = [t for t in toks if not t.is_punct]
+            if any(_name_key(t.text) == key for t in words) or key in text.lower():
+                continue
+            if any(t.lower in _STAND_FOR_NAME for t in words):
+                continue  # "It pairs X with Y": the sentence may speak of N without naming it
+            if len(rest & content_stems(toks)) < ctx.policy.entity_swap_min_coverage * len(rest):
+                continue
+            for m_at, m in _names_in(toks):
+                m_key = _name_key(m.text)
+                if m_key in claim_keys or m_key in key or key in m_key or not role & _neighbours(words, m_at):
+                    continue
+                return f"the abstract says this of {m.text}, not of {n.text}: {_quote(text)}"
+    return None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One term put in place of another the abstract uses elsewhere
+
+
+_SWAP_MAX_WORDS = 3
+_DISCOURSE = {stem(w) for w in "first second third finally moreover furthermore also further additionally "
+              "specifically then next lastly overall together".split()}  # fmt: skip
+
+
+def _swap_word(token: Token) -> bool:
+    return _is_content(token) and token.stem not in _META and token.stem not in _DISCOURSE
+
+
+def _matched(ops) -> int:
+    return sum(op[2] - op[1] for op in ops if op[0] == "equal")
+
+
+def _exchanged(inner, mine: Sequence[Token], theirs: Sequence[Token], sentence: Sequence[Token]) -> bool:
+    """Terms of the sentence trading places in the claim ("from A to B" -> "from B to A"): what the claim leaves out
+    at one place is exactly what it adds at another. Coordinated terms ("A and B" -> "B and A") say the same."""
+    if len(inner) < 2:
+        return False
+    removed = sorted(t.stem for op in inner if op[0] in ("delete", "replace") for t in mine[op[1] : op[2]])
+    added = sorted(t.stem for op in inner if op[0] in ("insert", "replace") for t in theirs[op[3] : op[4]])
+    if not removed or removed != added:
+        return False
+    first, last = theirs[max(0, inner[0][3] - 1)], theirs[min(len(theirs) - 1, inner[-1][4])]
+    at = [k for k, t in enumerate(sentence) if t is first or t is last]
+    between = sentence[at[0] : at[-1] + 1] if at else []
+    return not any(t.lower in ("and", "or", ",", "&", "nor") for t in between)
+
+
+def _parts(tokens: Sequence[Token]) -> set[str]:
+    """Stems of the words, a hyphenated word by its parts ('late-middle' -> late, middl)."""
+    out: set[str] = set()
+    for t in tokens:
+        if "-" in t.lower:
+            out |= {stem(p) for p in t.lower.split("-") if p and p not in _STOPWORDS}
+        else:
+            out.add(t.stem)
+    return out
+
+
+# Terms that stand for a name said before ("the model achieves..." for "ZedNet achieves..."): never a swap.
+_GENERIC = {stem(w) for w in "model framework approach system network algorithm architecture agent technique "
+            "pipeline procedure estimator learner benchmark dataset variant tool solution design".split()}  # fmt: skip
+_SWAP_OPPOSITES = (
+    ("small", "large"), ("short", "long"), ("early", "late"), ("high", "low"), ("first", "last"), ("more", "less"),
+    ("more", "fewer"), ("before", "after"), ("minimum", "maximum"), ("upper", "lower"), ("input", "output"),
+    ("encoder", "decoder"), ("positive", "negative"), ("increase", "decrease"), ("strong", "weak"), ("fast", "slow"),
+    ("best", "worst"), ("easy", "hard"), ("amplify", "suppress"), ("small", "big"), ("coarse", "fine"),
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _swap_opposites() -> frozenset[frozenset[str]]:
+    return frozenset(frozenset((stem(a), stem(b))) for a, b in (*_SWAP_OPPOSITES, *_ANTONYM_WORDS))
+
+
+def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
+    """The one term replaced: inside, with the ends free to differ; or at an end when nothing inside differs (the
+    subject swapped: "B causes X" for "A causes X")."""
+    inner = [op for k, op in enumerate(ops) if op[0] != "equal" and 0 < k < len(ops) - 1]
+    if len(inner) == 1 and inner[0][0] == "replace":
+        return (*inner[0][1:], "inner")
+    if inner:
+        return None
+    edges = [op for op in (ops[0], ops[-1]) if op[0] == "replace"]
+    return (*edges[0][1:], "edge") if len(edges) == 1 and len(ops) > 1 else None
+
+
+def _is_abbreviation(token: Token) -> bool:
+    text = token.text[:-1] if token.text.endswith("s") else token.text
+    return len(text) >= 2 and sum(c.isupper() for c in text) >= 2
+
+
+def check_swap(ctx: _Context) -> str | None:
+    """A part of the claim reads as a sentence (or a part of one) of the abstract with one term (up to three words)
+    replaced by a term the abstract uses elsewhere but not there, or by its opposite: "we adapt A to X" said as "we
+    adapt B to X", where B is the other method the abstract mentions; "early layers cause X, late layers Y" said the
+    other way round. A synonym the abstract never uses is left to the other checks."""
+    need = ctx.policy.swap_min_context
+    abstract_parts = _parts([t for t in ctx.abstract_tokens if _is_content(t)])
+    claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
+    for clause in clauses(ctx.claim_tokens):
+        mine = [t for t in clause if _swap_word(t)]
+        if len(mine) < need + 1:
+            continue
+        mine_parts = _parts(mine)
+        mine_stems = {t.stem for t in mine}
+        for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            if len(mine_stems & content_stems(toks)) < need:
+                continue  # too little in common for one term swapped
+            parts_of = clauses(toks)
+            for k, unit in enumerate([toks, *(parts_of if len(parts_of) > 1 else [])]):
+                theirs = [t for t in unit if _swap_word(t) and not (t.start and text[t.start - 1] == "\\")]
+                if len(theirs) < need or len(mine_stems & {t.stem for t in theirs}) < need:
+                    continue
+                ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
+                inner = [op for j, op in enumerate(ops) if op[0] != "equal" and 0 < j < len(ops) - 1]
+                if k == 0 and _exchanged(inner, mine, theirs, toks) and _matched(ops) >= need:
+                    return f"the abstract says it the other way round: {_quote(text)}"
+                term = _replaced_term(ops, len(mine))
+                if term is None:
+                    continue
+                i1, i2, j1, j2, where = term
+                equal = _matched(ops)
+                if i2 - i1 > _SWAP_MAX_WORDS or j2 - j1 > _SWAP_MAX_WORDS:
+                    continue
+                if equal < need or equal < ctx.policy.swap_min_share * (len(mine) - (i2 - i1)):
+                    continue
+                said, instead = mine[i1:i2], theirs[j1:j2]
+                said_p, instead_p = _parts(said) - _parts(instead), _parts(instead) - _parts(said)
+                if not said_p or not instead_p or said_p & _parts(theirs) or instead_p & mine_parts:
+                    continue
+                if any(t.lower[0].isdigit() for t in (*said, *instead)) or instead_p & _GENERIC:
+                    continue  # numbers are the numbers check's; "the model" may stand for the claim's name
+                if any(_is_abbreviation(t) for t in (*said, *instead)):
+                    continue  # "LMs" for "language models"
+                opposite = any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p)
+                if not opposite and (where == "edge" or not said_p <= abstract_parts - _parts(theirs)):
+                    continue  # at an end of the part only an opposite counts (a subject may be named many ways)
+                if not opposite and k > 0 and said_p & _parts(toks) and not instead_p <= claim_parts:
+                    continue  # in one sentence, a swap is two terms trading places, not a synonym
+                a = " ".join(t.text for t in instead)
+                b = " ".join(t.text for t in said)
+                return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
 
 
@@ -314,37 +586,78 @@ def check_entities(ctx: _Context) -> str | None:
 
 
 _NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot", "unable", "fail", "fails",
+             "unavailable", "missing", "impossible", "infeasible", "inaccessible", "nonexistent", "unattainable",
              "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely", "avoid",
              "avoids", "avoiding", "avoided", "freedom", "free"}  # fmt: skip
 _BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "despite"}
 # "improves X without increasing Y", "unlike existing works that rely on Z, we...": that part alone is negated
 _NEGATED_BOUNDARY = {"without", "unlike"}
+# A "without" part ends where the means of the sentence start: "adapts models without labels by combining X".
+_MEANS = {"by", "via", "through", "using", "thereby", "thus"}
 
 
 def _is_negation(token: Token) -> bool:
     return token.lower in _NEGATION or token.lower.endswith("n't")
 
 
-def clauses(tokens: Sequence[Token]) -> list[list[Token]]:
+def clauses(tokens: Sequence[Token]) -> tuple[tuple[Token, ...], ...]:
     """Split at punctuation and contrastive words; "without" starts a clause of its own."""
+    return _clauses(tuple(tokens))
+
+
+@lru_cache(maxsize=50_000)
+def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     out: list[list[Token]] = [[]]
+    unlike = False  # inside "Unlike existing works that rely on X, such as Y, to do Z, we ...": one negated part
     for i, t in enumerate(tokens):
+        after = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+        before = tokens[i - 1] if i > 0 else None
+        if t.lower == "yet" and after == "to":  # "has yet to produce" = has not produced
+            out[-1].append(_token("not", "not", "not", t.start, t.end))
+            continue
+        if t.lower == "yet" and before is not None and not before.is_punct and before.lower not in ("and", "but"):
+            continue  # "has not yet produced": an adverb, not "..., yet ..."
+        if unlike and t.lower in _OWN_START:
+            unlike = False
+            out.append([])
+        if unlike and t.is_punct:
+            continue
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
+            continue
+        free = _free_of(t)
+        if free is not None:  # "a training-free rule" = a rule without training
+            out.append([_token("without", "without", "without", t.start, t.end), free])
+            out.append([])
+            continue
+        if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
+            # "without labels by combining X": the means are said positively ("without using X" stays negated)
+            out.append([t])
             continue
         rather = t.lower == "than" and i > 0 and tokens[i - 1].lower == "rather"
         instead = t.lower == "of" and i > 0 and tokens[i - 1].lower == "instead"
         if t.lower in _NEGATED_BOUNDARY or rather or instead:
+            unlike = t.lower == "unlike"
             if rather or instead:
                 out[-1] = out[-1][:-1]
-            negation = t if t.lower == "without" else Token("not", "not", "not", t.start, t.end)
+            negation = t if t.lower == "without" else _token("not", "not", "not", t.start, t.end)
             out.append([negation])
             continue
         out[-1].append(t)
-    return [c for c in out if any(_is_content(t) for t in c)]
+    return tuple(tuple(c) for c in out if any(_is_content(t) for t in c))
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
+
+
+def _free_of(token: Token) -> Token | None:
+    """'calibration-free' -> the word it is free of ('calibration'); not 'free' alone or 'sugar-free'-like names."""
+    if not token.lower.endswith("-free") or token.lower.count("-") != 1:
+        return None
+    word = token.lower[: -len("-free")]
+    if len(word) < 3 or not word.isalpha():
+        return None
+    return _token(word, word, stem(word), token.start, token.start + len(word))
 
 
 def _negates(clause: Sequence[Token], i: int) -> bool:
@@ -370,7 +683,7 @@ def _negated(clause: Sequence[Token]) -> bool:
     return sum(_negates(clause, i) for i in range(len(clause))) % 2 == 1
 
 
-_NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
+_NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis", "a")
 
 
 def _prefix_antonym(a: str, b: str) -> bool:
@@ -393,21 +706,64 @@ def _best_clause(claim_clause: set[str], evidence: Sequence[list[Token]]) -> tup
     return (best, best_shared) if best is not None else None
 
 
+# A claim part starting with one of these before a comma is a setting ("In the extrapolative regime, ...").
+_FRAGMENT_START = {"in", "on", "for", "across", "under", "at", "during", "from", "over", "within", "among", "after",
+                   "before", "beyond", "throughout", "compared"}  # fmt: skip
+
+
+def _prefix_negates(claim_clause: Sequence[Token], abstract_clause: Sequence[Token]) -> bool:
+    """The claim says with a prefix what the abstract says with "not": "unmentioned" for "not mentioned"."""
+    words = {t.lower for t in abstract_clause}
+    if not _negated(abstract_clause):
+        return False
+    return any(
+        t.lower.startswith(prefix) and t.lower[len(prefix) :].lstrip("-") in words
+        for t in claim_clause
+        if len(t.lower) > 4
+        for prefix in _NEG_PREFIXES
+    )
+
+
+_CHANGE = ("alter", "chang", "modifi", "affect", "compromis", "sacrific", "degrad", "hurt", "lose", "harm",
+           "distort", "break", "destroy", "sacrif")  # fmt: skip
+_KEEP = {stem(w) for w in "same preserve preserves maintain maintains keep keeps retain retains unchanged intact "
+         "identical equal".split()}  # fmt: skip
+
+
+def _kept(claim_clause: Sequence[Token], abstract_clause: Sequence[Token]) -> bool:
+    """'without altering X' says X is kept: it agrees with a claim that X stays the same / is preserved."""
+    words = [t for t in abstract_clause if not t.is_punct]
+    changed = len(words) > 1 and words[0].lower == "without" and words[1].stem.startswith(_CHANGE)
+    return changed and any(t.stem in _KEEP for t in claim_clause)
+
+
 def check_polarity(ctx: _Context) -> str | None:
     evidence_clauses = [c for toks in ctx.evidence_tokens for c in clauses(toks)]
     if not evidence_clauses:
         return None
     abstract_clauses = [c for toks in ctx.sentence_tokens for c in clauses(toks)]
+    # What the abstract says of other work ("existing methods require X") is no evidence against a claim about the
+    # paper ("ZedCap does not require X"): a claim part that does not itself speak of other work skips it.
+    prior = {id(t) for toks in ctx.sentence_tokens for span in _prior_spans(toks) for t in span}
+    own_clauses = [c for c in abstract_clauses if not any(id(t) in prior for t in c)]
     for claim_clause in clauses(ctx.claim_tokens):
+        if claim_clause[0].lower in _FRAGMENT_START:
+            continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
         stems = content_stems(claim_clause) - _NEGATION
+        about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
+        candidates = abstract_clauses if about_prior else own_clauses
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
-        shared = [len(stems & content_stems(c)) for c in abstract_clauses]
+        shared = [len(stems & content_stems(c)) for c in candidates]
         best = max(shared, default=0)
         if best == 0 or (best < 2 and best < len(stems)):
             continue
-        matches = [c for c, n in zip(abstract_clauses, shared, strict=True) if n == best]
-        if all(_negated(claim_clause) != _negated(c) for c in matches):
+        matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
+        agreeing = [c for c in abstract_clauses if len(stems & content_stems(c)) >= best]  # prior work's too
+        if all(
+            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) and not _kept(claim_clause, c)
+            for c in matches + agreeing
+        ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
     # A negated part of the abstract ("without increasing memory") that the claim states positively.
     claim_clauses = clauses(ctx.claim_tokens)
@@ -416,16 +772,109 @@ def check_polarity(ctx: _Context) -> str | None:
         if not _negated(clause) or len(stems) < 2:
             continue
         needed = max(2, ctx.policy.negated_part_coverage * len(stems))
-        if any(not _negated(c) and len(stems & content_stems(c)) >= needed for c in claim_clauses):
+        if any(
+            not _negated(c) and not _prefix_negates(c, clause) and len(stems & content_stems(c)) >= needed
+            for c in claim_clauses
+        ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
-    # un-/non- antonyms anywhere in the evidence: "stable" in the claim, only "unstable" in the evidence
+    # "with labels" where the evidence says "without labels" (a one-word negated part the clause match misses)
+    about_prior = any(t.lower in _CLAIM_PRIOR for t in ctx.claim_tokens)
+    positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not about_prior]
+    claim_with = {s for c in positive for w in _NEEDS for s in _after_word(c, w)}
+    claim_without = _after_word(ctx.claim_tokens, "without") | {f.stem for t in ctx.claim_tokens if (f := _free_of(t))}
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        if any(id(t) in prior for t in toks):
+            continue  # what other work goes without is not the paper's
+        lacking = _after_word(toks, "without") | _after_word(toks, "no") | {f.stem for t in toks if (f := _free_of(t))}
+        for w in sorted(lacking & claim_with - claim_without - _GENERIC_NEEDS):
+            return f"the abstract says it is without {w}: {_quote(text)}"
+    # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
     for word in claim_words - evidence_words:
         for other in evidence_words - claim_words:
-            if _prefix_antonym(word, other):
+            if _prefix_antonym(word, other) and not _said_negated(ctx, other):
+                return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
+            if (
+                _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
+            ):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
     return None
+
+
+# Opposites without a negating prefix, general to scientific writing (words; compared by stem). WordNet's antonym
+# pairs are not installable offline as a package here, and most of them are about everyday senses.
+_ANTONYM_WORDS = (
+    ("redundant", "complementary"), ("np-hard", "polynomial"), ("intractable", "polynomial"),
+    ("necessary", "sufficient"), ("robust", "brittle"), ("robust", "fragile"), ("sparse", "dense"),
+    ("local", "global"), ("explicit", "implicit"), ("static", "dynamic"), ("homogeneous", "heterogeneous"),
+    ("overfitting", "underfitting"), ("optimistic", "pessimistic"), ("conservative", "aggressive"),
+    ("coarse", "fine-grained"), ("shallow", "deep"), ("easy", "hard"), ("easy", "difficult"),
+    ("cheap", "expensive"), ("cheap", "costly"), ("success", "failure"), ("succeeds", "fails"),
+    ("strength", "weakness"), ("helps", "hurts"), ("benefits", "harms"), ("promotes", "suppresses"),
+    ("promotes", "inhibits"), ("activates", "inhibits"), ("activates", "suppresses"), ("exact", "approximate"),
+    ("tight", "loose"), ("majority", "minority"), ("rare", "common"), ("rare", "frequent"), ("weak", "strong"),
+    ("correlated", "anticorrelated"), ("agrees", "disagrees"), ("converges", "diverges"),
+    ("convergence", "divergence"), ("stable", "chaotic"), ("accept", "reject"), ("include", "exclude"),
+    ("preserve", "destroy"), ("preserves", "distorts"), ("overestimates", "underestimates"),
+)  # fmt: skip
+
+
+def _same_role(ctx: _Context, word: str, other: str) -> bool:
+    """The claim's part with ``word`` and the evidence's part with ``other`` share at least two content words (the
+    two words say opposite things about the same thing, not about two things)."""
+    mine = [c for c in clauses(ctx.claim_tokens) if any(t.lower == word for t in c)]
+    theirs = [c for toks in ctx.evidence_tokens for c in clauses(toks) if any(t.lower == other for t in c)]
+    return any(len(content_stems(a) & content_stems(b)) >= 2 for a in mine for b in theirs)
+
+
+@lru_cache(maxsize=1)
+def _antonym_stems() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for a, b in _ANTONYM_WORDS:
+        sa, sb = stem(a), stem(b)
+        table.setdefault(sa, set()).add(sb)
+        table.setdefault(sb, set()).add(sa)
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_words: set[str]) -> bool:
+    """``word`` (claim only) and ``other`` (evidence only) are listed opposites, and neither side also uses the
+    other's word (a sentence saying "from short to long" says both)."""
+    opposites = _antonym_stems().get(stem(word))
+    if not opposites or stem(other) not in opposites:
+        return False
+    claim_stems = {stem(w) for w in claim_words}
+    evidence_stems = {stem(w) for w in evidence_words}
+    return stem(word) not in evidence_stems and stem(other) not in claim_stems
+
+
+def _said_negated(ctx: _Context, word: str) -> bool:
+    """``word`` stands in a negated part of the evidence ("not explicitly mentioned" agrees with "unmentioned")."""
+    return any(_negated(c) for toks in ctx.evidence_tokens for c in clauses(toks) if any(t.lower == word for t in c))
+
+
+# Words too general to say what is needed ("no additional cost" against "requires additional labels").
+_GENERIC_NEEDS = {stem(w) for w in "additional extra new explicit any further more extensive large".split()}
+# Words after which a claim says something is needed or used ("requires labels", "relies on labels", "with labels").
+_NEEDS = ("with", "requires", "require", "required", "requiring", "needs", "need", "needed", "uses", "use", "using",
+          "relies", "rely", "relying", "depends", "depend")  # fmt: skip
+
+
+def _after_word(tokens: Sequence[Token], word: str) -> set[str]:
+    """Stems of the content words right after ``word`` ("with labels" -> {label}; "relies on labels" too)."""
+    out = set()
+    for k, t in enumerate(tokens[:-1]):
+        if t.lower != word:
+            continue
+        taken = 0
+        for nxt in tokens[k + 1 : k + 4]:  # "requires additional training": the next two content words
+            if nxt.is_punct or _is_negation(nxt) or taken == 2:
+                break
+            if _is_content(nxt):
+                out.add(nxt.stem)
+                taken += 1
+    return out
 
 
 def _sentence_of(ctx: _Context, clause: Sequence[Token]) -> str:
@@ -440,6 +889,73 @@ def _sentence_with(ctx: _Context, word: str) -> str:
         if any(t.lower == word for t in toks):
             return text
     return ctx.evidence_texts[0] if ctx.evidence_texts else ""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Attribution: what the abstract says of prior work is not the paper's claim
+
+
+_PRIOR_MARKERS = {"existing", "prior", "previous", "conventional", "traditional", "current", "standard", "earlier",
+                  "classical", "classic", "popular", "typical", "common", "mainstream", "many", "most", "other"}  # fmt: skip
+# The alternatives a paper sets itself against (not "models" or "systems": those are often what it studies).
+_PRIOR_NOUNS = {"approaches", "methods", "works", "techniques", "solutions", "studies", "algorithms", "baselines",
+                "frameworks", "pipelines", "literature", "research", "practice", "practices", "methodologies",
+                "strategies", "efforts", "attempts"}  # fmt: skip
+# Where the paper's own part of a sentence starts again.
+_OWN_START = {"we", "our", "this", "here", "but", "whereas", "instead", "yet", "contrast"}
+# A claim that itself says it is about other work (or about common practice) is not misattributing it.
+_CLAIM_PRIOR = _PRIOR_MARKERS | {"unlike", "baseline", "baselines", "typically", "commonly", "usually", "often",
+                                  "contrast", "others", "whereas"}  # fmt: skip
+_SELF = {"we", "our", "proposed", "authors", "paper", "this", "introduced", "presented"}
+_SELF_NOUNS = {"method", "approach", "framework", "model", "algorithm", "system", "technique", "work", "study",
+               "procedure", "estimator", "learner", "architecture", "pipeline", "benchmark"}  # fmt: skip
+
+
+def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
+    """The parts of a sentence said of other work: from "existing methods" / "prior works" to where the paper's own
+    part starts ("..., we", "but", "whereas")."""
+    words = [t for t in tokens if not t.is_punct]
+    spans = []
+    for i, t in enumerate(words):
+        if t.lower not in _PRIOR_MARKERS:
+            continue
+        noun = next((k for k in range(i + 1, min(i + 3, len(words))) if words[k].lower in _PRIOR_NOUNS), None)
+        if noun is None:
+            continue
+        end = next((k for k in range(noun + 1, len(words)) if words[k].lower in _OWN_START), len(words))
+        spans.append(words[noun + 1 : end])
+    return spans
+
+
+def check_attribution(ctx: _Context) -> str | None:
+    """The claim gives the paper (its method, "we") what the abstract says of existing methods."""
+    lowered = {t.lower for t in ctx.claim_tokens}
+    words = [t.lower for t in ctx.claim_tokens if not t.is_punct]
+    likened = any(a in ("like", "as", "similar", "similarly") and b in _PRIOR_MARKERS for a, b in zip(words, words[1:], strict=False))
+    if lowered & _CLAIM_PRIOR and not likened:  # "Like existing methods, ZedX ..." still gives it to the paper
+        return None
+    words = [t for t in ctx.claim_tokens if not t.is_punct]
+    self_noun = any(
+        a.lower in ("the", "this", "our") and b.lower in _SELF_NOUNS for a, b in zip(words, words[1:], strict=False)
+    )
+    if not (self_noun or lowered & _SELF or any(_looks_like_name(t, first=i == 0) for i, t in enumerate(words))):
+        return None
+    if any(_negated(c) for c in clauses(ctx.claim_tokens)):
+        return None
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        for span in _prior_spans(toks):
+            stems = content_stems(span) - _NEGATION
+            if len(stems) < 3:
+                continue
+            shared = ctx.claim_stems & stems
+            if len(shared) < max(3, ctx.policy.attribution_min_coverage * len(stems)):
+                continue
+            # The paper may say the same of itself elsewhere ("prior work uses X; we also use X").
+            own = [content_stems(o) for o in ctx.sentence_tokens if o is not toks and not _prior_spans(o)]
+            if any(len(shared & o) >= ctx.policy.attribution_min_coverage * len(shared) for o in own):
+                continue
+            return f"the abstract says this of other work, not of this paper: {_quote(text)}"
+    return None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -488,34 +1004,107 @@ class Comparison:
     clause: tuple[Token, ...]
 
 
+# Words that favour their subject over what follows "over": "A improves accuracy over B", "A's gains over B".
+_OVER_WORDS = ("improv", "gain", "advantag", "edg", "win", "prefer", "superior", "priorit", "favor", "favour", "choos",
+               "select", "emphas")  # fmt: skip
+# Of these, the favoured side is the verb's object ("prioritize A over B"), not its subject.
+_CHOOSE_WORDS = ("prefer", "priorit", "favor", "favour", "choos", "select", "emphas")
+# A comparison's object ends where a phrase of its own starts: "dominates B in terms of X", "beats B on X when Y"
+# ("based on", "trained on": a participle before the preposition keeps it inside the object).
+_OBJECT_STOPS = {"in", "on", "across", "under", "at", "for", "when", "while", "by", "within", "during", "among",
+                 "if", "whenever", "as", "after", "before", "since", "because", "despite", "thanks"}  # fmt: skip
+_NOT_ADVERBS = {"family", "anomaly", "assembly", "supply", "apply", "rely", "reply", "poly", "monopoly", "italy",
+                "july", "fly", "ally", "only"}  # fmt: skip
+
+
+# Words that stand in for a noun said before ("later ones", "their counterparts"): they name neither side.
+_STAND_INS = {"ones", "one", "counterpart", "counterparts", "others", "ours", "theirs"}
+
+
+def _is_adverb(token: Token) -> bool:
+    """'strictly', 'consistently': how a comparison holds, not what it compares."""
+    return token.lower.endswith("ly") and len(token.lower) > 4 and token.lower not in _NOT_ADVERBS
+
+
+def _object_end(clause: Sequence[Token], start: int) -> int:
+    for k in range(start + 1, len(clause)):
+        if clause[k].lower in _OBJECT_STOPS and not clause[k - 1].lower.endswith("ed"):
+            return k
+    return len(clause)
+
+
+# What a comparative of amount is about decides which side is better: "lower error" is better, "lower accuracy" worse.
+_LOWER_IS_BETTER = ("error", "loss", "latenc", "cost", "regret", "perplex", "varianc", "overhead", "risk", "violat",
+                    "failur", "memori", "runtim", "time", "mistak", "hallucin")  # fmt: skip
+_HIGHER_IS_BETTER = ("accuraci", "perform", "score", "precis", "recal", "reward", "success", "robust", "f1", "auc",
+                     "throughput", "effici", "qualiti", "fidel", "win", "return", "util", "speedup", "correl")  # fmt: skip
+
+
+def _metric_direction(clause: Sequence[Token], k: int, dim: str, sign: int) -> tuple[str, int]:
+    """('good', sign) when the comparative at ``k`` is about a metric whose better direction is known."""
+    if dim != "amount":
+        return dim, sign
+    for t in clause[k + 1 : k + 4]:
+        if t.stem.startswith(_LOWER_IS_BETTER):
+            return "good", -sign
+        if t.stem.startswith(_HIGHER_IS_BETTER):
+            return "good", sign
+    return dim, sign
+
+
+def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None:
+    """If clause[i] introduces what a comparison is against ("than", "over", "compared to"...): (sign, dimension,
+    where the subject ends, where the object starts)."""
+    t = clause[i]
+    if t.lower in ("than", "to", "with", "versus", "vs", "over") and i > 0:
+        start = i + 1
+        if t.lower in ("to", "with") and clause[i - 1].lower in ("compared", "relative", "contrasted"):
+            back_from = i - 1
+        elif t.lower in ("to", "with"):
+            back_from = i if t.lower == "to" else -1
+        else:
+            back_from = i
+        for back in range(1, _WINDOW + 2):
+            k = back_from - back
+            if k < 0:
+                break
+            word = clause[k].lower
+            if word in _COMPARATIVES:
+                if t.lower == "to" and back_from == i and word not in ("superior", "inferior"):
+                    return None
+                dim, sign = _metric_direction(clause, k, *_COMPARATIVES[word])
+                return sign, dim, k, start
+            if t.lower == "over" and (clause[k].stem.startswith(_OVER_WORDS) or word.startswith(_OVER_WORDS)):
+                return 1, "good", k, start
+    return None
+
+
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
-    """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B'."""
+    """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
+    'A improves X over B', 'A has lower X compared to B'."""
     found = []
     for clause in clauses(tokens):
         for i, t in enumerate(clause):
             sign, dim, object_from, subject_end = 0, "good", None, i
             verb = next((v for v in _COMPARE_VERBS if t.stem.startswith(v) or t.lower.startswith(v)), None)
+            if verb and t.lower.endswith(("ant", "ance", "ances")):  # "two dominant paradigms", "dominance"
+                verb = None
             if verb:
                 sign = _COMPARE_VERBS[verb]
                 object_from = i + 1
                 if i + 1 < len(clause) and clause[i + 1].lower == "by" and t.lower.endswith("ed"):
                     sign, object_from = -sign, i + 2  # passive
-            elif t.lower in ("than", "to") and i > 0:
-                for back in range(1, _WINDOW + 1):
-                    if i - back >= 0 and clause[i - back].lower in _COMPARATIVES:
-                        word = clause[i - back].lower
-                        if t.lower == "to" and word not in ("superior", "inferior"):
-                            break
-                        dim, sign = _COMPARATIVES[word]
-                        object_from = i + 1
-                        subject_end = i - back
-                        break
+            else:
+                marked = _marker(clause, i)
+                if marked:
+                    sign, dim, subject_end, object_from = marked
             if not sign or object_from is None:
                 continue
-            if verb:
-                subject_end = i
             subject = set(_ordered_stems(clause[:subject_end])[-_SIDE:])
-            obj = set(_ordered_stems(clause[object_from:])[:_SIDE])
+            if t.lower == "over" and clause[subject_end].stem.startswith(_CHOOSE_WORDS):
+                # "scores prioritize adherence over aesthetics": what is chosen is between the verb and "over"
+                subject = set(_ordered_stems(clause[subject_end + 1 : i]))
+            obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
     return found
@@ -524,7 +1113,14 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
 def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
     seen: dict[str, None] = {}
     for t in tokens:
-        if _is_content(t) and not t.stem.startswith(_VERB_PREFIXES) and not t.lower.startswith(_VERB_PREFIXES) and t.lower not in _COMPARATIVES:
+        if (
+            _is_content(t)
+            and not _is_adverb(t)
+            and t.lower not in _STAND_INS
+            and not t.stem.startswith(_VERB_PREFIXES)
+            and not t.lower.startswith(_VERB_PREFIXES)
+            and t.lower not in _COMPARATIVES
+        ):
             for s in _stems_of(t):
                 seen.setdefault(s, None)
     return list(seen)
@@ -538,6 +1134,8 @@ def check_direction(ctx: _Context) -> str | None:
         evidence_cmp += [c for toks in ctx.sentence_tokens if toks not in ctx.evidence_tokens for c in comparisons(toks)]
         for c in claim_cmp:
             for e in evidence_cmp:
+                if c.dimension != e.dimension:  # "lower memory" against "outperforms": not the same comparison
+                    continue
                 same = len(c.better & e.better) + len(c.worse & e.worse)
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
                 if swapped >= 2 and swapped > same:
@@ -581,8 +1179,7 @@ _STRONG = {
     "all": "all", "entir": "entirely", "complet": "completely", "fulli": "fully", "perfect": "perfectly",
     "elimin": "eliminates", "solv": "solves", "certain": "certainly", "definit": "definitively",
     "conclus": "conclusively", "univers": "universally", "invari": "invariably", "never": "never",
-    "must": "must", "ensur": "ensures", "establish": "establishes", "confirm": "confirms", "best": "best",
-    "first": "first", "onli": "only", "sole": "solely", "optim": "optimal",
+    "must": "must", "ensur": "ensures", "best": "best", "first": "first", "sole": "solely", "optim": "optimal",
 }  # fmt: skip
 _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", "often", "typic", "usual",
            "general", "larg", "partial", "part", "mostli", "like", "potenti", "possibl", "indic", "appear",
@@ -590,23 +1187,49 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
            "up", "can", "limit"}  # fmt: skip
 
 
+# One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
+_SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
+
+
 def _strong_key(token: Token) -> str | None:
     s = token.stem
+    if s in _SAME_STRENGTH:
+        return _SAME_STRENGTH[s]
     for key in _STRONG:
         if s == key or (len(key) >= 5 and s.startswith(key)):
             return key
     return None
 
 
+def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key: str) -> bool:
+    """The strong word at claim[i] stands in the abstract next to the same word it has in the claim."""
+    mine = {claim[k].stem for k in (i - 1, i + 1) if 0 <= k < len(claim) and _is_content(claim[k])}
+    for j, a in enumerate(abstract):
+        if _strong_key(a) == key and mine & {abstract[k].stem for k in (j - 1, j + 1) if 0 <= k < len(abstract)}:
+            return True
+    return False
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     evidence_stems = {t.stem for toks in ctx.evidence_tokens for t in toks}
     hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES]
-    for t in ctx.claim_tokens:
+    claim = [t for t in ctx.claim_tokens if not t.is_punct]
+    abstract = [t for t in ctx.abstract_tokens if not t.is_punct]
+    for i, t in enumerate(claim):
         key = _strong_key(t)
-        if key is None or any(_strong_key(e) == key for toks in ctx.evidence_tokens for e in toks):
+        if key is None or t.lower == "each" or any(_strong_key(e) == key for toks in ctx.evidence_tokens for e in toks):
             continue
-        if key in ("first", "best", "optim", "onli", "all") and any(_strong_key(a) == key for a in ctx.abstract_tokens):
-            continue  # said elsewhere in the abstract
+        if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
+            continue  # "all together" = jointly
+        part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
+        if any(
+            any(_strong_key(a) == key for a in toks)
+            and len(part & content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+            for toks in ctx.sentence_tokens
+        ):
+            continue  # as strongly said in another sentence that says much of the claim
+        if _same_phrase(claim, i, abstract, key):
+            continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:
             continue
         if hedges:
@@ -640,6 +1263,15 @@ _SCOPE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("in vivo", "in vitro", "in silico"),
     ("human", "mous", "mice", "rat", "anim"),
     ("small-scal", "large-scal"),
+    ("open-end", "multiple-choic"),
+    ("single-turn", "multi-turn"),
+    ("single-task", "multi-task"),
+    ("unimod", "multimod"),
+    ("on-polici", "off-polici"),
+    ("model-bas", "model-fre"),
+    ("in-distribut", "out-of-distribut"),
+    ("short-context", "long-context"),
+    ("photograph", "video"),
 )  # fmt: skip
 
 
@@ -659,7 +1291,8 @@ def _scope_stems(tokens: Sequence[Token]) -> list[str]:
     for t in tokens:
         if t.is_punct:
             continue
-        out.extend(_stems_of(t) if "-" in t.lower else [t.stem])
+        # "text-to-image" is a setting of its own, not text and image
+        out.extend(_stems_of(t) if "-" in t.lower and "-to-" not in t.lower else [t.stem])
     return out
 
 
@@ -739,7 +1372,9 @@ def check_novelty(ctx: _Context) -> str | None:
 _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
     "numbers": check_numbers,
     "entities": check_entities,
+    "swap": check_swap,
     "polarity": check_polarity,
+    "attribution": check_attribution,
     "direction": check_direction,
     "overclaim": check_overclaim,
     "scope": check_scope,
