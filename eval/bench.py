@@ -737,7 +737,7 @@ class Bench:
         try:
             import llama_cpp  # noqa: F401
 
-            from rag.testing.ollama_server import LlamaCppBackend, gemma3_270m_gguf
+            from tests.support.ollama_server import LlamaCppBackend, gemma3_270m_gguf
 
             gguf = gemma3_270m_gguf()
         except ImportError as exc:
@@ -940,8 +940,8 @@ def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
     from rag.compose.prompts import build_messages
     from rag.pipeline import Pipeline
     from rag.settings import Settings
-    from rag.testing import ollama_server
-    from rag.testing.ollama_server import serve
+    from tests.support import ollama_server
+    from tests.support.ollama_server import serve
 
     server_defaults = dict(getattr(ollama_server, "_OLLAMA_DEFAULT_OPTIONS", {}))  # what the server merges first
     started = time.perf_counter()
@@ -1054,7 +1054,7 @@ def _timed_ask(pipeline: Any, capped: Any, question: str) -> tuple[float, float 
 
 def _direct_generation(backend: Any, messages: list[dict], n_tokens: int, options: dict) -> dict:
     """``n_tokens`` tokens for the same rendered prompt, with the same sampling options, straight from llama.cpp."""
-    from rag.testing.ollama_server import sampling_params
+    from tests.support.ollama_server import sampling_params
 
     with backend._lock:  # the server's own Llama object (same n_ctx, threads, batch); nobody else uses it now
         llm = backend._llm

@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from rag.embedding import LocalSentenceEmbedding
     from rag.settings import Settings
-    from rag.testing.chroma_server import ChromaServer
+    from tests.support.chroma_server import ChromaServer
 
     questions = [q for q in load_questions(args.questions) if q.answerable]
     embedder = LocalSentenceEmbedding("all-MiniLM-L6-v2")

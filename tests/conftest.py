@@ -57,7 +57,7 @@ def chroma_server(tmp_path_factory):
 
     Tests share it; each gets a Chroma database of its own (see ``server_settings``), so collections never mix.
     """
-    from rag.testing.chroma_server import ChromaServer
+    from tests.support.chroma_server import ChromaServer
 
     server = ChromaServer(tmp_path_factory.mktemp("chroma-server"))
     try:

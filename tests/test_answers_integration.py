@@ -12,7 +12,7 @@ from rag.answer import Answer, TextDelta
 from rag.cli import main as rag_main
 from rag.errors import BackendUnavailableError, ModelNotFoundError, QuestionError
 from rag.pipeline import Pipeline
-from rag.testing.ollama_server import Faults, ScriptedBackend, serve
+from tests.support.ollama_server import Faults, ScriptedBackend, serve
 
 pytestmark = pytest.mark.slow
 
@@ -245,7 +245,7 @@ def test_cli_auto_mode_prints_note(pipeline, capsys, monkeypatch):
 def test_real_gguf_model_end_to_end(pipeline):
     llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
     assert llama_cpp
-    from rag.testing.ollama_server import LlamaCppBackend, gemma3_270m_gguf
+    from tests.support.ollama_server import LlamaCppBackend, gemma3_270m_gguf
 
     try:
         path = gemma3_270m_gguf()

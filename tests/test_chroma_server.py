@@ -18,7 +18,7 @@ from rag.manifest import load_manifest
 from rag.pipeline import Pipeline
 from rag.settings import Settings
 from rag.store import ChunkStore
-from rag.testing.chroma_server import ChromaServer
+from tests.support.chroma_server import ChromaServer
 from tests.conftest import SEEDS
 
 pytestmark = pytest.mark.slow
