@@ -43,7 +43,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from rag.cli import quiet_libraries
+from rag.quiet import quiet_libraries
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SIZES = (73, 1000, 10000, 100000)

@@ -6,13 +6,13 @@ import argparse
 import errno
 import json
 import logging
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rag.errors import RagError
+from rag.quiet import quiet_libraries
 from rag.text import printable
 
 log = logging.getLogger("rag")
@@ -33,19 +33,6 @@ Typical use:
 
 Settings come from RAG_* environment variables (see README); flags override them.
 """
-
-
-def quiet_libraries() -> None:
-    """Entry points call this first: offline by design, no library banners or progress bars in our output."""
-    for key, value in {
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-        "TRANSFORMERS_VERBOSITY": "error",
-        "TOKENIZERS_PARALLELISM": "false",
-        "ANONYMIZED_TELEMETRY": "False",
-    }.items():
-        os.environ.setdefault(key, value)
 
 
 def _settings(args: argparse.Namespace, **overrides):
