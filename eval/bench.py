@@ -352,7 +352,7 @@ class Bench:
     def run(self) -> dict:
         from tqdm import tqdm
 
-        from eval.questions import DEFAULT_QUESTIONS, load_questions
+        from .questions import DEFAULT_QUESTIONS, load_questions
 
         questions = load_questions(Path(self.args.questions) if self.args.questions else DEFAULT_QUESTIONS)
         self.questions = [q.question for q in questions]
@@ -711,7 +711,7 @@ class Bench:
 
     def measure_verify(self) -> None:
         """Per-sentence claim checking on the seed index (the eval claims; MiniLM encoding + checks, no model)."""
-        from eval.calibrate import DEFAULT_CLAIMS, load_claims, timing
+        from .calibrate import DEFAULT_CLAIMS, load_claims, timing
 
         try:
             claims = load_claims(DEFAULT_CLAIMS, self.pipeline)

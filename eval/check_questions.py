@@ -11,8 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from eval.metrics import fact_present
-from eval.questions import DEFAULT_QUESTIONS, SHAPES, load_questions, resolve_gold
+from .metrics import fact_present
+from .questions import DEFAULT_QUESTIONS, SHAPES, load_questions, resolve_gold
 from rag.corpus import load_corpus
 from rag.errors import RagError
 

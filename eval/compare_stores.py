@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from eval.metrics import hit_at_k, mean, mrr_at_k, percentile, recall_at_k
-from eval.questions import DEFAULT_QUESTIONS, Question, load_questions, resolve_gold
+from .metrics import hit_at_k, mean, mrr_at_k, percentile, recall_at_k
+from .questions import DEFAULT_QUESTIONS, Question, load_questions, resolve_gold
 from rag.quiet import quiet_libraries
 
 REPO = Path(__file__).resolve().parents[1]

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval import metrics
-from eval.questions import Question, file_sha256, resolve_gold
+from . import metrics
+from .questions import Question, file_sha256, resolve_gold
 from rag.cite import markers_in
 from rag.errors import RagError
 
