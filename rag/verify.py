@@ -23,20 +23,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import Stemmer
 from rapidfuzz import fuzz, process
 
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span
+from rag.text import stem as _snowball
 
 CHECKS = ("numbers", "entities", "polarity", "direction", "overclaim", "scope", "novelty")
 
-_stemmer = Stemmer.Stemmer("english")
-
-
-@lru_cache(maxsize=100_000)
 def stem(word: str) -> str:
-    return _stemmer.stemWord(word.lower())
+    return _snowball(word.lower())  # the one Snowball stemmer (rag/text.py), as content words use
 
 
 # --------------------------------------------------------------------------------------------------------------
