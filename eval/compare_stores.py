@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rag.quiet import quiet_libraries
+
 from .metrics import hit_at_k, mean, mrr_at_k, percentile, recall_at_k
 from .questions import DEFAULT_QUESTIONS, Question, load_questions, resolve_gold
-from rag.quiet import quiet_libraries
 
 REPO = Path(__file__).resolve().parents[1]
 QUALITY = (("hit@1", hit_at_k, 1), ("recall@5", recall_at_k, 5), ("MRR@10", mrr_at_k, 10))

@@ -26,6 +26,7 @@ import gradio as gr
 
 from rag.answer import Answer, BackendStatus, TextDelta
 from rag.errors import RagError
+
 from . import export, render
 
 log = logging.getLogger(__name__)
