@@ -3,6 +3,9 @@
 Pure, except that :func:`signature` reads this module's and rag/text.py's source to tell saved weights apart.
 """
 
+# Kept over bm25s 0.3.16 (same ranking on every dev question): builds 3x faster (100k chunks: 3.1 s vs 9.7 s), which
+# ingest and every cache-miss load pay, and word_counts reads focus shares off the matrix; bm25s queries 0.4 ms faster.
+
 from __future__ import annotations
 
 import hashlib
