@@ -138,13 +138,6 @@ class BM25Index:
         present = (self.weights[:, columns] != 0).astype(np.int64)
         return np.asarray(present @ np.array([counts[c] for c in columns], dtype=np.int64)).ravel()
 
-    def known_fraction(self, query: str) -> float:
-        """Share of the query's content words that occur anywhere in the documents (0..1)."""
-        words = set(content_words(query))
-        if not words:
-            return 0.0
-        return sum(w in self.vocabulary for w in words) / len(words)
-
 
 def top_indices(scores: np.ndarray, k: int) -> list[int]:
     """Indices of the ``k`` best scores, best first, ties broken by index for determinism."""

@@ -27,12 +27,6 @@ def test_empty_query_and_empty_index():
     assert BM25Index([]).scores("anything").shape == (0,)
 
 
-def test_known_fraction():
-    index = BM25Index(DOCS)
-    assert index.known_fraction("CRISPR teleportation") == 0.5
-    assert index.known_fraction("") == 0.0
-
-
 def test_repeated_term_raises_score_with_saturation():
     index = BM25Index(["calibration", "calibration calibration calibration", "other words here"])
     s = index.scores("calibration")
