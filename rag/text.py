@@ -97,6 +97,14 @@ def _trimmed(text: str, start: int, end: int) -> Span:
 
 # --- tokens for lexical matching ---
 
+
+def has_name_capitals(token: str) -> bool:
+    """Two or more capitals, or a capital and a digit: how a method's or benchmark's name is written ("AssayBench",
+    "CATE", "sBMF", "GPT-4o"), unlike an everyday word ("Results") or a number."""
+    caps = sum(c.isupper() for c in token)
+    return caps >= 2 or (caps >= 1 and any(c.isdigit() for c in token))
+
+
 _STOPWORDS = frozenset(
     """a an the and or but if then else of in on at to for from by with without as is are was were be been being
     this that these those it its we our us they their them he she his her you your i me my do does did done can

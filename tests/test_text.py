@@ -1,6 +1,14 @@
 import pytest
 
-from rag.text import content_words, normalize_number, normalize_whitespace, numbers_in, sentence_spans, stem
+from rag.text import (
+    content_words,
+    has_name_capitals,
+    normalize_number,
+    normalize_whitespace,
+    numbers_in,
+    sentence_spans,
+    stem,
+)
 
 
 def sentences(text):
@@ -125,3 +133,10 @@ def test_splitting_matches_the_whole_prefix_search_it_replaced_on_the_seeds():
     assert [text_module._ends_with_abbreviation(t, i) for t, i in cases] == [
         reference_ends_with_abbreviation(t, i) for t, i in cases
     ]
+
+
+def test_name_capitals_mark_written_names_not_words_or_numbers():
+    for name in ("ZorbNet", "CATE", "sBMF", "GPT-4o", "X9"):
+        assert has_name_capitals(name), name
+    for word in ("Results", "results", "2024", "x9", "I"):
+        assert not has_name_capitals(word), word
