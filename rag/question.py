@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rag.text import content_words, has_name_capitals
+from rag.text import content_words, has_name_capitals, name_singular
 
 Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
@@ -290,10 +290,7 @@ def clauses(question: str) -> list[str]:
 
 def term_variants(term: str) -> set[str]:
     lowered = term.lower()
-    variants = {lowered}
-    if lowered.endswith("s") and len(lowered) > 3:
-        variants.add(lowered[:-1])  # GPUs -> gpu
-    return variants
+    return {lowered, name_singular(lowered)}  # GPUs -> gpus, gpu
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

@@ -98,6 +98,12 @@ def _trimmed(text: str, start: int, end: int) -> Span:
 # --- tokens for lexical matching ---
 
 
+def name_singular(lowered: str) -> str:
+    """A lower-cased name without a plural "s" ("gpus" -> "gpu"; "loss" kept). Names are
+    matched in raw text, where no stemmer runs; words go through :func:`stem` instead."""
+    return lowered[:-1] if len(lowered) > 3 and lowered.endswith("s") and not lowered.endswith("ss") else lowered
+
+
 def has_name_capitals(token: str) -> bool:
     """Two or more capitals, or a capital and a digit: how a method's or benchmark's name is written ("AssayBench",
     "CATE", "sBMF", "GPT-4o"), unlike an everyday word ("Results") or a number."""

@@ -26,7 +26,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from rag.settings import VerifyPolicy
-from rag.text import _STOPWORDS, Span
+from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
 
 CHECKS = ("numbers", "entities", "polarity", "direction", "overclaim", "scope", "novelty")
@@ -274,7 +274,7 @@ def _looks_like_name(token: Token, first: bool) -> bool:
 def _name_key(text: str) -> str:
     key = text.lower().replace("\u2019", "'")
     key = re.sub(r"'s$", "", key)
-    return key[:-1] if len(key) > 3 and key.endswith("s") and not key.endswith("ss") else key
+    return name_singular(key)
 
 
 def check_entities(ctx: _Context) -> str | None:

@@ -3,6 +3,7 @@ import pytest
 from rag.text import (
     content_words,
     has_name_capitals,
+    name_singular,
     normalize_number,
     normalize_whitespace,
     numbers_in,
@@ -140,3 +141,8 @@ def test_name_capitals_mark_written_names_not_words_or_numbers():
         assert has_name_capitals(name), name
     for word in ("Results", "results", "2024", "x9", "I"):
         assert not has_name_capitals(word), word
+
+
+def test_name_singular_drops_one_plural_s():
+    words = ("gpus", "llms", "loss", "gans", "bus", "cats")
+    assert [name_singular(w) for w in words] == ["gpu", "llm", "loss", "gan", "bus", "cat"]
