@@ -36,7 +36,7 @@ def check_verdict(row: dict) -> None:
     sign, limit = re.search(r"([≤≥])\s*(\d+(?:\.\d+)?)", target).groups()
     shown = re.findall(r"\d+(?:\.\d+)?", str(value))
     number = shown[0] if target.startswith("p50") else shown[-1]  # "p50 / p95" values
-    decimals = len(number.partition(".")[2]) if isinstance(value, str) else 6
+    decimals = len(number.partition(".")[2])  # as shown (or as stored, when rounded before the verdict was taken)
     if abs(float(number) - float(limit)) > 0.5 * 10**-decimals:
         assert verdict == (float(number) <= float(limit) if sign == "≤" else float(number) >= float(limit)), row
 
@@ -54,6 +54,8 @@ def check_verdict(row: dict) -> None:
         ({"value": 4.2, "target": "≤ 5 s", "pass": None}, False),
         ({"value": "skipped: no llama_cpp", "target": "≤ 1.10×", "pass": None}, True),
         ({"value": "150", "target": "p95 ≤ 150 ms", "pass": False}, True),  # 150.3 shown as 150: not re-judged
+        ({"value": 2.5, "target": "≥ 2.5×", "pass": False}, True),  # 2.496 stored as 2.5
+        ({"value": 2.4, "target": "≥ 2.5×", "pass": True}, False),
     ],
 )
 def test_verdict_check_catches_a_wrong_verdict(row, ok):
