@@ -43,7 +43,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from rag.cli import quiet_libraries
+from rag.quiet import quiet_libraries
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SIZES = (73, 1000, 10000, 100000)
@@ -352,7 +352,7 @@ class Bench:
     def run(self) -> dict:
         from tqdm import tqdm
 
-        from eval.questions import DEFAULT_QUESTIONS, load_questions
+        from .questions import DEFAULT_QUESTIONS, load_questions
 
         questions = load_questions(Path(self.args.questions) if self.args.questions else DEFAULT_QUESTIONS)
         self.questions = [q.question for q in questions]
@@ -711,7 +711,7 @@ class Bench:
 
     def measure_verify(self) -> None:
         """Per-sentence claim checking on the seed index (the eval claims; MiniLM encoding + checks, no model)."""
-        from eval.calibrate import DEFAULT_CLAIMS, load_claims, timing
+        from .calibrate import DEFAULT_CLAIMS, load_claims, timing
 
         try:
             claims = load_claims(DEFAULT_CLAIMS, self.pipeline)
@@ -737,7 +737,7 @@ class Bench:
         try:
             import llama_cpp  # noqa: F401
 
-            from rag.testing.ollama_server import LlamaCppBackend, gemma3_270m_gguf
+            from tests.support.ollama_server import LlamaCppBackend, gemma3_270m_gguf
 
             gguf = gemma3_270m_gguf()
         except ImportError as exc:
@@ -940,8 +940,8 @@ def measure_model_path(bench: Bench, backend_cls: Any, gguf: Path) -> dict:
     from rag.compose.prompts import build_messages
     from rag.pipeline import Pipeline
     from rag.settings import Settings
-    from rag.testing import ollama_server
-    from rag.testing.ollama_server import serve
+    from tests.support import ollama_server
+    from tests.support.ollama_server import serve
 
     server_defaults = dict(getattr(ollama_server, "_OLLAMA_DEFAULT_OPTIONS", {}))  # what the server merges first
     started = time.perf_counter()
@@ -1054,7 +1054,7 @@ def _timed_ask(pipeline: Any, capped: Any, question: str) -> tuple[float, float 
 
 def _direct_generation(backend: Any, messages: list[dict], n_tokens: int, options: dict) -> dict:
     """``n_tokens`` tokens for the same rendered prompt, with the same sampling options, straight from llama.cpp."""
-    from rag.testing.ollama_server import sampling_params
+    from tests.support.ollama_server import sampling_params
 
     with backend._lock:  # the server's own Llama object (same n_ctx, threads, batch); nobody else uses it now
         llm = backend._llm

@@ -11,10 +11,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from eval.metrics import fact_present
-from eval.questions import DEFAULT_QUESTIONS, SHAPES, load_questions, resolve_gold
 from rag.corpus import load_corpus
 from rag.errors import RagError
+
+from .metrics import fact_present
+from .questions import DEFAULT_QUESTIONS, SHAPES, load_questions, resolve_gold
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from eval.metrics import hit_at_k, mean, mrr_at_k, percentile, recall_at_k
-from eval.questions import DEFAULT_QUESTIONS, Question, load_questions, resolve_gold
-from rag.cli import quiet_libraries
+from rag.quiet import quiet_libraries
+
+from .metrics import hit_at_k, mean, mrr_at_k, percentile, recall_at_k
+from .questions import DEFAULT_QUESTIONS, Question, load_questions, resolve_gold
 
 REPO = Path(__file__).resolve().parents[1]
 QUALITY = (("hit@1", hit_at_k, 1), ("recall@5", recall_at_k, 5), ("MRR@10", mrr_at_k, 10))
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from rag.embedding import LocalSentenceEmbedding
     from rag.settings import Settings
-    from rag.testing.chroma_server import ChromaServer
+    from tests.support.chroma_server import ChromaServer
 
     questions = [q for q in load_questions(args.questions) if q.answerable]
     embedder = LocalSentenceEmbedding("all-MiniLM-L6-v2")

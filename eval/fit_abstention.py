@@ -96,10 +96,11 @@ def rewrite_defaults(source: str, values: dict[str, float]) -> str:
 
 def collect(split: str, questions_path: Path | None):
     """(features matrix, labels, question IDs) for one split, asked through the real pipeline (extractive)."""
-    from eval.questions import DEFAULT_QUESTIONS, load_questions, select_split
-    from eval.runner import _conversation
     from rag.pipeline import Pipeline
     from rag.settings import Settings
+
+    from .questions import DEFAULT_QUESTIONS, load_questions, select_split
+    from .runner import _conversation
 
     pipeline = Pipeline(Settings())
     questions = select_split(load_questions(questions_path or DEFAULT_QUESTIONS), split)

@@ -6,7 +6,7 @@ import json
 import math
 from pathlib import Path
 
-from eval.runner import ANSWER_METRICS, RETRIEVAL_MODES
+from .runner import ANSWER_METRICS, RETRIEVAL_MODES
 
 RETRIEVAL_NAMES = ("hit@1", "recall@5", "mrr@10", "ndcg@10")
 

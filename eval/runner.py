@@ -10,10 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval import metrics
-from eval.questions import Question, file_sha256, resolve_gold
 from rag.cite import markers_in
 from rag.errors import RagError
+
+from . import metrics
+from .questions import Question, file_sha256, resolve_gold
 
 RETRIEVAL_MODES = ("hybrid", "bm25", "dense")
 K_RANK = 10

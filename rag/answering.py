@@ -21,6 +21,7 @@ from rag.cite import (
     verify_sentences,
 )
 from rag.compose import GenerationStats, extractive
+from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic, last_sources, last_user_question
@@ -43,7 +44,6 @@ from rag.verify import Verdict, check_claim
 
 log = logging.getLogger(__name__)
 
-ABSTAIN_TEXT = "The abstracts do not answer this question."
 NOT_ENGLISH_NOTICE = (
     "The question is not in English and the encoder reads English only: the abstracts were matched by the names "
     "and numbers in it, and the answer quotes the English abstracts."

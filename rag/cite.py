@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from rag.text import Span, content_words, numbers_in, sentence_spans
 
-# Calibrated on eval/questions.jsonl evidence (see README, "Verification thresholds").
+# A citation's support score: MiniLM similarity and word overlap with the cited abstract's best sentence (README,
+# "How answers are made and checked", step on citations); the claim checks behind it are calibrated as README,
+# "Calibration" says.
 SUPPORT_THRESHOLD = 0.60
 DENSE_WEIGHT = 0.55
 OVERLAP_WEIGHT = 0.45

@@ -1,18 +1,24 @@
-"""`rag`: the command line. Turns engine errors into messages; never shows a traceback for expected problems."""
+"""`rag`: the command line. Turns engine errors into messages; never shows a traceback for expected problems.
+
+The composition root: the only module of `rag` that reaches the front ends (`ui`, `eval`), and only inside the
+command that needs one (:func:`front_end`); the engine modules never import them.
+"""
 
 from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import json
 import logging
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 from rag.errors import RagError
+from rag.quiet import quiet_libraries
 from rag.text import printable
 
 log = logging.getLogger("rag")
@@ -35,17 +41,19 @@ Settings come from RAG_* environment variables (see README); flags override them
 """
 
 
-def quiet_libraries() -> None:
-    """Entry points call this first: offline by design, no library banners or progress bars in our output."""
-    for key, value in {
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-        "TRANSFORMERS_VERBOSITY": "error",
-        "TOKENIZERS_PARALLELISM": "false",
-        "ANONYMIZED_TELEMETRY": "False",
-    }.items():
-        os.environ.setdefault(key, value)
+def front_end(module: str) -> ModuleType:
+    """A front end's module ("ui.app", "eval.runner"), imported when a command needs it.
+
+    In a checkout (a clone, installed editable or put on PYTHONPATH) the front ends are its top-level `ui/` and
+    `eval/` folders, imported under those names (as the tests do); a built wheel carries them inside this package
+    as `rag.ui` and `rag.eval`, so installing the project adds no top-level `ui` or `eval` package.
+    """
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").is_file() and (checkout / module.partition(".")[0] / "__init__.py").is_file():
+        if str(checkout) not in sys.path:
+            sys.path.insert(0, str(checkout))
+        return importlib.import_module(module)
+    return importlib.import_module(f"rag.{module}")
 
 
 def _settings(args: argparse.Namespace, **overrides):
@@ -293,17 +301,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from eval.questions import load_questions, select_split
-    from eval.report import write_outputs
-    from eval.runner import default_out_dir, evaluate, run_metadata, summarize
     from rag.pipeline import Pipeline
 
+    questions_file, report, runner = front_end("eval.questions"), front_end("eval.report"), front_end("eval.runner")
+    path = args.questions or questions_file.DEFAULT_QUESTIONS
     # a malformed file or an empty split fails here, before any work
-    questions = select_split(load_questions(args.questions), args.split)
+    questions = questions_file.select_split(questions_file.load_questions(path), args.split)
     pipeline = Pipeline(_settings(args))
     pipeline.warm_up()
-    meta = run_metadata(pipeline, args.questions, args.backend, args.model, args.retrieval_only, args.split)
-    results = evaluate(
+    meta = runner.run_metadata(pipeline, path, args.backend, args.model, args.retrieval_only, args.split)
+    results = runner.evaluate(
         pipeline,
         questions,
         backend=args.backend,
@@ -311,9 +318,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         retrieval_only=args.retrieval_only,
         progress=_progress_bar("Evaluating", unit="question"),
     )
-    summary = summarize(results)
-    out_dir = args.out or default_out_dir(Path.cwd())
-    paths = write_outputs(out_dir, meta, summary, results)
+    summary = runner.summarize(results)
+    out_dir = args.out or runner.default_out_dir(Path.cwd())
+    paths = report.write_outputs(out_dir, meta, summary, results)
     print(paths["markdown"].read_text(encoding="utf-8"))
     print("\nWrote " + ", ".join(str(p) for p in paths.values()), file=sys.stderr)
     return 0
@@ -350,10 +357,9 @@ def cmd_ui(args: argparse.Namespace) -> int:
         else:
             print(f"Model and index loaded {time.perf_counter() - PROCESS_START:.1f}s after start.", file=sys.stderr)
 
-    from ui.gradio_import import import_gradio_without_stub_generation
-
-    import_gradio_without_stub_generation()  # before ui.app imports it: ~2 s less start-up on 2 cores
-    from ui.app import check_host, launch, port_in_use
+    front_end("ui.gradio_import").import_gradio_without_stub_generation()  # before ui.app imports Gradio
+    app = front_end("ui.app")
+    check_host, launch, port_in_use = app.check_host, app.launch, app.port_in_use
 
     try:  # refuse an open bind before any slow work (first-run ingest)
         check_host(settings.ui_host, auth, args.insecure)
@@ -479,8 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
         "on; test: written blind, only reported; regression: the first set) and per question shape, with the "
         "abstention trade-off curve. Writes results.json, report.md, metrics.png and abstention.png.",
     )
-    p.add_argument("--questions", type=Path, default=Path(__file__).resolve().parents[1] / "eval" / "questions.jsonl",
-                   help="JSONL question file (default eval/questions.jsonl)")  # fmt: skip
+    p.add_argument("--questions", type=Path, help="JSONL question file (default eval/questions.jsonl)")
     p.add_argument("--backend", choices=["auto", "extractive", "ollama"], help="answering backend (default auto)")
     p.add_argument("--model", help="Ollama model for --backend ollama/auto")
     p.add_argument("--out", type=Path, metavar="DIR", help="output folder (default eval/runs/<timestamp>)")
@@ -510,17 +515,13 @@ def build_parser() -> argparse.ArgumentParser:
         "real seed sentences), extractive answer latency, Ollama-path overhead vs llama-cpp-python directly, and "
         "time from `rag ui` to ready. Writes bench.json, bench.md and bench.png.",
     )
-    from eval.bench import add_arguments as add_bench_arguments
-
-    add_bench_arguments(p)
+    front_end("eval.bench").add_arguments(p)  # light: the benchmarks import their libraries when they run
     p.set_defaults(func=_cmd_bench)
     return parser
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from eval.bench import run
-
-    return run(args)
+    return front_end("eval.bench").run(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

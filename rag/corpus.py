@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rag.errors import CorpusError
-from rag.text import Span, normalize_whitespace, printable, sentence_spans
+from rag.text import Span, has_name_capitals, normalize_whitespace, printable, sentence_spans
 
 MAX_SEED_FILE_BYTES = 50 * 1024 * 1024  # a seed file is text; anything this big is a mistake, not a corpus
 MIN_ABSTRACT_CHARS = 20
@@ -65,11 +65,7 @@ _TOKEN = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)")
 
 def _names(text: str) -> list[str]:
     """Tokens with at least two capitals (or a capital and a digit), hyphenated parts kept together."""
-    return [
-        t
-        for t in _TOKEN.findall(text)
-        if sum(c.isupper() for c in t) + sum(c.isdigit() for c in t) >= 2 and any(c.isupper() for c in t)
-    ]
+    return [t for t in _TOKEN.findall(text) if has_name_capitals(t)]
 
 
 _GENERIC_NAMES = frozenset(

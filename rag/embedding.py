@@ -3,7 +3,7 @@
 One runner for questions and ingest: MiniLM on ONNX Runtime (``rag/onnx_encoder.py``), tokenized by the model's own
 fast tokenizer, so neither torch nor sentence-transformers is imported to encode anything. Questions run on one
 thread (``embed_threads``); more than :data:`QUERY_MAX_TEXTS` texts (ingest) are encoded ``ingest_threads`` batches
-at a time, all cores by default. :func:`as_llama_index_embedding` wraps the encoder as a LlamaIndex ``BaseEmbedding``.
+at a time, all cores by default.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -120,34 +119,3 @@ class LocalSentenceEmbedding:
             return np.zeros((0, self.dimension), dtype=np.float32)
         texts = list(texts)
         return self._encoder.encode(texts, batch_size or self.embed_batch_size, self.workers_for(len(texts)))
-
-
-def as_llama_index_embedding(encoder: LocalSentenceEmbedding) -> Any:
-    """The encoder as a LlamaIndex ``BaseEmbedding`` (pass it as ``embed_model=``; never set globally)."""
-    from llama_index.core.base.embeddings.base import BaseEmbedding
-    from pydantic import PrivateAttr
-
-    class LlamaIndexSentenceEmbedding(BaseEmbedding):
-        _encoder: Any = PrivateAttr()
-
-        def __init__(self, encoder: LocalSentenceEmbedding) -> None:
-            super().__init__(model_name=encoder.model_name, embed_batch_size=encoder.embed_batch_size)
-            self._encoder = encoder
-
-        @classmethod
-        def class_name(cls) -> str:
-            return "LocalSentenceEmbedding"
-
-        def _get_query_embedding(self, query: str) -> list[float]:
-            return self._encoder.encode([query])[0].tolist()
-
-        async def _aget_query_embedding(self, query: str) -> list[float]:
-            return self._get_query_embedding(query)
-
-        def _get_text_embedding(self, text: str) -> list[float]:
-            return self._encoder.encode([text])[0].tolist()
-
-        def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-            return self._encoder.encode(texts).tolist()
-
-    return LlamaIndexSentenceEmbedding(encoder)

@@ -35,12 +35,6 @@ class EvidenceSentence:
     role: str = "background"  # what the sentence does in its abstract (rag.roles)
 
 
-def focus_share(focus: Sequence[str], sentence_words: set[str]) -> float:
-    if not focus:
-        return 0.0
-    return sum(w in sentence_words for w in focus) / len(focus)
-
-
 def score_sentences(
     profile: QuestionProfile,
     question_vector: np.ndarray,
@@ -74,8 +68,8 @@ def score_sentences(
             keep = keep[np.argpartition(-base[keep], DETAILED_ROWS - 1)[:DETAILED_ROWS]]
         rows = [rows[i] for i in keep]
         dense, lexical = dense[keep], lexical[keep]
-    # How many focus words each sentence holds, from the sentence BM25 matrix (the same content words, so the
-    # same as focus_share on each sentence's words, without tokenizing thousands of sentences per question).
+    # How many focus words each sentence holds, from the sentence BM25 matrix (the same content words, so the same
+    # as counting them in each sentence's words, without tokenizing thousands of sentences per question).
     roles = snapshot.sentence_roles
     bonus = dict(policy.role_bonus.get(profile.shape, {}))
     if asks_for_availability(profile.text):

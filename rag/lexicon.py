@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from rag.text import content_words, sentence_spans
+from rag.text import content_words, name_singular, sentence_spans
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +183,7 @@ class Lexicon:
             if i in used:
                 continue
             lowered = token.lower()
-            candidates = [lowered] + ([lowered[:-1]] if lowered.endswith("s") and len(lowered) > 3 else [])
+            candidates = list(dict.fromkeys([lowered, name_singular(lowered)]))
             hit = next((c for c in candidates if c in self.names), None)
             if hit is not None:
                 name, family = self.names[hit], self._family(hit)

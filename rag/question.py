@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rag.text import content_words
+from rag.text import content_words, has_name_capitals, name_singular
 
 Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
@@ -97,11 +97,9 @@ def is_specific_term(token: str, first_word: bool) -> bool:
     """Acronyms, CamelCase, names with digits, and capitalised words that do not start the sentence."""
     if len(token) < 2 or token.isdigit():
         return False
-    caps = sum(c.isupper() for c in token)
-    digits = sum(c.isdigit() for c in token)
-    if caps >= 2 or (caps >= 1 and digits >= 1):
+    if has_name_capitals(token):
         return True
-    return caps == 1 and token[0].isupper() and not first_word and token.lower() not in {"i"}
+    return token[0].isupper() and not first_word and token.lower() not in {"i"}
 
 
 _SENTENCE_END = re.compile(r"[.!?]\s*$|\n\s*$")
@@ -345,10 +343,7 @@ def clauses(question: str) -> list[str]:
 
 def term_variants(term: str) -> set[str]:
     lowered = term.lower()
-    variants = {lowered}
-    if lowered.endswith("s") and len(lowered) > 3:
-        variants.add(lowered[:-1])  # GPUs -> gpu
-    return variants
+    return {lowered, name_singular(lowered)}  # GPUs -> gpus, gpu
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

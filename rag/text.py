@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+
+import Stemmer
 
 # Words after which a period does not end a sentence.
 _ABBREVIATIONS = {
@@ -94,6 +97,20 @@ def _trimmed(text: str, start: int, end: int) -> Span:
 
 # --- tokens for lexical matching ---
 
+
+def name_singular(lowered: str) -> str:
+    """A lower-cased name without a plural "s" ("gpus" -> "gpu"; "loss" kept). Names are
+    matched in raw text, where no stemmer runs; words go through :func:`stem` instead."""
+    return lowered[:-1] if len(lowered) > 3 and lowered.endswith("s") and not lowered.endswith("ss") else lowered
+
+
+def has_name_capitals(token: str) -> bool:
+    """Two or more capitals, or a capital and a digit: how a method's or benchmark's name is written ("AssayBench",
+    "CATE", "sBMF", "GPT-4o"), unlike an everyday word ("Results") or a number."""
+    caps = sum(c.isupper() for c in token)
+    return caps >= 2 or (caps >= 1 and any(c.isdigit() for c in token))
+
+
 _STOPWORDS = frozenset(
     """a an the and or but if then else of in on at to for from by with without as is are was were be been being
     this that these those it its we our us they their them he she his her you your i me my do does did done can
@@ -107,22 +124,21 @@ _STOPWORDS = frozenset(
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019][A-Za-z0-9]+)*")
 
 
+_stemmers = threading.local()  # a PyStemmer object is not safe to share between threads
+
+
 @lru_cache(maxsize=200_000)  # corpora repeat words; building BM25 over 100k chunks stems millions
-def _stem(word: str) -> str:
-    # A light, deterministic suffix stripper: enough for "screens"/"screen", "models"/"model",
-    # "calibrated"/"calibration" to meet, without a stemming dependency.
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "ness", "ers", "er", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "ies":
-                return word[: -len(suffix)] + "y"
-            if suffix in ("es", "s") and word.endswith(("ss", "us", "is")):
-                return word
-            return word[: -len(suffix)]
-    return word
+def stem(word: str) -> str:
+    """Snowball's English stem of a lower-cased word: "screens" -> "screen"; "calibrated", "calibration" -> "calibr";
+    "evaluate", "evaluated", "evaluation" -> "evalu". Content words (BM25, focus) and claim checks use it."""
+    stemmer = getattr(_stemmers, "english", None)
+    if stemmer is None:
+        stemmer = _stemmers.english = Stemmer.Stemmer("english")
+    return stemmer.stemWord(word)
 
 
 def content_words(text: str) -> list[str]:
-    """Lower-cased, lightly stemmed words without stop words; hyphenated terms also yield their parts."""
+    """Lower-cased, stemmed (Snowball) words without stop words; hyphenated terms also yield their parts."""
     words: list[str] = []
     for match in _WORD.finditer(text):
         raw = match.group(0).lower().replace("\u2019", "'")
@@ -132,7 +148,7 @@ def content_words(text: str) -> list[str]:
         for part in parts:
             if part in _STOPWORDS or (len(part) < 2 and not part.isdigit()):
                 continue
-            words.append(_stem(part))
+            words.append(stem(part))
     return words
 
 

@@ -27,20 +27,16 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-import Stemmer
 from rapidfuzz import fuzz, process
 
 from rag.settings import VerifyPolicy
-from rag.text import _STOPWORDS, Span
+from rag.text import _STOPWORDS, Span, name_singular
+from rag.text import stem as _snowball
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "overclaim", "scope", "novelty")
 
-_stemmer = Stemmer.Stemmer("english")
-
-
-@lru_cache(maxsize=100_000)
 def stem(word: str) -> str:
-    return _stemmer.stemWord(word.lower())
+    return _snowball(word.lower())  # the one Snowball stemmer (rag/text.py), as content words use
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -362,7 +358,7 @@ def _looks_like_name(token: Token, first: bool) -> bool:
 def _name_key(text: str) -> str:
     key = text.lower().replace("\u2019", "'")
     key = re.sub(r"'s$", "", key)
-    return key[:-1] if len(key) > 3 and key.endswith("s") and not key.endswith("ss") else key
+    return name_singular(key)
 
 
 def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+
+from rag.quiet import quiet_libraries
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
@@ -15,12 +16,7 @@ CHROMIUM = "/usr/bin/chromium"  # Debian's; Playwright cannot download its own b
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]  # fmt: skip
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+quiet_libraries()
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +53,7 @@ def chroma_server(tmp_path_factory):
 
     Tests share it; each gets a Chroma database of its own (see ``server_settings``), so collections never mix.
     """
-    from rag.testing.chroma_server import ChromaServer
+    from tests.support.chroma_server import ChromaServer
 
     server = ChromaServer(tmp_path_factory.mktemp("chroma-server"))
     try:

@@ -12,7 +12,7 @@ from rag.answer import Answer, TextDelta
 from rag.cli import main as rag_main
 from rag.errors import BackendUnavailableError, ModelNotFoundError, QuestionError
 from rag.pipeline import Pipeline
-from rag.testing.ollama_server import Faults, ScriptedBackend, serve
+from tests.support.ollama_server import Faults, ScriptedBackend, serve
 
 pytestmark = pytest.mark.slow
 
@@ -137,6 +137,32 @@ def test_cli_list_json(pipeline, capsys):
 # --- through the Ollama client (scripted models) ---
 
 
+def assert_shown_honestly(answer) -> None:
+    """Whatever a model wrote, what is shown is honest about it: a declined answer claims nothing and names the nearest
+    abstracts; a replaced answer says so and quotes its sources
+    exactly; a kept one labels each of the model's sentences by the checks, with a reason for each unsupported one;
+    every citation points at a listed source and at offsets inside its text."""
+    for sentence in answer.sentences:
+        for c in sentence.citations:
+            assert 1 <= c.number <= len(answer.sources)
+            source = answer.sources[c.number - 1].abstract
+            assert c.abstract_id == source.id and 0 <= c.evidence_start < c.evidence_end <= len(source.text)
+    if answer.abstained:
+        assert not answer.sentences and answer.nearest  # nothing claimed; the closest abstracts named
+    elif answer.backend == "extractive":
+        assert any("extractive answer" in n for n in answer.notices), answer.notices
+        assert answer.sentences and {s.support_label for s in answer.sentences} == {"quoted"}
+        for sentence in answer.sentences:
+            (c,) = sentence.citations
+            quoted = answer.sources[c.number - 1].abstract.text[c.evidence_start : c.evidence_end]
+            assert " ".join(quoted.split()) == " ".join(sentence.text.split())
+    else:
+        assert answer.backend == "ollama" and answer.sentences
+        assert {s.support_label for s in answer.sentences} <= {"supported", "unsupported"}
+        assert all(s.reason for s in answer.sentences if s.support_label == "unsupported")
+        assert answer.verified_share >= 0.5
+
+
 def ollama_answer(pipeline, reply, backend="ollama", faults=None, **kw):
     with serve({MODEL: ScriptedBackend(reply)}, faults=faults) as url:
         other = pipeline_for(pipeline, ollama_host=url, ollama_model=MODEL, ollama_timeout_s=kw.pop("timeout", 30))
@@ -147,6 +173,7 @@ def test_model_that_cites_correctly_is_verified(pipeline):
     answer = ollama_answer(pipeline, "AssayBench is built from 1,920 publicly available CRISPR screens [1].")
     assert answer.backend == "ollama" and answer.model == MODEL
     assert answer.sentences[0].verified and answer.sentences[0].citations[0].number == 1
+    assert_shown_honestly(answer)
     assert answer.completion_tokens and answer.prompt_tokens
 
 
@@ -154,17 +181,20 @@ def test_model_that_cites_the_wrong_abstract_is_re_cited(pipeline):
     answer = ollama_answer(pipeline, "AssayBench is built from 1,920 publicly available CRISPR screens [2].")
     sentence = answer.sentences[0]
     assert sentence.verified and sentence.citations[0].number == 1 and "re-cited" in sentence.note
+    assert_shown_honestly(answer)
 
 
 def test_citation_out_of_range_is_dropped(pipeline):
     answer = ollama_answer(pipeline, "AssayBench is built from 1,920 publicly available CRISPR screens [9].")
     sentence = answer.sentences[0]
     assert "dropped" in sentence.note and all(c.number <= len(answer.sources) for c in sentence.citations)
+    assert_shown_honestly(answer)
 
 
 def test_answer_without_citations_gets_them_attached(pipeline):
     answer = ollama_answer(pipeline, "AssayBench is built from 1,920 publicly available CRISPR screens.")
     assert answer.sentences[0].verified and answer.sentences[0].citations
+    assert_shown_honestly(answer)
 
 
 def test_wrong_number_is_not_verified(pipeline):
@@ -178,6 +208,7 @@ def test_wrong_number_is_not_verified(pipeline):
     assert [s.support_label for s in answer.sentences] == ["supported", "unsupported", "supported"]
     assert answer.sentences[1].reason and not answer.sentences[0].reason
     assert answer.label_counts == {"supported": 2, "unsupported": 1}
+    assert_shown_honestly(answer)
 
 
 def test_json_answer_labels_each_sentence_and_the_cli_prints_the_unsupported_one(pipeline, capsys):
@@ -202,6 +233,7 @@ def test_nonsense_falls_back_to_extractive_and_says_so(pipeline):
     assert answer.backend == "extractive" and "1,920" in answer.text
     assert any("are supported by the abstracts" in n for n in answer.notices)
     assert {s.support_label for s in answer.sentences} == {"quoted"}
+    assert_shown_honestly(answer)
 
 
 def test_drop_mid_stream_keeps_what_arrived(pipeline):
@@ -245,7 +277,7 @@ def test_cli_auto_mode_prints_note(pipeline, capsys, monkeypatch):
 def test_real_gguf_model_end_to_end(pipeline):
     llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
     assert llama_cpp
-    from rag.testing.ollama_server import LlamaCppBackend, gemma3_270m_gguf
+    from tests.support.ollama_server import LlamaCppBackend, gemma3_270m_gguf
 
     try:
         path = gemma3_270m_gguf()
@@ -256,9 +288,8 @@ def test_real_gguf_model_end_to_end(pipeline):
         answer = other.ask(ASSAY_Q, backend="ollama")
     assert answer.completion_tokens and answer.completion_tokens > 0
     assert answer.timings.generate_s > 0
-    # A 270M base model cannot cite; its answer is either verified or replaced by the extractive one, never shown
-    # unverified.
-    assert answer.backend == "extractive" or answer.verified_share >= 0.5
+    # A 270M base model rarely cites well: its answer is kept, replaced or declined, and in each case shown honestly.
+    assert_shown_honestly(answer)
 
 
 @pytest.mark.ollama
@@ -267,6 +298,7 @@ def test_real_ollama_end_to_end(pipeline):
     other = pipeline_for(pipeline, ollama_host=os.environ["OLLAMA_HOST"])
     answer = other.ask(ASSAY_Q, backend="ollama")
     assert answer.sources and ("1,920" in answer.text or answer.backend == "extractive")
+    assert_shown_honestly(answer)
 
 
 def test_question_not_in_english_is_translated_by_the_model_for_retrieval(pipeline):

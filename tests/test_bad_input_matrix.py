@@ -23,7 +23,7 @@ from rag.manifest import load_manifest
 from rag.pipeline import Pipeline
 from rag.settings import Settings
 from rag.store import ChunkStore
-from rag.testing.ollama_server import ScriptedBackend, serve
+from tests.support.ollama_server import ScriptedBackend, serve
 from ui.app import UiCallbacks
 
 pytestmark = pytest.mark.slow

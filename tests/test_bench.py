@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import json
 import math
+import re
 from numbers import Real
 
 import pytest
@@ -21,6 +22,48 @@ def _positive(section: dict, *keys: str) -> None:
     for key in keys:
         assert _number(section.get(key)), f"{key} is not a number: {section.get(key)!r}"
         assert section[key] > 0, f"{key} is not positive: {section[key]!r}"
+
+
+def check_verdict(row: dict) -> None:
+    """A target row's verdict is the comparison its target states, applied to its value; no target or no measurement
+    (a skipped section), no verdict. Values are shown rounded: one within rounding of its limit is not re-judged."""
+    value, target, verdict = row["value"], row["target"], row["pass"]
+    skipped = isinstance(value, str) and value.startswith("skipped")
+    assert (verdict is None) == (target == "—" or skipped), row
+    if verdict is None:
+        return
+    assert isinstance(verdict, bool), row
+    sign, limit = re.search(r"([≤≥])\s*(\d+(?:\.\d+)?)", target).groups()
+    shown = re.findall(r"\d+(?:\.\d+)?", str(value))
+    number = shown[0] if target.startswith("p50") else shown[-1]  # "p50 / p95" values
+    decimals = len(number.partition(".")[2])  # as shown (or as stored, when rounded before the verdict was taken)
+    if abs(float(number) - float(limit)) > 0.5 * 10**-decimals:
+        assert verdict == (float(number) <= float(limit) if sign == "≤" else float(number) >= float(limit)), row
+
+
+@pytest.mark.parametrize(
+    "row, ok",
+    [
+        ({"value": "3.0 / 7.5", "target": "p95 ≤ 25 ms", "pass": True}, True),
+        ({"value": "3.0 / 7.5", "target": "p95 ≤ 25 ms", "pass": False}, False),
+        ({"value": "6.1 / 7.5", "target": "p50 ≤ 5 ms", "pass": False}, True),
+        ({"value": 2.7, "target": "≥ 2.5×", "pass": True}, True),
+        ({"value": 0.98, "target": "≥ 0.99", "pass": True}, False),
+        ({"value": 4.2, "target": "—", "pass": None}, True),
+        ({"value": 4.2, "target": "—", "pass": True}, False),
+        ({"value": 4.2, "target": "≤ 5 s", "pass": None}, False),
+        ({"value": "skipped: no llama_cpp", "target": "≤ 1.10×", "pass": None}, True),
+        ({"value": "150", "target": "p95 ≤ 150 ms", "pass": False}, True),  # 150.3 shown as 150: not re-judged
+        ({"value": 2.5, "target": "≥ 2.5×", "pass": False}, True),  # 2.496 stored as 2.5
+        ({"value": 2.4, "target": "≥ 2.5×", "pass": True}, False),
+    ],
+)
+def test_verdict_check_catches_a_wrong_verdict(row, ok):
+    if ok:
+        check_verdict(row)
+    else:
+        with pytest.raises(AssertionError):
+            check_verdict(row)
 
 
 def _latency(stats: dict, n: int) -> None:
@@ -114,7 +157,7 @@ def test_every_section_has_measured_numbers(quick_run):
     rows = result["targets"]
     assert any(r["pass"] is not None for r in rows)
     for row in rows:
-        assert row["pass"] in (True, False, None)
+        check_verdict(row)
 
 
 @pytest.mark.slow

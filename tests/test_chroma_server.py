@@ -18,8 +18,8 @@ from rag.manifest import load_manifest
 from rag.pipeline import Pipeline
 from rag.settings import Settings
 from rag.store import ChunkStore
-from rag.testing.chroma_server import ChromaServer
 from tests.conftest import SEEDS
+from tests.support.chroma_server import ChromaServer
 
 pytestmark = pytest.mark.slow
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rag import onnx_encoder
-from rag.embedding import QUERY_MAX_TEXTS, LocalSentenceEmbedding, as_llama_index_embedding, resolve_model_path
+from rag.embedding import QUERY_MAX_TEXTS, LocalSentenceEmbedding, resolve_model_path
 from rag.errors import EmbeddingModelError
 from rag.onnx_encoder import ModelShape, model_file_name
 from tests.conftest import ROOT, SEEDS
@@ -145,15 +145,6 @@ def test_answering_from_an_index_imports_no_torch_or_llama_index(seeded_index):
                             timeout=120)  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     assert "HEAVY []" in result.stdout
-
-
-def test_llama_index_adapter_gives_the_same_vectors(encoder):
-    from llama_index.core.base.embeddings.base import BaseEmbedding
-
-    adapter = as_llama_index_embedding(encoder)
-    assert isinstance(adapter, BaseEmbedding)
-    assert np.allclose(adapter.get_query_embedding("a question"), encoder.encode(["a question"])[0])
-    assert np.allclose(adapter.get_text_embedding_batch(["a", "b"]), encoder.encode(["a", "b"]))
 
 
 def test_flops_count_the_six_weight_matmuls_and_attention():

@@ -1,10 +1,8 @@
-"""Unit tests for the pure parts of rag/evidence.py: focus share, best-per-abstract and sentence picking."""
+"""Unit tests for the pure parts of rag/evidence.py: best-per-abstract and sentence picking."""
 
 from __future__ import annotations
 
-import pytest
-
-from rag.evidence import EvidenceSentence, best_per_abstract, focus_share, pick_sentences
+from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.question import QuestionProfile
 from rag.text import Span
 
@@ -29,23 +27,6 @@ NUMBER = QuestionProfile(text="How many screens?", kind="number", topic_words=("
 
 def rows(sentences):
     return [e.row for e in sentences]
-
-
-# --- focus_share ---
-
-
-def test_focus_share_no_focus_is_zero():
-    assert focus_share([], {"screen"}) == 0.0
-
-
-def test_focus_share_all_none_some():
-    assert focus_share(["crispr", "screen"], {"crispr", "screen", "gene"}) == 1.0
-    assert focus_share(["crispr", "screen"], {"gene"}) == 0.0
-    assert focus_share(["crispr", "screen"], {"screen"}) == 0.5
-
-
-def test_focus_share_counts_repeated_focus_words():
-    assert focus_share(["screen", "screen", "gpu"], {"screen"}) == pytest.approx(2 / 3)
 
 
 # --- best_per_abstract ---

@@ -37,9 +37,10 @@ from rag.errors import (
 )
 from rag.manifest import load_manifest
 from rag.pipeline import Pipeline
+from rag.quiet import QUIET_ENV
 from rag.settings import Settings
 from rag.store import ChunkStore
-from rag.testing.ollama_server import Faults, ScriptedBackend, serve
+from tests.support.ollama_server import Faults, ScriptedBackend, serve
 from ui.app import UiCallbacks
 
 pytestmark = pytest.mark.slow
@@ -665,11 +666,7 @@ def test_concurrent_ingest_fails_fast(index_copy, changed_seeds, capsys, monkeyp
 def _subprocess_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
     env.update(
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        HF_HUB_DISABLE_PROGRESS_BARS="1",
-        TOKENIZERS_PARALLELISM="false",
-        ANONYMIZED_TELEMETRY="False",
+        **QUIET_ENV,
         PYTHONUNBUFFERED="1",
         OLLAMA_HOST=NOBODY_LISTENS,
     )

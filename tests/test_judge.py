@@ -12,7 +12,7 @@ from rag.answer import AnswerSentence, Citation, Source
 from rag.answering import judge_sentences
 from rag.corpus import Abstract, Location
 from rag.errors import GenerationError
-from rag.testing.ollama_server import ScriptedBackend, serve
+from tests.support.ollama_server import ScriptedBackend, serve
 
 # --- parse ---
 

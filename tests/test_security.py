@@ -27,6 +27,7 @@ import pytest
 
 from rag.cli import main as rag_main
 from rag.pipeline import Pipeline
+from rag.quiet import QUIET_ENV
 from rag.settings import Settings
 from ui import render
 from ui.app import UiCallbacks, allowed_hosts, check_host, is_loopback
@@ -71,12 +72,7 @@ def ui_env(**extra: str) -> dict[str, str]:
     env.update(
         RAG_BACKEND="extractive",
         OLLAMA_HOST=NOBODY_LISTENS,  # the status line must not depend on this machine
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        HF_HUB_DISABLE_PROGRESS_BARS="1",
-        TOKENIZERS_PARALLELISM="false",
-        ANONYMIZED_TELEMETRY="False",
-        GRADIO_ANALYTICS_ENABLED="False",
+        **QUIET_ENV,
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)

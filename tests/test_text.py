@@ -1,6 +1,15 @@
 import pytest
 
-from rag.text import content_words, normalize_number, normalize_whitespace, numbers_in, sentence_spans
+from rag.text import (
+    content_words,
+    has_name_capitals,
+    name_singular,
+    normalize_number,
+    normalize_whitespace,
+    numbers_in,
+    sentence_spans,
+    stem,
+)
 
 
 def sentences(text):
@@ -49,6 +58,22 @@ def test_normalize_whitespace_collapses_newlines():
 
 def test_content_words_drop_stopwords_and_stem():
     assert content_words("The screens of the models") == ["screen", "model"]
+
+
+def test_content_words_stem_with_snowball_so_word_forms_meet():
+    # The forms a hand-written suffix list kept apart ("calibrat"/"calibr"; three stems for evaluate) meet.
+    assert content_words("calibrated calibration") == [stem("calibrated")] * 2
+    assert len(set(content_words("evaluate evaluated evaluation evaluating"))) == 1
+    assert content_words("studies study") == ["studi", "studi"]
+    assert content_words("process bias analysis") == ["process", "bias", "analysi"]
+
+
+def test_stem_is_safe_across_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    words = [f"{w}{i}ing" for i in range(2000) for w in ("screen", "model")]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(stem, words)) == [w[:-3] for w in words]
 
 
 def test_content_words_keep_hyphenated_parts():
@@ -109,3 +134,15 @@ def test_splitting_matches_the_whole_prefix_search_it_replaced_on_the_seeds():
     assert [text_module._ends_with_abbreviation(t, i) for t, i in cases] == [
         reference_ends_with_abbreviation(t, i) for t, i in cases
     ]
+
+
+def test_name_capitals_mark_written_names_not_words_or_numbers():
+    for name in ("ZorbNet", "CATE", "sBMF", "GPT-4o", "X9"):
+        assert has_name_capitals(name), name
+    for word in ("Results", "results", "2024", "x9", "I"):
+        assert not has_name_capitals(word), word
+
+
+def test_name_singular_drops_one_plural_s():
+    words = ("gpus", "llms", "loss", "gans", "bus", "cats")
+    assert [name_singular(w) for w in words] == ["gpu", "llm", "loss", "gan", "bus", "cat"]

@@ -7,7 +7,7 @@ from rag.answering import readable_by_encoder
 from rag.compose.ollama import OllamaComposer
 from rag.compose.prompts import TRANSLATE_SYSTEM_PROMPT
 from rag.settings import Settings
-from rag.testing.ollama_server import Faults, ScriptedBackend, serve
+from tests.support.ollama_server import Faults, ScriptedBackend, serve
 
 MODEL = "gemma3:270m"
 

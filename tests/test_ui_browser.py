@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from rag.quiet import QUIET_ENV
 from tests.conftest import CHROMIUM
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -66,12 +67,7 @@ def server_url(tmp_path_factory):
     env.update(
         RAG_BACKEND="extractive",
         OLLAMA_HOST="http://127.0.0.1:9",  # nothing listens there: the status must not depend on this machine
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        HF_HUB_DISABLE_PROGRESS_BARS="1",
-        TOKENIZERS_PARALLELISM="false",
-        ANONYMIZED_TELEMETRY="False",
-        GRADIO_ANALYTICS_ENABLED="False",
+        **QUIET_ENV,
         PYTHONUNBUFFERED="1",
     )
     proc = subprocess.Popen(

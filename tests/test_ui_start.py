@@ -14,6 +14,16 @@ from rag.errors import IndexCorruptError
 from rag.pipeline import Pipeline
 
 
+def test_the_gradio_import_patch_applies_only_to_the_version_it_was_measured_on():
+    from ui.gradio_import import PATCHED_MAJOR, installed_gradio_version, patch_applies
+
+    assert patch_applies(f"{PATCHED_MAJOR}.31.0") and patch_applies(f"{PATCHED_MAJOR}.0.0rc1")
+    assert not patch_applies(f"{PATCHED_MAJOR + 1}.0.0") and not patch_applies(f"{PATCHED_MAJOR - 1}.9.9")
+    assert not patch_applies("") and not patch_applies("dev")
+    # A new Gradio major fails here: measure `import gradio` with and without the patch again, then move the guard.
+    assert patch_applies(installed_gradio_version()), installed_gradio_version()
+
+
 def test_gradio_imports_without_rewriting_its_stubs_and_still_builds_an_app():
     script = textwrap.dedent(
         """

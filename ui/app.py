@@ -32,7 +32,8 @@ import gradio as gr
 
 from rag.answer import Answer, BackendStatus, TextDelta
 from rag.errors import RagError
-from ui import chats, export, render
+
+from . import chats, export, render
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ back on the same port and data folder (to test what a client sees while it is aw
 
 Command line (manual runs)::
 
-    python -m rag.testing.chroma_server --path /tmp/chroma --port 8000
+    python -m tests.support.chroma_server --path /tmp/chroma --port 8000
 """
 
 from __future__ import annotations

