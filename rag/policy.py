@@ -137,29 +137,29 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.72,
+        default=0.73,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-2.20, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-2.39, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=2.88, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=2.45, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=2.69,
+        default=1.71,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=5.69,
+        default=5.35,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=2.07, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=2.21, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
-        default=0.43,
+        default=1.07,
         description="Log-odds added per unit the best evidence similarity falls below similarity_floor (and "
         "removed per unit above it). Not used for questions the encoder cannot read (not English).",
     )
@@ -172,24 +172,24 @@ class AnswerPolicy(BaseModel):
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=1.53,
+        default=1.85,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=-1.82,
+        default=-1.77,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=0.33, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.46, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=0.96,
+        default=0.95,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=2.91,
+        default=2.39,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
