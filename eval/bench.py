@@ -496,8 +496,10 @@ class Bench:
             "onnx_1_thread": lambda: encoder.encode(texts, self.batch_size, workers=1),
         }
         if cores > 1:  # the alternative to data-parallel batches: one batch at a time on intra-op threads
-            intra = OnnxSentenceEncoder(encoder.folder, self.work / "models", threads=cores)
+            intra = OnnxSentenceEncoder(encoder.folder, self.work / "models", threads=cores, int8=False)
             runners[f"onnx_intra_op_{cores}_threads"] = lambda: intra.encode(texts, self.batch_size)
+        # The question graph (int8, one text per call, one thread), for comparison only: never used for ingest.
+        runners["int8_onnx_1_thread"] = lambda: self.embedder.query_encoder.encode(texts, 1, workers=1)
         if self.reference is not None:
             runners["torch_1_thread"] = lambda: self.reference.encode_with_threads(texts, 1)
             runners[f"torch_{cores}_threads"] = lambda: self.reference.encode_with_threads(texts, cores)
