@@ -45,6 +45,7 @@ class Pipeline:
                     threads=self.settings.embed_threads,
                     ingest_threads=self.settings.ingest_threads,
                     cache_dir=self.settings.models_dir,
+                    query_int8=self.settings.embed_query_int8,
                 )
             return self._embedder
 

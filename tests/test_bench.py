@@ -163,7 +163,7 @@ def test_every_section_has_measured_numbers(quick_run):
 @pytest.mark.slow
 def test_markdown_puts_targets_beside_values(quick_run):
     text = (quick_run / "bench.md").read_text()
-    assert "| Measurement | Value | Target | Met |" in text
+    assert "| Measurement | Before | Value | Target | Met |" in text
     for target in ("≥ 2.5×", "≥ 0.99", "p50 ≤ 5 ms", "≤ 200 MiB", "≤ 12 s", "p95 ≤ 25 ms", "p95 ≤ 150 ms", "≤ 1.10×",
                    "≤ 5 s"):  # fmt: skip
         assert target in text, target

@@ -44,7 +44,7 @@ def test_onnx_vectors_match_sentence_transformers_on_every_seed_sentence(encoder
     over_long = " ".join(seed_sentences[:20])  # far past 256 word pieces: both must truncate the same way
     texts = [*seed_sentences, over_long, "", "Ünïcödé façade — naïve café: 3.5×10⁻⁴ µm", "a"]
     assert encoder.count_tokens(over_long) > encoder.max_tokens
-    ours = encoder.encode(texts)  # a bulk call: the all-cores session, batches sorted by length
+    ours = encoder.encode(texts)  # a bulk call: the float32 graph on all cores, batches sorted by length
     reference = sentence_transformer.encode(texts, batch_size=16, normalize_embeddings=True, convert_to_numpy=True)
     assert ours.shape == reference.shape == (len(texts), 384)
     cosine = (ours * reference).sum(axis=1)
@@ -55,12 +55,41 @@ def test_onnx_vectors_match_sentence_transformers_on_every_seed_sentence(encoder
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
 
-def test_a_question_alone_gets_the_vector_it_gets_in_a_batch(encoder, seed_sentences):
+def test_int8_question_vectors_stay_within_cosine_0_99_of_sentence_transformers(encoder, sentence_transformer,
+                                                                                  seed_sentences):  # fmt: skip
+    assert encoder.query_encoder.int8 and not encoder.onnx_encoder.int8
+    reference = sentence_transformer.encode(seed_sentences, batch_size=16, normalize_embeddings=True,
+                                            convert_to_numpy=True)  # fmt: skip
+    cosine = (encoder.query_encoder.encode(seed_sentences) * reference).sum(axis=1)
+    assert cosine.min() >= 0.99, seed_sentences[int(cosine.argmin())]
+    assert cosine.mean() >= 0.995
+    odd = ["", "a", "Ünïcödé façade — naïve café: 3.5×10⁻⁴ µm"]  # far from any abstract: a looser bound
+    odd_reference = sentence_transformer.encode(odd, normalize_embeddings=True, convert_to_numpy=True)
+    assert (encoder.encode(odd) * odd_reference).sum(axis=1).min() >= 0.97
+
+
+def test_questions_load_only_the_int8_graph_and_bulk_work_the_float32_one(tmp_path):
+    folder = resolve_model_path("all-MiniLM-L6-v2")
+    embedder = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
+    embedder.encode(["a question", "and a clause of it"])
+    assert [f.name for f in tmp_path.glob("*.onnx")] == [model_file_name(folder, int8=True)]
+    embedder.prepare(QUERY_MAX_TEXTS + 1)
+    assert sorted(f.name for f in tmp_path.glob("*.onnx")) == sorted(
+        [model_file_name(folder, int8=True), model_file_name(folder, int8=False)]
+    )
+    plain = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path, query_int8=False)
+    assert plain.query_encoder is plain.onnx_encoder and not plain.query_encoder.int8
+
+
+def test_a_text_alone_gets_the_vector_it_gets_in_a_batch(encoder, seed_sentences):
     texts = seed_sentences[:40]
-    batch = encoder.encode(texts)  # padded batches on all cores
-    alone = np.vstack([encoder.encode([t]) for t in texts[:5]])  # one thread, no padding
+    batch = encoder.encode(texts)  # padded float32 batches on all cores
+    alone = np.vstack([encoder.onnx_encoder.encode([t]) for t in texts[:5]])  # no padding
     assert len(texts) > QUERY_MAX_TEXTS
     assert np.abs(batch[:5] - alone).max() < 1e-5
+    # int8: activations are quantised per call, so each question's text runs alone (never beside padding)
+    together = encoder.encode(texts[:5])
+    assert np.array_equal(together, np.vstack([encoder.encode([t]) for t in texts[:5]]))
 
 
 def test_token_counts_match_the_sentence_transformers_tokenizer(encoder, sentence_transformer, seed_sentences):
