@@ -531,7 +531,8 @@ def test_phone_chips_wrap_input_is_reachable_and_table_words_stay_whole(browser,
         assert pg.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         pg.locator("#rag-question textarea").scroll_into_view_if_needed()
         box = pg.locator("#rag-question textarea").bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= 844 and box["x"] + box["width"] <= width, box
+        # within the 844 px viewport, give or take the browser's sub-pixel layout (a fraction of a pixel)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844 + 1 and box["x"] + box["width"] <= width, box
         pg.locator("#rag-question textarea").click()
         shot(pg, "ui-phone-table-and-chips.png")
         assert pg.page_errors == []
