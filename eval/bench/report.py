@@ -321,6 +321,16 @@ p50 {ex["p50_ms"]:.0f} ms, p95 {ex["p95_ms"]:.0f} ms (retrieve stage p50 {ex["re
 """
 
 
+def _size_axis(ax: Any, ylabel: str, title: str, legend_size: int) -> None:
+    """A panel over corpus size: log x axis, labels, legend and grid."""
+    ax.set_xscale("log")
+    ax.set_xlabel("corpus size (chunks)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=legend_size)
+    ax.grid(True, which="both", alpha=0.3)
+
+
 def plot(result: dict, path: Path) -> None:
     import matplotlib
 
@@ -338,12 +348,7 @@ def plot(result: dict, path: Path) -> None:
              label="hybrid p95, vector given")  # fmt: skip
     ax1.axhline(TARGETS["retrieval_p95_ms_seeds"], color="grey", ls=":", lw=1, label="p95 target, seeds (25 ms)")
     ax1.axhline(TARGETS["retrieval_p95_ms_100k"], color="red", ls=":", lw=1, label="p95 target, 100k (60 ms)")
-    ax1.set_xscale("log")
-    ax1.set_xlabel("corpus size (chunks)")
-    ax1.set_ylabel("search latency (ms)")
-    ax1.set_title("Retrieval latency (Pipeline.search)")
-    ax1.legend(fontsize=7)
-    ax1.grid(True, which="both", alpha=0.3)
+    _size_axis(ax1, "search latency (ms)", "Retrieval latency (Pipeline.search)", legend_size=7)
     ax2.plot(x, [s["peak_rss_mb"] for s in sizes], "o-", label="serve: peak RSS")
     ax2.plot(x, [s["rss_after_model_mb"] or math.nan for s in sizes], "s--", alpha=0.6, label="serve: after model load")
     synth = [s for s in sizes if s["kind"] == "synthetic"]
@@ -351,12 +356,7 @@ def plot(result: dict, path: Path) -> None:
         ax2.plot(
             [s["chunks"] for s in synth], [s["build"]["peak_rss_mb"] for s in synth], "^-", label="build: peak RSS"
         )
-    ax2.set_xscale("log")
-    ax2.set_xlabel("corpus size (chunks)")
-    ax2.set_ylabel("MiB")
-    ax2.set_title("Peak memory (fresh process per size)")
-    ax2.legend(fontsize=8)
-    ax2.grid(True, which="both", alpha=0.3)
+    _size_axis(ax2, "MiB", "Peak memory (fresh process per size)", legend_size=8)
     fig.suptitle(f"rag bench {result['meta']['started_at']}" + (" (quick)" if result["meta"]["quick"] else ""))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
