@@ -78,6 +78,13 @@ class AnswerPolicy(BaseModel):
         description="Added for a sentence that names something the question does not (a dataset, benchmark or "
         "model) when the question asks for names ('which datasets…', 'evaluated on what').",
     )
+    evaluation_bonus: float = Field(
+        default=0.3,
+        ge=0.0,
+        description="Added for a sentence that says where something is evaluated and names the data or benchmark "
+        "('Experiments on A and B …') when the question asks what a work is evaluated on ('which datasets…', "
+        "'what is X tested on'). Fitted on dev.",
+    )
     role_bonus: dict[str, dict[str, float]] = Field(
         default_factory=lambda: {
             "list": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},

@@ -100,3 +100,16 @@ _WANTS_AVAILABILITY = re.compile(
 
 def asks_for_availability(question: str) -> bool:
     return bool(_WANTS_AVAILABILITY.search(question))
+
+
+_EVALUATION = re.compile(
+    r"\b(?:evaluat\w*|experiment\w*|tested|tests?\s+on|benchmark\w*|validat\w*|corroborat\w*|datasets?|"
+    r"empirical\w*|results?\s+on|trained\s+on|across|test\s*beds?)\b",
+    re.I,
+)
+
+
+def states_evaluation(sentence: str) -> bool:
+    """Whether the sentence says where something is evaluated ("Experiments on A and B show…", "Evaluated on C",
+    "we corroborate this across D and E"). Callers also check that it names the data (rag.evidence)."""
+    return bool(_EVALUATION.search(sentence))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.roles import abstract_roles, asks_for_availability, sentence_role
+from rag.roles import abstract_roles, asks_for_availability, sentence_role, states_evaluation
 
 
 @pytest.mark.parametrize(
@@ -36,3 +36,17 @@ def test_abstract_roles_one_per_sentence():
 )
 def test_asks_for_availability(question, expected):
     assert asks_for_availability(question) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Experiments on ZedSet and QuuxBench show gains.", True),
+        ("Evaluated on BarQA, our method is the most accurate.", True),
+        ("We confirm the finding across FooBench and BazSet.", True),
+        ("We propose FooNet, a sparse graph learner.", False),
+        ("FooNet encodes each atom with a message-passing network.", False),
+    ],
+)
+def test_states_evaluation(sentence, expected):
+    assert states_evaluation(sentence) is expected
