@@ -50,3 +50,20 @@ def test_asks_for_availability(question, expected):
 )
 def test_states_evaluation(sentence, expected):
     assert states_evaluation(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Specifically, FooNet scores each atom and drops those whose evidence is insufficient.",
+        "BarNet leverages a frozen encoder to rank candidate crops.",
+        "The resulting scores are aggregated into a posterior, whose spread yields an uncertainty estimate.",
+        "To do so, FooNet samples anchors that remain feasible under the budget.",
+    ],
+)
+def test_sentences_saying_how_are_method_even_with_gap_or_result_words(sentence):
+    assert sentence_role(sentence, 3, 7) == "method"
+
+
+def test_openers_that_state_a_finding_or_gap_stay_what_they_are():
+    assert sentence_role("In particular, its use for small molecules is largely unexplored.", 2, 7) == "gap"
