@@ -66,4 +66,4 @@ def test_sentences_saying_how_are_method_even_with_gap_or_result_words(sentence)
 
 
 def test_openers_that_state_a_finding_or_gap_stay_what_they_are():
-    assert sentence_role("In particular, its use for small molecules is largely unexplored.", 2, 7) == "gap"
+    assert sentence_role("In particular, its use for small molecules remains underexplored.", 2, 7) == "gap"
