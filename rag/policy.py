@@ -109,6 +109,12 @@ class AnswerPolicy(BaseModel):
         default=3, ge=1, description="Single-paper questions: evidence is looked for in the top retrieved abstracts."
     )
     max_sentences: int = Field(default=3, ge=1, description="Most sentences quoted from one paper.")
+    shape_max_sentences: dict[str, int] = Field(
+        default_factory=lambda: {"how_why": 4},
+        description="Most sentences quoted from one paper, per question shape where it differs from max_sentences: "
+        "a mechanism ('how does X …', 'why …') takes several steps (what it is, then how each part works), so how/why "
+        "answers quote one more. Fitted on dev.",
+    )
     sentence_margin: float = Field(
         default=0.5, ge=0.0, description="Further sentences are quoted when within this score of the best one."
     )

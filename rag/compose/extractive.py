@@ -48,8 +48,9 @@ def plan_single(
 ) -> ExtractivePlan:
     """Quote the sentences of the top abstract that answer the question (and each part of it)."""
     policy = policy or AnswerPolicy()
-    chosen = pick_sentences(evidence, profile, clause_evidence, policy.max_sentences, policy.sentence_margin)
-    if profile.shape == "how_why" and len(chosen) < policy.max_sentences and not any(
+    most = policy.shape_max_sentences.get(profile.shape, policy.max_sentences)
+    chosen = pick_sentences(evidence, profile, clause_evidence, most, policy.sentence_margin)
+    if profile.shape == "how_why" and len(chosen) < most and not any(
         e.role == "method" for e in chosen
     ):  # "how does X …": the answer is the mechanism, so its best method sentence is quoted too
         method = next((e for e in evidence if e.role == "method"), None)
