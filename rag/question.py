@@ -176,7 +176,8 @@ _NAMED_THINGS = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
     r"backbones?|environments?|games?)\b"
     r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|compared?)\s+(?:on|against|with)\b"
-    r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b",
+    r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b"
+    r"|\b(?:what|which)\b.*\b(?:called|named|termed|dubbed)\b",
     re.I,
 )
 

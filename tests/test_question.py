@@ -401,3 +401,11 @@ def test_questions_asking_what_a_work_is_evaluated_on():
     assert not asks_for_evaluation("Which loss does ZorbNet minimise?")
     assert profile("Which datasets does ZorbNet use?").asks_evaluation
     assert not profile("Which papers use ImageNet?").asks_evaluation  # a list of papers
+
+
+def test_asking_what_something_is_called_asks_for_a_name():
+    from rag.question import asks_for_names
+
+    assert asks_for_names("What is the new sparse probe called?")
+    assert asks_for_names("Which loss, named after its shape, do the authors use?")
+    assert not asks_for_names("Why is the probe sparse?")
