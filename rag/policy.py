@@ -110,10 +110,17 @@ class AnswerPolicy(BaseModel):
     )
     max_sentences: int = Field(default=3, ge=1, description="Most sentences quoted from one paper.")
     shape_max_sentences: dict[str, int] = Field(
-        default_factory=lambda: {"how_why": 4},
+        default_factory=lambda: {"how_why": 4, "fact": 4},
         description="Most sentences quoted from one paper, per question shape where it differs from max_sentences: "
         "a mechanism ('how does X …', 'why …') takes several steps (what it is, then how each part works), so how/why "
-        "answers quote one more. Fitted on dev.",
+        "answers quote one more; so do general questions ('what does X do'), whose answer is often spread over "
+        "two sentences. Sentences beyond max_sentences need extra_sentence_margin. Fitted on dev.",
+    )
+    extra_sentence_margin: float = Field(
+        default=0.5,
+        ge=0.0,
+        description="A sentence beyond max_sentences (see shape_max_sentences) is quoted only when within this score "
+        "of the best one. Fitted on dev.",
     )
     sentence_margin: float = Field(
         default=0.5, ge=0.0, description="Further sentences are quoted when within this score of the best one."
