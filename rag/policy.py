@@ -79,7 +79,7 @@ class AnswerPolicy(BaseModel):
         "model) when the question asks for names ('which datasets…', 'evaluated on what').",
     )
     evaluation_bonus: float = Field(
-        default=0.3,
+        default=0.4,
         ge=0.0,
         description="Added for a sentence that says where something is evaluated and names the data or benchmark "
         "('Experiments on A and B …') when the question asks what a work is evaluated on ('which datasets…', "

@@ -175,9 +175,11 @@ def _scores(question: str, **policy) -> dict[int, float]:
 
 
 def test_evaluation_question_lifts_the_sentence_naming_its_data():
+    from rag.policy import AnswerPolicy
+
     question = "Which datasets is FooNet evaluated on?"
     with_bonus, without = _scores(question), _scores(question, evaluation_bonus=0.0)
-    assert with_bonus[2] - without[2] == pytest.approx(0.3)
+    assert with_bonus[2] - without[2] == pytest.approx(AnswerPolicy().evaluation_bonus)
     assert with_bonus[1] == pytest.approx(without[1])  # names DFT but says nothing about evaluation
     assert max(with_bonus, key=with_bonus.get) == 2
 
