@@ -17,7 +17,7 @@ from rag.lexicon import is_name_like
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 from rag.retrieve import IndexSnapshot
-from rag.roles import asks_for_availability
+from rag.roles import asks_for_availability, states_evaluation
 from rag.text import Span, numbers_in
 
 
@@ -87,8 +87,10 @@ def score_sentences(
             score += NUMBER_BONUS
         role = roles[row]
         score += bonus.get(role, 0.0)
-        if profile.wants_names and _new_names(text, asked):
-            score += policy.name_answer_bonus
+        if (profile.wants_names or profile.asks_evaluation) and _new_names(text, asked):
+            score += policy.name_answer_bonus if profile.wants_names else 0.0
+            if profile.asks_evaluation and states_evaluation(text):
+                score += policy.evaluation_bonus
         scored.append(
             EvidenceSentence(
                 abstract_id=snapshot.sentence_owner[row],

@@ -78,6 +78,13 @@ class AnswerPolicy(BaseModel):
         description="Added for a sentence that names something the question does not (a dataset, benchmark or "
         "model) when the question asks for names ('which datasets…', 'evaluated on what').",
     )
+    evaluation_bonus: float = Field(
+        default=0.4,
+        ge=0.0,
+        description="Added for a sentence that says where something is evaluated and names the data or benchmark "
+        "('Experiments on A and B …') when the question asks what a work is evaluated on ('which datasets…', "
+        "'what is X tested on'). Fitted on dev.",
+    )
     role_bonus: dict[str, dict[str, float]] = Field(
         default_factory=lambda: {
             "list": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
@@ -102,6 +109,19 @@ class AnswerPolicy(BaseModel):
         default=3, ge=1, description="Single-paper questions: evidence is looked for in the top retrieved abstracts."
     )
     max_sentences: int = Field(default=3, ge=1, description="Most sentences quoted from one paper.")
+    shape_max_sentences: dict[str, int] = Field(
+        default_factory=lambda: {"how_why": 4, "fact": 4},
+        description="Most sentences quoted from one paper, per question shape where it differs from max_sentences: "
+        "a mechanism ('how does X …', 'why …') takes several steps (what it is, then how each part works), so how/why "
+        "answers quote one more; so do general questions ('what does X do'), whose answer is often spread over "
+        "two sentences. Sentences beyond max_sentences need extra_sentence_margin. Fitted on dev.",
+    )
+    extra_sentence_margin: float = Field(
+        default=0.5,
+        ge=0.0,
+        description="A sentence beyond max_sentences (see shape_max_sentences) is quoted only when within this score "
+        "of the best one. Fitted on dev.",
+    )
     sentence_margin: float = Field(
         default=0.5, ge=0.0, description="Further sentences are quoted when within this score of the best one."
     )

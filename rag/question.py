@@ -91,6 +91,7 @@ class QuestionProfile:
     specific_terms: tuple[str, ...] = field(default=())  # name-like tokens as written ("AssayBench", "GPT-4o")
     shape: Shape = "fact"  # the answer plan: see classify_shape
     wants_names: bool = False  # the answer is a list of names (datasets, benchmarks, models): see asks_for_names
+    asks_evaluation: bool = False  # what the work is evaluated on (datasets, benchmarks): see asks_for_evaluation
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -172,10 +173,11 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
 
 
 _NAMED_THINGS = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
+    r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
     r"backbones?|environments?|games?)\b"
     r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|compared?)\s+(?:on|against|with)\b"
-    r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b",
+    r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b"
+    r"|\b(?:what|which)\b.*\b(?:called|named|termed|dubbed)\b",
     re.I,
 )
 
@@ -183,6 +185,21 @@ _NAMED_THINGS = re.compile(
 def asks_for_names(question: str) -> bool:
     """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"."""
     return bool(_NAMED_THINGS.search(question))
+
+
+_EVALUATION_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|data|environments?|tasks?|test\s*beds?)\b"
+    r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|corroborat\w*|verif\w*)\s+"
+    r"(?:\w+\s+){0,2}?(?:on|across|using|with)\b"
+    r"|\b(?:evaluat\w*|tested|validated|corroborat\w*|experiments?)\s*\??\s*$",
+    re.I,
+)
+
+
+def asks_for_evaluation(question: str) -> bool:
+    """The question asks what a work is evaluated on: "which datasets …", "what benchmark is X tested on",
+    "where are the experiments run". Its answer is the abstract's evaluation sentence (rag.roles.states_evaluation)."""
+    return bool(_EVALUATION_ASKED.search(question))
 
 
 _MORE = re.compile(
@@ -326,6 +343,7 @@ def profile(question: str) -> QuestionProfile:
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
         wants_names=kind != "list" and asks_for_names(question),
+        asks_evaluation=kind != "list" and asks_for_evaluation(question),
     )
 
 

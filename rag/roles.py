@@ -59,6 +59,19 @@ _METHOD = re.compile(
 )
 
 
+# How the work does it, said without "we": "Specifically, FooNet combines…", "To do so, …", "FooNet leverages …",
+# "the scores are aggregated into …". A sentence opening like this details the method, whatever words of
+# limitation ("insufficient", "bottleneck") it goes on to use.
+_HOW = re.compile(
+    r"^(?i:specifically|concretely|to\s+(?:do\s+so|achieve\s+this)),"
+    r"|\b(?:[A-Z][\w-]*[A-Z][\w-]*|[Ii]t)\s+(?:first\s+|then\s+|also\s+)?(?:leverages|uses|employs|combines|learns|"
+    r"encodes|decomposes|computes|applies|constructs|builds|trains|samples|aggregates|estimates|models|represents|"
+    r"maps|injects|integrates)\b"
+    r"|\b(?:is|are)\s+(?:then\s+|first\s+)?(?:aggregated|combined|computed|encoded|fed|mapped|projected|"
+    r"decomposed|fused|passed|converted|injected)\s+(?:into|to|through|with|by|via)\b",
+)
+
+
 _PRIOR = re.compile(
     r"^(?:\w+\s+){0,3}?(?:existing|prior|previous|current|conventional|traditional|most|many|recent)\b"
     r"|\b(?:however|but|yet|despite|although|while)\b[^.]{0,80}\b(?:remain\w*|lack\w*|fail\w*|limited|struggl\w*)\b",
@@ -76,6 +89,8 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
         return "contribution"
     if _PRIOR.search(sentence) and position < count - 1:  # what others did or could not do
         return "gap" if _GAP.search(sentence) else "background"
+    if _HOW.search(sentence) and position > 0:
+        return "method"
     if result and position > 0:
         return "result"
     if _GAP.search(sentence) and position < count - 1:
@@ -100,3 +115,16 @@ _WANTS_AVAILABILITY = re.compile(
 
 def asks_for_availability(question: str) -> bool:
     return bool(_WANTS_AVAILABILITY.search(question))
+
+
+_EVALUATION = re.compile(
+    r"\b(?:evaluat\w*|experiment\w*|tested|tests?\s+on|benchmark\w*|validat\w*|corroborat\w*|datasets?|"
+    r"empirical\w*|results?\s+on|trained\s+on|across|test\s*beds?)\b",
+    re.I,
+)
+
+
+def states_evaluation(sentence: str) -> bool:
+    """Whether the sentence says where something is evaluated ("Experiments on A and B show…", "Evaluated on C",
+    "we corroborate this across D and E"). Callers also check that it names the data (rag.evidence)."""
+    return bool(_EVALUATION.search(sentence))

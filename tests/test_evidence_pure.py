@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.question import QuestionProfile
 from rag.text import Span
@@ -128,3 +130,60 @@ def test_new_names_are_names_the_question_does_not_give():
     assert _new_names("Experiments on CIFAR-10 and ImageNet show gains.", {"zorbnet"})
     assert not _new_names("ZorbNet trains quickly on small data.", {"zorbnet"})
     assert not _new_names("The method trains quickly on small data.", set())
+
+
+# --- score_sentences: the evaluation sentence for "what is X evaluated on" ---
+
+
+class FakeSnapshot:
+    """A fake IndexSnapshot holding one made-up abstract: zero vectors (no encoder), real sentence BM25 and roles."""
+
+    def __init__(self, sentences: list[str]) -> None:
+        import numpy as np
+
+        from rag.bm25 import BM25Index
+        from rag.roles import abstract_roles
+
+        self._sentences = sentences
+        self.sentence_vectors = np.zeros((len(sentences), 2), np.float32)
+        self.sentence_bm25 = BM25Index(sentences)
+        self.sentence_roles = abstract_roles(sentences)
+        self.sentence_owner = ["a"] * len(sentences)
+        self.sentence_spans = [Span(i * 100, i * 100 + len(s)) for i, s in enumerate(sentences)]
+
+    def sentence_text(self, row: int) -> str:
+        return self._sentences[row]
+
+
+FAKE_ABSTRACT = [
+    "Molecular property prediction with graph networks remains costly.",
+    "We propose FooNet, a sparse graph learner for molecular property prediction with DFT labels.",
+    "Experiments on ZedSet and QuuxBench show that FooNet is accurate.",
+]
+
+
+def _scores(question: str, **policy) -> dict[int, float]:
+    import numpy as np
+
+    from rag.evidence import score_sentences
+    from rag.policy import AnswerPolicy
+    from rag.question import profile
+
+    snapshot = FakeSnapshot(FAKE_ABSTRACT)
+    scored = score_sentences(profile(question), np.zeros(2, np.float32), snapshot, range(3), AnswerPolicy(**policy))
+    return {e.row: e.score for e in scored}
+
+
+def test_evaluation_question_lifts_the_sentence_naming_its_data():
+    from rag.policy import AnswerPolicy
+
+    question = "Which datasets is FooNet evaluated on?"
+    with_bonus, without = _scores(question), _scores(question, evaluation_bonus=0.0)
+    assert with_bonus[2] - without[2] == pytest.approx(AnswerPolicy().evaluation_bonus)
+    assert with_bonus[1] == pytest.approx(without[1])  # names DFT but says nothing about evaluation
+    assert max(with_bonus, key=with_bonus.get) == 2
+
+
+def test_other_questions_get_no_evaluation_bonus():
+    question = "How does FooNet predict molecular properties?"
+    assert _scores(question) == pytest.approx(_scores(question, evaluation_bonus=0.0))

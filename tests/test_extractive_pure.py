@@ -228,3 +228,29 @@ def test_a_how_question_also_quotes_the_best_method_sentence():
     ]
     plan = plan_single("a", evidence, profile, policy=POLICY)
     assert [e.row for e in plan.sentences] == [0, 2]
+
+
+def test_a_how_question_quotes_one_more_sentence_than_a_fact_question():
+    evidence = [
+        ev("a", 0, 0.9, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 1, 0.85, "It first ranks heads by saliency.", role="method"),
+        ev("a", 2, 0.8, "It then prunes the lowest-ranked heads.", role="method"),
+        ev("a", 3, 0.75, "A small adapter restores the lost accuracy.", role="method"),
+    ]
+    how = QuestionProfile(text="How does ZorbNet work?", kind="general", topic_words=("zorbnet",), shape="how_why")
+    fact = QuestionProfile(text="What is ZorbNet?", kind="general", topic_words=("zorbnet",), shape="fact")
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"how_why": 4})
+    assert [e.row for e in plan_single("a", evidence, how, policy=policy).sentences] == [0, 1, 2, 3]
+    assert [e.row for e in plan_single("a", evidence, fact, policy=policy).sentences] == [0, 1, 2]
+
+
+def test_a_sentence_beyond_max_sentences_must_be_nearly_as_good_as_the_best():
+    evidence = [
+        ev("a", 0, 0.9, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 1, 0.85, "It first ranks heads by saliency.", role="method"),
+        ev("a", 2, 0.8, "It then prunes the lowest-ranked heads.", role="method"),
+        ev("a", 3, 0.3, "Probes are common.", role="background"),
+    ]
+    how = QuestionProfile(text="How does ZorbNet work?", kind="general", topic_words=("zorbnet",), shape="how_why")
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"how_why": 4}, extra_sentence_margin=0.5)
+    assert [e.row for e in plan_single("a", evidence, how, policy=policy).sentences] == [0, 1, 2]

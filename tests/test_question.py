@@ -388,3 +388,24 @@ def test_questions_asking_for_names():
     assert not asks_for_names("What metrics are used to interpret the scores?")
     assert profile("Which datasets does ZorbNet use?").wants_names
     assert not profile("Which papers use ImageNet?").wants_names  # a list of papers, not of names
+
+
+def test_questions_asking_what_a_work_is_evaluated_on():
+    from rag.question import asks_for_evaluation, profile
+
+    assert asks_for_evaluation("What benchmark is the sparse tokenizer tested on")
+    assert asks_for_evaluation("What are the source datasets of the ZorbNet study?")
+    assert asks_for_evaluation("Which coding benchmarks are used to corroborate the bound?")
+    assert asks_for_evaluation("On which data were the experiments run?")
+    assert not asks_for_evaluation("How does ZorbNet compress its cache?")
+    assert not asks_for_evaluation("Which loss does ZorbNet minimise?")
+    assert profile("Which datasets does ZorbNet use?").asks_evaluation
+    assert not profile("Which papers use ImageNet?").asks_evaluation  # a list of papers
+
+
+def test_asking_what_something_is_called_asks_for_a_name():
+    from rag.question import asks_for_names
+
+    assert asks_for_names("What is the new sparse probe called?")
+    assert asks_for_names("Which loss, named after its shape, do the authors use?")
+    assert not asks_for_names("Why is the probe sparse?")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.roles import abstract_roles, asks_for_availability, sentence_role
+from rag.roles import abstract_roles, asks_for_availability, sentence_role, states_evaluation
 
 
 @pytest.mark.parametrize(
@@ -36,3 +36,34 @@ def test_abstract_roles_one_per_sentence():
 )
 def test_asks_for_availability(question, expected):
     assert asks_for_availability(question) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Experiments on ZedSet and QuuxBench show gains.", True),
+        ("Evaluated on BarQA, our method is the most accurate.", True),
+        ("We confirm the finding across FooBench and BazSet.", True),
+        ("We propose FooNet, a sparse graph learner.", False),
+        ("FooNet encodes each atom with a message-passing network.", False),
+    ],
+)
+def test_states_evaluation(sentence, expected):
+    assert states_evaluation(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Specifically, FooNet scores each atom and drops those whose evidence is insufficient.",
+        "BarNet leverages a frozen encoder to rank candidate crops.",
+        "The resulting scores are aggregated into a posterior, whose spread yields an uncertainty estimate.",
+        "To do so, FooNet samples anchors that remain feasible under the budget.",
+    ],
+)
+def test_sentences_saying_how_are_method_even_with_gap_or_result_words(sentence):
+    assert sentence_role(sentence, 3, 7) == "method"
+
+
+def test_openers_that_state_a_finding_or_gap_stay_what_they_are():
+    assert sentence_role("In particular, its use for small molecules remains underexplored.", 2, 7) == "gap"

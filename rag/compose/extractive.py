@@ -48,9 +48,16 @@ def plan_single(
 ) -> ExtractivePlan:
     """Quote the sentences of the top abstract that answer the question (and each part of it)."""
     policy = policy or AnswerPolicy()
+    most = policy.shape_max_sentences.get(profile.shape, policy.max_sentences)
     chosen = pick_sentences(evidence, profile, clause_evidence, policy.max_sentences, policy.sentence_margin)
-    if profile.shape == "how_why" and len(chosen) < policy.max_sentences and not any(
-        e.role == "method" for e in chosen
+    if most > len(chosen) and evidence:  # further sentences only when nearly as good as the best one
+        rows = {e.row for e in chosen}
+        extra = [
+            e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
+        ]
+        chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
+    if (
+        profile.shape == "how_why" and len(chosen) < most and not any(e.role == "method" for e in chosen)
     ):  # "how does X …": the answer is the mechanism, so its best method sentence is quoted too
         method = next((e for e in evidence if e.role == "method"), None)
         if method is not None:
