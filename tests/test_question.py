@@ -409,3 +409,11 @@ def test_asking_what_something_is_called_asks_for_a_name():
     assert asks_for_names("What is the new sparse probe called?")
     assert asks_for_names("Which loss, named after its shape, do the authors use?")
     assert not asks_for_names("Why is the probe sparse?")
+
+
+def test_one_edit_in_a_longer_shape_word_is_fixed_but_not_an_english_word():
+    from rag.question import fix_shape_words
+
+    assert fix_shape_words("which papnrs use graphs?") == "which papers use graphs?"
+    assert fix_shape_words("Wrich papers use graphs?").lower() == "which papers use graphs?"
+    assert fix_shape_words("what is the theme of FooNet?") == "what is the theme of FooNet?"
