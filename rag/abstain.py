@@ -148,9 +148,10 @@ def decide(signals: AbstentionSignals, policy: AnswerPolicy | None = None) -> De
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
-@lru_cache(maxsize=4)
-def _sorted_vocabulary(vocabulary: frozenset[str]) -> tuple[str, ...]:
-    return tuple(sorted(vocabulary))
+@lru_cache(maxsize=64)
+def _of_lengths(vocabulary: frozenset[str], shortest: int, longest: int) -> tuple[str, ...]:
+    """The vocabulary's words of these lengths (a word k edits away differs in length by at most k)."""
+    return tuple(sorted(w for w in vocabulary if shortest <= len(w) <= longest))
 
 
 def looks_mistyped(
@@ -168,7 +169,8 @@ def looks_mistyped(
     if len(word) < 4 or word in vocabulary or zipf_frequency(word, "en") >= common_zipf:
         return False
     edits = long_edits if len(word) >= long_chars else short_edits
-    return process.extractOne(word, _sorted_vocabulary(vocabulary), scorer=OSA.distance, score_cutoff=edits) is not None
+    candidates = _of_lengths(vocabulary, len(word) - edits, len(word) + edits)
+    return process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=edits) is not None
 
 
 def mistyped_stems(
