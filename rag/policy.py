@@ -92,13 +92,23 @@ class AnswerPolicy(BaseModel):
             "yes_no": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
             "compare": {"background": -0.2, "gap": -0.2, "availability": -0.4},
             "how_why": {"method": 0.15, "contribution": 0.05, "background": -0.2, "gap": -0.15, "availability": -0.4},
+            "how_why_failure": {"gap": 0.15, "method": 0.05, "availability": -0.4},
             "number": {"result": 0.05, "availability": -0.3},
             "fact": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"availability": -0.3},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
-        "method, result, availability). A question asking for code or data drops the availability penalty.",
+        "method, result, availability). 'how_why_failure' is for a why-question about a shortcoming ('why does X "
+        "fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
+        "drops the availability penalty.",
+    )
+    answer_role_sentences: int = Field(
+        default=2,
+        ge=0,
+        description="How/why answers quote at least this many sentences of the role that answers them (method for "
+        "'how …'; gap for a why-question about a shortcoming), the best-scoring ones, whatever their margin to the "
+        "best sentence: a mechanism is spread over several method sentences. Fitted on dev.",
     )
     detailed_rows: int = Field(
         default=3000, ge=100, description="Sentences given the full (Python-level) scoring per question."

@@ -92,6 +92,8 @@ class QuestionProfile:
     shape: Shape = "fact"  # the answer plan: see classify_shape
     wants_names: bool = False  # the answer is a list of names (datasets, benchmarks, models): see asks_for_names
     asks_evaluation: bool = False  # what the work is evaluated on (datasets, benchmarks): see asks_for_evaluation
+    explains_failure: bool = False  # a why-question about a shortcoming: see explains_failure
+    terse: bool = False  # a keyword query: see is_terse
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -234,6 +236,33 @@ _HOW_WHY = re.compile(
 )
 
 
+_WHY = re.compile(r"^\s*(?:and\s+)?why\b|\bwhat\s+(?:makes|causes|explains)\b|\bwhat\s+is\s+the\s+reason\b", re.I)
+_FAILS = re.compile(
+    r"\b(?:poor\w*|fail\w*|struggl\w*|degrad\w*|fall\w*\s+short|fell\s+short|break\w*\s+down|broke\s+down|"
+    r"hard|harder|difficult|worse|underperform\w*|suffer\w*|brittle|limited|unreliable|collaps\w*|miss\w*|"
+    r"(?:does|do|did|is|are)\s*n[o']t|not\s+(?:work|generali[sz]e|transfer|scale))\b",
+    re.I,
+)
+
+
+def explains_failure(question: str) -> bool:
+    """A why-question about a shortcoming ("why do X fail on Y", "what makes X generalize poorly"): its answer is
+    the abstract's diagnosis (its gap sentences), not the method that fixes it."""
+    return bool(_WHY.search(question)) and bool(_FAILS.search(question))
+
+
+_QUESTION_CUE = re.compile(
+    r"\?|^\s*(?:who|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|"
+    r"list|name|find|show|tell|give|explain|compare|summari[sz]e|describe)\b",
+    re.I,
+)
+
+
+def is_terse(question: str, max_words: int = 8) -> bool:
+    """A keyword query ("sparse probe pruning accuracy"): a few words, no question word, verb of asking or '?'."""
+    return len(question.split()) <= max_words and not _QUESTION_CUE.search(question)
+
+
 def is_more_request(question: str) -> bool:
     """'tell me more', 'more details', 'go on': asks for more of the previous answer's papers."""
     return bool(_MORE.search(question)) and len(question.split()) <= 8
@@ -344,6 +373,8 @@ def profile(question: str) -> QuestionProfile:
         shape=shape,
         wants_names=kind != "list" and asks_for_names(question),
         asks_evaluation=kind != "list" and asks_for_evaluation(question),
+        explains_failure=shape == "how_why" and explains_failure(question),
+        terse=is_terse(question),
     )
 
 

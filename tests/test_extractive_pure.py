@@ -254,3 +254,40 @@ def test_a_sentence_beyond_max_sentences_must_be_nearly_as_good_as_the_best():
     how = QuestionProfile(text="How does ZorbNet work?", kind="general", topic_words=("zorbnet",), shape="how_why")
     policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"how_why": 4}, extra_sentence_margin=0.5)
     assert [e.row for e in plan_single("a", evidence, how, policy=policy).sentences] == [0, 1, 2]
+
+
+def test_a_how_answer_quotes_the_best_method_sentences_even_below_the_margin():
+    profile = QuestionProfile(text="How does ZorbNet work?", kind="general", topic_words=("zorbnet",), shape="how_why")
+    evidence = [
+        ev("a", 0, 1.0, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 4, 0.9, "ZorbNet is accurate on QuuxBench.", role="result"),
+        ev("a", 2, 0.3, "It first ranks heads by saliency.", role="method"),
+        ev("a", 3, 0.2, "It then prunes the lowest-ranked heads.", role="method"),
+        ev("a", 1, 0.1, "Sparse probes are widely used.", role="background"),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"how_why": 3}, answer_role_sentences=2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 2, 3]
+
+
+def test_a_why_question_about_a_shortcoming_quotes_the_gap_sentence():
+    profile = QuestionProfile(
+        text="Why do probes fail on new domains?", kind="general", topic_words=("probe",), shape="how_why",
+        explains_failure=True,
+    )  # fmt: skip
+    evidence = [
+        ev("a", 2, 1.0, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 3, 0.9, "It ranks heads by saliency.", role="method"),
+        ev("a", 1, 0.2, "However, probes overfit the source domain.", role="gap"),
+    ]
+    policy = AnswerPolicy(max_sentences=2, shape_max_sentences={"how_why": 2}, answer_role_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2]
+
+
+def test_with_role_keeps_the_best_sentence_and_the_cap():
+    from rag.compose.extractive import with_role
+
+    chosen = [ev("a", 0, 0.9, role="result"), ev("a", 1, 0.8, role="result")]
+    evidence = [*chosen, ev("a", 5, 0.1, role="method"), ev("a", 6, 0.05, role="method")]
+    assert [e.row for e in with_role(chosen, evidence, "method", 2, 3)] == [0, 5, 6]
+    assert [e.row for e in with_role(chosen, evidence, "method", 0, 3)] == [0, 1]
+    assert with_role([], evidence, "method", 2, 3) == []

@@ -409,3 +409,38 @@ def test_asking_what_something_is_called_asks_for_a_name():
     assert asks_for_names("What is the new sparse probe called?")
     assert asks_for_names("Which loss, named after its shape, do the authors use?")
     assert not asks_for_names("Why is the probe sparse?")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Why do sparse probes generalize poorly to new domains?", True),
+        ("Why does FooNet fail on long documents?", True),
+        ("Why do graph learners struggle with rare atoms?", True),
+        ("What makes current retrievers fall short on tables?", True),
+        ("Why does FooNet use a sparse probe?", False),
+        ("How does FooNet fail gracefully?", False),
+    ],
+)
+def test_explains_failure_is_a_why_question_about_a_shortcoming(text, expected):
+    assert question.explains_failure(text) is expected
+
+
+def test_profile_marks_failure_questions_only_for_how_why():
+    assert question.profile("Why do sparse probes generalize poorly to new domains?").explains_failure
+    assert not question.profile("Which probes fail on new domains?").explains_failure
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("sparse probe pruning accuracy", True),
+        ("FooNet memory footprint", True),
+        ("What is FooNet?", False),
+        ("how does FooNet prune heads", False),
+        ("sparse probe pruning?", False),
+        ("a long keyword query with far too many words to count as terse at all", False),
+    ],
+)
+def test_is_terse_is_a_short_keyword_query(text, expected):
+    assert question.is_terse(text) is expected

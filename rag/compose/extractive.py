@@ -56,13 +56,28 @@ def plan_single(
             e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
         ]
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
-    if (
-        profile.shape == "how_why" and len(chosen) < most and not any(e.role == "method" for e in chosen)
-    ):  # "how does X …": the answer is the mechanism, so its best method sentence is quoted too
-        method = next((e for e in evidence if e.role == "method"), None)
-        if method is not None:
-            chosen = sorted([*chosen, method], key=lambda e: e.row)
+    if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
+        role = "gap" if profile.explains_failure else "method"
+        chosen = with_role(chosen, evidence, role, policy.answer_role_sentences, most)
     return ExtractivePlan([abstract_id], chosen)
+
+
+def with_role(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], role: str, count: int, most: int
+) -> list[EvidenceSentence]:
+    """``chosen`` with at least ``count`` sentences of ``role`` (the best-scoring ones of ``evidence``), at most
+    ``most`` sentences in all: the best sentence stays, then the role's, then the rest of ``chosen`` by score.
+    In reading order."""
+    if not chosen or count <= 0:
+        return list(chosen)
+    wanted = [e for e in evidence if e.role == role][:count]
+    by_score = sorted(chosen, key=lambda e: (-e.score, e.row))
+    keep: dict[int, EvidenceSentence] = {}
+    for e in [by_score[0], *wanted, *by_score[1:]]:
+        if len(keep) >= max(most, 1):
+            break
+        keep.setdefault(e.row, e)
+    return sorted(keep.values(), key=lambda e: e.row)
 
 
 def plan_more(
