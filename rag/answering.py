@@ -167,6 +167,8 @@ def retrieve(
             lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "",
             members=named,
             mentions=mentions,
+            margin=policy.shape_list_margin.get(shape),
+            with_contribution=shape in policy.contribution_lines,
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]

@@ -141,6 +141,17 @@ class AnswerPolicy(BaseModel):
         description="List/summary answers: an abstract joins when its best sentence is within this of the best "
         "abstract's.",
     )
+    shape_list_margin: dict[str, float] = Field(
+        default_factory=lambda: {"yes_no": 0.15},
+        description="List_margin per question shape where it differs (also applied to the papers naming what the "
+        "question names): 'is there a paper on X' is answered by the paper(s) clearly about X, not by every paper "
+        "near it. Fitted on dev.",
+    )
+    contribution_lines: tuple[str, ...] = Field(
+        default=("yes_no",),
+        description="Question shapes whose list lines quote, next to each paper's line, its best other contribution "
+        "sentence: 'is there a paper on X' -> yes, and what that paper contributes.",
+    )
     contribution_margin: float = Field(
         default=0.25,
         ge=0.0,

@@ -291,3 +291,27 @@ def test_with_role_keeps_the_best_sentence_and_the_cap():
     assert [e.row for e in with_role(chosen, evidence, "method", 2, 3)] == [0, 5, 6]
     assert [e.row for e in with_role(chosen, evidence, "method", 0, 3)] == [0, 1]
     assert with_role([], evidence, "method", 2, 3) == []
+
+
+def test_a_tighter_margin_keeps_only_the_papers_clearly_about_it():
+    evidence = [ev("a", 0, 0.9), ev("b", 1, 0.8), ev("c", 2, 0.6)]
+    assert plan_list(evidence, POLICY, margin=0.15).abstract_ids == ["a", "b"]
+    assert plan_list(evidence, POLICY, members=["a", "c"], margin=0.15).abstract_ids == ["a"]
+    assert plan_list(evidence, POLICY, members=["a", "c"]).abstract_ids == ["a", "c"]
+
+
+def test_with_contribution_adds_each_papers_other_contribution_sentence_in_one_item():
+    evidence = [
+        ev("a", 1, 0.9, "We study sparse probes.", role="contribution"),
+        ev("a", 3, 0.5, "We introduce ZorbNet, a pruned probe.", role="contribution"),
+        ev("a", 2, 0.4, "Probes are common.", role="background"),
+        ev("b", 7, 0.85, "We present QuuxSet.", role="contribution"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in plan.sentences] == [1, 3, 7]
+    text = render(plan, {"a": abstract("a", "ZorbNet"), "b": abstract("b", "QuuxSet")})
+    assert text.splitlines() == [
+        "- **ZorbNet**: We study sparse probes [1]. We introduce ZorbNet, a pruned probe [1].",
+        "- **QuuxSet**: We present QuuxSet [2].",
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [1, 7]

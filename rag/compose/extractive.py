@@ -107,25 +107,54 @@ def plan_list(
     lead: str = "",
     members: Sequence[str] = (),
     mentions: Sequence[str] = (),
+    *,
+    margin: float | None = None,
+    with_contribution: bool = False,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
     ``members``: when the question names something ("which papers use FooNet"), exactly the abstracts naming it,
-    each quoted by its best sentence mentioning one of ``mentions`` (else its contribution)."""
+    each quoted by its best sentence mentioning one of ``mentions`` (else its contribution).
+    ``margin``: papers join when their best sentence is within this of the best paper's (default
+    ``policy.list_margin``; also applied to ``members`` when given). ``with_contribution``: each paper's line also
+    quotes its best other contribution sentence (a yes/no answer says what the work that addresses it contributes)."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     ranked = sorted(best.values(), key=lambda e: (-e.score, e.row))
     if not ranked:
         return ExtractivePlan([], [], "list")
+    cutoff = max(policy.list_floor, ranked[0].score - (policy.list_margin if margin is None else margin))
     if members:
-        chosen = [e for e in ranked if e.abstract_id in set(members)][: policy.list_max]
+        chosen = [e for e in ranked if e.abstract_id in set(members)]
+        if margin is not None:
+            chosen = [e for e in chosen if e.score >= cutoff] or chosen[:1]
+        chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return ExtractivePlan([e.abstract_id for e in chosen], quoted, "list", lead=lead)
-    cutoff = max(policy.list_floor, ranked[0].score - policy.list_margin)
+            return _list_plan(quoted, evidence, lead, with_contribution)
     chosen = [e for e in ranked if e.score >= cutoff][: policy.list_max] or ranked[:1]
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return ExtractivePlan([e.abstract_id for e in chosen], quoted, "list", lead=lead)
+    return _list_plan(quoted, evidence, lead, with_contribution)
+
+
+def _list_plan(
+    quoted: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], lead: str, with_contribution: bool
+) -> ExtractivePlan:
+    sentences: list[EvidenceSentence] = []
+    for line in quoted:
+        extra = next(
+            (
+                e
+                for e in evidence
+                if e.abstract_id == line.abstract_id and e.role == "contribution" and e.row != line.row
+            ),
+            None,
+        )
+        if with_contribution and extra is not None:
+            sentences.extend(sorted((line, extra), key=lambda e: e.row))
+        else:
+            sentences.append(line)
+    return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
 
 
 def _mentioning(
@@ -175,11 +204,11 @@ def render(plan: ExtractivePlan, abstracts: dict[str, Abstract], as_list: bool |
             texts = [_cell(with_marker(c.text, numbers[aid])) if c else "—" for c in cells]
             lines.append(f"| **{_cell(abstracts[aid].label)}** [{numbers[aid]}] | " + " | ".join(texts) + " |")
         return (plan.lead + "\n\n" if plan.lead else "") + "\n".join(lines)
-    if layout == "list":
-        body = "\n".join(
-            f"- **{abstracts[e.abstract_id].label}**: {with_marker(e.text, numbers[e.abstract_id])}"
-            for e in plan.sentences
-        )
+    if layout == "list":  # one item per paper, its quoted sentences in plan order
+        items: dict[str, list[str]] = {}
+        for e in plan.sentences:
+            items.setdefault(e.abstract_id, []).append(with_marker(e.text, numbers[e.abstract_id]))
+        body = "\n".join(f"- **{abstracts[aid].label}**: {' '.join(texts)}" for aid, texts in items.items())
         return (plan.lead + "\n" if plan.lead else "") + body
     body = " ".join(with_marker(e.text, numbers[e.abstract_id]) for e in plan.sentences)
     return (plan.lead + " " if plan.lead else "") + body
