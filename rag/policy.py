@@ -103,6 +103,18 @@ class AnswerPolicy(BaseModel):
         "fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
         "drops the availability penalty.",
     )
+    terse_role_sentences: int = Field(
+        default=1,
+        ge=0,
+        description="A keyword query ('sparse probe pruning accuracy') is answered with at least this many "
+        "contribution sentences and this many result sentences of the paper (what it contributes and what it "
+        "finds). Fitted on dev.",
+    )
+    elaboration_shapes: tuple[str, ...] = Field(
+        default=("fact", "how_why", "number", "name"),
+        description="Question shapes whose single-paper answers also quote the sentence that spells out the best one "
+        "(the next sentence, opening 'In particular', 'Specifically', 'However, this' …). Fitted on dev.",
+    )
     answer_role_sentences: int = Field(
         default=2,
         ge=0,

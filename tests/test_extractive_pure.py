@@ -288,9 +288,9 @@ def test_with_role_keeps_the_best_sentence_and_the_cap():
 
     chosen = [ev("a", 0, 0.9, role="result"), ev("a", 1, 0.8, role="result")]
     evidence = [*chosen, ev("a", 5, 0.1, role="method"), ev("a", 6, 0.05, role="method")]
-    assert [e.row for e in with_role(chosen, evidence, "method", 2, 3)] == [0, 5, 6]
-    assert [e.row for e in with_role(chosen, evidence, "method", 0, 3)] == [0, 1]
-    assert with_role([], evidence, "method", 2, 3) == []
+    assert [e.row for e in with_role(chosen, evidence, ("method",), 2, 3)] == [0, 5, 6]
+    assert [e.row for e in with_role(chosen, evidence, ("method",), 0, 3)] == [0, 1]
+    assert with_role([], evidence, ("method",), 2, 3) == []
 
 
 def test_a_tighter_margin_keeps_only_the_papers_clearly_about_it():
@@ -315,3 +315,44 @@ def test_with_contribution_adds_each_papers_other_contribution_sentence_in_one_i
         "- **QuuxSet**: We present QuuxSet [2].",
     ]
     assert [e.row for e in plan_list(evidence, POLICY).sentences] == [1, 7]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("In particular, the probe needs only ten labels.", True),
+        ("Specifically, heads are ranked by saliency.", True),
+        ("However, this step is usually a single guess.", True),
+        ("The former needs ten labels; the latter a hundred.", True),
+        ("However, probes are costly.", False),
+        ("We introduce ZorbNet.", False),
+    ],
+)
+def test_elaborates(sentence, expected):
+    from rag.compose.extractive import elaborates
+
+    assert elaborates(sentence) is expected
+
+
+def test_the_sentence_spelling_out_the_best_one_is_quoted_in_place_of_the_weakest():
+    from rag.compose.extractive import with_elaboration
+
+    chosen = [ev("a", 0, 0.5, "Probes are common."), ev("a", 2, 0.9, "ZorbNet needs fewer labels than probes.")]
+    follower = ev("a", 3, 0.1, "In particular, it needs only ten labels.")
+    evidence = [*chosen, follower, ev("a", 1, 0.2, "Specifically, probes are linear.")]
+    assert [e.row for e in with_elaboration(chosen, evidence, 3)] == [0, 2, 3]
+    assert [e.row for e in with_elaboration(chosen, evidence, 2)] == [2, 3]
+    plain = [ev("a", 0, 0.9, "ZorbNet is fast."), ev("a", 1, 0.2, "It runs on phones.")]
+    assert [e.row for e in with_elaboration(plain[:1], plain, 3)] == [0]
+
+
+def test_a_keyword_query_quotes_the_contribution_and_a_result():
+    profile = QuestionProfile(text="zorbnet probe", kind="general", topic_words=("zorbnet",), terse=True)
+    evidence = [
+        ev("a", 1, 0.9, "Probes are linear maps over hidden states.", role="background"),
+        ev("a", 0, 0.8, "Probes need many labels.", role="gap"),
+        ev("a", 2, 0.3, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 4, 0.2, "ZorbNet is 3x more label-efficient.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, sentence_margin=0.2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 4]

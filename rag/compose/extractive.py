@@ -56,21 +56,65 @@ def plan_single(
             e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
         ]
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
+    if policy.elaboration_shapes and profile.shape in policy.elaboration_shapes:
+        chosen = with_elaboration(chosen, evidence, most)
+    if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes and finds
+        chosen = with_role(chosen, evidence, ("contribution", "result"), policy.terse_role_sentences, most)
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
         role = "gap" if profile.explains_failure else "method"
-        chosen = with_role(chosen, evidence, role, policy.answer_role_sentences, most)
+        chosen = with_role(chosen, evidence, (role,), policy.answer_role_sentences, most)
     return ExtractivePlan([abstract_id], chosen)
 
 
-def with_role(
-    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], role: str, count: int, most: int
+_ELABORATES = re.compile(
+    r"^(?:in\s+particular|specifically|concretely|namely|that\s+is|in\s+other\s+words|for\s+(?:example|instance)|"
+    r"(?:however|yet|but),\s+(?:this|these|such|it|they)\b|(?:the\s+former|the\s+latter)\b)",
+    re.I,
+)
+
+
+def elaborates(sentence: str) -> bool:
+    """Whether a sentence spells out the one before it ("In particular, …", "Specifically, …", "However, this …")."""
+    return bool(_ELABORATES.search(sentence.strip()))
+
+
+def with_elaboration(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], most: int
 ) -> list[EvidenceSentence]:
-    """``chosen`` with at least ``count`` sentences of ``role`` (the best-scoring ones of ``evidence``), at most
-    ``most`` sentences in all: the best sentence stays, then the role's, then the rest of ``chosen`` by score.
-    In reading order."""
+    """``chosen`` with the sentence that spells out its best one (the next sentence of the abstract, when it opens
+    with "In particular", "Specifically", "However, this" …): it holds the detail the best sentence announces. The
+    lowest-scoring other sentence makes room when ``chosen`` already has ``most``. In reading order."""
+    if not chosen:
+        return list(chosen)
+    best = max(chosen, key=lambda e: (e.score, -e.row))
+    follower = next((e for e in evidence if e.row == best.row + 1 and e.abstract_id == best.abstract_id), None)
+    rows = {e.row for e in chosen}
+    if follower is None or follower.row in rows or not elaborates(follower.text):
+        return list(chosen)
+    keep = sorted(chosen, key=lambda e: (-e.score, e.row))
+    if len(keep) >= max(most, 1):
+        keep = keep[: max(most, 1) - 1]
+    return sorted([*keep, follower], key=lambda e: e.row)
+
+
+def with_role(
+    chosen: Sequence[EvidenceSentence],
+    evidence: Sequence[EvidenceSentence],
+    roles: Sequence[str],
+    count: int,
+    most: int,
+) -> list[EvidenceSentence]:
+    """``chosen`` with at least ``count`` sentences of each of ``roles`` (the best-scoring ones of ``evidence``), at
+    most ``most`` sentences in all: the best sentence stays, then the roles' (a sentence of that role already
+    chosen counts), then the rest of ``chosen`` by score. In reading order."""
     if not chosen or count <= 0:
         return list(chosen)
-    wanted = [e for e in evidence if e.role == role][:count]
+    rows = {e.row for e in chosen}
+    wanted = []
+    for role in roles:
+        missing = count - sum(e.role == role for e in chosen)
+        if missing > 0:
+            wanted += [e for e in evidence if e.role == role and e.row not in rows][:missing]
     by_score = sorted(chosen, key=lambda e: (-e.score, e.row))
     keep: dict[int, EvidenceSentence] = {}
     for e in [by_score[0], *wanted, *by_score[1:]]:
