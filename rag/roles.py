@@ -42,7 +42,8 @@ _RESULT = re.compile(
 )
 _GAP = re.compile(
     r"\b(?:however|but|yet|remain\w*|lack\w*|limited|limitation\w*|fail\w*|struggl\w*|challeng\w*|unclear|"
-    r"understudied|underexplored|overlook\w*|ignore\w*|costly|expensive|insufficient|bottleneck|unknown|"
+    r"understudied|underexplored|overlook\w*|ignore\w*|costly|expensive|insufficient|bottleneck|unknown|brittle|"
+    r"prone\s+to|suboptimal|"
     r"little\s+(?:is|work)|few\s+(?:works|studies|methods))\b",
     re.I,
 )

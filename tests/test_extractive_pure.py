@@ -356,3 +356,12 @@ def test_a_keyword_query_quotes_the_contribution_and_a_result():
     ]
     policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, sentence_margin=0.2)
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 4]
+
+
+def test_a_best_sentence_that_spells_out_the_one_before_brings_that_one():
+    from rag.compose.extractive import with_elaboration
+
+    antecedent = ev("a", 1, 0.2, "We propose ZorbNet, a three-stage probe.")
+    best = ev("a", 2, 0.9, "Specifically, it ranks, prunes and retrains heads.")
+    other = ev("a", 0, 0.5, "Probes are common.")
+    assert [e.row for e in with_elaboration([other, best], [best, other, antecedent], 2)] == [1, 2]

@@ -94,3 +94,8 @@ def test_we_employing_a_step_is_method_even_if_it_reduces_something():
     assert sentence_role("We further employ a cache, which reduces the calls to the solver.", 5, 8) == "method"
     assert sentence_role("We then train a small adapter on the pruned heads.", 4, 8) == "method"
     assert sentence_role("We use FooNet and it outperforms the baselines by 12%.", 6, 8) == "result"
+
+
+def test_a_sentence_saying_what_makes_something_brittle_is_a_gap():
+    sentence = "Under noise, one observation fits several goals, making such single guesses prone to brittle plans."
+    assert sentence_role(sentence, 3, 8) == "gap"

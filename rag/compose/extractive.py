@@ -82,19 +82,22 @@ def with_elaboration(
     chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], most: int
 ) -> list[EvidenceSentence]:
     """``chosen`` with the sentence that spells out its best one (the next sentence of the abstract, when it opens
-    with "In particular", "Specifically", "However, this" …): it holds the detail the best sentence announces. The
+    with "In particular", "Specifically", "However, this" …): it holds the detail the best sentence announces; or,
+    when the best sentence itself spells out the one before it, that one (it says what is spelt out). The
     lowest-scoring other sentence makes room when ``chosen`` already has ``most``. In reading order."""
     if not chosen:
         return list(chosen)
     best = max(chosen, key=lambda e: (e.score, -e.row))
-    follower = next((e for e in evidence if e.row == best.row + 1 and e.abstract_id == best.abstract_id), None)
+    # the best sentence spells out the one before it ("Specifically, …"): that one says what is spelt out
+    partner_row = best.row - 1 if elaborates(best.text) else best.row + 1
+    partner = next((e for e in evidence if e.row == partner_row and e.abstract_id == best.abstract_id), None)
     rows = {e.row for e in chosen}
-    if follower is None or follower.row in rows or not elaborates(follower.text):
+    if partner is None or partner.row in rows or (partner.row > best.row and not elaborates(partner.text)):
         return list(chosen)
     keep = sorted(chosen, key=lambda e: (-e.score, e.row))
     if len(keep) >= max(most, 1):
         keep = keep[: max(most, 1) - 1]
-    return sorted([*keep, follower], key=lambda e: e.row)
+    return sorted([*keep, partner], key=lambda e: e.row)
 
 
 def with_role(
