@@ -116,7 +116,7 @@ class AnswerPolicy(BaseModel):
         "(the next sentence, opening 'In particular', 'Specifically', 'However, this' …). Fitted on dev.",
     )
     answer_role_sentences: int = Field(
-        default=2,
+        default=3,
         ge=0,
         description="How/why answers quote at least this many sentences of the role that answers them (method for "
         "'how …'; gap for a why-question about a shortcoming), the best-scoring ones, whatever their margin to the "

@@ -76,12 +76,12 @@ _HOW = re.compile(
 )
 
 
-# "We further employ …", "Then, we train …": the work describing a step of its method, even when the step is said
-# to reduce or improve something ("…, which reduces the solver calls").
+# "We further employ …", "Then, we train …", "To speed up decoding, we reuse …": the work describing a step of its
+# method, even when the step is said to reduce or improve something ("…, which reduces the solver calls").
 _METHOD_OPENER = re.compile(
-    r"^(?:\w+,\s+)?we\s+(?:also\s+|further\s+|then\s+|first\s+|additionally\s+|instead\s+)?(?:use|train|"
-    r"fine-tune|employ|leverage|combine|apply|adopt|encode|decompose|sample|represent|parameteri[sz]e|map|inject|"
-    r"feed|compute|optimi[sz]e)\b",
+    r"^(?:[^,]{0,80},\s+)?we\s+(?:also\s+|further\s+|then\s+|first\s+|additionally\s+|instead\s+)?(?:use|train|"
+    r"fine-tune|employ|leverage|exploit|reuse|incorporate|combine|apply|adopt|encode|decompose|sample|represent|"
+    r"parameteri[sz]e|map|inject|feed|compute|optimi[sz]e)\b",
     re.I,
 )
 _MEASURED = re.compile(r"\d+(?:\.\d+)?\s*(?:%|×|x\b)|\b(?:outperform\w*|surpass\w*|state-of-the-art)\b", re.I)

@@ -99,3 +99,7 @@ def test_we_employing_a_step_is_method_even_if_it_reduces_something():
 def test_a_sentence_saying_what_makes_something_brittle_is_a_gap():
     sentence = "Under noise, one observation fits several goals, making such single guesses prone to brittle plans."
     assert sentence_role(sentence, 3, 8) == "gap"
+
+
+def test_a_purpose_clause_then_we_do_something_is_method():
+    assert sentence_role("To speed up decoding, we reuse the cached keys across requests.", 4, 8) == "method"
