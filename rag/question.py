@@ -352,6 +352,35 @@ def compare_parts(question: str) -> list[str]:
     return [p for p in parts if p][:4]
 
 
+# Words of a comparison's grammar, not of what the works are compared on.
+_COMPARE_GRAMMAR = frozenset(
+    content_words(
+        "compare comparing comparison contrast contrasting versus vs between differ differs different difference "
+        "differences similar similarity similarities each both two three respective respectively terms respect "
+        "regarding relative approach approaches"
+    )
+)
+
+
+_ASPECT_LEAD = re.compile(
+    r"^(?:(?:differ|compare|contrast)\w*\s+)?(?:in\s+terms\s+of|with\s+respect\s+to|regarding|on|in|for|as)?\s*",
+    re.I,
+)
+
+
+def compare_aspect(question: str, parts: list[str] | None = None) -> str:
+    """What a comparison asks about, after the works it names: 'Compare X and Y in terms of the data they use'
+    -> 'the data they use'; 'X vs Y: what does each assume?' -> 'what does each assume'; '' when it names only
+    the works ('Compare X, Y and Z')."""
+    parts = compare_parts(question) if parts is None else parts
+    ends = [m.end() for part in parts for m in re.finditer(re.escape(part), question, flags=re.I)]
+    rest = question[max(ends) :] if ends else ""
+    rest = _ASPECT_LEAD.sub("", " ".join(rest.split()).strip(" ?.:;,-–—")).strip(" ?.")
+    names = {w for part in parts for w in content_words(part)}
+    words = [w for w in content_words(rest) if w not in _QUESTION_WORDS | _COMPARE_GRAMMAR and w not in names]
+    return rest if words else ""
+
+
 def _names_works(parts: list[str]) -> bool:
     """A comparison of named works: two or more short parts ("X and Y"), not "which pairs to compare when …"."""
     return len(parts) >= 2 and all(len(p.split()) <= 6 for p in parts)

@@ -365,3 +365,21 @@ def test_a_best_sentence_that_spells_out_the_one_before_brings_that_one():
     best = ev("a", 2, 0.9, "Specifically, it ranks, prunes and retrains heads.")
     other = ev("a", 0, 0.5, "Probes are common.")
     assert [e.row for e in with_elaboration([other, best], [best, other, antecedent], 2)] == [1, 2]
+
+
+def test_a_comparison_on_an_aspect_gets_a_column_for_it():
+    a = [ev("a", 1, 0.9, "A does X.", "contribution"), ev("a", 2, 0.8, "A uses Y.", "method")]
+    b = [ev("b", 7, 0.9, "B does Z.", "contribution")]
+    asked = {"a": [ev("a", 1, 0.9, "A does X.", "contribution"), ev("a", 3, 0.5, "A needs 10 GPUs.", "result")],
+             "b": [ev("b", 9, 0.7, "B needs one GPU.", "result")]}  # fmt: skip
+    plan = plan_compare([("a", a), ("b", b)], asked, "their compute cost")
+    lines = render(plan, ABSTRACTS).splitlines()
+    assert lines[0] == "| Work | What it does | Their compute cost | How | Results |"
+    assert lines[2] == "| **FooNet** [1] | A does X [1]. | A needs 10 GPUs [1]. | A uses Y [1]. | — |"
+    assert lines[3] == "| **BarSet** [2] | B does Z [2]. | B needs one GPU [2]. | — | — |"
+
+
+def test_what_a_work_does_prefers_the_sentence_saying_what_it_proposes():
+    a = [ev("a", 1, 0.9, "We study sparse probes.", "contribution"),
+         ev("a", 2, 0.5, "We propose ZorbNet, a pruned probe.", "contribution")]  # fmt: skip
+    assert plan_compare([("a", a)]).rows[0][1][0].text == "We propose ZorbNet, a pruned probe."

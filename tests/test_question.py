@@ -444,3 +444,18 @@ def test_profile_marks_failure_questions_only_for_how_why():
 )
 def test_is_terse_is_a_short_keyword_query(text, expected):
     assert question.is_terse(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Compare FooNet and BarSet in terms of the data they use.", "the data they use"),
+        ("FooNet vs BarSet: what does each assume?", "what does each assume"),
+        ("How do FooNet and BarSet differ in their training cost?", "their training cost"),
+        ("Compare FooNet and BarSet on speed", "speed"),
+        ("Compare FooNet, BarSet and QuuxBench.", ""),
+        ("What is the difference between FooNet and BarSet?", ""),
+    ],
+)
+def test_compare_aspect_is_what_the_works_are_compared_on(text, expected):
+    assert question.compare_aspect(text) == expected

@@ -28,6 +28,7 @@ class ExtractivePlan:
     layout: str = "prose"  # prose | list | table
     rows: list[tuple[str, list[EvidenceSentence | None]]] = field(default_factory=list)  # table: per work, aspects
     lead: str = ""  # text before the quoted sentences ("Yes — ...")
+    columns: list[str] = field(default_factory=list)  # table: the aspects' headers (default: ASPECTS)
 
 
 def with_marker(sentence: str, number: int) -> str:
@@ -223,30 +224,59 @@ def _contribution_of(best: EvidenceSentence, evidence: Sequence[EvidenceSentence
     return best
 
 
-def plan_compare(works: Sequence[tuple[str, Sequence[EvidenceSentence]]]) -> ExtractivePlan:
-    """A row per work (abstract id, its scored sentences best first), one sentence per aspect where it has one."""
+_NOVELTY = re.compile(r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|call|term(?:ed)?)\b", re.I)
+
+
+def plan_compare(
+    works: Sequence[tuple[str, Sequence[EvidenceSentence]]],
+    asked: dict[str, Sequence[EvidenceSentence]] | None = None,
+    asked_label: str = "",
+) -> ExtractivePlan:
+    """A row per work (abstract id, its scored sentences best first), one sentence per aspect where it has one.
+
+    "What it does" is the work's contribution sentence, one saying what it proposes or introduces when there is one
+    ("We study X" says less than "We propose FooNet"). ``asked``: when the comparison asks about something ("… in
+    terms of the data they use"), each work's sentences scored for that, best first: a column headed
+    ``asked_label`` quotes each work's best one not already in its row."""
     rows: list[tuple[str, list[EvidenceSentence | None]]] = []
     for aid, evidence in works:
         cells: list[EvidenceSentence | None] = []
         used: set[int] = set()
-        for _, roles in ASPECTS:
-            cell = next((e for e in evidence if e.role in roles and e.row not in used), None)
+        for name, roles in ASPECTS:
+            candidates = [e for e in evidence if e.role in roles and e.row not in used]
+            if name == "What it does":
+                candidates = sorted(candidates, key=lambda e: not _NOVELTY.search(e.text))  # stable: by score within
+            cell = candidates[0] if candidates else None
             if cell is not None:
                 used.add(cell.row)
             cells.append(cell)
         if cells[0] is None:  # no contribution sentence: the best sentence says what the work is about
             cells[0] = next((e for e in evidence if e.row not in used and e.role != "availability"), None)
+            if cells[0] is not None:
+                used.add(cells[0].row)
+        if asked is not None:
+            on_it = next((e for e in asked.get(aid, ()) if e.row not in used and e.role != "availability"), None)
+            cells.insert(1, on_it)
         rows.append((aid, cells))
     sentences = [c for _, cells in rows for c in cells if c is not None]
-    return ExtractivePlan([aid for aid, _ in rows], sentences, "table", rows)
+    names = [name for name, _ in ASPECTS]
+    columns = [names[0], _header(asked_label), *names[1:]] if asked is not None else names
+    return ExtractivePlan([aid for aid, _ in rows], sentences, "table", rows, columns=columns)
+
+
+def _header(text: str, most: int = 48) -> str:
+    text = " ".join(text.split()).strip(" ?.") or "Asked about"
+    text = text[:1].upper() + text[1:]
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def render(plan: ExtractivePlan, abstracts: dict[str, Abstract], as_list: bool | None = None) -> str:
     numbers = {aid: i for i, aid in enumerate(plan.abstract_ids, start=1)}
     layout = "list" if as_list else plan.layout
     if layout == "table":
-        header = "| Work | " + " | ".join(name for name, _ in ASPECTS) + " |"
-        lines = [header, "|" + " --- |" * (len(ASPECTS) + 1)]
+        columns = plan.columns or [name for name, _ in ASPECTS]
+        header = "| Work | " + " | ".join(_cell(name) for name in columns) + " |"
+        lines = [header, "|" + " --- |" * (len(columns) + 1)]
         for aid, cells in plan.rows:
             texts = [_cell(with_marker(c.text, numbers[aid])) if c else "—" for c in cells]
             lines.append(f"| **{_cell(abstracts[aid].label)}** [{numbers[aid]}] | " + " | ".join(texts) + " |")
