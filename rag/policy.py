@@ -110,6 +110,12 @@ class AnswerPolicy(BaseModel):
         "contribution sentences and this many result sentences of the paper (what it contributes and what it "
         "finds). Fitted on dev.",
     )
+    proposal_sentences: int = Field(
+        default=1,
+        ge=0,
+        description="'How …' answers quote at least this many sentences saying what the work proposes ('We propose "
+        "FooNet, …'), before its method sentences: the mechanism is named before it is detailed. Fitted on dev.",
+    )
     elaboration_shapes: tuple[str, ...] = Field(
         default=("fact", "how_why", "number", "name"),
         description="Question shapes whose single-paper answers also quote the sentence that spells out the best one "

@@ -288,9 +288,9 @@ def test_with_role_keeps_the_best_sentence_and_the_cap():
 
     chosen = [ev("a", 0, 0.9, role="result"), ev("a", 1, 0.8, role="result")]
     evidence = [*chosen, ev("a", 5, 0.1, role="method"), ev("a", 6, 0.05, role="method")]
-    assert [e.row for e in with_role(chosen, evidence, ("method",), 2, 3)] == [0, 5, 6]
-    assert [e.row for e in with_role(chosen, evidence, ("method",), 0, 3)] == [0, 1]
-    assert with_role([], evidence, ("method",), 2, 3) == []
+    assert [e.row for e in with_role(chosen, evidence, [("method", 2)], 3)] == [0, 5, 6]
+    assert [e.row for e in with_role(chosen, evidence, [("method", 0)], 3)] == [0, 1]
+    assert with_role([], evidence, [("method", 2)], 3) == []
 
 
 def test_a_tighter_margin_keeps_only_the_papers_clearly_about_it():
@@ -383,3 +383,33 @@ def test_what_a_work_does_prefers_the_sentence_saying_what_it_proposes():
     a = [ev("a", 1, 0.9, "We study sparse probes.", "contribution"),
          ev("a", 2, 0.5, "We propose ZorbNet, a pruned probe.", "contribution")]  # fmt: skip
     assert plan_compare([("a", a)]).rows[0][1][0].text == "We propose ZorbNet, a pruned probe."
+
+
+def test_a_how_answer_names_what_the_work_proposes_not_only_the_problem_it_studies():
+    profile = QuestionProfile(text="How is routing decided?", kind="general", topic_words=("rout",), shape="how_why")
+    evidence = [
+        ev("a", 0, 0.9, "We study online routing under shifting demand.", role="contribution"),
+        ev("a", 2, 0.8, "It re-solves a small program at each step.", role="method"),
+        ev("a", 3, 0.7, "Each solve uses one sample per period.", role="method"),
+        ev("a", 1, 0.1, "We propose ReRoute, a re-solving algorithm.", role="contribution"),
+    ]
+    policy = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 1, 2, 3]
+    none = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=0)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=none).sentences] == [0, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "expected"),
+    [
+        ("We propose ZorbNet, a sparse probe.", "contribution", True),
+        ("We address this gap by deriving two bounds.", "contribution", True),
+        ("We study sparse probes.", "contribution", False),
+        ("In this paper, we investigate probes.", "contribution", False),
+        ("We propose to prune heads.", "method", False),
+    ],
+)
+def test_has_role_proposal(text, role, expected):
+    from rag.compose.extractive import has_role
+
+    assert has_role(ev("a", 0, 0.5, text, role=role), "proposal") is expected

@@ -60,10 +60,14 @@ def plan_single(
     if policy.elaboration_shapes and profile.shape in policy.elaboration_shapes:
         chosen = with_elaboration(chosen, evidence, most)
     if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes and finds
-        chosen = with_role(chosen, evidence, ("contribution", "result"), policy.terse_role_sentences, most)
+        n = policy.terse_role_sentences
+        chosen = with_role(chosen, evidence, [("contribution", n), ("result", n)], most)
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
-        role = "gap" if profile.explains_failure else "method"
-        chosen = with_role(chosen, evidence, (role,), policy.answer_role_sentences, most)
+        if profile.explains_failure:
+            wants = [("gap", policy.answer_role_sentences)]
+        else:  # what the work proposes, then how it works
+            wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
+        chosen = with_role(chosen, evidence, wants, most)
     return ExtractivePlan([abstract_id], chosen)
 
 
@@ -101,24 +105,40 @@ def with_elaboration(
     return sorted([*keep, partner], key=lambda e: e.row)
 
 
+_PROBLEM_STATEMENT = re.compile(
+    r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work|study))\s+(?:first\s+)?(?:study|investigate|consider|examine|"
+    r"explore|focus|analy[sz]e|revisit)\b",
+    re.I,
+)
+
+
+def has_role(e: EvidenceSentence, role: str) -> bool:
+    """``role`` is a sentence role (rag.roles), or "proposal": a contribution sentence saying what the work does
+    about the problem ("We propose FooNet …", "We address this by deriving …"), not the problem it studies ("We
+    study X")."""
+    if role == "proposal":
+        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text)
+    return e.role == role
+
+
 def with_role(
     chosen: Sequence[EvidenceSentence],
     evidence: Sequence[EvidenceSentence],
-    roles: Sequence[str],
-    count: int,
+    wants: Sequence[tuple[str, int]],
     most: int,
 ) -> list[EvidenceSentence]:
-    """``chosen`` with at least ``count`` sentences of each of ``roles`` (the best-scoring ones of ``evidence``), at
-    most ``most`` sentences in all: the best sentence stays, then the roles' (a sentence of that role already
-    chosen counts), then the rest of ``chosen`` by score. In reading order."""
-    if not chosen or count <= 0:
+    """``chosen`` with at least ``count`` sentences of each ``(role, count)`` of ``wants`` (the best-scoring ones of
+    ``evidence``; see has_role), at most ``most`` sentences in all: the best sentence stays, then the roles' in the
+    order of ``wants`` (a sentence of that role already chosen counts), then the rest of ``chosen`` by score. In
+    reading order."""
+    if not chosen:
         return list(chosen)
     rows = {e.row for e in chosen}
-    wanted = []
-    for role in roles:
-        missing = count - sum(e.role == role for e in chosen)
+    wanted: list[EvidenceSentence] = []
+    for role, count in wants:
+        missing = count - sum(has_role(e, role) for e in chosen)
         if missing > 0:
-            wanted += [e for e in evidence if e.role == role and e.row not in rows][:missing]
+            wanted += [e for e in evidence if has_role(e, role) and e.row not in rows][:missing]
     by_score = sorted(chosen, key=lambda e: (-e.score, e.row))
     keep: dict[int, EvidenceSentence] = {}
     for e in [by_score[0], *wanted, *by_score[1:]]:
