@@ -166,10 +166,11 @@ class AnswerPolicy(BaseModel):
         "near it. Fitted on dev.",
     )
     contribution_lines: tuple[str, ...] = Field(
-        default=("yes_no", "list"),
+        default=("yes_no", "list", "summary"),
         description="Question shapes whose list lines quote, next to each paper's line, its best other contribution "
         "sentence: 'is there a paper on X' -> yes, and what that paper contributes; 'which papers …' -> each paper "
-        "with what it contributes, not only the sentence sharing the question's words. Fitted on dev.",
+        "with what it contributes, not only the sentence sharing the question's words; an overview likewise. Fitted on "
+        "dev.",
     )
     contribution_margin: float = Field(
         default=0.25,

@@ -413,3 +413,12 @@ def test_has_role_proposal(text, role, expected):
     from rag.compose.extractive import has_role
 
     assert has_role(ev("a", 0, 0.5, text, role=role), "proposal") is expected
+
+
+def test_a_list_line_adds_the_sentence_naming_what_the_paper_proposes_first():
+    evidence = [
+        ev("a", 1, 0.9, "We study causal discovery from observations.", role="contribution"),
+        ev("a", 2, 0.6, "We prove that the parents are identified.", role="contribution"),
+        ev("a", 3, 0.3, "For finite data, we propose ZorbRM, a local estimator.", role="contribution"),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True).sentences] == [1, 3]

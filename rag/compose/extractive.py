@@ -115,10 +115,16 @@ _PROBLEM_STATEMENT = re.compile(
 def has_role(e: EvidenceSentence, role: str) -> bool:
     """``role`` is a sentence role (rag.roles), or "proposal": a contribution sentence saying what the work does
     about the problem ("We propose FooNet …", "We address this by deriving …"), not the problem it studies ("We
-    study X")."""
+    study X"), or "named_proposal": one saying what it proposes or introduces ("We propose FooNet", "a method
+    called FooNet")."""
     if role == "proposal":
         return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text)
+    if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
+        return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     return e.role == role
+
+
+_NAMES_PROPOSAL = re.compile(r"\bwe\s+(?:\w+\s+)?(?:propose|introduce|present)\b|\b(?:called|termed|dubbed)\b", re.I)
 
 
 def with_role(
@@ -185,7 +191,8 @@ def plan_list(
     each quoted by its best sentence mentioning one of ``mentions`` (else its contribution).
     ``margin``: papers join when their best sentence is within this of the best paper's (default
     ``policy.list_margin``; also applied to ``members`` when given). ``with_contribution``: each paper's line also
-    quotes its best other contribution sentence (a yes/no answer says what the work that addresses it contributes)."""
+    quotes its best other contribution sentence, one saying what the work proposes when there is one (see has_role):
+    a yes/no answer says what the work that addresses it contributes."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     ranked = sorted(best.values(), key=lambda e: (-e.score, e.row))
@@ -210,13 +217,9 @@ def _list_plan(
 ) -> ExtractivePlan:
     sentences: list[EvidenceSentence] = []
     for line in quoted:
+        others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
         extra = next(
-            (
-                e
-                for e in evidence
-                if e.abstract_id == line.abstract_id and e.role == "contribution" and e.row != line.row
-            ),
-            None,
+            (e for role in ("named_proposal", "proposal", "contribution") for e in others if has_role(e, role)), None
         )
         if with_contribution and extra is not None:
             sentences.extend(sorted((line, extra), key=lambda e: e.row))
