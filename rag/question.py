@@ -94,6 +94,7 @@ class QuestionProfile:
     asks_evaluation: bool = False  # what the work is evaluated on (datasets, benchmarks): see asks_for_evaluation
     explains_failure: bool = False  # a why-question about a shortcoming: see explains_failure
     terse: bool = False  # a keyword query: see is_terse
+    asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -251,6 +252,18 @@ def explains_failure(question: str) -> bool:
     return bool(_WHY.search(question)) and bool(_FAILS.search(question))
 
 
+_REMEDY = re.compile(
+    r"\b(?:how|what)\b.{0,60}\b(?:fix|fixe[sd]|address\w*|solv\w*|overcom\w*|mitigat\w*|remed\w*|resolv\w*|tackl\w*|"
+    r"cure[sd]?|repair\w*)\b",
+    re.I,
+)
+
+
+def asks_remedy(question: str) -> bool:
+    """The question also asks how a shortcoming is fixed ("…, and how do the authors fix it?")."""
+    return bool(_REMEDY.search(question))
+
+
 _QUESTION_CUE = re.compile(
     r"\?|^\s*(?:who|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|"
     r"list|name|find|show|tell|give|explain|compare|summari[sz]e|describe)\b",
@@ -404,6 +417,7 @@ def profile(question: str) -> QuestionProfile:
         asks_evaluation=kind != "list" and asks_for_evaluation(question),
         explains_failure=shape == "how_why" and explains_failure(question),
         terse=is_terse(question),
+        asks_remedy=asks_remedy(question),
     )
 
 

@@ -53,6 +53,9 @@ _BACKGROUND = re.compile(
     r"increasingly|often))\b",
     re.I,
 )
+# A background cue counts near the sentence's start ("Existing methods …", "Recent work has …"), not in a clause
+# about something else ("… adapts them to the current workflow").
+_BACKGROUND_REACH = 60
 _METHOD = re.compile(
     r"\b(?:we\s+(?:use|train|fine-tune|model|learn|leverage|employ|combine|compute|apply|encode|decompose|"
     r"optimi[sz]e|sample|construct|represent|formulate|parameteri[sz]e|map)|by\s+(?:\w+ing)\b|"
@@ -112,7 +115,7 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
         return "gap"
     if _METHOD.search(sentence) and position > 0:
         return "method"
-    if _BACKGROUND.search(sentence) or position == 0:
+    if _BACKGROUND.search(sentence[:_BACKGROUND_REACH]) or position == 0:
         return "background"
     if contribution:
         return "contribution"

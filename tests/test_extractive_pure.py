@@ -422,3 +422,17 @@ def test_a_list_line_adds_the_sentence_naming_what_the_paper_proposes_first():
         ev("a", 3, 0.3, "For finite data, we propose ZorbRM, a local estimator.", role="contribution"),
     ]
     assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True).sentences] == [1, 3]
+
+
+def test_a_why_it_fails_and_how_to_fix_it_question_also_quotes_the_proposal():
+    kwargs = dict(kind="general", topic_words=("probe",), shape="how_why", explains_failure=True)
+    evidence = [
+        ev("a", 1, 0.9, "However, probes overfit the source domain.", role="gap"),
+        ev("a", 2, 0.8, "They also ignore label noise.", role="gap"),
+        ev("a", 5, 0.1, "We propose ZorbNet, a probe trained on mixed domains.", role="contribution"),
+    ]
+    policy = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1)
+    fix = QuestionProfile(text="Why do probes fail, and how is it fixed?", asks_remedy=True, **kwargs)
+    why = QuestionProfile(text="Why do probes fail?", **kwargs)
+    assert [e.row for e in plan_single("a", evidence, fix, policy=policy).sentences] == [1, 2, 5]
+    assert [e.row for e in plan_single("a", evidence, why, policy=policy).sentences] == [1, 2]

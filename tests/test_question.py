@@ -459,3 +459,9 @@ def test_is_terse_is_a_short_keyword_query(text, expected):
 )
 def test_compare_aspect_is_what_the_works_are_compared_on(text, expected):
     assert question.compare_aspect(text) == expected
+
+
+def test_asks_remedy_is_a_question_about_how_a_shortcoming_is_fixed():
+    assert question.asks_remedy("Why do probes fail on new domains, and how do the authors fix it?")
+    assert question.profile("Why do probes fail on new domains, and how do the authors fix it?").asks_remedy
+    assert not question.asks_remedy("Why do probes fail on new domains?")

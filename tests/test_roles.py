@@ -103,3 +103,11 @@ def test_a_sentence_saying_what_makes_something_brittle_is_a_gap():
 
 def test_a_purpose_clause_then_we_do_something_is_method():
     assert sentence_role("To speed up decoding, we reuse the cached keys across requests.", 4, 8) == "method"
+
+
+def test_a_background_word_late_in_a_sentence_about_the_method_does_not_make_it_background():
+    sentence = (
+        "A shared rule pool keeps useful rules across tasks, while online updates adapt them to the current task."
+    )
+    assert sentence_role(sentence, 4, 8) != "background"
+    assert sentence_role("Existing probes typically need many labels.", 1, 8) == "background"

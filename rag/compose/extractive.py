@@ -63,8 +63,11 @@ def plan_single(
         n = policy.terse_role_sentences
         chosen = with_role(chosen, evidence, [("contribution", n), ("result", n)], most)
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
-        if profile.explains_failure:
-            wants = [("gap", policy.answer_role_sentences)]
+        if profile.explains_failure:  # "…, and how do they fix it?": what the work proposes too
+            wants = [
+                ("gap", policy.answer_role_sentences),
+                ("proposal", policy.proposal_sentences * profile.asks_remedy),
+            ]
         else:  # what the work proposes, then how it works
             wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
