@@ -114,7 +114,8 @@ class AnswerPolicy(BaseModel):
         default=1,
         ge=0,
         description="'How …' answers quote at least this many sentences saying what the work proposes ('We propose "
-        "FooNet, …'), before its method sentences: the mechanism is named before it is detailed. Fitted on dev.",
+        "FooNet, …'), before its method sentences: the mechanism is named before it is detailed. General ('fact') "
+        "answers with fewer sentences than their most quote one too. Fitted on dev.",
     )
     elaboration_shapes: tuple[str, ...] = Field(
         default=("fact", "how_why", "number", "name"),

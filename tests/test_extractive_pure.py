@@ -436,3 +436,16 @@ def test_a_why_it_fails_and_how_to_fix_it_question_also_quotes_the_proposal():
     why = QuestionProfile(text="Why do probes fail?", **kwargs)
     assert [e.row for e in plan_single("a", evidence, fix, policy=policy).sentences] == [1, 2, 5]
     assert [e.row for e in plan_single("a", evidence, why, policy=policy).sentences] == [1, 2]
+
+
+def test_a_general_answer_with_room_names_what_the_work_proposes():
+    profile = QuestionProfile(text="Can an assistant pick arms well?", kind="general", topic_words=("arm",))
+    evidence = [
+        ev("a", 2, 0.9, "The assistant picks two arms each round.", role="method"),
+        ev("a", 0, 0.2, "We study bandits with two agents.", role="contribution"),
+        ev("a", 3, 0.1, "We call this the ZorbBandit and give an algorithm.", role="contribution"),
+    ]
+    policy = AnswerPolicy(shape_max_sentences={"fact": 3}, proposal_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 3]
+    full = AnswerPolicy(max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=full).sentences] == [2]

@@ -62,6 +62,8 @@ def plan_single(
     if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes and finds
         n = policy.terse_role_sentences
         chosen = with_role(chosen, evidence, [("contribution", n), ("result", n)], most)
+    if profile.shape == "fact" and not profile.terse and len(chosen) < most:  # room left: name what it proposes
+        chosen = with_role(chosen, evidence, [("proposal", policy.proposal_sentences)], most)
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
         if profile.explains_failure:  # "…, and how do they fix it?": what the work proposes too
             wants = [
