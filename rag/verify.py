@@ -32,8 +32,9 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
+from rag.verify_binding import crossed_roles
 
-CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "overclaim", "scope", "novelty")
+CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
 def stem(word: str) -> str:
     return _snowball(word.lower())  # the one Snowball stemmer (rag/text.py), as content words use
@@ -575,6 +576,20 @@ def check_swap(ctx: _Context) -> str | None:
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
+
+
+def check_roles(ctx: _Context) -> str | None:
+    """Two terms of the evidence trading what is said of them ("A segments, B labels" for "B segments, A labels")."""
+    crossing = crossed_roles(
+        ctx.claim_tokens,
+        ctx.evidence_tokens,
+        min_crossed_words=ctx.policy.roles_min_crossed_words,
+        punct_weight=ctx.policy.roles_punctuation_distance,
+    )
+    if crossing is None:
+        return None
+    quote = _quote(" ".join(ctx.evidence_texts))
+    return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1369,6 +1384,7 @@ _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
     "numbers": check_numbers,
     "entities": check_entities,
     "swap": check_swap,
+    "roles": check_roles,
     "polarity": check_polarity,
     "attribution": check_attribution,
     "direction": check_direction,
