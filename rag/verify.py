@@ -708,6 +708,34 @@ def _prefix_antonym(a: str, b: str) -> bool:
     return False
 
 
+def _shared_words(clause: Sequence[Token], stems: frozenset[str] | set[str]) -> int:
+    """How many words of ``clause`` (negations aside) ``stems`` has: a hyphenated word counts once, matched by
+    itself or a part ("ancestry-dependent" is one word, not three)."""
+    seen = set()
+    for t in clause:
+        if t.content and t.lower not in _NEGATION and t.stem not in seen and any(s in stems for s in _stems_of(t)):
+            seen.add(t.stem)
+    return len(seen)
+
+
+def _negation_scope(clause: Sequence[Token]) -> set[str]:
+    """Stems of the content words after the first negating word (whole words: "high-reward", not "reward"): what
+    the clause denies ("requires one model and no shadow models" denies shadow models, not the one model)."""
+    for i in range(len(clause)):
+        if _negates(clause, i):
+            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in _NEGATION}
+    return set()
+
+
+def _negation_concerns(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
+    """The negation of whichever of the two parts is negated covers words the other part says: otherwise the two
+    are about different things ("extends to deep networks" against "extends to deep networks and needs no shadow
+    models")."""
+    negated, other = (claim_clause, clause) if _negated(claim_clause) else (clause, claim_clause)
+    scope = _negation_scope(negated)
+    return not scope or any(t.stem in scope for t in other if t.content)
+
+
 def _best_clause(claim_clause: set[str], evidence: Sequence[list[Token]]) -> tuple[list[Token], int] | None:
     best, best_shared = None, 0
     for clause in evidence:
@@ -765,14 +793,16 @@ def check_polarity(ctx: _Context) -> str | None:
         candidates = abstract_clauses if about_prior else own_clauses
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
-        shared = [len(stems & content_stems(c)) for c in candidates]
+        shared = [_shared_words(claim_clause, content_stems(c)) for c in candidates]
         best = max(shared, default=0)
         if best == 0 or (best < 2 and best < len(stems)):
             continue
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
-        agreeing = [c for c in abstract_clauses if len(stems & content_stems(c)) >= best]  # prior work's too
+        agreeing = [c for c in abstract_clauses if _shared_words(claim_clause, content_stems(c)) >= best]  # prior work's too
         if all(
-            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) and not _kept(claim_clause, c)
+            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c)
+            and not _kept(claim_clause, c)
+            and _negation_concerns(claim_clause, c)
             for c in matches + agreeing
         ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
