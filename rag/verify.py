@@ -854,6 +854,13 @@ _ANTONYM_WORDS = (
     ("cheap", "expensive"), ("cheap", "costly"), ("success", "failure"), ("succeeds", "fails"),
     ("strength", "weakness"), ("helps", "hurts"), ("benefits", "harms"), ("promotes", "suppresses"),
     ("promotes", "inhibits"), ("activates", "inhibits"), ("activates", "suppresses"), ("exact", "approximate"),
+    ("enables", "prevents"), ("allows", "prevents"), ("facilitates", "hinders"), ("interpolation", "extrapolation"),
+    ("forward", "backward"), ("top-down", "bottom-up"), ("lossless", "lossy"), ("centralized", "decentralized"),
+    ("convex", "concave"), ("exploration", "exploitation"), ("overconfident", "underconfident"),
+    ("overparameterized", "underparameterized"), ("generalist", "specialist"), ("simple", "complex"),
+    ("rigid", "flexible"), ("expands", "shrinks"), ("novice", "expert"), ("negligible", "substantial"),
+    ("negligible", "significant"), ("marginal", "substantial"), ("minor", "major"), ("benign", "harmful"),
+    ("safe", "harmful"), ("aligned", "misaligned"), ("calibrated", "miscalibrated"), ("specified", "misspecified"),
     ("tight", "loose"), ("majority", "minority"), ("rare", "common"), ("rare", "frequent"), ("weak", "strong"),
     ("correlated", "anticorrelated"), ("agrees", "disagrees"), ("converges", "diverges"),
     ("convergence", "divergence"), ("stable", "chaotic"), ("accept", "reject"), ("include", "exclude"),
@@ -1014,6 +1021,10 @@ _COMPARATIVES = {
     "fewer": ("amount", -1), "greater": ("amount", 1), "larger": ("amount", 1), "smaller": ("amount", -1),
     "faster": ("speed", 1), "slower": ("speed", -1), "stronger": ("strength", 1), "weaker": ("strength", -1),
     "longer": ("length", 1), "shorter": ("length", -1), "cheaper": ("cost", -1), "costlier": ("cost", 1),
+    "closer": ("distance", -1), "nearer": ("distance", -1), "farther": ("distance", 1), "easier": ("difficulty", -1),
+    "harder": ("difficulty", 1), "simpler": ("complexity", -1), "earlier": ("time", -1), "later": ("time", 1),
+    "bigger": ("amount", 1), "deeper": ("depth", 1), "shallower": ("depth", -1), "wider": ("width", 1),
+    "narrower": ("width", -1), "denser": ("density", 1), "sparser": ("density", -1),
 }  # fmt: skip
 # Words of change or degree: (dimension, sign). The same dimension with the other sign is the opposite claim.
 _TRENDS = {
@@ -1032,6 +1043,10 @@ _TRENDS = {
     "weaker": ("strength", -1), "outperform": ("good", 1), "underperform": ("good", -1), "superior": ("good", 1),
     "inferior": ("good", -1), "earlier": ("time", -1), "later": ("time", 1), "wider": ("width", 1),
     "narrower": ("width", -1), "upper": ("amount", 1), "above": ("amount", 1), "below": ("amount", -1),
+    "amplif": ("amount", 1), "suppress": ("amount", -1), "attenu": ("amount", -1), "dampen": ("amount", -1),
+    "upweight": ("weight", 1), "up-weight": ("weight", 1), "downweight": ("weight", -1), "down-weight": ("weight", -1),
+    "expand": ("amount", 1), "closer": ("distance", -1), "farther": ("distance", 1), "easier": ("difficulty", -1),
+    "harder": ("difficulty", 1), "simpler": ("complexity", -1),
 }  # fmt: skip
 _WINDOW = 3
 _SIDE = 6  # content words taken on each side of a comparison
@@ -1120,6 +1135,25 @@ def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None
     return None
 
 
+_PREPOSITIONS = {"to", "in", "on", "at", "for", "with", "from", "under", "across", "during", "among", "between"}
+
+
+def _prepositional_sides(clause: Sequence[Token], i: int) -> tuple[int, int] | None:
+    """For "than" at ``i`` followed by a preposition, the comparative it belongs to and where the same preposition
+    follows it: "closer to X than to Y", "higher in X than in Y" compare X with Y. (position of the comparative,
+    position of its preposition)."""
+    if clause[i].lower != "than" or i + 2 >= len(clause) or clause[i + 1].lower not in _PREPOSITIONS:
+        return None
+    prep = clause[i + 1].lower
+    for k in range(i - 2, max(-1, i - 2 * _SIDE), -1):
+        if clause[k].lower in _COMPARATIVES:
+            for j in range(k + 1, min(k + 4, i)):
+                if clause[j].lower == prep:
+                    return k, j
+            return None
+    return None
+
+
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
     """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
     'A improves X over B', 'A has lower X compared to B'."""
@@ -1139,6 +1173,15 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
                 marked = _marker(clause, i)
                 if marked:
                     sign, dim, subject_end, object_from = marked
+            between = _prepositional_sides(clause, i)
+            if between is not None:  # "closer to X than to Y": X against Y, whatever the subject
+                k, prep_at = between
+                dim, sign = _metric_direction(clause, k, *_COMPARATIVES[clause[k].lower])
+                subject = set(_ordered_stems(clause[prep_at + 1 : i]))
+                obj = set(_ordered_stems(clause[i + 2 : _object_end(clause, i + 2)])[:_SIDE])
+                a, b = (subject, obj) if sign > 0 else (obj, subject)
+                found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
+                continue
             if not sign or object_from is None:
                 continue
             subject = set(_ordered_stems(clause[:subject_end])[-_SIDE:])
