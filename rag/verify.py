@@ -33,6 +33,7 @@ from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
 from rag.verify_binding import crossed_roles
+from rag.verify_scope import affix_sibling, narrowed
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -1402,6 +1403,24 @@ def check_scope(ctx: _Context) -> str | None:
                 return f"the abstract is about {other}, not {word}"
             if not in_abstract:
                 return f"the abstract does not mention {word}"
+    return _affix_scope(ctx)
+
+
+def _affix_scope(ctx: _Context) -> str | None:
+    """A setting named by an affix ("single-step" for the abstract's "multi-step", "task-specific" for its
+    "task-agnostic"), and "only X" where the evidence says "X and Y" (rag/verify_scope.py)."""
+    evidence = [t.lower for toks in ctx.evidence_tokens for t in toks]
+    abstract = {t.lower for t in ctx.abstract_tokens if t.content}
+    for word in dict.fromkeys(t.lower for t in ctx.claim_tokens if t.content):
+        if word in abstract:
+            continue
+        sibling = affix_sibling(word, [w for w in evidence if w in abstract]) or affix_sibling(word, abstract)
+        if sibling:
+            return f"the abstract is about {sibling}, not {word}"
+    narrow = narrowed([t.lower for t in ctx.claim_tokens], evidence)
+    if narrow:
+        only, other = narrow
+        return f"the abstract says {only} and {other}, not only {only}: {_quote(' '.join(ctx.evidence_texts))}"
     return None
 
 
