@@ -512,8 +512,11 @@ def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
     """The one term replaced: inside, with the ends free to differ; or at an end when nothing inside differs (the
     subject swapped: "B causes X" for "A causes X")."""
     inner = [op for k, op in enumerate(ops) if op[0] != "equal" and 0 < k < len(ops) - 1]
-    if len(inner) == 1 and inner[0][0] == "replace":
-        return (*inner[0][1:], "inner")
+    replaced = [op for op in inner if op[0] == "replace"]
+    # besides the term, at most one word added or left out elsewhere ("the most stable UQ family")
+    extra = [op for op in inner if op[0] != "replace"]
+    if len(replaced) == 1 and (not extra or (len(extra) == 1 and max(extra[0][2] - extra[0][1], extra[0][4] - extra[0][3]) == 1)):
+        return (*replaced[0][1:], "inner")
     if inner:
         return None
     edges = [op for op in (ops[0], ops[-1]) if op[0] == "replace"]
@@ -523,6 +526,15 @@ def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
 def _is_abbreviation(token: Token) -> bool:
     text = token.text[:-1] if token.text.endswith("s") else token.text
     return len(text) >= 2 and sum(c.isupper() for c in text) >= 2
+
+
+def _modifier_swap(said, instead, mine, theirs, i2: int, j2: int) -> bool:
+    """At the start of a part, a hyphenated modifier replaced before the same word ("reconstruction-based scores"
+    for "probabilistic scores"): another kind of the same thing, not the subject named another way."""
+    if i2 >= len(mine) or j2 >= len(theirs) or mine[i2].stem != theirs[j2].stem:
+        return False
+    adjacent = said[-1].end + 1 == mine[i2].start or said[-1].end == mine[i2].start
+    return adjacent and any("-" in t.lower for t in said)
 
 
 def check_swap(ctx: _Context) -> str | None:
@@ -569,7 +581,8 @@ def check_swap(ctx: _Context) -> str | None:
                 if any(_is_abbreviation(t) for t in (*said, *instead)):
                     continue  # "LMs" for "language models"
                 opposite = any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p)
-                if not opposite and (where == "edge" or not said_p <= abstract_parts - _parts(theirs)):
+                kind = where == "edge" and _modifier_swap(said, instead, mine, theirs, i2, j2)
+                if not opposite and ((where == "edge" and not kind) or not said_p <= abstract_parts - _parts(theirs)):
                     continue  # at an end of the part only an opposite counts (a subject may be named many ways)
                 if not opposite and k > 0 and said_p & _parts(toks) and not instead_p <= claim_parts:
                     continue  # in one sentence, a swap is two terms trading places, not a synonym
