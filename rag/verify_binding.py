@@ -40,6 +40,11 @@ class Crossing:
     agreeing_words: int
 
 
+def _key(stem: str) -> str:
+    """One key for a verb and its noun where the stemmer leaves a trailing vowel ('amplifi' / 'amplif')."""
+    return stem.rstrip("ie") if len(stem) > 5 else stem
+
+
 def _positions(tokens: Sequence, punct_weight: float, start: float = 0.0) -> list[tuple[str, float]]:
     """(stem, position) of each content word; punctuation and contrast words push what follows further away."""
     out, at = [], start
@@ -49,7 +54,7 @@ def _positions(tokens: Sequence, punct_weight: float, start: float = 0.0) -> lis
             continue
         at += 1.0
         if t.content and t.lower not in _STOPWORDS:
-            out.append((t.stem, at))
+            out.append((_key(t.stem), at))
     return out
 
 
@@ -122,7 +127,7 @@ def crossed_roles(
     evidence: list[tuple[str, float]] = []
     for k, toks in enumerate(evidence_tokens):
         evidence += _positions(toks, punct_weight, start=k * _SENTENCE_GAP)
-    texts = {t.stem: t.text for t in claim_tokens if not t.is_punct}
+    texts = {_key(t.stem): t.text for t in claim_tokens if not t.is_punct}
     units = _units(claim, evidence, texts)
     if len(units) < 4:
         return None
