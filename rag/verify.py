@@ -989,6 +989,23 @@ def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
     return spans
 
 
+def _likens(clause: Sequence[Token]) -> bool:
+    """'Like existing methods', 'as prior work': the part of a claim that likens the paper to other work."""
+    words = [t.lower for t in clause]
+    return any(a in ("like", "as", "similar", "similarly") and b in _PRIOR_MARKERS for a, b in zip(words, words[1:], strict=False))
+
+
+def _comma_parts(span: Sequence[Token], text: str) -> list[list[Token]]:
+    """``span`` (tokens of the sentence ``text``) cut where the sentence has a comma or semicolon between two of
+    its words; [] when it has none."""
+    parts: list[list[Token]] = [[]]
+    for k, t in enumerate(span):
+        if k and any(c in ",;" for c in text[span[k - 1].end : t.start]):
+            parts.append([])
+        parts[-1].append(t)
+    return [p for p in parts if p] if len(parts) > 1 else []
+
+
 def check_attribution(ctx: _Context) -> str | None:
     """The claim gives the paper (its method, "we") what the abstract says of existing methods."""
     lowered = {t.lower for t in ctx.claim_tokens}
@@ -1004,13 +1021,20 @@ def check_attribution(ctx: _Context) -> str | None:
         return None
     if any(_negated(c) for c in clauses(ctx.claim_tokens)):
         return None
+    # "Like existing methods, ZedX does P": what P says, measured against the claim (the likening part aside)
+    core = set().union(*(content_stems(c) for c in clauses(ctx.claim_tokens) if not _likens(c))) if likened else set()
+    core -= {s for t in words if _looks_like_name(t, first=False) for s in _stems_of(t)}  # the paper's name
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-        for span in _prior_spans(toks):
+        spans = _prior_spans(toks)
+        # a part of a long prior-work span ("rely on post-hoc adjustment, operating at the output level") counts too
+        parts = [p for span in spans for p in _comma_parts(span, text)]
+        for span in spans + [p for p in parts if p not in spans]:
             stems = content_stems(span) - _NEGATION
             if len(stems) < 3:
                 continue
             shared = ctx.claim_stems & stems
-            if len(shared) < max(3, ctx.policy.attribution_min_coverage * len(stems)):
+            said_of_core = len(core & stems) >= max(3, ctx.policy.attribution_min_coverage * len(core))
+            if len(shared) < max(3, ctx.policy.attribution_min_coverage * len(stems)) and not said_of_core:
                 continue
             # The paper may say the same of itself elsewhere ("prior work uses X; we also use X").
             own = [content_stems(o) for o in ctx.sentence_tokens if o is not toks and not _prior_spans(o)]
