@@ -725,11 +725,17 @@ def _prefix_antonym(a: str, b: str) -> bool:
 def _shared_words(clause: Sequence[Token], stems: frozenset[str] | set[str]) -> int:
     """How many words of ``clause`` (negations aside) ``stems`` has: a hyphenated word counts once, matched by
     itself or a part ("ancestry-dependent" is one word, not three)."""
-    seen = set()
+    return sum(1 for keys in _word_keys(tuple(clause)) if any(s in stems for s in keys))
+
+
+@lru_cache(maxsize=50_000)
+def _word_keys(clause: tuple[Token, ...]) -> tuple[tuple[str, ...], ...]:
+    """The stems of each content word of ``clause`` (one entry per distinct word, negations aside)."""
+    seen: dict[str, tuple[str, ...]] = {}
     for t in clause:
-        if t.content and t.lower not in _NEGATION and t.stem not in seen and any(s in stems for s in _stems_of(t)):
-            seen.add(t.stem)
-    return len(seen)
+        if t.content and t.lower not in _NEGATION and t.stem not in seen:
+            seen[t.stem] = tuple(_stems_of(t))
+    return tuple(seen.values())
 
 
 def _negation_scope(clause: Sequence[Token]) -> set[str]:
@@ -807,12 +813,13 @@ def check_polarity(ctx: _Context) -> str | None:
         candidates = abstract_clauses if about_prior else own_clauses
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
-        shared = [_shared_words(claim_clause, content_stems(c)) for c in candidates]
+        in_all = {id(c): _shared_words(claim_clause, content_stems(c)) for c in abstract_clauses}
+        shared = [in_all[id(c)] for c in candidates]
         best = max(shared, default=0)
         if best == 0 or (best < 2 and best < len(stems)):
             continue
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
-        agreeing = [c for c in abstract_clauses if _shared_words(claim_clause, content_stems(c)) >= best]  # prior work's too
+        agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
             _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c)
             and not _kept(claim_clause, c)
