@@ -1269,6 +1269,9 @@ def check_direction(ctx: _Context) -> str | None:
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
                 if swapped >= 2 and swapped > same:
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
+    reversed_range = _reversed_range(ctx)
+    if reversed_range:
+        return reversed_range
     # A change or degree word whose opposite is what the evidence says about the same thing.
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
@@ -1277,6 +1280,43 @@ def check_direction(ctx: _Context) -> str | None:
         opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]]
         if opposite and not same:
             return f"the abstract says '{opposite[0][3]}', not '{word}': {_quote(_sentence_with(ctx, opposite[0][3]))}"
+    return None
+
+
+_RANGE_SIDE = 10  # words looked at after "from" and after "to"
+
+
+def ranges(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(stems after "from", stems after "to") for each "from A to B" (a shift, a range, a transfer)."""
+    words = [t for t in tokens if not t.is_punct]
+    found = []
+    for i, t in enumerate(words):
+        if t.lower != "from":
+            continue
+        to = next((k for k in range(i + 1, min(i + 2 + _RANGE_SIDE, len(words))) if words[k].lower == "to"), None)
+        if to is None or to == i + 1:
+            continue
+        end = next((k for k in range(to + 1, min(to + 1 + _RANGE_SIDE, len(words))) if words[k].lower in _BOUNDARY_WORDS
+                    or words[k].lower in ("from", "and", "while")), min(to + 1 + _RANGE_SIDE, len(words)))
+        start = {s for x in words[i + 1 : to] if x.content and not _is_adverb(x) for s in _stems_of(x)}
+        stop = {s for x in words[to + 1 : end] if x.content and not _is_adverb(x) for s in _stems_of(x)}
+        if start and stop:
+            found.append((frozenset(start - stop), frozenset(stop - start)))
+    return found
+
+
+def _reversed_range(ctx: _Context) -> str | None:
+    """"from B to A" where the abstract says "from A to B" (what the two ends share more the other way round)."""
+    mine = ranges(ctx.claim_tokens)
+    if not mine:
+        return None
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        for a_from, a_to in ranges(toks):
+            for c_from, c_to in mine:
+                crossed = len(c_from & a_to) + len(c_to & a_from)
+                kept = len(c_from & a_from) + len(c_to & a_to)
+                if crossed >= 2 and len(c_from & a_to) and len(c_to & a_from) and crossed > kept:
+                    return f"the abstract says it the other way round: {_quote(text)}"
     return None
 
 

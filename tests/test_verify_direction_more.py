@@ -40,3 +40,17 @@ def test_listed_opposites_without_a_prefix_are_rejected():
     abstract = "The cache enables parallel decoding of long documents on a single accelerator."
     v = _check(abstract, "The cache prevents parallel decoding of long documents on a single accelerator.")
     assert not v.verified and "enables" in v.reason
+
+
+def test_from_a_to_b_reversed_is_rejected():
+    abstract = "Difficulty rises across five tiers, from single-table lookups in tier one to nested multi-join queries in tier five."
+    v = _check(abstract, "The five tiers go from nested multi-join queries in tier one down to single-table lookups in tier five.")
+    assert not v.verified and "other way round" in v.reason
+    assert _check(abstract, "The five tiers range from single-table lookups in tier one to nested multi-join queries in tier five.").verified
+
+
+def test_ranges_read_both_ends():
+    from rag.verify import ranges
+
+    (start, stop), = ranges(tokenize("accuracy drops from clean images to corrupted images"))
+    assert "clean" in start and "corrupt" in stop and "imag" not in start
