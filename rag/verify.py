@@ -1269,7 +1269,7 @@ def check_direction(ctx: _Context) -> str | None:
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
                 if swapped >= 2 and swapped > same:
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
-    reversed_range = _reversed_range(ctx)
+    reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:
         return reversed_range
     # A change or degree word whose opposite is what the evidence says about the same thing.
@@ -1288,6 +1288,11 @@ _RANGE_SIDE = 10  # words looked at after "from" and after "to"
 
 def ranges(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
     """(stems after "from", stems after "to") for each "from A to B" (a shift, a range, a transfer)."""
+    return [(start, stop) for _, start, stop in _ranges_at(tokens)]
+
+
+def _ranges_at(tokens: Sequence[Token]) -> list[tuple[int, frozenset[str], frozenset[str]]]:
+    """(where "from" is among the words, stems after "from", stems after "to")."""
     words = [t for t in tokens if not t.is_punct]
     found = []
     for i, t in enumerate(words):
@@ -1301,7 +1306,7 @@ def ranges(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]
         start = {s for x in words[i + 1 : to] if x.content and not _is_adverb(x) for s in _stems_of(x)}
         stop = {s for x in words[to + 1 : end] if x.content and not _is_adverb(x) for s in _stems_of(x)}
         if start and stop:
-            found.append((frozenset(start - stop), frozenset(stop - start)))
+            found.append((i, frozenset(start - stop), frozenset(stop - start)))
     return found
 
 
@@ -1317,6 +1322,38 @@ def _reversed_range(ctx: _Context) -> str | None:
                 kept = len(c_from & a_from) + len(c_to & a_to)
                 if crossed >= 2 and len(c_from & a_to) and len(c_to & a_from) and crossed > kept:
                     return f"the abstract says it the other way round: {_quote(text)}"
+    return None
+
+
+_LEVEL_DIMENSIONS = {"amount", "good", "quality", "gain"}
+
+
+def orderings(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(the side that is higher, the side that is lower) for "higher in X than in Y" and for a change "from A to B"
+    ("degradation from A to B": A is higher; "gains from A to B": B is)."""
+    found = [(c.better, c.worse) for c in comparisons(tokens) if c.dimension in _LEVEL_DIMENSIONS]
+    words = [t for t in tokens if not t.is_punct]
+    for i, start, stop in _ranges_at(tokens):
+        for t in words[max(0, i - _WINDOW) : i]:
+            key = t.lower if t.lower in _TRENDS else next((k for k in _TRENDS if t.stem.startswith(k) and len(k) >= 5), None)
+            if key and _TRENDS[key][0] in _LEVEL_DIMENSIONS:
+                found.append((start, stop) if _TRENDS[key][1] < 0 else (stop, start))
+                break
+    return found
+
+
+def _reversed_order(ctx: _Context) -> str | None:
+    """"higher in B than in A" where the abstract says the level drops from B... to A, or the other way round."""
+    mine = orderings(ctx.claim_tokens)
+    if not mine:
+        return None
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        for high, low in orderings(toks):
+            for c_high, c_low in mine:
+                crossed = len(c_high & low) + len(c_low & high)
+                kept = len(c_high & high) + len(c_low & low)
+                if len(c_high & low) and len(c_low & high) and crossed > kept:
+                    return f"the abstract says the opposite: {_quote(text)}"
     return None
 
 

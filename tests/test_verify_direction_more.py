@@ -54,3 +54,17 @@ def test_ranges_read_both_ends():
 
     (start, stop), = ranges(tokenize("accuracy drops from clean images to corrupted images"))
     assert "clean" in start and "corrupt" in stop and "imag" not in start
+
+
+def test_higher_in_b_than_a_against_a_drop_from_a_to_b_is_rejected():
+    abstract = "All parsers show a sharp drop in accuracy from edited news text to noisy forum posts."
+    v = _check(abstract, "Parsers score higher on noisy forum posts than on edited news text.")
+    assert not v.verified and "opposite" in v.reason
+    assert _check(abstract, "Parsers score higher on edited news text than on noisy forum posts.").verified
+
+
+def test_orderings_read_a_change_from_a_to_b():
+    from rag.verify import orderings
+
+    (high, low), = orderings(tokenize("recall improves from short clips to long clips"))
+    assert "long" in high and "short" in low
