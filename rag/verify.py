@@ -701,7 +701,8 @@ def _negates(clause: Sequence[Token], i: int) -> bool:
         return after == "to"
     if t.lower in ("free", "freedom"):  # "freedom from having to augment the data"; not "free energy"
         return after == "from"
-    return True
+    # "missing modalities", "absent labels": a kind of input, not a denial ("X is missing")
+    return not (t.lower in ("missing", "absent") and i + 1 < len(clause) and clause[i + 1].content)
 
 
 def _negated(clause: Sequence[Token]) -> bool:
@@ -829,13 +830,14 @@ def check_polarity(ctx: _Context) -> str | None:
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
     # A negated part of the abstract ("without increasing memory") that the claim states positively.
     claim_clauses = clauses(ctx.claim_tokens)
-    for clause in abstract_clauses:
-        stems = content_stems(clause) - _NEGATION
-        if not _negated(clause) or len(stems) < 2:
+    claim_about_prior = any(t.lower in _CLAIM_PRIOR for t in ctx.claim_tokens)
+    for clause in abstract_clauses if claim_about_prior else own_clauses:
+        words = len(_word_keys(tuple(clause)))  # a hyphenated word counts once
+        if not _negated(clause) or words < 2:
             continue
-        needed = max(2, ctx.policy.negated_part_coverage * len(stems))
+        needed = max(2, ctx.policy.negated_part_coverage * words)
         if any(
-            not _negated(c) and not _prefix_negates(c, clause) and len(stems & content_stems(c)) >= needed
+            not _negated(c) and not _prefix_negates(c, clause) and _shared_words(clause, content_stems(c)) >= needed
             for c in claim_clauses
         ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"

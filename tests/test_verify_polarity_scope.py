@@ -37,3 +37,23 @@ def test_a_hyphenated_word_counts_once():
     claim = clauses(tokenize("label-efficient pose-conditioned training"))[0]
     assert _shared_words(claim, content_stems(tokenize("label efficient pose conditioned"))) == 2
     assert _shared_words(claim, content_stems(tokenize("pose-conditioned training"))) == 2
+
+
+def test_missing_before_a_noun_is_a_kind_of_input_not_a_denial():
+    abstract = "We test the tagger on inputs with missing fields and corrupted fields."
+    assert _check(abstract, "The tagger is tested on inputs with missing fields and corrupted fields.").verified
+    v = _check("The tagger output is missing for corrupted fields.", "The tagger output is available for corrupted fields.")
+    assert not v.verified
+
+
+def test_what_existing_work_neglects_does_not_deny_the_papers_own_claim():
+    abstract = (
+        "Existing benchmarks focus on clean images, often neglecting sensor noise and missing channels. "
+        "Our benchmark assesses robustness to sensor noise and missing channels."
+    )
+    assert _check(abstract, "The benchmark assesses robustness to sensor noise and missing channels.", best=1).verified
+
+
+def test_a_negated_part_is_matched_word_by_word():
+    abstract = "Accuracy saturates quickly, not through deeper per-pixel encoders."
+    assert _check(abstract, "Accuracy saturates quickly regardless of per-pixel encoder complexity.").verified
