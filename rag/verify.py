@@ -1388,6 +1388,7 @@ _STRONG = {
     "elimin": "eliminates", "solv": "solves", "certain": "certainly", "definit": "definitively",
     "conclus": "conclusively", "univers": "universally", "invari": "invariably", "never": "never",
     "must": "must", "ensur": "ensures", "best": "best", "first": "first", "sole": "solely", "optim": "optimal",
+    "exact": "exactly",
 }  # fmt: skip
 _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", "often", "typic", "usual",
            "general", "larg", "partial", "part", "mostli", "like", "potenti", "possibl", "indic", "appear",
@@ -1420,7 +1421,30 @@ def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key:
     return False
 
 
+_CONDITION_WORDS = {stem(w) for w in "assumption assumptions condition conditions".split()}
+
+
+def _dropped_conditions(ctx: _Context) -> str | None:
+    """"with no assumptions", "unconditionally" where the abstract states the result under assumptions or
+    conditions ("under mild assumptions")."""
+    words = [t for t in ctx.claim_tokens if not t.is_punct]
+    claim_free = any(
+        t.stem in _CONDITION_WORDS and any(w.lower in ("no", "without") for w in words[max(0, k - 2) : k])
+        for k, t in enumerate(words)
+    ) or any(t.lower.startswith(("unconditional", "assumption-free")) for t in words)
+    if not claim_free:
+        return None
+    for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
+        for c in clauses(toks):
+            if not _negated(c) and any(t.stem in _CONDITION_WORDS for t in c) and any(t.lower in ("under", "assuming", "given") for t in c):
+                return f"the abstract states it under conditions: {_quote(text)}"
+    return None
+
+
 def check_overclaim(ctx: _Context) -> str | None:
+    dropped = _dropped_conditions(ctx)
+    if dropped:
+        return dropped
     evidence_stems = {t.stem for toks in ctx.evidence_tokens for t in toks}
     hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES]
     claim = [t for t in ctx.claim_tokens if not t.is_punct]
