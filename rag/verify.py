@@ -500,6 +500,8 @@ _SWAP_OPPOSITES = (
     ("more", "fewer"), ("before", "after"), ("minimum", "maximum"), ("upper", "lower"), ("input", "output"),
     ("encoder", "decoder"), ("positive", "negative"), ("increase", "decrease"), ("strong", "weak"), ("fast", "slow"),
     ("best", "worst"), ("easy", "hard"), ("amplify", "suppress"), ("small", "big"), ("coarse", "fine"),
+    ("up", "down"), ("upweight", "downweight"), ("upsample", "downsample"), ("inner", "outer"), ("left", "right"),
+    ("head", "tail"), ("top", "bottom"), ("begin", "end"), ("start", "end"), ("min", "max"),
 )  # fmt: skip
 
 
@@ -521,6 +523,22 @@ def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
         return None
     edges = [op for op in (ops[0], ops[-1]) if op[0] == "replace"]
     return (*edges[0][1:], "edge") if len(edges) == 1 and len(ops) > 1 else None
+
+
+def _opposite_replaced(ops, mine, theirs, need: int, share: float) -> tuple[str, str] | None:
+    """Where the part differs from the sentence in more than one place: a word replaced by its listed opposite
+    ("up-weights already safe examples" for "down-weights already safe examples"), the rest matching as for a swap."""
+    equal = _matched(ops)
+    if equal < need or equal < share * (len(mine) - sum(op[2] - op[1] for op in ops if op[0] != "equal")):
+        return None
+    for op in ops:
+        if op[0] != "replace" or op[2] - op[1] > _SWAP_MAX_WORDS or op[4] - op[3] > _SWAP_MAX_WORDS:
+            continue
+        said, instead = mine[op[1] : op[2]], theirs[op[3] : op[4]]
+        said_p, instead_p = _parts(said) - _parts(instead), _parts(instead) - _parts(said)
+        if any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p):
+            return " ".join(t.text for t in said), " ".join(t.text for t in instead)
+    return None
 
 
 def _is_abbreviation(token: Token) -> bool:
@@ -565,6 +583,9 @@ def check_swap(ctx: _Context) -> str | None:
                     return f"the abstract says it the other way round: {_quote(text)}"
                 term = _replaced_term(ops, len(mine))
                 if term is None:
+                    flipped = _opposite_replaced(ops, mine, theirs, need, ctx.policy.swap_min_share)
+                    if flipped:
+                        return f"the abstract says '{flipped[1]}' here, not '{flipped[0]}': {_quote(text)}"
                     continue
                 i1, i2, j1, j2, where = term
                 equal = _matched(ops)
@@ -1069,7 +1090,7 @@ _COMPARATIVES = {
     "faster": ("speed", 1), "slower": ("speed", -1), "stronger": ("strength", 1), "weaker": ("strength", -1),
     "longer": ("length", 1), "shorter": ("length", -1), "cheaper": ("cost", -1), "costlier": ("cost", 1),
     "closer": ("distance", -1), "nearer": ("distance", -1), "farther": ("distance", 1), "easier": ("difficulty", -1),
-    "harder": ("difficulty", 1), "simpler": ("complexity", -1), "earlier": ("time", -1), "later": ("time", 1),
+    "harder": ("difficulty", 1), "simpler": ("complexity", -1),
     "bigger": ("amount", 1), "deeper": ("depth", 1), "shallower": ("depth", -1), "wider": ("width", 1),
     "narrower": ("width", -1), "denser": ("density", 1), "sparser": ("density", -1),
 }  # fmt: skip

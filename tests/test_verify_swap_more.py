@@ -37,3 +37,18 @@ def test_a_swap_next_to_one_added_word_is_rejected():
 
 def test_one_added_word_alone_is_no_swap():
     assert _check("Density and margin scores form the most reliable score family under heavy rain.", 3).verified
+
+
+def test_an_opposite_with_another_small_difference_is_still_rejected():
+    abstract = "The sampler down-weights already solved tasks to avoid wasted updates."
+    spans = sentence_spans(abstract)
+    v = check_claim("The sampler up-weights already solved tasks so they keep producing updates.", abstract, spans, [0.85],
+                    VerifyPolicy())
+    assert not v.verified and "down-weights" in v.reason
+
+
+def test_earlier_and_later_stay_words_of_a_side():
+    from rag.verify import comparisons, tokenize
+
+    (c,) = comparisons(tokenize("later layers strictly dominate earlier ones"))
+    assert "later" in c.better and "earlier" in c.worse
