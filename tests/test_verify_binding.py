@@ -7,7 +7,7 @@ from rag.text import sentence_spans
 from rag.verify import check_claim, tokenize
 from rag.verify_binding import crossed_roles
 
-EVIDENCE = "Our pipeline uses a small tagger to split the recipe into cooking steps, then applies a large parser to link the steps."
+EVIDENCE = "Our pipeline uses a rule tagger to split the recipe into cooking steps, then applies a neural parser to link the steps."
 
 
 def _crossing(claim: str, *evidence: str):
@@ -15,12 +15,12 @@ def _crossing(claim: str, *evidence: str):
 
 
 def test_two_terms_trading_what_they_do_is_a_crossing():
-    c = _crossing("The pipeline uses a large parser to split the recipe into cooking steps and a small tagger to link the steps.", EVIDENCE)
-    assert c is not None and {c.first, c.second} == {"large parser", "small tagger"}
+    c = _crossing("The pipeline uses a neural parser to split the recipe into cooking steps and a rule tagger to link the steps.", EVIDENCE)
+    assert c is not None and {c.first, c.second} == {"neural parser", "rule tagger"}
 
 
 def test_the_same_roles_in_other_words_are_no_crossing():
-    assert _crossing("A small tagger splits the recipe into cooking steps and a large parser links the steps.", EVIDENCE) is None
+    assert _crossing("A rule tagger splits the recipe into cooking steps and a neural parser links the steps.", EVIDENCE) is None
 
 
 def test_a_phrase_moved_to_the_front_is_no_crossing():
@@ -49,9 +49,9 @@ def test_a_crossing_makes_the_claim_unsupported_with_a_readable_reason():
     abstract = "We study recipe parsing. " + EVIDENCE + " The pipeline is evaluated on ten cookbooks."
     spans = sentence_spans(abstract)
     sims = [0.2, 0.9, 0.2]
-    claim = "The pipeline uses a large parser to split the recipe into cooking steps and a small tagger to link the steps."
+    claim = "The pipeline uses a neural parser to split the recipe into cooking steps and a rule tagger to link the steps."
     v = check_claim(claim, abstract, spans, sims, VerifyPolicy())
     assert not v.verified and v.failures[0].check == "roles"
-    assert "the other way round" in v.reason and "small tagger" in v.reason
-    faithful = "The pipeline uses a small tagger to split the recipe into cooking steps and a large parser to link the steps."
+    assert "the other way round" in v.reason and "rule tagger" in v.reason
+    faithful = "The pipeline uses a rule tagger to split the recipe into cooking steps and a neural parser to link the steps."
     assert check_claim(faithful, abstract, spans, sims, VerifyPolicy()).verified
