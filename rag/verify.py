@@ -1354,6 +1354,11 @@ _LEVEL_DIMENSIONS = {"amount", "good", "quality", "gain"}
 def orderings(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
     """(the side that is higher, the side that is lower) for "higher in X than in Y" and for a change "from A to B"
     ("degradation from A to B": A is higher; "gains from A to B": B is)."""
+    return list(_orderings(tuple(tokens)))
+
+
+@lru_cache(maxsize=20_000)
+def _orderings(tokens: tuple[Token, ...]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     found = [(c.better, c.worse) for c in comparisons(tokens) if c.dimension in _LEVEL_DIMENSIONS]
     words = [t for t in tokens if not t.is_punct]
     for i, start, stop in _ranges_at(tokens):
@@ -1362,7 +1367,7 @@ def orderings(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[s
             if key and _TRENDS[key][0] in _LEVEL_DIMENSIONS:
                 found.append((start, stop) if _TRENDS[key][1] < 0 else (stop, start))
                 break
-    return found
+    return tuple(found)
 
 
 def _reversed_order(ctx: _Context) -> str | None:

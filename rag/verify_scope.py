@@ -9,6 +9,7 @@ stem with a sibling affix: that holds for any stem, so no list of settings is ne
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from rag.text import stem
 
@@ -64,6 +65,7 @@ def _split_suffix(word: str) -> list[tuple[str, str]]:
     return [(x, word[: -len(x) - 1]) for x in suffixes if word.endswith("-" + x) and len(word) - len(x) - 1 >= 3]
 
 
+@lru_cache(maxsize=50_000)
 def _readings(word: str) -> list[tuple[frozenset[str], str, str]]:
     """(family, affix, stem of the rest) for each way ``word`` splits into an affix of a family and a stem."""
     out = [(f, p, stem(rest)) for p, rest in _split_prefix(word) for f in PREFIX_FAMILIES if p in f]
