@@ -25,7 +25,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -140,6 +140,8 @@ class CrossValidated:
     false: float  # out-of-fold share of answerable questions abstained on at the threshold
     scores: np.ndarray  # pooled out-of-fold scores
     labels: np.ndarray  # their labels
+    log_loss: float = float("nan")  # pooled out-of-fold class-balanced log-loss
+    per_c: tuple[tuple[float, float, float, float, float], ...] = ()  # (C, threshold, abstains, false, log-loss)
 
 
 def cross_validate(
@@ -154,17 +156,30 @@ def cross_validate(
     repeats: int = 5,
     seed: int = 0,
 ) -> CrossValidated:
-    """The C of ``c_grid`` and the threshold that abstain most out of fold with out-of-fold false abstention <=
-    max_false. Ties go to the smaller C (stronger regularisation, the safer model on unseen questions)."""
-    best: CrossValidated | None = None
+    """The C of ``c_grid`` and the threshold, both chosen out of fold: C minimises the pooled out-of-fold
+    class-balanced log-loss (the fit's own objective, a proper scoring rule over every threshold, so C is not decided
+    by a few questions at the edge of the ceiling; ties go to the smaller C); the threshold is the one abstaining most
+    with out-of-fold false abstention <= max_false on that C's out-of-fold scores."""
+    if not c_grid:
+        raise ValueError("c_grid is empty")
+    runs = []
     for c in sorted(c_grid):
         scores, pooled = out_of_fold_scores(features, labels, groups, names, c, folds=folds, repeats=repeats, seed=seed)
         threshold = pick_threshold(scores, pooled, max_false)
         ((_, abstains, false),) = trade_off(scores, pooled, [threshold])
-        if best is None or abstains > best.abstains + 1e-12:
-            best = CrossValidated(c, threshold, abstains, false, scores, pooled)
-    assert best is not None, "c_grid is empty"
-    return best
+        runs.append(CrossValidated(c, threshold, abstains, false, scores, pooled, balanced_log_loss(scores, pooled)))
+    chosen = min(runs, key=lambda run: run.log_loss)  # min keeps the first (smallest C) of equal losses
+    per_c = tuple((run.c, run.threshold, run.abstains, run.false, run.log_loss) for run in runs)
+    return replace(chosen, per_c=per_c)
+
+
+def balanced_log_loss(scores: np.ndarray, labels: np.ndarray) -> float:
+    """Mean log-loss with each class weighted to half the total (as the fit weighs them)."""
+    s = np.clip(np.asarray(scores, dtype=float), 1e-12, 1 - 1e-12)
+    y = np.asarray(labels, dtype=float)
+    if not (0 < y.sum() < len(y)):
+        raise ValueError("need both answerable and unanswerable questions")
+    return float(-(np.log(s[y == 1]).mean() + np.log(1 - s[y == 0]).mean()) / 2)
 
 
 def rewrite_defaults(source: str, values: dict[str, float]) -> str:
@@ -276,7 +291,13 @@ def main(argv: list[str] | None = None) -> int:
     weights, bias = fit_weights(x, y, names, cv.c)
     new = scores_of(x, weights, bias)
     naive = pick_threshold(new, y, args.max_false)  # what picking in-sample would have chosen, for comparison
-    print(f"\nC chosen by {args.repeats}x{args.folds}-fold cross-validation from {c_grid}: {cv.c:g}")
+    print(
+        f"\nC chosen by {args.repeats}x{args.folds}-fold cross-validation (lowest out-of-fold balanced log-loss; "
+        f"each C's threshold: most abstention with out-of-fold false <= {args.max_false}):"
+    )
+    for c, t, a, f, loss in cv.per_c:
+        chosen = "  <- chosen" if c == cv.c else ""
+        print(f"  C={c:<6g} log-loss {loss:.4f}, threshold {t:.2f}: abstains {a:.3f}, false {f:.3f}{chosen}")
     print("Trade-off (abstains = share of unanswerable abstained on; false = share of answerable abstained on):")
     _curves(
         {

@@ -6,6 +6,9 @@ import numpy as np
 import pytest
 
 from eval.fit_abstention import (
+    balanced_log_loss as fit_loss,
+)
+from eval.fit_abstention import (
     chain_groups,
     cross_validate,
     fit_weights,
@@ -162,7 +165,37 @@ def test_on_a_noisy_toy_the_in_sample_threshold_is_looser_than_the_cross_validat
     assert cv.false <= 0.05 and cv.threshold > naive
 
 
-def test_ties_between_strengths_go_to_the_stronger_regularisation():
+def test_ties_between_strengths_go_to_the_stronger_regularisation(monkeypatch):
+    import eval.fit_abstention as fit
+
     x, y, groups = _separable()
-    cv = cross_validate(x, y, groups, ["unknown"], [100.0, 10.0], 0.0, folds=4, repeats=1)
-    assert cv.c == 10.0
+    monkeypatch.setattr(fit, "out_of_fold_scores", lambda f, labels, *a, **k: (np.where(labels == 1, 0.8, 0.2), labels))
+    assert fit.cross_validate(x, y, groups, ["unknown"], [100.0, 10.0], 0.0).c == 10.0  # a fake: same scores
+
+
+def test_the_strength_with_the_lower_out_of_fold_log_loss_is_chosen(monkeypatch):
+    import eval.fit_abstention as fit
+
+    y = np.array([0] * 30 + [1] * 10)
+
+    def fake_scores(features, labels, groups, names, c, **_):  # a fake: C=1 is confidently right, C=100 hedges
+        sure = 0.95 if c == 1.0 else 0.6
+        return np.where(labels == 1, sure, 1 - sure), labels
+
+    monkeypatch.setattr(fit, "out_of_fold_scores", fake_scores)
+    cv = fit.cross_validate(np.zeros((40, 1)), y, [f"id:{i}" for i in range(40)], ["unknown"], [100.0, 1.0], 0.05)
+    assert cv.c == 1.0 and cv.log_loss < cv.per_c[1][4]
+    assert [row[0] for row in cv.per_c] == [1.0, 100.0]
+
+
+def test_balanced_log_loss_weighs_the_classes_equally():
+    # one unanswerable among many answerable: its loss counts as much as all of theirs together
+    labels = np.array([0, 0, 0, 1])
+    assert fit_loss(np.array([0.5, 0.5, 0.5, 0.5]), labels) == pytest.approx(np.log(2))
+    assert fit_loss(np.array([0.1, 0.1, 0.1, 0.1]), labels) == pytest.approx((np.log(10) - np.log(0.9)) / 2)
+
+
+def test_an_empty_grid_is_an_error():
+    x, y, groups = _separable()
+    with pytest.raises(ValueError, match="empty"):
+        cross_validate(x, y, groups, ["unknown"], [], 0.05)
