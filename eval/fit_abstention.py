@@ -1,13 +1,22 @@
-"""Fit the abstention weights and threshold on the dev split only.
+"""Fit the abstention weights and threshold on the tuned splits (dev, regression) only, by cross-validation.
 
-Asks every question of one split (follow-ups after their history, as `rag eval` does), records the abstention
-features of each answer (`Answer.abstention_features`), fits a class-balanced, L2-regularised logistic regression with
-sign constraints (a signal that argues for abstaining may not be fitted to argue against it), and picks the threshold
-that abstains most on unanswerable questions while keeping false abstention at or under a ceiling. Prints the
-trade-off curve and the fitted values as ``RAG_ANSWER__*`` settings; with ``--write`` it also rewrites the defaults
-in ``rag/policy.py``.
+Asks every question of the splits (follow-ups after their history, as `rag eval` does), records the abstention
+features of each answer (`Answer.abstention_features`) and fits a class-balanced, L2-regularised logistic regression
+with sign constraints (a signal that argues for abstaining may not be fitted to argue against it).
 
-    python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--C 10] [--write]
+The threshold is NOT picked on the questions the weights were fitted on (that is optimistic exactly at the edge of the
+false-abstention ceiling). Instead: repeated stratified k-fold cross-validation, folds keeping a follow-up chain
+together; each fold's questions are scored by weights fitted on the other folds; the out-of-fold scores are pooled;
+the regularisation strength C (from a small grid) and the threshold are chosen on the pooled out-of-fold scores
+(abstain most with out-of-fold false abstention at or under ``--max-false``). The weights are then refitted on all
+questions and the out-of-fold threshold is kept as is: out-of-fold scores are what a model fitted this way gives
+questions it has not seen, while the final model's in-sample scores would bring the optimism back.
+
+Prints the in-sample and the out-of-fold trade-off curves side by side, and the fitted values as ``RAG_ANSWER__*``
+settings; with ``--write`` it also rewrites the defaults in ``rag/policy.py``.
+
+    python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--C 1,3,10,30] [--folds 5]
+                                  [--repeats 5] [--seed 0] [--features FILE.npz] [--write]
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +97,91 @@ def pick_threshold(scores: np.ndarray, labels: np.ndarray, max_false: float) -> 
     return float(run[len(run) // 2])
 
 
+def chain_groups(questions: Sequence) -> list[str]:
+    """One group key per question: a follow-up chain (questions sharing their first turn) is one group, so a fold
+    never holds one turn of a conversation while fitting on another; a question without history is its own group."""
+    return [f"chain:{q.history[0].strip().lower()}" if q.history else f"id:{q.id}" for q in questions]
+
+
+def out_of_fold_scores(
+    features: np.ndarray,
+    labels: np.ndarray,
+    groups: Sequence[str],
+    names: Sequence[str],
+    c: float,
+    *,
+    folds: int = 5,
+    repeats: int = 1,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(scores, labels) pooled over ``repeats`` runs of stratified group k-fold: every question scored by weights
+    fitted without its group. Each repeat shuffles the folds with seed ``seed + repeat``, so the result is
+    reproducible; with several repeats every question appears once per repeat."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    x, y = np.asarray(features, dtype=float), np.asarray(labels)
+    pooled_scores, pooled_labels = [], []
+    for repeat in range(repeats):
+        splitter = StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed + repeat)
+        scores = np.empty(len(y))
+        for fit_rows, held_rows in splitter.split(x, y, groups):
+            w, b = fit_weights(x[fit_rows], y[fit_rows], names, c)
+            scores[held_rows] = scores_of(x[held_rows], w, b)
+        pooled_scores.append(scores)
+        pooled_labels.append(y)
+    return np.concatenate(pooled_scores), np.concatenate(pooled_labels)
+
+
+@dataclass(frozen=True)
+class CrossValidated:
+    c: float
+    threshold: float
+    abstains: float  # out-of-fold share of unanswerable questions abstained on at the threshold
+    false: float  # out-of-fold share of answerable questions abstained on at the threshold
+    scores: np.ndarray  # pooled out-of-fold scores
+    labels: np.ndarray  # their labels
+    log_loss: float = float("nan")  # pooled out-of-fold class-balanced log-loss
+    per_c: tuple[tuple[float, float, float, float, float], ...] = ()  # (C, threshold, abstains, false, log-loss)
+
+
+def cross_validate(
+    features: np.ndarray,
+    labels: np.ndarray,
+    groups: Sequence[str],
+    names: Sequence[str],
+    c_grid: Sequence[float],
+    max_false: float,
+    *,
+    folds: int = 5,
+    repeats: int = 5,
+    seed: int = 0,
+) -> CrossValidated:
+    """The C of ``c_grid`` and the threshold, both chosen out of fold: C minimises the pooled out-of-fold
+    class-balanced log-loss (the fit's own objective, a proper scoring rule over every threshold, so C is not decided
+    by a few questions at the edge of the ceiling; ties go to the smaller C); the threshold is the one abstaining most
+    with out-of-fold false abstention <= max_false on that C's out-of-fold scores."""
+    if not c_grid:
+        raise ValueError("c_grid is empty")
+    runs = []
+    for c in sorted(c_grid):
+        scores, pooled = out_of_fold_scores(features, labels, groups, names, c, folds=folds, repeats=repeats, seed=seed)
+        threshold = pick_threshold(scores, pooled, max_false)
+        ((_, abstains, false),) = trade_off(scores, pooled, [threshold])
+        runs.append(CrossValidated(c, threshold, abstains, false, scores, pooled, balanced_log_loss(scores, pooled)))
+    chosen = min(runs, key=lambda run: run.log_loss)  # min keeps the first (smallest C) of equal losses
+    per_c = tuple((run.c, run.threshold, run.abstains, run.false, run.log_loss) for run in runs)
+    return replace(chosen, per_c=per_c)
+
+
+def balanced_log_loss(scores: np.ndarray, labels: np.ndarray) -> float:
+    """Mean log-loss with each class weighted to half the total (as the fit weighs them)."""
+    s = np.clip(np.asarray(scores, dtype=float), 1e-12, 1 - 1e-12)
+    y = np.asarray(labels, dtype=float)
+    if not (0 < y.sum() < len(y)):
+        raise ValueError("need both answerable and unanswerable questions")
+    return float(-(np.log(s[y == 1]).mean() + np.log(1 - s[y == 0]).mean()) / 2)
+
+
 def rewrite_defaults(source: str, values: dict[str, float]) -> str:
     """``rag/policy.py`` with each named field's ``default=`` replaced (the field must already exist)."""
     for field, value in values.items():
@@ -98,7 +193,8 @@ def rewrite_defaults(source: str, values: dict[str, float]) -> str:
 
 
 def collect(split: str, questions_path: Path | None):
-    """(features matrix, labels, question IDs) for one split, asked through the real pipeline (extractive)."""
+    """(features matrix, labels, question IDs, chain groups) for one split, asked through the real pipeline
+    (extractive)."""
     from rag.pipeline import Pipeline
     from rag.settings import Settings
 
@@ -108,18 +204,47 @@ def collect(split: str, questions_path: Path | None):
     pipeline = Pipeline(Settings())
     questions = select_split(load_questions(questions_path or DEFAULT_QUESTIONS), split)
     names = list(WEIGHTS)
-    rows, labels, ids = [], [], []
+    rows, labels, kept = [], [], []
     for i, q in enumerate(questions, start=1):
         history = _conversation(pipeline, q, "extractive", None)
         answer = pipeline.ask(q.question, history, backend="extractive")
+        print(f"\r{i}/{len(questions)} questions", end="", file=sys.stderr, flush=True)
         if not answer.abstention_features:  # nothing to quote at all: abstains whatever the weights
             continue
         rows.append([answer.abstention_features[n] for n in names])
         labels.append(0 if q.answerable else 1)
-        ids.append(q.id)
-        print(f"\r{i}/{len(questions)} questions", end="", file=sys.stderr, flush=True)
+        kept.append(q)
     print(file=sys.stderr)
-    return np.array(rows), np.array(labels), ids
+    return np.array(rows).reshape(-1, len(names)), np.array(labels), [q.id for q in kept], chain_groups(kept)
+
+
+def _features(splits: list[str], questions_path: Path | None, cache: Path | None):
+    """Collected features (or read from ``cache`` when it exists and was written for the same splits and signals)."""
+    names = list(WEIGHTS)
+    if cache is not None and cache.exists():
+        data = np.load(cache, allow_pickle=False)
+        if list(data["splits"]) == splits and list(data["names"]) == names:
+            print(f"features read from {cache} (delete it to ask the questions again)", file=sys.stderr)
+            return data["x"], data["y"], list(data["ids"]), list(data["groups"])
+        print(f"{cache} was written for other splits or signals: asking the questions again", file=sys.stderr)
+    collected = [collect(split, questions_path) for split in splits]
+    x = np.vstack([c[0] for c in collected])
+    y = np.concatenate([c[1] for c in collected])
+    ids = [i for c in collected for i in c[2]]
+    groups = [g for c in collected for g in c[3]]
+    if cache is not None:
+        np.savez(cache, x=x, y=y, ids=np.array(ids), groups=np.array(groups), splits=np.array(splits),
+                 names=np.array(names))  # fmt: skip
+    return x, y, ids, groups
+
+
+def _curves(columns: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    grid = np.round(np.arange(0.30, 0.91, 0.05), 2)
+    print("threshold  " + "  ".join(f"{name:>22}" for name in columns))
+    print("           " + "  ".join(f"{'abstains':>11}{'false':>11}" for _ in columns))
+    rows = {name: trade_off(scores, labels, grid) for name, (scores, labels) in columns.items()}
+    for i, t in enumerate(grid):
+        print(f"{t:9.2f}  " + "  ".join(f"{rows[n][i][1]:11.3f}{rows[n][i][2]:11.3f}" for n in columns))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,38 +255,72 @@ def main(argv: list[str] | None = None) -> int:
         help="split(s) to fit on, comma-separated (default: dev,regression, the splits tuned on; never test)",
     )
     parser.add_argument("--questions", type=Path, default=None, help="question file (default: eval/questions.jsonl)")
-    parser.add_argument("--max-false", type=float, default=0.05, help="false-abstention ceiling on the split")
-    parser.add_argument("--C", type=float, default=10.0, dest="c", help="inverse L2 strength (larger = weaker)")
+    parser.add_argument(
+        "--max-false", type=float, default=0.05, help="out-of-fold false-abstention ceiling on the splits"
+    )
+    parser.add_argument(
+        "--C", default="1,3,10,30", dest="c", help="inverse L2 strengths to choose from by cross-validation"
+    )
+    parser.add_argument("--folds", type=int, default=5, help="cross-validation folds")
+    parser.add_argument("--repeats", type=int, default=5, help="cross-validation repeats (reshuffled folds)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first repeat's folds")
+    parser.add_argument(
+        "--features", type=Path, default=None, help="cache of the collected features (.npz): read if it exists"
+    )
     parser.add_argument("--write", action="store_true", help="rewrite the defaults in rag/policy.py")
     args = parser.parse_args(argv)
     splits = [part.strip() for part in args.split.split(",") if part.strip()]
     if "test" in splits:
         parser.error("fitting on the test split would make its figures meaningless; fit on dev")
+    c_grid = [float(part) for part in args.c.split(",") if part.strip()]
 
     from rag.policy import AnswerPolicy
 
-    collected = [collect(split, args.questions) for split in splits]
-    x = np.vstack([c[0] for c in collected if len(c[0])])
-    y = np.concatenate([c[1] for c in collected])
+    x, y, _, groups = _features(splits, args.questions, args.features)
     names = list(WEIGHTS)
     policy = AnswerPolicy()
     old_w = np.array([getattr(policy, WEIGHTS[n]) for n in names])
     old = scores_of(x, old_w, policy.abstain_bias)
-    weights, bias = fit_weights(x, y, names, args.c)
+    print(
+        f"{len(y)} questions of split {args.split!r}: {int(y.sum())} unanswerable, {int(len(y) - y.sum())} answerable"
+    )
+
+    cv = cross_validate(
+        x, y, groups, names, c_grid, args.max_false, folds=args.folds, repeats=args.repeats, seed=args.seed
+    )
+    weights, bias = fit_weights(x, y, names, cv.c)
     new = scores_of(x, weights, bias)
-    threshold = pick_threshold(new, y, args.max_false)
-    print(f"{len(y)} questions of split {args.split!r}: {int(y.sum())} unanswerable, {int(len(y) - y.sum())} answerable")
-    print("threshold  abstains(now)  false(now)  abstains(fitted)  false(fitted)")
-    for (t, a0, f0), (_, a1, f1) in zip(
-        trade_off(old, y, np.arange(0.3, 0.91, 0.05)), trade_off(new, y, np.arange(0.3, 0.91, 0.05)), strict=True
-    ):
-        print(f"{t:9.2f}  {a0:13.3f}  {f0:10.3f}  {a1:16.3f}  {f1:13.3f}")
-    (_, a_now, f_now), = trade_off(old, y, [policy.abstain_threshold])
-    (_, a_fit, f_fit), = trade_off(new, y, [threshold])
-    print(f"current policy (threshold {policy.abstain_threshold:.2f}): abstains {a_now:.3f}, false {f_now:.3f}")
-    print(f"fitted (threshold {threshold:.2f}): abstains {a_fit:.3f}, false {f_fit:.3f}")
+    naive = pick_threshold(new, y, args.max_false)  # what picking in-sample would have chosen, for comparison
+    print(
+        f"\nC chosen by {args.repeats}x{args.folds}-fold cross-validation (lowest out-of-fold balanced log-loss; "
+        f"each C's threshold: most abstention with out-of-fold false <= {args.max_false}):"
+    )
+    for c, t, a, f, loss in cv.per_c:
+        chosen = "  <- chosen" if c == cv.c else ""
+        print(f"  C={c:<6g} log-loss {loss:.4f}, threshold {t:.2f}: abstains {a:.3f}, false {f:.3f}{chosen}")
+    print("Trade-off (abstains = share of unanswerable abstained on; false = share of answerable abstained on):")
+    _curves(
+        {
+            "current policy, in-sample": (old, y),
+            "refit, in-sample": (new, y),
+            "refit, out-of-fold": (cv.scores, cv.labels),
+        }
+    )
+    ((_, a_now, f_now),) = trade_off(old, y, [policy.abstain_threshold])
+    ((_, a_in, f_in),) = trade_off(new, y, [cv.threshold])
+    ((_, a_naive, f_naive),) = trade_off(cv.scores, cv.labels, [naive])
+    print(
+        f"current policy (threshold {policy.abstain_threshold:.2f}), in-sample: abstains {a_now:.3f}, false {f_now:.3f}"
+    )
+    print(
+        f"threshold picked in-sample would be {naive:.2f}: out of fold it abstains {a_naive:.3f}, false {f_naive:.3f}"
+    )
+    print(
+        f"chosen threshold {cv.threshold:.2f}: out of fold abstains {cv.abstains:.3f}, false {cv.false:.3f}; "
+        f"in-sample abstains {a_in:.3f}, false {f_in:.3f}"
+    )
     values = {WEIGHTS[n]: float(w) for n, w in zip(names, weights, strict=True)}
-    values |= {"abstain_bias": bias, "abstain_threshold": threshold}
+    values |= {"abstain_bias": bias, "abstain_threshold": cv.threshold}
     for field, value in values.items():
         print(f"RAG_ANSWER__{field.upper()}={value:.2f}")
     if args.write:

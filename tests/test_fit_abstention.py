@@ -5,7 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from eval.fit_abstention import fit_weights, pick_threshold, rewrite_defaults, scores_of, trade_off
+from eval.fit_abstention import (
+    balanced_log_loss as fit_loss,
+)
+from eval.fit_abstention import (
+    chain_groups,
+    cross_validate,
+    fit_weights,
+    out_of_fold_scores,
+    pick_threshold,
+    rewrite_defaults,
+    scores_of,
+    trade_off,
+)
 
 
 def test_fitted_weights_separate_a_signal_that_predicts_abstention():
@@ -57,3 +69,133 @@ def test_rewrite_defaults_changes_only_the_named_fields():
     assert "c: float = Field(default=3.0)" in out
     with pytest.raises(ValueError, match="zzz"):
         rewrite_defaults(source, {"zzz": 1.0})
+
+
+# --- cross-validated threshold (made-up features) ---
+
+
+def _separable(n: int = 40, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    y = np.array([0, 1] * (n // 2))
+    x = np.where(y[:, None] == 1, rng.uniform(0.6, 1.0, (n, 1)), rng.uniform(0.0, 0.4, (n, 1)))
+    return x, y, [f"id:{i}" for i in range(n)]
+
+
+def _noisy(n: int = 160, d: int = 12, seed: int = 3):
+    """One weak real signal and many pure-noise ones: a fit on all rows over-trusts the noise."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    x = rng.random((n, d))
+    x[:, 0] = 0.6 * y + rng.normal(0.0, 0.5, n)
+    return x, y, [f"id:{i}" for i in range(n)]
+
+
+class _FakeQuestion:  # a stand-in for eval.questions.Question: only id and history are read
+    def __init__(self, qid: str, history: tuple[str, ...] = ()):
+        self.id, self.history = qid, history
+
+
+def test_a_follow_up_chain_is_one_group_and_a_lone_question_its_own():
+    questions = [
+        _FakeQuestion("a", ("Which paper does X?",)),
+        _FakeQuestion("b", ("which paper does x? ",)),
+        _FakeQuestion("c"),
+        _FakeQuestion("d"),
+    ]
+    groups = chain_groups(questions)
+    assert groups[0] == groups[1]
+    assert len(set(groups)) == 3
+
+
+def test_out_of_fold_scores_never_use_a_question_to_score_itself():
+    x, y, groups = _separable()
+    scores, labels = out_of_fold_scores(x, y, groups, ["unknown"], 100.0, folds=4, repeats=2)
+    assert len(scores) == 2 * len(y) and (labels == np.concatenate([y, y])).all()
+    # a separable toy stays separable out of fold
+    assert scores[labels == 1].min() > scores[labels == 0].max()
+
+
+def test_folds_keep_a_follow_up_chain_together(monkeypatch):
+    import eval.fit_abstention as fit
+
+    x, y, _ = _noisy(n=60)
+    x[:, 0] = np.arange(60)  # the row number, so a fake fit can see which rows it was given
+    y = np.repeat(y[::3], 3)  # chains of three share their label
+    groups = [f"chain:{i // 3}" for i in range(60)]
+    fitted_on: list[set[int]] = []
+
+    def fake_fit(features, labels, names, c):  # a fake: records the rows and returns a zero model
+        fitted_on.append({int(r) for r in features[:, 0]})
+        return np.zeros(features.shape[1]), 0.0
+
+    monkeypatch.setattr(fit, "fit_weights", fake_fit)
+    fit.out_of_fold_scores(x, y, groups, ["unknown"] * x.shape[1], 1.0, folds=5, repeats=1)
+    assert len(fitted_on) == 5
+    for rows in fitted_on:
+        chains = {r // 3 for r in rows}
+        assert all({3 * k, 3 * k + 1, 3 * k + 2} <= rows for k in chains)  # a chain is fitted on whole or not at all
+        assert len(rows) < 60
+
+
+def test_cross_validation_is_reproducible_with_a_fixed_seed():
+    x, y, groups = _noisy()
+    first = cross_validate(x, y, groups, ["unknown"] * x.shape[1], [1.0, 10.0], 0.05, folds=5, repeats=2, seed=7)
+    second = cross_validate(x, y, groups, ["unknown"] * x.shape[1], [1.0, 10.0], 0.05, folds=5, repeats=2, seed=7)
+    assert (first.c, first.threshold) == (second.c, second.threshold)
+    assert np.array_equal(first.scores, second.scores)
+
+
+def test_on_a_separable_toy_cross_validation_loses_nothing():
+    x, y, groups = _separable()
+    cv = cross_validate(x, y, groups, ["unknown"], [10.0, 100.0], 0.0, folds=4, repeats=2)
+    assert cv.abstains == 1.0 and cv.false == 0.0
+
+
+def test_on_a_noisy_toy_the_in_sample_threshold_is_looser_than_the_cross_validated_one():
+    x, y, groups = _noisy()
+    names = ["unknown"] * x.shape[1]
+    w, b = fit_weights(x, y, names, 100.0)
+    in_sample = scores_of(x, w, b)
+    naive = pick_threshold(in_sample, y, 0.05)
+    cv = cross_validate(x, y, groups, names, [100.0], 0.05, folds=5, repeats=3)
+    # the in-sample pick keeps its ceiling on the rows it was fitted on, but breaks it out of fold ...
+    assert trade_off(in_sample, y, [naive])[0][2] <= 0.05
+    assert trade_off(cv.scores, cv.labels, [naive])[0][2] > 0.05
+    # ... while the cross-validated pick keeps it out of fold, by abstaining more cautiously
+    assert cv.false <= 0.05 and cv.threshold > naive
+
+
+def test_ties_between_strengths_go_to_the_stronger_regularisation(monkeypatch):
+    import eval.fit_abstention as fit
+
+    x, y, groups = _separable()
+    monkeypatch.setattr(fit, "out_of_fold_scores", lambda f, labels, *a, **k: (np.where(labels == 1, 0.8, 0.2), labels))
+    assert fit.cross_validate(x, y, groups, ["unknown"], [100.0, 10.0], 0.0).c == 10.0  # a fake: same scores
+
+
+def test_the_strength_with_the_lower_out_of_fold_log_loss_is_chosen(monkeypatch):
+    import eval.fit_abstention as fit
+
+    y = np.array([0] * 30 + [1] * 10)
+
+    def fake_scores(features, labels, groups, names, c, **_):  # a fake: C=1 is confidently right, C=100 hedges
+        sure = 0.95 if c == 1.0 else 0.6
+        return np.where(labels == 1, sure, 1 - sure), labels
+
+    monkeypatch.setattr(fit, "out_of_fold_scores", fake_scores)
+    cv = fit.cross_validate(np.zeros((40, 1)), y, [f"id:{i}" for i in range(40)], ["unknown"], [100.0, 1.0], 0.05)
+    assert cv.c == 1.0 and cv.log_loss < cv.per_c[1][4]
+    assert [row[0] for row in cv.per_c] == [1.0, 100.0]
+
+
+def test_balanced_log_loss_weighs_the_classes_equally():
+    # one unanswerable among many answerable: its loss counts as much as all of theirs together
+    labels = np.array([0, 0, 0, 1])
+    assert fit_loss(np.array([0.5, 0.5, 0.5, 0.5]), labels) == pytest.approx(np.log(2))
+    assert fit_loss(np.array([0.1, 0.1, 0.1, 0.1]), labels) == pytest.approx((np.log(10) - np.log(0.9)) / 2)
+
+
+def test_an_empty_grid_is_an_error():
+    x, y, groups = _separable()
+    with pytest.raises(ValueError, match="empty"):
+        cross_validate(x, y, groups, ["unknown"], [], 0.05)
