@@ -57,7 +57,7 @@ def question_state(bundle: QueryBundle | None, hybrid: HybridRetriever, policy: 
     """The state a bundle carries; a plain bundle gets a fresh one (no history: its text is the question)."""
     if bundle is None:
         raise ValueError("the answer components need the query (query_bundle or query_str)")
-    state = bundle.state if isinstance(bundle, QuestionBundle) else getattr(bundle, _STATE, None)
+    state = state_of(bundle)
     if state is None:
         state = prepare_question(bundle.query_str, snapshot=hybrid.snapshot, retriever=hybrid, top_k=1, policy=policy)
         if isinstance(bundle, QuestionBundle):
@@ -65,6 +65,12 @@ def question_state(bundle: QueryBundle | None, hybrid: HybridRetriever, policy: 
         else:
             setattr(bundle, _STATE, state)
     return state
+
+
+def state_of(bundle: QueryBundle) -> QuestionState | None:
+    """The question's state on a bundle the components have seen (None before): its ranking, evidence plan and
+    abstention decision (``.retrieved``: ``abstain``, ``abstain_reason``, ``abstention_score``) and the Answer."""
+    return bundle.state if isinstance(bundle, QuestionBundle) else getattr(bundle, _STATE, None)
 
 
 def abstract_node(ranked: RankedAbstract) -> NodeWithScore:
