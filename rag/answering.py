@@ -1,6 +1,9 @@
 """Question -> verified, cited Answer: retrieve, select evidence, decide abstention, compose, verify.
 
-One flow for every front end. ``stream_answer`` yields text as it is produced and ends with the Answer.
+One flow for every front end. ``stream_answer`` yields text as it is produced and ends with the Answer. Its steps:
+``prepare_question`` (follow-ups, translation) -> ``rank`` -> ``select_evidence`` -> ``decide_abstention`` (these
+three are ``retrieve``) -> ``compose_answer`` (compose, verify, fall back). rag/query_engine.py runs the same steps
+as LlamaIndex components (a retriever, two node postprocessors, a response synthesizer).
 """
 
 from __future__ import annotations
