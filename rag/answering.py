@@ -743,7 +743,7 @@ def stream_answer(
 
     The steps, in order, are the ones the LlamaIndex components run (rag/query_engine.py: AbstractRetriever ->
     EvidencePostprocessor -> AbstentionPostprocessor -> CitedSynthesizer), called here directly so that answering
-    does not import LlamaIndex's core (about 1.5 s at start)."""
+    does not import LlamaIndex's core (1–2 s at start)."""
     policy = policy or AnswerPolicy()
     state = prepare_question(question, snapshot=snapshot, retriever=retriever, top_k=top_k, policy=policy,
                              history=history, composer=composer, notices=notices)  # fmt: skip
