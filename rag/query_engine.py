@@ -58,7 +58,7 @@ def question_state(bundle: QueryBundle | None, hybrid: HybridRetriever, policy: 
     if bundle is None:
         raise ValueError("the answer components need the query (query_bundle or query_str)")
     state = state_of(bundle)
-    if state is None:
+    if state is None:  # (top_k only sizes the rebuilt answers of a history, and a plain bundle has none)
         state = prepare_question(bundle.query_str, snapshot=hybrid.snapshot, retriever=hybrid, top_k=1, policy=policy)
         if isinstance(bundle, QuestionBundle):
             bundle.state = state
