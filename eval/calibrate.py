@@ -4,6 +4,8 @@
     python -m eval.calibrate --fit           also search VerifyPolicy's thresholds on dev (test only reported)
     python -m eval.calibrate --errors dev    list the dev claims judged wrongly, with the verifier's reason
     python -m eval.calibrate --split dev     dev figures only (while choosing; test is only for reporting)
+    python -m eval.calibrate --synthetic     also: false rejections of claims that must pass (every abstract
+                                             sentence as written, and each pair of adjacent sentences joined)
 
 The claims were written blind (by someone who did not read rag/): faithful restatements (paraphrase, two sentences
 combined, summary, exact number) and eight kinds of unsupported claims that stay on the cited abstract's topic.
@@ -138,6 +140,32 @@ def timing(claims: Sequence[Claim], pipeline: Pipeline, policy: VerifyPolicy) ->
     return float(np.percentile(total, 50)), float(np.percentile(total, 95)), float(np.percentile(checks, 95))
 
 
+def synthetic_faithful(pipeline: Pipeline, policy: VerifyPolicy) -> dict[str, tuple[int, int, dict[str, int]]]:
+    """False rejections of claims that must be supported, made from the abstracts themselves (no labels needed):
+    each sentence as written ("verbatim") and each two adjacent sentences joined by ", and" ("joined", a combined
+    claim). kind -> (rejected, total, {failing check: count})."""
+    snapshot = pipeline.snapshot
+    out: dict[str, tuple[int, int, dict[str, int]]] = {}
+    for aid, abstract in snapshot.abstracts.items():
+        rows = list(snapshot.sentence_rows[aid])
+        spans = [snapshot.sentence_spans[r] for r in rows]
+        vectors = snapshot.sentence_vectors[rows]
+        texts = [span.of(abstract.text) for span in spans]
+        claims = [("verbatim", t, vectors[k]) for k, t in enumerate(texts) if len(t.split()) >= 6]
+        for k in range(len(texts) - 1):
+            joined = texts[k].rstrip(". ") + ", and " + texts[k + 1][:1].lower() + texts[k + 1][1:]
+            vector = vectors[k] + vectors[k + 1]
+            claims.append(("joined", joined, vector / float(np.linalg.norm(vector))))
+        for kind, claim, vector in claims:
+            verdict = check_claim(claim, abstract.text, spans, [float(x) for x in vectors @ vector], policy)
+            rejected, total, checks = out.get(kind, (0, 0, {}))
+            if not verdict.verified:
+                name = verdict.failures[0].check if verdict.failures else "support"
+                checks[name] = checks.get(name, 0) + 1
+            out[kind] = (rejected + (not verdict.verified), total + 1, checks)
+    return out
+
+
 # Candidate values per threshold; the search keeps the rest of the policy as given.
 GRID = {
     "support_threshold": [0.50, 0.55, 0.58, 0.60, 0.62, 0.65],
@@ -169,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", choices=SPLITS, help="list the claims of this split judged wrongly")
     parser.add_argument("--split", choices=SPLITS, help="report this split only (default: both)")
     parser.add_argument("--no-timing", dest="timing", action="store_false", help="skip the per-claim timing")
+    parser.add_argument("--synthetic", action="store_true",
+                        help="also count false rejections of abstract sentences as written and of adjacent pairs joined")
     args = parser.parse_args(argv)
     settings = Settings()
     pipeline = Pipeline(settings)
@@ -185,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
         p50, p95, checks95 = timing(claims, pipeline, policy)
         print(f"per claim (MiniLM encoding + checks): p50 {p50:.1f} ms, p95 {p95:.1f} ms; checks alone p95 "
               f"{checks95:.1f} ms (n={len(claims)})")  # fmt: skip
+    if args.synthetic:
+        for kind, (rejected, total, checks) in synthetic_faithful(pipeline, policy).items():
+            print(f"synthetic {kind}: {rejected}/{total} rejected {checks or ''}")
     if args.fit:
         fitted = fit(prepared, policy)
         changed = {k: getattr(fitted, k) for k in GRID if getattr(fitted, k) != getattr(policy, k)}

@@ -34,6 +34,7 @@ from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
     clauses,
+    compare_aspect,
     compare_parts,
     is_more_request,
     profile,
@@ -202,7 +203,15 @@ def select_evidence(
         works = _compare_works(prof, snapshot, retriever, linking, policy)
         per_work = [(aid, scored(prof, rows_of(snapshot, [aid]))) for aid in works]
         evidence = [e for _, ev in per_work for e in ev]
-        plan = extractive.plan_compare(per_work)
+        aspect = compare_aspect(prof.text)
+        asked = None
+        if aspect and readable:  # "… in terms of the data they use": each work's sentence on that
+            aspect_profile, aspect_vector = profile(aspect), embedder.encode([aspect])[0]
+            asked = {
+                aid: score_sentences(aspect_profile, aspect_vector, snapshot, rows_of(snapshot, [aid]), policy)
+                for aid in works
+            }
+        plan = extractive.plan_compare(per_work, asked, aspect)
     elif prof.kind == "list":
         shortlist = list_shortlist(
             prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked
@@ -221,6 +230,8 @@ def select_evidence(
             lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "",
             members=named,
             mentions=mentions,
+            margin=policy.shape_list_margin.get(shape),
+            with_contribution=shape in policy.contribution_lines,
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]

@@ -71,7 +71,7 @@ def score_sentences(
     # How many focus words each sentence holds, from the sentence BM25 matrix (the same content words, so the same
     # as counting them in each sentence's words, without tokenizing thousands of sentences per question).
     roles = snapshot.sentence_roles
-    bonus = dict(policy.role_bonus.get(profile.shape, {}))
+    bonus = dict(policy.role_bonus.get(role_key(profile), {}))
     if asks_for_availability(profile.text):
         bonus.pop("availability", None)
     asked = {t.lower() for t in profile.specific_terms}
@@ -107,6 +107,12 @@ def score_sentences(
         )
     scored.sort(key=lambda e: (-e.score, e.row))
     return scored
+
+
+def role_key(profile: QuestionProfile) -> str:
+    """Which ``AnswerPolicy.role_bonus`` entry applies: the shape, or ``how_why_failure`` for a why-question about a
+    shortcoming (its answer is the abstract's diagnosis, a gap sentence, not its method)."""
+    return "how_why_failure" if profile.shape == "how_why" and profile.explains_failure else profile.shape
 
 
 _TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9][\w]*(?:[-.][\w]+)*)")

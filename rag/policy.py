@@ -92,13 +92,42 @@ class AnswerPolicy(BaseModel):
             "yes_no": {"contribution": 0.15, "background": -0.25, "gap": -0.25, "availability": -0.4},
             "compare": {"background": -0.2, "gap": -0.2, "availability": -0.4},
             "how_why": {"method": 0.15, "contribution": 0.05, "background": -0.2, "gap": -0.15, "availability": -0.4},
+            "how_why_failure": {"gap": 0.15, "method": 0.05, "availability": -0.4},
             "number": {"result": 0.05, "availability": -0.3},
             "fact": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"availability": -0.3},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
-        "method, result, availability). A question asking for code or data drops the availability penalty.",
+        "method, result, availability). 'how_why_failure' is for a why-question about a shortcoming ('why does X "
+        "fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
+        "drops the availability penalty.",
+    )
+    terse_role_sentences: int = Field(
+        default=1,
+        ge=0,
+        description="A keyword query ('sparse probe pruning accuracy') is answered with at least this many "
+        "contribution sentences and this many result sentences of the paper (what it contributes and what it "
+        "finds). Fitted on dev.",
+    )
+    proposal_sentences: int = Field(
+        default=1,
+        ge=0,
+        description="'How …' answers quote at least this many sentences saying what the work proposes ('We propose "
+        "FooNet, …'), before its method sentences: the mechanism is named before it is detailed. General ('fact') "
+        "answers with fewer sentences than their most quote one too. Fitted on dev.",
+    )
+    elaboration_shapes: tuple[str, ...] = Field(
+        default=("fact", "how_why", "number", "name"),
+        description="Question shapes whose single-paper answers also quote the sentence that spells out the best one "
+        "(the next sentence, opening 'In particular', 'Specifically', 'However, this' …). Fitted on dev.",
+    )
+    answer_role_sentences: int = Field(
+        default=3,
+        ge=0,
+        description="How/why answers quote at least this many sentences of the role that answers them (method for "
+        "'how …'; gap for a why-question about a shortcoming), the best-scoring ones, whatever their margin to the "
+        "best sentence: a mechanism is spread over several method sentences. Fitted on dev.",
     )
     detailed_rows: int = Field(
         default=3000, ge=100, description="Sentences given the full (Python-level) scoring per question."
@@ -130,6 +159,19 @@ class AnswerPolicy(BaseModel):
         ge=0.0,
         description="List/summary answers: an abstract joins when its best sentence is within this of the best "
         "abstract's.",
+    )
+    shape_list_margin: dict[str, float] = Field(
+        default_factory=lambda: {"yes_no": 0.15},
+        description="List_margin per question shape where it differs (also applied to the papers naming what the "
+        "question names): 'is there a paper on X' is answered by the paper(s) clearly about X, not by every paper "
+        "near it. Fitted on dev.",
+    )
+    contribution_lines: tuple[str, ...] = Field(
+        default=("yes_no", "list", "summary"),
+        description="Question shapes whose list lines quote, next to each paper's line, its best other contribution "
+        "sentence: 'is there a paper on X' -> yes, and what that paper contributes; 'which papers …' -> each paper "
+        "with what it contributes, not only the sentence sharing the question's words; an overview likewise. Fitted on "
+        "dev.",
     )
     contribution_margin: float = Field(
         default=0.25,

@@ -92,6 +92,9 @@ class QuestionProfile:
     shape: Shape = "fact"  # the answer plan: see classify_shape
     wants_names: bool = False  # the answer is a list of names (datasets, benchmarks, models): see asks_for_names
     asks_evaluation: bool = False  # what the work is evaluated on (datasets, benchmarks): see asks_for_evaluation
+    explains_failure: bool = False  # a why-question about a shortcoming: see explains_failure
+    terse: bool = False  # a keyword query: see is_terse
+    asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -234,6 +237,45 @@ _HOW_WHY = re.compile(
 )
 
 
+_WHY = re.compile(r"^\s*(?:and\s+)?why\b|\bwhat\s+(?:makes|causes|explains)\b|\bwhat\s+is\s+the\s+reason\b", re.I)
+_FAILS = re.compile(
+    r"\b(?:poor\w*|fail\w*|struggl\w*|degrad\w*|fall\w*\s+short|fell\s+short|break\w*\s+down|broke\s+down|"
+    r"hard|harder|difficult|worse|underperform\w*|suffer\w*|brittle|limited|unreliable|collaps\w*|miss\w*|"
+    r"(?:does|do|did|is|are)\s*n[o']t|not\s+(?:work|generali[sz]e|transfer|scale))\b",
+    re.I,
+)
+
+
+def explains_failure(question: str) -> bool:
+    """A why-question about a shortcoming ("why do X fail on Y", "what makes X generalize poorly"): its answer is
+    the abstract's diagnosis (its gap sentences), not the method that fixes it."""
+    return bool(_WHY.search(question)) and bool(_FAILS.search(question))
+
+
+_REMEDY = re.compile(
+    r"\b(?:how|what)\b.{0,60}\b(?:fix|fixe[sd]|address\w*|solv\w*|overcom\w*|mitigat\w*|remed\w*|resolv\w*|tackl\w*|"
+    r"cure[sd]?|repair\w*)\b",
+    re.I,
+)
+
+
+def asks_remedy(question: str) -> bool:
+    """The question also asks how a shortcoming is fixed ("…, and how do the authors fix it?")."""
+    return bool(_REMEDY.search(question))
+
+
+_QUESTION_CUE = re.compile(
+    r"\?|^\s*(?:who|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|"
+    r"list|name|find|show|tell|give|explain|compare|summari[sz]e|describe)\b",
+    re.I,
+)
+
+
+def is_terse(question: str, max_words: int = 8) -> bool:
+    """A keyword query ("sparse probe pruning accuracy"): a few words, no question word, verb of asking or '?'."""
+    return len(question.split()) <= max_words and not _QUESTION_CUE.search(question)
+
+
 def is_more_request(question: str) -> bool:
     """'tell me more', 'more details', 'go on': asks for more of the previous answer's papers."""
     return bool(_MORE.search(question)) and len(question.split()) <= 8
@@ -323,6 +365,35 @@ def compare_parts(question: str) -> list[str]:
     return [p for p in parts if p][:4]
 
 
+# Words of a comparison's grammar, not of what the works are compared on.
+_COMPARE_GRAMMAR = frozenset(
+    content_words(
+        "compare comparing comparison contrast contrasting versus vs between differ differs different difference "
+        "differences similar similarity similarities each both two three respective respectively terms respect "
+        "regarding relative approach approaches"
+    )
+)
+
+
+_ASPECT_LEAD = re.compile(
+    r"^(?:(?:differ|compare|contrast)\w*\s+)?(?:in\s+terms\s+of|with\s+respect\s+to|regarding|on|in|for|as)?\s*",
+    re.I,
+)
+
+
+def compare_aspect(question: str, parts: list[str] | None = None) -> str:
+    """What a comparison asks about, after the works it names: 'Compare X and Y in terms of the data they use'
+    -> 'the data they use'; 'X vs Y: what does each assume?' -> 'what does each assume'; '' when it names only
+    the works ('Compare X, Y and Z')."""
+    parts = compare_parts(question) if parts is None else parts
+    ends = [m.end() for part in parts for m in re.finditer(re.escape(part), question, flags=re.I)]
+    rest = question[max(ends) :] if ends else ""
+    rest = _ASPECT_LEAD.sub("", " ".join(rest.split()).strip(" ?.:;,-–—")).strip(" ?.")
+    names = {w for part in parts for w in content_words(part)}
+    words = [w for w in content_words(rest) if w not in _QUESTION_WORDS | _COMPARE_GRAMMAR and w not in names]
+    return rest if words else ""
+
+
 def _names_works(parts: list[str]) -> bool:
     """A comparison of named works: two or more short parts ("X and Y"), not "which pairs to compare when …"."""
     return len(parts) >= 2 and all(len(p.split()) <= 6 for p in parts)
@@ -344,6 +415,9 @@ def profile(question: str) -> QuestionProfile:
         shape=shape,
         wants_names=kind != "list" and asks_for_names(question),
         asks_evaluation=kind != "list" and asks_for_evaluation(question),
+        explains_failure=shape == "how_why" and explains_failure(question),
+        terse=is_terse(question),
+        asks_remedy=asks_remedy(question),
     )
 
 

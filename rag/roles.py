@@ -27,11 +27,14 @@ _CONTRIBUTION = re.compile(
     r"formulate|establish|offer|contribute|create|put\s+forward|describe|study|investigate|address|tackle|"
     r"provide|derive|prove|show\s+how)\b"
     r"|\b(?:to\s+(?:address|bridge|fill|close|tackle)\s+(?:this|these|the)\b)"
-    r"|^[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)?,\s+(?:a|an|the)\s",
+    # "FooNet, a graph learner that …" names the work; "Finally, a module …" is a discourse opener, not a name
+    r"|^(?!(?:\w+ly|Then|Here|Thus|Hence|Moreover|However|Instead|First|Second|Third|Next|Also|Furthermore|"
+    r"Overall|Together|Meanwhile|Therefore|Consequently|Additionally|Crucially|Similarly|Likewise|Conversely|"
+    r"In\s+\w+|To\s+\w+)\b)[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)?,\s+(?:a|an|the)\s",
     re.I,
 )
 _RESULT = re.compile(
-    r"\b(?:outperform\w*|improv\w*|achiev\w*|surpass\w*|reduc\w*|increas\w*|exceed\w*|yield\w*|gain\w*|"
+    r"\b(?:outperform\w*|improv\w*|achiev\w*|surpass\w*|reduc\w*(?!\s+(?:the|this|a|an)\s+(?:\w+\s+)?(?:problem|task)\b)|increas\w*|exceed\w*|yield\w*|gain\w*|"
     r"state-of-the-art|sota|significantly|consistently|experiments?\s+(?:show|demonstrate|reveal)|"
     r"results?\s+(?:show|demonstrate|reveal|indicate|suggest)|we\s+(?:find|found|observe|show|demonstrate)|"
     r"evaluat\w+\s+(?:on|across)|empirically|accuracy|speed-?up|by\s+up\s+to)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
@@ -39,7 +42,8 @@ _RESULT = re.compile(
 )
 _GAP = re.compile(
     r"\b(?:however|but|yet|remain\w*|lack\w*|limited|limitation\w*|fail\w*|struggl\w*|challeng\w*|unclear|"
-    r"understudied|underexplored|overlook\w*|ignore\w*|costly|expensive|insufficient|bottleneck|unknown|"
+    r"understudied|underexplored|overlook\w*|ignore\w*|costly|expensive|insufficient|bottleneck|unknown|brittle|"
+    r"prone\s+to|suboptimal|"
     r"little\s+(?:is|work)|few\s+(?:works|studies|methods))\b",
     re.I,
 )
@@ -49,6 +53,9 @@ _BACKGROUND = re.compile(
     r"increasingly|often))\b",
     re.I,
 )
+# A background cue counts near the sentence's start ("Existing methods …", "Recent work has …"), not in a clause
+# about something else ("… adapts them to the current workflow").
+_BACKGROUND_REACH = 60
 _METHOD = re.compile(
     r"\b(?:we\s+(?:use|train|fine-tune|model|learn|leverage|employ|combine|compute|apply|encode|decompose|"
     r"optimi[sz]e|sample|construct|represent|formulate|parameteri[sz]e|map)|by\s+(?:\w+ing)\b|"
@@ -72,6 +79,17 @@ _HOW = re.compile(
 )
 
 
+# "We further employ …", "Then, we train …", "To speed up decoding, we reuse …": the work describing a step of its
+# method, even when the step is said to reduce or improve something ("…, which reduces the solver calls").
+_METHOD_OPENER = re.compile(
+    r"^(?:[^,]{0,80},\s+)?we\s+(?:also\s+|further\s+|then\s+|first\s+|additionally\s+|instead\s+)?(?:use|train|"
+    r"fine-tune|employ|leverage|exploit|reuse|incorporate|combine|apply|adopt|encode|decompose|sample|represent|"
+    r"parameteri[sz]e|map|inject|feed|compute|optimi[sz]e)\b",
+    re.I,
+)
+_MEASURED = re.compile(r"\d+(?:\.\d+)?\s*(?:%|×|x\b)|\b(?:outperform\w*|surpass\w*|state-of-the-art)\b", re.I)
+
+
 _PRIOR = re.compile(
     r"^(?:\w+\s+){0,3}?(?:existing|prior|previous|current|conventional|traditional|most|many|recent)\b"
     r"|\b(?:however|but|yet|despite|although|while)\b[^.]{0,80}\b(?:remain\w*|lack\w*|fail\w*|limited|struggl\w*)\b",
@@ -89,7 +107,7 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
         return "contribution"
     if _PRIOR.search(sentence) and position < count - 1:  # what others did or could not do
         return "gap" if _GAP.search(sentence) else "background"
-    if _HOW.search(sentence) and position > 0:
+    if position > 0 and (_HOW.search(sentence) or (_METHOD_OPENER.search(sentence) and not _MEASURED.search(sentence))):
         return "method"
     if result and position > 0:
         return "result"
@@ -97,7 +115,7 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
         return "gap"
     if _METHOD.search(sentence) and position > 0:
         return "method"
-    if _BACKGROUND.search(sentence) or position == 0:
+    if _BACKGROUND.search(sentence[:_BACKGROUND_REACH]) or position == 0:
         return "background"
     if contribution:
         return "contribution"

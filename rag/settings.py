@@ -89,6 +89,17 @@ class VerifyPolicy(BaseModel):
         description="... and those matching words are at least this share of the claim part's other content words "
         "(the rest of the part says what that sentence says).",
     )
+    roles_min_crossed_words: int = Field(
+        default=3, ge=2,
+        description="Two terms of the evidence count as trading roles in the claim ('A segments, B labels' for 'B "
+        "segments, A labels') when at least this many shared words are bound to the other term in the evidence than "
+        "in the claim, some from each side, and more cross than stay (rag/verify_binding.py).",
+    )
+    roles_punctuation_distance: float = Field(
+        default=3.0, ge=1.0,
+        description="A punctuation mark or contrast word ('while', 'but') counts as this many words when a word is "
+        "bound to the nearer of two terms (so a word belongs to the term of its own part of the sentence).",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,
@@ -118,7 +129,7 @@ class VerifyPolicy(BaseModel):
     )
     disabled_checks: list[str] = Field(
         default_factory=list,
-        description="Checks to skip: numbers, entities, swap, polarity, attribution, direction, overclaim, scope, novelty.",
+        description="Checks to skip: numbers, entities, swap, polarity, attribution, direction, roles, overclaim, scope, novelty.",
     )
     judge: bool = Field(
         default=True,

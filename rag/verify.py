@@ -32,8 +32,10 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
+from rag.verify_binding import crossed_roles
+from rag.verify_scope import affix_sibling, narrowed
 
-CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "overclaim", "scope", "novelty")
+CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
 def stem(word: str) -> str:
     return _snowball(word.lower())  # the one Snowball stemmer (rag/text.py), as content words use
@@ -498,6 +500,8 @@ _SWAP_OPPOSITES = (
     ("more", "fewer"), ("before", "after"), ("minimum", "maximum"), ("upper", "lower"), ("input", "output"),
     ("encoder", "decoder"), ("positive", "negative"), ("increase", "decrease"), ("strong", "weak"), ("fast", "slow"),
     ("best", "worst"), ("easy", "hard"), ("amplify", "suppress"), ("small", "big"), ("coarse", "fine"),
+    ("up", "down"), ("upweight", "downweight"), ("upsample", "downsample"), ("inner", "outer"), ("left", "right"),
+    ("head", "tail"), ("top", "bottom"), ("begin", "end"), ("start", "end"), ("min", "max"),
 )  # fmt: skip
 
 
@@ -510,17 +514,45 @@ def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
     """The one term replaced: inside, with the ends free to differ; or at an end when nothing inside differs (the
     subject swapped: "B causes X" for "A causes X")."""
     inner = [op for k, op in enumerate(ops) if op[0] != "equal" and 0 < k < len(ops) - 1]
-    if len(inner) == 1 and inner[0][0] == "replace":
-        return (*inner[0][1:], "inner")
+    replaced = [op for op in inner if op[0] == "replace"]
+    # besides the term, at most one word added or left out elsewhere ("the most stable UQ family")
+    extra = [op for op in inner if op[0] != "replace"]
+    if len(replaced) == 1 and (not extra or (len(extra) == 1 and max(extra[0][2] - extra[0][1], extra[0][4] - extra[0][3]) == 1)):
+        return (*replaced[0][1:], "inner")
     if inner:
         return None
     edges = [op for op in (ops[0], ops[-1]) if op[0] == "replace"]
     return (*edges[0][1:], "edge") if len(edges) == 1 and len(ops) > 1 else None
 
 
+def _opposite_replaced(ops, mine, theirs, need: int, share: float) -> tuple[str, str] | None:
+    """Where the part differs from the sentence in more than one place: a word replaced by its listed opposite
+    ("up-weights already safe examples" for "down-weights already safe examples"), the rest matching as for a swap."""
+    equal = _matched(ops)
+    if equal < need or equal < share * (len(mine) - sum(op[2] - op[1] for op in ops if op[0] != "equal")):
+        return None
+    for op in ops:
+        if op[0] != "replace" or op[2] - op[1] > _SWAP_MAX_WORDS or op[4] - op[3] > _SWAP_MAX_WORDS:
+            continue
+        said, instead = mine[op[1] : op[2]], theirs[op[3] : op[4]]
+        said_p, instead_p = _parts(said) - _parts(instead), _parts(instead) - _parts(said)
+        if any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p):
+            return " ".join(t.text for t in said), " ".join(t.text for t in instead)
+    return None
+
+
 def _is_abbreviation(token: Token) -> bool:
     text = token.text[:-1] if token.text.endswith("s") else token.text
     return len(text) >= 2 and sum(c.isupper() for c in text) >= 2
+
+
+def _modifier_swap(said, instead, mine, theirs, i2: int, j2: int) -> bool:
+    """At the start of a part, a hyphenated modifier replaced before the same word ("reconstruction-based scores"
+    for "probabilistic scores"): another kind of the same thing, not the subject named another way."""
+    if i2 >= len(mine) or j2 >= len(theirs) or mine[i2].stem != theirs[j2].stem:
+        return False
+    adjacent = said[-1].end + 1 == mine[i2].start or said[-1].end == mine[i2].start
+    return adjacent and any("-" in t.lower for t in said)
 
 
 def check_swap(ctx: _Context) -> str | None:
@@ -551,6 +583,9 @@ def check_swap(ctx: _Context) -> str | None:
                     return f"the abstract says it the other way round: {_quote(text)}"
                 term = _replaced_term(ops, len(mine))
                 if term is None:
+                    flipped = _opposite_replaced(ops, mine, theirs, need, ctx.policy.swap_min_share)
+                    if flipped:
+                        return f"the abstract says '{flipped[1]}' here, not '{flipped[0]}': {_quote(text)}"
                     continue
                 i1, i2, j1, j2, where = term
                 equal = _matched(ops)
@@ -567,7 +602,8 @@ def check_swap(ctx: _Context) -> str | None:
                 if any(_is_abbreviation(t) for t in (*said, *instead)):
                     continue  # "LMs" for "language models"
                 opposite = any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p)
-                if not opposite and (where == "edge" or not said_p <= abstract_parts - _parts(theirs)):
+                kind = where == "edge" and _modifier_swap(said, instead, mine, theirs, i2, j2)
+                if not opposite and ((where == "edge" and not kind) or not said_p <= abstract_parts - _parts(theirs)):
                     continue  # at an end of the part only an opposite counts (a subject may be named many ways)
                 if not opposite and k > 0 and said_p & _parts(toks) and not instead_p <= claim_parts:
                     continue  # in one sentence, a swap is two terms trading places, not a synonym
@@ -575,6 +611,20 @@ def check_swap(ctx: _Context) -> str | None:
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
+
+
+def check_roles(ctx: _Context) -> str | None:
+    """Two terms of the evidence trading what is said of them ("A segments, B labels" for "B segments, A labels")."""
+    crossing = crossed_roles(
+        ctx.claim_tokens,
+        ctx.evidence_tokens,
+        min_crossed_words=ctx.policy.roles_min_crossed_words,
+        punct_weight=ctx.policy.roles_punctuation_distance,
+    )
+    if crossing is None:
+        return None
+    quote = _quote(" ".join(ctx.evidence_texts))
+    return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -672,7 +722,8 @@ def _negates(clause: Sequence[Token], i: int) -> bool:
         return after == "to"
     if t.lower in ("free", "freedom"):  # "freedom from having to augment the data"; not "free energy"
         return after == "from"
-    return True
+    # "missing modalities", "absent labels": a kind of input, not a denial ("X is missing")
+    return not (t.lower in ("missing", "absent") and i + 1 < len(clause) and clause[i + 1].content)
 
 
 def _negated(clause: Sequence[Token]) -> bool:
@@ -691,6 +742,40 @@ def _prefix_antonym(a: str, b: str) -> bool:
             if longer in (prefix + shorter, f"{prefix}-{shorter}"):
                 return True
     return False
+
+
+def _shared_words(clause: Sequence[Token], stems: frozenset[str] | set[str]) -> int:
+    """How many words of ``clause`` (negations aside) ``stems`` has: a hyphenated word counts once, matched by
+    itself or a part ("ancestry-dependent" is one word, not three)."""
+    return sum(1 for keys in _word_keys(tuple(clause)) if any(s in stems for s in keys))
+
+
+@lru_cache(maxsize=50_000)
+def _word_keys(clause: tuple[Token, ...]) -> tuple[tuple[str, ...], ...]:
+    """The stems of each content word of ``clause`` (one entry per distinct word, negations aside)."""
+    seen: dict[str, tuple[str, ...]] = {}
+    for t in clause:
+        if t.content and t.lower not in _NEGATION and t.stem not in seen:
+            seen[t.stem] = tuple(_stems_of(t))
+    return tuple(seen.values())
+
+
+def _negation_scope(clause: Sequence[Token]) -> set[str]:
+    """Stems of the content words after the first negating word (whole words: "high-reward", not "reward"): what
+    the clause denies ("requires one model and no shadow models" denies shadow models, not the one model)."""
+    for i in range(len(clause)):
+        if _negates(clause, i):
+            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in _NEGATION}
+    return set()
+
+
+def _negation_concerns(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
+    """The negation of whichever of the two parts is negated covers words the other part says: otherwise the two
+    are about different things ("extends to deep networks" against "extends to deep networks and needs no shadow
+    models")."""
+    negated, other = (claim_clause, clause) if _negated(claim_clause) else (clause, claim_clause)
+    scope = _negation_scope(negated)
+    return not scope or any(t.stem in scope for t in other if t.content)
 
 
 def _best_clause(claim_clause: set[str], evidence: Sequence[list[Token]]) -> tuple[list[Token], int] | None:
@@ -750,26 +835,30 @@ def check_polarity(ctx: _Context) -> str | None:
         candidates = abstract_clauses if about_prior else own_clauses
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
-        shared = [len(stems & content_stems(c)) for c in candidates]
+        in_all = {id(c): _shared_words(claim_clause, content_stems(c)) for c in abstract_clauses}
+        shared = [in_all[id(c)] for c in candidates]
         best = max(shared, default=0)
         if best == 0 or (best < 2 and best < len(stems)):
             continue
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
-        agreeing = [c for c in abstract_clauses if len(stems & content_stems(c)) >= best]  # prior work's too
+        agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
-            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) and not _kept(claim_clause, c)
+            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c)
+            and not _kept(claim_clause, c)
+            and _negation_concerns(claim_clause, c)
             for c in matches + agreeing
         ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
     # A negated part of the abstract ("without increasing memory") that the claim states positively.
     claim_clauses = clauses(ctx.claim_tokens)
-    for clause in abstract_clauses:
-        stems = content_stems(clause) - _NEGATION
-        if not _negated(clause) or len(stems) < 2:
+    claim_about_prior = any(t.lower in _CLAIM_PRIOR for t in ctx.claim_tokens)
+    for clause in abstract_clauses if claim_about_prior else own_clauses:
+        words = len(_word_keys(tuple(clause)))  # a hyphenated word counts once
+        if not _negated(clause) or words < 2:
             continue
-        needed = max(2, ctx.policy.negated_part_coverage * len(stems))
+        needed = max(2, ctx.policy.negated_part_coverage * words)
         if any(
-            not _negated(c) and not _prefix_negates(c, clause) and len(stems & content_stems(c)) >= needed
+            not _negated(c) and not _prefix_negates(c, clause) and _shared_words(clause, content_stems(c)) >= needed
             for c in claim_clauses
         ):
             return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
@@ -809,6 +898,13 @@ _ANTONYM_WORDS = (
     ("cheap", "expensive"), ("cheap", "costly"), ("success", "failure"), ("succeeds", "fails"),
     ("strength", "weakness"), ("helps", "hurts"), ("benefits", "harms"), ("promotes", "suppresses"),
     ("promotes", "inhibits"), ("activates", "inhibits"), ("activates", "suppresses"), ("exact", "approximate"),
+    ("enables", "prevents"), ("allows", "prevents"), ("facilitates", "hinders"), ("interpolation", "extrapolation"),
+    ("forward", "backward"), ("top-down", "bottom-up"), ("lossless", "lossy"), ("centralized", "decentralized"),
+    ("convex", "concave"), ("exploration", "exploitation"), ("overconfident", "underconfident"),
+    ("overparameterized", "underparameterized"), ("generalist", "specialist"), ("simple", "complex"),
+    ("rigid", "flexible"), ("expands", "shrinks"), ("novice", "expert"), ("negligible", "substantial"),
+    ("negligible", "significant"), ("marginal", "substantial"), ("minor", "major"), ("benign", "harmful"),
+    ("safe", "harmful"), ("aligned", "misaligned"), ("calibrated", "miscalibrated"), ("specified", "misspecified"),
     ("tight", "loose"), ("majority", "minority"), ("rare", "common"), ("rare", "frequent"), ("weak", "strong"),
     ("correlated", "anticorrelated"), ("agrees", "disagrees"), ("converges", "diverges"),
     ("convergence", "divergence"), ("stable", "chaotic"), ("accept", "reject"), ("include", "exclude"),
@@ -923,6 +1019,23 @@ def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
     return spans
 
 
+def _likens(clause: Sequence[Token]) -> bool:
+    """'Like existing methods', 'as prior work': the part of a claim that likens the paper to other work."""
+    words = [t.lower for t in clause]
+    return any(a in ("like", "as", "similar", "similarly") and b in _PRIOR_MARKERS for a, b in zip(words, words[1:], strict=False))
+
+
+def _comma_parts(span: Sequence[Token], text: str) -> list[list[Token]]:
+    """``span`` (tokens of the sentence ``text``) cut where the sentence has a comma or semicolon between two of
+    its words; [] when it has none."""
+    parts: list[list[Token]] = [[]]
+    for k, t in enumerate(span):
+        if k and any(c in ",;" for c in text[span[k - 1].end : t.start]):
+            parts.append([])
+        parts[-1].append(t)
+    return [p for p in parts if p] if len(parts) > 1 else []
+
+
 def check_attribution(ctx: _Context) -> str | None:
     """The claim gives the paper (its method, "we") what the abstract says of existing methods."""
     lowered = {t.lower for t in ctx.claim_tokens}
@@ -938,13 +1051,20 @@ def check_attribution(ctx: _Context) -> str | None:
         return None
     if any(_negated(c) for c in clauses(ctx.claim_tokens)):
         return None
+    # "Like existing methods, ZedX does P": what P says, measured against the claim (the likening part aside)
+    core = set().union(*(content_stems(c) for c in clauses(ctx.claim_tokens) if not _likens(c))) if likened else set()
+    core -= {s for t in words if _looks_like_name(t, first=False) for s in _stems_of(t)}  # the paper's name
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-        for span in _prior_spans(toks):
+        spans = _prior_spans(toks)
+        # a part of a long prior-work span ("rely on post-hoc adjustment, operating at the output level") counts too
+        parts = [p for span in spans for p in _comma_parts(span, text)]
+        for span in spans + [p for p in parts if p not in spans]:
             stems = content_stems(span) - _NEGATION
             if len(stems) < 3:
                 continue
             shared = ctx.claim_stems & stems
-            if len(shared) < max(3, ctx.policy.attribution_min_coverage * len(stems)):
+            said_of_core = len(core & stems) >= max(3, ctx.policy.attribution_min_coverage * len(core))
+            if len(shared) < max(3, ctx.policy.attribution_min_coverage * len(stems)) and not said_of_core:
                 continue
             # The paper may say the same of itself elsewhere ("prior work uses X; we also use X").
             own = [content_stems(o) for o in ctx.sentence_tokens if o is not toks and not _prior_spans(o)]
@@ -969,6 +1089,10 @@ _COMPARATIVES = {
     "fewer": ("amount", -1), "greater": ("amount", 1), "larger": ("amount", 1), "smaller": ("amount", -1),
     "faster": ("speed", 1), "slower": ("speed", -1), "stronger": ("strength", 1), "weaker": ("strength", -1),
     "longer": ("length", 1), "shorter": ("length", -1), "cheaper": ("cost", -1), "costlier": ("cost", 1),
+    "closer": ("distance", -1), "nearer": ("distance", -1), "farther": ("distance", 1), "easier": ("difficulty", -1),
+    "harder": ("difficulty", 1), "simpler": ("complexity", -1),
+    "bigger": ("amount", 1), "deeper": ("depth", 1), "shallower": ("depth", -1), "wider": ("width", 1),
+    "narrower": ("width", -1), "denser": ("density", 1), "sparser": ("density", -1),
 }  # fmt: skip
 # Words of change or degree: (dimension, sign). The same dimension with the other sign is the opposite claim.
 _TRENDS = {
@@ -987,6 +1111,10 @@ _TRENDS = {
     "weaker": ("strength", -1), "outperform": ("good", 1), "underperform": ("good", -1), "superior": ("good", 1),
     "inferior": ("good", -1), "earlier": ("time", -1), "later": ("time", 1), "wider": ("width", 1),
     "narrower": ("width", -1), "upper": ("amount", 1), "above": ("amount", 1), "below": ("amount", -1),
+    "amplif": ("amount", 1), "suppress": ("amount", -1), "attenu": ("amount", -1), "dampen": ("amount", -1),
+    "upweight": ("weight", 1), "up-weight": ("weight", 1), "downweight": ("weight", -1), "down-weight": ("weight", -1),
+    "expand": ("amount", 1), "closer": ("distance", -1), "farther": ("distance", 1), "easier": ("difficulty", -1),
+    "harder": ("difficulty", 1), "simpler": ("complexity", -1),
 }  # fmt: skip
 _WINDOW = 3
 _SIDE = 6  # content words taken on each side of a comparison
@@ -1075,6 +1203,25 @@ def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None
     return None
 
 
+_PREPOSITIONS = {"to", "in", "on", "at", "for", "with", "from", "under", "across", "during", "among", "between"}
+
+
+def _prepositional_sides(clause: Sequence[Token], i: int) -> tuple[int, int] | None:
+    """For "than" at ``i`` followed by a preposition, the comparative it belongs to and where the same preposition
+    follows it: "closer to X than to Y", "higher in X than in Y" compare X with Y. (position of the comparative,
+    position of its preposition)."""
+    if clause[i].lower != "than" or i + 2 >= len(clause) or clause[i + 1].lower not in _PREPOSITIONS:
+        return None
+    prep = clause[i + 1].lower
+    for k in range(i - 2, max(-1, i - 2 * _SIDE), -1):
+        if clause[k].lower in _COMPARATIVES:
+            for j in range(k + 1, min(k + 4, i)):
+                if clause[j].lower == prep:
+                    return k, j
+            return None
+    return None
+
+
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
     """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
     'A improves X over B', 'A has lower X compared to B'."""
@@ -1094,6 +1241,15 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
                 marked = _marker(clause, i)
                 if marked:
                     sign, dim, subject_end, object_from = marked
+            between = _prepositional_sides(clause, i)
+            if between is not None:  # "closer to X than to Y": X against Y, whatever the subject
+                k, prep_at = between
+                dim, sign = _metric_direction(clause, k, *_COMPARATIVES[clause[k].lower])
+                subject = set(_ordered_stems(clause[prep_at + 1 : i]))
+                obj = set(_ordered_stems(clause[i + 2 : _object_end(clause, i + 2)])[:_SIDE])
+                a, b = (subject, obj) if sign > 0 else (obj, subject)
+                found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
+                continue
             if not sign or object_from is None:
                 continue
             subject = set(_ordered_stems(clause[:subject_end])[-_SIDE:])
@@ -1136,6 +1292,9 @@ def check_direction(ctx: _Context) -> str | None:
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
                 if swapped >= 2 and swapped > same:
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
+    reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
+    if reversed_range:
+        return reversed_range
     # A change or degree word whose opposite is what the evidence says about the same thing.
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
@@ -1144,6 +1303,85 @@ def check_direction(ctx: _Context) -> str | None:
         opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]]
         if opposite and not same:
             return f"the abstract says '{opposite[0][3]}', not '{word}': {_quote(_sentence_with(ctx, opposite[0][3]))}"
+    return None
+
+
+_RANGE_SIDE = 10  # words looked at after "from" and after "to"
+
+
+def ranges(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(stems after "from", stems after "to") for each "from A to B" (a shift, a range, a transfer)."""
+    return [(start, stop) for _, start, stop in _ranges_at(tokens)]
+
+
+def _ranges_at(tokens: Sequence[Token]) -> list[tuple[int, frozenset[str], frozenset[str]]]:
+    """(where "from" is among the words, stems after "from", stems after "to")."""
+    words = [t for t in tokens if not t.is_punct]
+    found = []
+    for i, t in enumerate(words):
+        if t.lower != "from":
+            continue
+        to = next((k for k in range(i + 1, min(i + 2 + _RANGE_SIDE, len(words))) if words[k].lower == "to"), None)
+        if to is None or to == i + 1:
+            continue
+        end = next((k for k in range(to + 1, min(to + 1 + _RANGE_SIDE, len(words))) if words[k].lower in _BOUNDARY_WORDS
+                    or words[k].lower in ("from", "and", "while")), min(to + 1 + _RANGE_SIDE, len(words)))
+        start = {s for x in words[i + 1 : to] if x.content and not _is_adverb(x) for s in _stems_of(x)}
+        stop = {s for x in words[to + 1 : end] if x.content and not _is_adverb(x) for s in _stems_of(x)}
+        if start and stop:
+            found.append((i, frozenset(start - stop), frozenset(stop - start)))
+    return found
+
+
+def _reversed_range(ctx: _Context) -> str | None:
+    """"from B to A" where the abstract says "from A to B" (what the two ends share more the other way round)."""
+    mine = ranges(ctx.claim_tokens)
+    if not mine:
+        return None
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        for a_from, a_to in ranges(toks):
+            for c_from, c_to in mine:
+                crossed = len(c_from & a_to) + len(c_to & a_from)
+                kept = len(c_from & a_from) + len(c_to & a_to)
+                if crossed >= 2 and len(c_from & a_to) and len(c_to & a_from) and crossed > kept:
+                    return f"the abstract says it the other way round: {_quote(text)}"
+    return None
+
+
+_LEVEL_DIMENSIONS = {"amount", "good", "quality", "gain"}
+
+
+def orderings(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(the side that is higher, the side that is lower) for "higher in X than in Y" and for a change "from A to B"
+    ("degradation from A to B": A is higher; "gains from A to B": B is)."""
+    return list(_orderings(tuple(tokens)))
+
+
+@lru_cache(maxsize=20_000)
+def _orderings(tokens: tuple[Token, ...]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    found = [(c.better, c.worse) for c in comparisons(tokens) if c.dimension in _LEVEL_DIMENSIONS]
+    words = [t for t in tokens if not t.is_punct]
+    for i, start, stop in _ranges_at(tokens):
+        for t in words[max(0, i - _WINDOW) : i]:
+            key = t.lower if t.lower in _TRENDS else next((k for k in _TRENDS if t.stem.startswith(k) and len(k) >= 5), None)
+            if key and _TRENDS[key][0] in _LEVEL_DIMENSIONS:
+                found.append((start, stop) if _TRENDS[key][1] < 0 else (stop, start))
+                break
+    return tuple(found)
+
+
+def _reversed_order(ctx: _Context) -> str | None:
+    """"higher in B than in A" where the abstract says the level drops from B... to A, or the other way round."""
+    mine = orderings(ctx.claim_tokens)
+    if not mine:
+        return None
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        for high, low in orderings(toks):
+            for c_high, c_low in mine:
+                crossed = len(c_high & low) + len(c_low & high)
+                kept = len(c_high & high) + len(c_low & low)
+                if len(c_high & low) and len(c_low & high) and crossed > kept:
+                    return f"the abstract says the opposite: {_quote(text)}"
     return None
 
 
@@ -1176,6 +1414,7 @@ _STRONG = {
     "elimin": "eliminates", "solv": "solves", "certain": "certainly", "definit": "definitively",
     "conclus": "conclusively", "univers": "universally", "invari": "invariably", "never": "never",
     "must": "must", "ensur": "ensures", "best": "best", "first": "first", "sole": "solely", "optim": "optimal",
+    "exact": "exactly",
 }  # fmt: skip
 _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", "often", "typic", "usual",
            "general", "larg", "partial", "part", "mostli", "like", "potenti", "possibl", "indic", "appear",
@@ -1183,6 +1422,8 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
            "up", "can", "limit"}  # fmt: skip
 
 
+# Words of a formal result: evidence with one of them (and no hedge) supports "proves" ("we establish a bound").
+_FORMAL_RESULT = {stem(w) for w in "bound bounds theorem theorems lemma proof establish derive".split()}
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
 _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
 
@@ -1206,7 +1447,30 @@ def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key:
     return False
 
 
+_CONDITION_WORDS = {stem(w) for w in "assumption assumptions condition conditions".split()}
+
+
+def _dropped_conditions(ctx: _Context) -> str | None:
+    """"with no assumptions", "unconditionally" where the abstract states the result under assumptions or
+    conditions ("under mild assumptions")."""
+    words = [t for t in ctx.claim_tokens if not t.is_punct]
+    claim_free = any(
+        t.stem in _CONDITION_WORDS and any(w.lower in ("no", "without") for w in words[max(0, k - 2) : k])
+        for k, t in enumerate(words)
+    ) or any(t.lower.startswith(("unconditional", "assumption-free")) for t in words)
+    if not claim_free:
+        return None
+    for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
+        for c in clauses(toks):
+            if not _negated(c) and any(t.stem in _CONDITION_WORDS for t in c) and any(t.lower in ("under", "assuming", "given") for t in c):
+                return f"the abstract states it under conditions: {_quote(text)}"
+    return None
+
+
 def check_overclaim(ctx: _Context) -> str | None:
+    dropped = _dropped_conditions(ctx)
+    if dropped:
+        return dropped
     evidence_stems = {t.stem for toks in ctx.evidence_tokens for t in toks}
     hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES]
     claim = [t for t in ctx.claim_tokens if not t.is_punct]
@@ -1228,6 +1492,8 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:
             continue
+        if key == "prove" and not hedges and evidence_stems & _FORMAL_RESULT:
+            continue  # "proves bounds" for "we derive / establish / provide matching bounds": a formal result
         if hedges:
             return f"the claim says '{t.text}' but the abstract only says '{hedges[0].text}': {_quote(ctx.evidence_texts[0])}"
         return f"the abstract does not say '{t.text}'"
@@ -1310,6 +1576,24 @@ def check_scope(ctx: _Context) -> str | None:
                 return f"the abstract is about {other}, not {word}"
             if not in_abstract:
                 return f"the abstract does not mention {word}"
+    return _affix_scope(ctx)
+
+
+def _affix_scope(ctx: _Context) -> str | None:
+    """A setting named by an affix ("single-step" for the abstract's "multi-step", "task-specific" for its
+    "task-agnostic"), and "only X" where the evidence says "X and Y" (rag/verify_scope.py)."""
+    evidence = [t.lower for toks in ctx.evidence_tokens for t in toks]
+    abstract = {t.lower for t in ctx.abstract_tokens if t.content}
+    for word in dict.fromkeys(t.lower for t in ctx.claim_tokens if t.content):
+        if word in abstract:
+            continue
+        sibling = affix_sibling(word, [w for w in evidence if w in abstract]) or affix_sibling(word, abstract)
+        if sibling:
+            return f"the abstract is about {sibling}, not {word}"
+    narrow = narrowed([t.lower for t in ctx.claim_tokens], evidence)
+    if narrow:
+        only, other = narrow
+        return f"the abstract says {only} and {other}, not only {only}: {_quote(' '.join(ctx.evidence_texts))}"
     return None
 
 
@@ -1369,6 +1653,7 @@ _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
     "numbers": check_numbers,
     "entities": check_entities,
     "swap": check_swap,
+    "roles": check_roles,
     "polarity": check_polarity,
     "attribution": check_attribution,
     "direction": check_direction,

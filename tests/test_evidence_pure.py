@@ -187,3 +187,12 @@ def test_evaluation_question_lifts_the_sentence_naming_its_data():
 def test_other_questions_get_no_evaluation_bonus():
     question = "How does FooNet predict molecular properties?"
     assert _scores(question) == pytest.approx(_scores(question, evaluation_bonus=0.0))
+
+
+def test_role_key_sends_why_it_fails_questions_to_their_own_role_bonus():
+    from rag.evidence import role_key
+    from rag.question import profile
+
+    assert role_key(profile("Why do graph learners fail on rare atoms?")) == "how_why_failure"
+    assert role_key(profile("How does FooNet predict molecular properties?")) == "how_why"
+    assert role_key(profile("Which datasets does FooNet use?")) == "name"

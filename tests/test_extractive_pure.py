@@ -254,3 +254,198 @@ def test_a_sentence_beyond_max_sentences_must_be_nearly_as_good_as_the_best():
     how = QuestionProfile(text="How does ZorbNet work?", kind="general", topic_words=("zorbnet",), shape="how_why")
     policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"how_why": 4}, extra_sentence_margin=0.5)
     assert [e.row for e in plan_single("a", evidence, how, policy=policy).sentences] == [0, 1, 2]
+
+
+def test_a_how_answer_quotes_the_best_method_sentences_even_below_the_margin():
+    profile = QuestionProfile(text="How does ZorbNet work?", kind="general", topic_words=("zorbnet",), shape="how_why")
+    evidence = [
+        ev("a", 0, 1.0, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 4, 0.9, "ZorbNet is accurate on QuuxBench.", role="result"),
+        ev("a", 2, 0.3, "It first ranks heads by saliency.", role="method"),
+        ev("a", 3, 0.2, "It then prunes the lowest-ranked heads.", role="method"),
+        ev("a", 1, 0.1, "Sparse probes are widely used.", role="background"),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"how_why": 3}, answer_role_sentences=2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 2, 3]
+
+
+def test_a_why_question_about_a_shortcoming_quotes_the_gap_sentence():
+    profile = QuestionProfile(
+        text="Why do probes fail on new domains?", kind="general", topic_words=("probe",), shape="how_why",
+        explains_failure=True,
+    )  # fmt: skip
+    evidence = [
+        ev("a", 2, 1.0, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 3, 0.9, "It ranks heads by saliency.", role="method"),
+        ev("a", 1, 0.2, "However, probes overfit the source domain.", role="gap"),
+    ]
+    policy = AnswerPolicy(max_sentences=2, shape_max_sentences={"how_why": 2}, answer_role_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2]
+
+
+def test_with_role_keeps_the_best_sentence_and_the_cap():
+    from rag.compose.extractive import with_role
+
+    chosen = [ev("a", 0, 0.9, role="result"), ev("a", 1, 0.8, role="result")]
+    evidence = [*chosen, ev("a", 5, 0.1, role="method"), ev("a", 6, 0.05, role="method")]
+    assert [e.row for e in with_role(chosen, evidence, [("method", 2)], 3)] == [0, 5, 6]
+    assert [e.row for e in with_role(chosen, evidence, [("method", 0)], 3)] == [0, 1]
+    assert with_role([], evidence, [("method", 2)], 3) == []
+
+
+def test_a_tighter_margin_keeps_only_the_papers_clearly_about_it():
+    evidence = [ev("a", 0, 0.9), ev("b", 1, 0.8), ev("c", 2, 0.6)]
+    assert plan_list(evidence, POLICY, margin=0.15).abstract_ids == ["a", "b"]
+    assert plan_list(evidence, POLICY, members=["a", "c"], margin=0.15).abstract_ids == ["a"]
+    assert plan_list(evidence, POLICY, members=["a", "c"]).abstract_ids == ["a", "c"]
+
+
+def test_with_contribution_adds_each_papers_other_contribution_sentence_in_one_item():
+    evidence = [
+        ev("a", 1, 0.9, "We study sparse probes.", role="contribution"),
+        ev("a", 3, 0.5, "We introduce ZorbNet, a pruned probe.", role="contribution"),
+        ev("a", 2, 0.4, "Probes are common.", role="background"),
+        ev("b", 7, 0.85, "We present QuuxSet.", role="contribution"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in plan.sentences] == [1, 3, 7]
+    text = render(plan, {"a": abstract("a", "ZorbNet"), "b": abstract("b", "QuuxSet")})
+    assert text.splitlines() == [
+        "- **ZorbNet**: We study sparse probes [1]. We introduce ZorbNet, a pruned probe [1].",
+        "- **QuuxSet**: We present QuuxSet [2].",
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [1, 7]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("In particular, the probe needs only ten labels.", True),
+        ("Specifically, heads are ranked by saliency.", True),
+        ("However, this step is usually a single guess.", True),
+        ("The former needs ten labels; the latter a hundred.", True),
+        ("However, probes are costly.", False),
+        ("We introduce ZorbNet.", False),
+    ],
+)
+def test_elaborates(sentence, expected):
+    from rag.compose.extractive import elaborates
+
+    assert elaborates(sentence) is expected
+
+
+def test_the_sentence_spelling_out_the_best_one_is_quoted_in_place_of_the_weakest():
+    from rag.compose.extractive import with_elaboration
+
+    chosen = [ev("a", 0, 0.5, "Probes are common."), ev("a", 2, 0.9, "ZorbNet needs fewer labels than probes.")]
+    follower = ev("a", 3, 0.1, "In particular, it needs only ten labels.")
+    evidence = [*chosen, follower, ev("a", 1, 0.2, "Specifically, probes are linear.")]
+    assert [e.row for e in with_elaboration(chosen, evidence, 3)] == [0, 2, 3]
+    assert [e.row for e in with_elaboration(chosen, evidence, 2)] == [2, 3]
+    plain = [ev("a", 0, 0.9, "ZorbNet is fast."), ev("a", 1, 0.2, "It runs on phones.")]
+    assert [e.row for e in with_elaboration(plain[:1], plain, 3)] == [0]
+
+
+def test_a_keyword_query_quotes_the_contribution_and_a_result():
+    profile = QuestionProfile(text="zorbnet probe", kind="general", topic_words=("zorbnet",), terse=True)
+    evidence = [
+        ev("a", 1, 0.9, "Probes are linear maps over hidden states.", role="background"),
+        ev("a", 0, 0.8, "Probes need many labels.", role="gap"),
+        ev("a", 2, 0.3, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 4, 0.2, "ZorbNet is 3x more label-efficient.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, sentence_margin=0.2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 4]
+
+
+def test_a_best_sentence_that_spells_out_the_one_before_brings_that_one():
+    from rag.compose.extractive import with_elaboration
+
+    antecedent = ev("a", 1, 0.2, "We propose ZorbNet, a three-stage probe.")
+    best = ev("a", 2, 0.9, "Specifically, it ranks, prunes and retrains heads.")
+    other = ev("a", 0, 0.5, "Probes are common.")
+    assert [e.row for e in with_elaboration([other, best], [best, other, antecedent], 2)] == [1, 2]
+
+
+def test_a_comparison_on_an_aspect_gets_a_column_for_it():
+    a = [ev("a", 1, 0.9, "A does X.", "contribution"), ev("a", 2, 0.8, "A uses Y.", "method")]
+    b = [ev("b", 7, 0.9, "B does Z.", "contribution")]
+    asked = {"a": [ev("a", 1, 0.9, "A does X.", "contribution"), ev("a", 3, 0.5, "A needs 10 GPUs.", "result")],
+             "b": [ev("b", 9, 0.7, "B needs one GPU.", "result")]}  # fmt: skip
+    plan = plan_compare([("a", a), ("b", b)], asked, "their compute cost")
+    lines = render(plan, ABSTRACTS).splitlines()
+    assert lines[0] == "| Work | What it does | Their compute cost | How | Results |"
+    assert lines[2] == "| **FooNet** [1] | A does X [1]. | A needs 10 GPUs [1]. | A uses Y [1]. | — |"
+    assert lines[3] == "| **BarSet** [2] | B does Z [2]. | B needs one GPU [2]. | — | — |"
+
+
+def test_what_a_work_does_prefers_the_sentence_saying_what_it_proposes():
+    a = [ev("a", 1, 0.9, "We study sparse probes.", "contribution"),
+         ev("a", 2, 0.5, "We propose ZorbNet, a pruned probe.", "contribution")]  # fmt: skip
+    assert plan_compare([("a", a)]).rows[0][1][0].text == "We propose ZorbNet, a pruned probe."
+
+
+def test_a_how_answer_names_what_the_work_proposes_not_only_the_problem_it_studies():
+    profile = QuestionProfile(text="How is routing decided?", kind="general", topic_words=("rout",), shape="how_why")
+    evidence = [
+        ev("a", 0, 0.9, "We study online routing under shifting demand.", role="contribution"),
+        ev("a", 2, 0.8, "It re-solves a small program at each step.", role="method"),
+        ev("a", 3, 0.7, "Each solve uses one sample per period.", role="method"),
+        ev("a", 1, 0.1, "We propose ReRoute, a re-solving algorithm.", role="contribution"),
+    ]
+    policy = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 1, 2, 3]
+    none = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=0)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=none).sentences] == [0, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "expected"),
+    [
+        ("We propose ZorbNet, a sparse probe.", "contribution", True),
+        ("We address this gap by deriving two bounds.", "contribution", True),
+        ("We study sparse probes.", "contribution", False),
+        ("In this paper, we investigate probes.", "contribution", False),
+        ("We propose to prune heads.", "method", False),
+    ],
+)
+def test_has_role_proposal(text, role, expected):
+    from rag.compose.extractive import has_role
+
+    assert has_role(ev("a", 0, 0.5, text, role=role), "proposal") is expected
+
+
+def test_a_list_line_adds_the_sentence_naming_what_the_paper_proposes_first():
+    evidence = [
+        ev("a", 1, 0.9, "We study causal discovery from observations.", role="contribution"),
+        ev("a", 2, 0.6, "We prove that the parents are identified.", role="contribution"),
+        ev("a", 3, 0.3, "For finite data, we propose ZorbRM, a local estimator.", role="contribution"),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True).sentences] == [1, 3]
+
+
+def test_a_why_it_fails_and_how_to_fix_it_question_also_quotes_the_proposal():
+    kwargs = dict(kind="general", topic_words=("probe",), shape="how_why", explains_failure=True)
+    evidence = [
+        ev("a", 1, 0.9, "However, probes overfit the source domain.", role="gap"),
+        ev("a", 2, 0.8, "They also ignore label noise.", role="gap"),
+        ev("a", 5, 0.1, "We propose ZorbNet, a probe trained on mixed domains.", role="contribution"),
+    ]
+    policy = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1)
+    fix = QuestionProfile(text="Why do probes fail, and how is it fixed?", asks_remedy=True, **kwargs)
+    why = QuestionProfile(text="Why do probes fail?", **kwargs)
+    assert [e.row for e in plan_single("a", evidence, fix, policy=policy).sentences] == [1, 2, 5]
+    assert [e.row for e in plan_single("a", evidence, why, policy=policy).sentences] == [1, 2]
+
+
+def test_a_general_answer_with_room_names_what_the_work_proposes():
+    profile = QuestionProfile(text="Can an assistant pick arms well?", kind="general", topic_words=("arm",))
+    evidence = [
+        ev("a", 2, 0.9, "The assistant picks two arms each round.", role="method"),
+        ev("a", 0, 0.2, "We study bandits with two agents.", role="contribution"),
+        ev("a", 3, 0.1, "We call this the ZorbBandit and give an algorithm.", role="contribution"),
+    ]
+    policy = AnswerPolicy(shape_max_sentences={"fact": 3}, proposal_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 3]
+    full = AnswerPolicy(max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=full).sentences] == [2]

@@ -67,3 +67,47 @@ def test_sentences_saying_how_are_method_even_with_gap_or_result_words(sentence)
 
 def test_openers_that_state_a_finding_or_gap_stay_what_they_are():
     assert sentence_role("In particular, its use for small molecules remains underexplored.", 2, 7) == "gap"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Finally, a ranking module picks the most promising candidate.",
+        "Then, the decoder refines each patch.",
+        "Specifically, the encoder maps each frame to a token.",
+    ],
+)
+def test_a_discourse_opener_before_a_comma_is_not_a_work_name(sentence):
+    assert sentence_role(sentence, 4, 8) != "contribution"
+
+
+def test_a_work_named_before_a_comma_is_still_a_contribution():
+    assert sentence_role("QuuxNet, a sparse graph learner, scales to large molecules.", 3, 8) == "contribution"
+
+
+def test_reducing_a_problem_to_another_is_method_not_a_result():
+    assert sentence_role("We reduce the problem of layout design to that of writing a program.", 3, 8) == "method"
+    assert sentence_role("FooNet reduces memory use by 40%.", 6, 8) == "result"
+
+
+def test_we_employing_a_step_is_method_even_if_it_reduces_something():
+    assert sentence_role("We further employ a cache, which reduces the calls to the solver.", 5, 8) == "method"
+    assert sentence_role("We then train a small adapter on the pruned heads.", 4, 8) == "method"
+    assert sentence_role("We use FooNet and it outperforms the baselines by 12%.", 6, 8) == "result"
+
+
+def test_a_sentence_saying_what_makes_something_brittle_is_a_gap():
+    sentence = "Under noise, one observation fits several goals, making such single guesses prone to brittle plans."
+    assert sentence_role(sentence, 3, 8) == "gap"
+
+
+def test_a_purpose_clause_then_we_do_something_is_method():
+    assert sentence_role("To speed up decoding, we reuse the cached keys across requests.", 4, 8) == "method"
+
+
+def test_a_background_word_late_in_a_sentence_about_the_method_does_not_make_it_background():
+    sentence = (
+        "A shared rule pool keeps useful rules across tasks, while online updates adapt them to the current task."
+    )
+    assert sentence_role(sentence, 4, 8) != "background"
+    assert sentence_role("Existing probes typically need many labels.", 1, 8) == "background"

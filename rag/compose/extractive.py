@@ -28,6 +28,7 @@ class ExtractivePlan:
     layout: str = "prose"  # prose | list | table
     rows: list[tuple[str, list[EvidenceSentence | None]]] = field(default_factory=list)  # table: per work, aspects
     lead: str = ""  # text before the quoted sentences ("Yes — ...")
+    columns: list[str] = field(default_factory=list)  # table: the aspects' headers (default: ASPECTS)
 
 
 def with_marker(sentence: str, number: int) -> str:
@@ -56,13 +57,106 @@ def plan_single(
             e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
         ]
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
-    if (
-        profile.shape == "how_why" and len(chosen) < most and not any(e.role == "method" for e in chosen)
-    ):  # "how does X …": the answer is the mechanism, so its best method sentence is quoted too
-        method = next((e for e in evidence if e.role == "method"), None)
-        if method is not None:
-            chosen = sorted([*chosen, method], key=lambda e: e.row)
+    if policy.elaboration_shapes and profile.shape in policy.elaboration_shapes:
+        chosen = with_elaboration(chosen, evidence, most)
+    if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes and finds
+        n = policy.terse_role_sentences
+        chosen = with_role(chosen, evidence, [("contribution", n), ("result", n)], most)
+    if profile.shape == "fact" and not profile.terse and len(chosen) < most:  # room left: name what it proposes
+        chosen = with_role(chosen, evidence, [("proposal", policy.proposal_sentences)], most)
+    if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
+        if profile.explains_failure:  # "…, and how do they fix it?": what the work proposes too
+            wants = [
+                ("gap", policy.answer_role_sentences),
+                ("proposal", policy.proposal_sentences * profile.asks_remedy),
+            ]
+        else:  # what the work proposes, then how it works
+            wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
+        chosen = with_role(chosen, evidence, wants, most)
     return ExtractivePlan([abstract_id], chosen)
+
+
+_ELABORATES = re.compile(
+    r"^(?:in\s+particular|specifically|concretely|namely|that\s+is|in\s+other\s+words|for\s+(?:example|instance)|"
+    r"(?:however|yet|but),\s+(?:this|these|such|it|they)\b|(?:the\s+former|the\s+latter)\b)",
+    re.I,
+)
+
+
+def elaborates(sentence: str) -> bool:
+    """Whether a sentence spells out the one before it ("In particular, …", "Specifically, …", "However, this …")."""
+    return bool(_ELABORATES.search(sentence.strip()))
+
+
+def with_elaboration(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], most: int
+) -> list[EvidenceSentence]:
+    """``chosen`` with the sentence that spells out its best one (the next sentence of the abstract, when it opens
+    with "In particular", "Specifically", "However, this" …): it holds the detail the best sentence announces; or,
+    when the best sentence itself spells out the one before it, that one (it says what is spelt out). The
+    lowest-scoring other sentence makes room when ``chosen`` already has ``most``. In reading order."""
+    if not chosen:
+        return list(chosen)
+    best = max(chosen, key=lambda e: (e.score, -e.row))
+    # the best sentence spells out the one before it ("Specifically, …"): that one says what is spelt out
+    partner_row = best.row - 1 if elaborates(best.text) else best.row + 1
+    partner = next((e for e in evidence if e.row == partner_row and e.abstract_id == best.abstract_id), None)
+    rows = {e.row for e in chosen}
+    if partner is None or partner.row in rows or (partner.row > best.row and not elaborates(partner.text)):
+        return list(chosen)
+    keep = sorted(chosen, key=lambda e: (-e.score, e.row))
+    if len(keep) >= max(most, 1):
+        keep = keep[: max(most, 1) - 1]
+    return sorted([*keep, partner], key=lambda e: e.row)
+
+
+_PROBLEM_STATEMENT = re.compile(
+    r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work|study))\s+(?:first\s+)?(?:study|investigate|consider|examine|"
+    r"explore|focus|analy[sz]e|revisit)\b",
+    re.I,
+)
+
+
+def has_role(e: EvidenceSentence, role: str) -> bool:
+    """``role`` is a sentence role (rag.roles), or "proposal": a contribution sentence saying what the work does
+    about the problem ("We propose FooNet …", "We address this by deriving …"), not the problem it studies ("We
+    study X"), or "named_proposal": one saying what it proposes or introduces ("We propose FooNet", "a method
+    called FooNet")."""
+    if role == "proposal":
+        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text)
+    if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
+        return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
+    return e.role == role
+
+
+_NAMES_PROPOSAL = re.compile(r"\bwe\s+(?:\w+\s+)?(?:propose|introduce|present)\b|\b(?:called|termed|dubbed)\b", re.I)
+
+
+def with_role(
+    chosen: Sequence[EvidenceSentence],
+    evidence: Sequence[EvidenceSentence],
+    wants: Sequence[tuple[str, int]],
+    most: int,
+) -> list[EvidenceSentence]:
+    """``chosen`` with at least ``count`` sentences of each ``(role, count)`` of ``wants`` (the best-scoring ones of
+    ``evidence``; see has_role), at most ``most`` sentences in all: the best sentence stays, then the roles' in the
+    order of ``wants`` (a sentence of that role already chosen counts), then the rest of ``chosen`` by score. In
+    reading order."""
+    if not chosen:
+        return list(chosen)
+    rows = {e.row for e in chosen}
+    wanted: list[EvidenceSentence] = []
+    for role, count in wants:
+        missing = count - sum(has_role(e, role) for e in chosen)
+        if missing > 0:
+            wanted += [e for e in evidence if has_role(e, role) and e.row not in rows][:missing]
+    by_score = sorted(chosen, key=lambda e: (-e.score, e.row))
+    keep: dict[int, EvidenceSentence] = {}
+    for e in [by_score[0], *wanted, *by_score[1:]]:
+        if len(keep) >= max(most, 1):
+            break
+        keep.setdefault(e.row, e)
+    return sorted(keep.values(), key=lambda e: e.row)
 
 
 def plan_more(
@@ -92,25 +186,51 @@ def plan_list(
     lead: str = "",
     members: Sequence[str] = (),
     mentions: Sequence[str] = (),
+    *,
+    margin: float | None = None,
+    with_contribution: bool = False,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
     ``members``: when the question names something ("which papers use FooNet"), exactly the abstracts naming it,
-    each quoted by its best sentence mentioning one of ``mentions`` (else its contribution)."""
+    each quoted by its best sentence mentioning one of ``mentions`` (else its contribution).
+    ``margin``: papers join when their best sentence is within this of the best paper's (default
+    ``policy.list_margin``; also applied to ``members`` when given). ``with_contribution``: each paper's line also
+    quotes its best other contribution sentence, one saying what the work proposes when there is one (see has_role):
+    a yes/no answer says what the work that addresses it contributes."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     ranked = sorted(best.values(), key=lambda e: (-e.score, e.row))
     if not ranked:
         return ExtractivePlan([], [], "list")
+    cutoff = max(policy.list_floor, ranked[0].score - (policy.list_margin if margin is None else margin))
     if members:
-        chosen = [e for e in ranked if e.abstract_id in set(members)][: policy.list_max]
+        chosen = [e for e in ranked if e.abstract_id in set(members)]
+        if margin is not None:
+            chosen = [e for e in chosen if e.score >= cutoff] or chosen[:1]
+        chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return ExtractivePlan([e.abstract_id for e in chosen], quoted, "list", lead=lead)
-    cutoff = max(policy.list_floor, ranked[0].score - policy.list_margin)
+            return _list_plan(quoted, evidence, lead, with_contribution)
     chosen = [e for e in ranked if e.score >= cutoff][: policy.list_max] or ranked[:1]
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return ExtractivePlan([e.abstract_id for e in chosen], quoted, "list", lead=lead)
+    return _list_plan(quoted, evidence, lead, with_contribution)
+
+
+def _list_plan(
+    quoted: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], lead: str, with_contribution: bool
+) -> ExtractivePlan:
+    sentences: list[EvidenceSentence] = []
+    for line in quoted:
+        others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
+        extra = next(
+            (e for role in ("named_proposal", "proposal", "contribution") for e in others if has_role(e, role)), None
+        )
+        if with_contribution and extra is not None:
+            sentences.extend(sorted((line, extra), key=lambda e: e.row))
+        else:
+            sentences.append(line)
+    return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
 
 
 def _mentioning(
@@ -132,39 +252,68 @@ def _contribution_of(best: EvidenceSentence, evidence: Sequence[EvidenceSentence
     return best
 
 
-def plan_compare(works: Sequence[tuple[str, Sequence[EvidenceSentence]]]) -> ExtractivePlan:
-    """A row per work (abstract id, its scored sentences best first), one sentence per aspect where it has one."""
+_NOVELTY = re.compile(r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|call|term(?:ed)?)\b", re.I)
+
+
+def plan_compare(
+    works: Sequence[tuple[str, Sequence[EvidenceSentence]]],
+    asked: dict[str, Sequence[EvidenceSentence]] | None = None,
+    asked_label: str = "",
+) -> ExtractivePlan:
+    """A row per work (abstract id, its scored sentences best first), one sentence per aspect where it has one.
+
+    "What it does" is the work's contribution sentence, one saying what it proposes or introduces when there is one
+    ("We study X" says less than "We propose FooNet"). ``asked``: when the comparison asks about something ("… in
+    terms of the data they use"), each work's sentences scored for that, best first: a column headed
+    ``asked_label`` quotes each work's best one not already in its row."""
     rows: list[tuple[str, list[EvidenceSentence | None]]] = []
     for aid, evidence in works:
         cells: list[EvidenceSentence | None] = []
         used: set[int] = set()
-        for _, roles in ASPECTS:
-            cell = next((e for e in evidence if e.role in roles and e.row not in used), None)
+        for name, roles in ASPECTS:
+            candidates = [e for e in evidence if e.role in roles and e.row not in used]
+            if name == "What it does":
+                candidates = sorted(candidates, key=lambda e: not _NOVELTY.search(e.text))  # stable: by score within
+            cell = candidates[0] if candidates else None
             if cell is not None:
                 used.add(cell.row)
             cells.append(cell)
         if cells[0] is None:  # no contribution sentence: the best sentence says what the work is about
             cells[0] = next((e for e in evidence if e.row not in used and e.role != "availability"), None)
+            if cells[0] is not None:
+                used.add(cells[0].row)
+        if asked is not None:
+            on_it = next((e for e in asked.get(aid, ()) if e.row not in used and e.role != "availability"), None)
+            cells.insert(1, on_it)
         rows.append((aid, cells))
     sentences = [c for _, cells in rows for c in cells if c is not None]
-    return ExtractivePlan([aid for aid, _ in rows], sentences, "table", rows)
+    names = [name for name, _ in ASPECTS]
+    columns = [names[0], _header(asked_label), *names[1:]] if asked is not None else names
+    return ExtractivePlan([aid for aid, _ in rows], sentences, "table", rows, columns=columns)
+
+
+def _header(text: str, most: int = 48) -> str:
+    text = " ".join(text.split()).strip(" ?.") or "Asked about"
+    text = text[:1].upper() + text[1:]
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def render(plan: ExtractivePlan, abstracts: dict[str, Abstract], as_list: bool | None = None) -> str:
     numbers = {aid: i for i, aid in enumerate(plan.abstract_ids, start=1)}
     layout = "list" if as_list else plan.layout
     if layout == "table":
-        header = "| Work | " + " | ".join(name for name, _ in ASPECTS) + " |"
-        lines = [header, "|" + " --- |" * (len(ASPECTS) + 1)]
+        columns = plan.columns or [name for name, _ in ASPECTS]
+        header = "| Work | " + " | ".join(_cell(name) for name in columns) + " |"
+        lines = [header, "|" + " --- |" * (len(columns) + 1)]
         for aid, cells in plan.rows:
             texts = [_cell(with_marker(c.text, numbers[aid])) if c else "—" for c in cells]
             lines.append(f"| **{_cell(abstracts[aid].label)}** [{numbers[aid]}] | " + " | ".join(texts) + " |")
         return (plan.lead + "\n\n" if plan.lead else "") + "\n".join(lines)
-    if layout == "list":
-        body = "\n".join(
-            f"- **{abstracts[e.abstract_id].label}**: {with_marker(e.text, numbers[e.abstract_id])}"
-            for e in plan.sentences
-        )
+    if layout == "list":  # one item per paper, its quoted sentences in plan order
+        items: dict[str, list[str]] = {}
+        for e in plan.sentences:
+            items.setdefault(e.abstract_id, []).append(with_marker(e.text, numbers[e.abstract_id]))
+        body = "\n".join(f"- **{abstracts[aid].label}**: {' '.join(texts)}" for aid, texts in items.items())
         return (plan.lead + "\n" if plan.lead else "") + body
     body = " ".join(with_marker(e.text, numbers[e.abstract_id]) for e in plan.sentences)
     return (plan.lead + " " if plan.lead else "") + body

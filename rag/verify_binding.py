@@ -1,0 +1,157 @@
+"""Crossed roles: the claim pairs two terms of the evidence with each other's words. Pure: no models, no I/O.
+
+"A segments the text and B labels the parts" where the evidence says "B segments the text, then A labels the
+parts": every word is the abstract's and in one sentence, so overlap, names and polarity all pass. What changed is
+which words go with which term. Each word (or run of words written together in both) is bound to the nearer of two
+terms, in the claim and in the evidence. When the evidence is the claim with A and B exchanged (the rest in the same
+order) and the words bound to A in the claim are bound to B in the evidence (or the other way round), the two terms
+have traded what is said of them.
+
+Distances are counted in words; a punctuation mark or a contrast word ("while", "whereas") counts as several, and two
+evidence sentences are far apart, so a word is bound to the term of its own part of the sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.text import _STOPWORDS
+
+_CONTRAST = {"while", "whereas", "but", "however", "although", "though", "yet", "then"}
+_SENTENCE_GAP = 100.0
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A run of shared words written together (in the same order) in the claim and the evidence."""
+
+    words: tuple[str, ...]  # stems
+    text: str  # as the claim writes it
+    claim_at: tuple[float, ...]  # positions of its words in the claim
+    evidence_at: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    first: str  # the claim's words of the two terms
+    second: str
+    crossed_words: int  # words bound the other way round in the evidence
+    agreeing_words: int
+
+
+def _key(stem: str) -> str:
+    """One key for a verb and its noun where the stemmer leaves a trailing vowel ('amplifi' / 'amplif')."""
+    return stem.rstrip("ie") if len(stem) > 5 else stem
+
+
+def _positions(tokens: Sequence, punct_weight: float, start: float = 0.0) -> list[tuple[str, float]]:
+    """(stem, position) of each content word; punctuation and contrast words push what follows further away."""
+    out, at = [], start
+    for t in tokens:
+        if t.is_punct or t.lower in _CONTRAST:
+            at += punct_weight
+            continue
+        at += 1.0
+        if t.content and t.lower not in _STOPWORDS:
+            out.append((_key(t.stem), at))
+    return out
+
+
+def _units(claim: list[tuple[str, float]], evidence: list[tuple[str, float]], texts: dict[str, str]) -> list[Unit]:
+    """Words that occur once in the claim and once in the evidence, joined into runs that are consecutive in both."""
+    count_c: dict[str, int] = {}
+    count_e: dict[str, int] = {}
+    for s, _ in claim:
+        count_c[s] = count_c.get(s, 0) + 1
+    for s, _ in evidence:
+        count_e[s] = count_e.get(s, 0) + 1
+    ev_index = {s: k for k, (s, _) in enumerate(evidence)}
+    units: list[list[tuple[str, float, float, int]]] = []
+    prev_ci, prev_ei, prev_c_at, prev_e_at = -2, -2, -9.0, -9.0
+    for ci, (s, c_at) in enumerate(claim):
+        if count_c[s] != 1 or count_e.get(s) != 1:
+            prev_ci = -2
+            continue
+        ei = ev_index[s]
+        if units and ci == prev_ci + 1 and ei == prev_ei + 1 and c_at == prev_c_at + 1 and evidence[ei][1] == prev_e_at + 1:
+            units[-1].append((s, c_at, evidence[ei][1], ei))
+        else:
+            units.append([(s, c_at, evidence[ei][1], ei)])
+        prev_ci, prev_ei, prev_c_at, prev_e_at = ci, ei, c_at, evidence[ei][1]
+    return [
+        Unit(tuple(w[0] for w in u), " ".join(texts.get(w[0], w[0]) for w in u), tuple(w[1] for w in u), tuple(w[2] for w in u))
+        for u in units
+    ]
+
+
+def _distance(a: Sequence[float], b: Sequence[float]) -> float:
+    return min(abs(x - y) for x in a for y in b)
+
+
+def _side(unit_at: Sequence[float], a_at: Sequence[float], b_at: Sequence[float]) -> int:
+    """0 when nearer to a, 1 when nearer to b, -1 on a tie."""
+    da, db = _distance(unit_at, a_at), _distance(unit_at, b_at)
+    return -1 if da == db else (0 if da < db else 1)
+
+
+def _transposed(units: Sequence[Unit], a: Unit, b: Unit) -> bool:
+    """The evidence has ``a`` and ``b`` (in one sentence, with shared words between them) in the other order, and
+    every unit from ``a`` on in the claim's order, also relative to them: from there, the claim is the evidence with
+    the two terms exchanged. (What comes before ``a`` may be a name the claim puts first.) A phrase moved to the
+    front ("under X, A does Y" for "A does Y under X") is not an exchange: what lies between moves too."""
+    if a.evidence_at[0] < b.evidence_at[0]:
+        return False  # the claim lists units in its own order, so a comes first there
+    if abs(a.evidence_at[0] - b.evidence_at[0]) >= _SENTENCE_GAP / 2:
+        return False  # two sentences: a claim combining them may take their parts in any order
+    between = units[units.index(a) + 1 : units.index(b)]
+    if sum(len(u.words) for u in between) < 2:
+        return False  # "A is combined with B" says the same as "B is combined with A"
+    swapped = {id(a): b.evidence_at[0], id(b): a.evidence_at[0]}
+    order = [swapped.get(id(u), u.evidence_at[0]) for u in units[units.index(a) :]]
+    return all(x < y for x, y in zip(order, order[1:], strict=False))
+
+
+def crossed_roles(
+    claim_tokens: Sequence,
+    evidence_tokens: Sequence[Sequence],
+    *,
+    min_crossed_words: int = 3,
+    punct_weight: float = 3.0,
+) -> Crossing | None:
+    """Two terms of the claim that the evidence has the other way round (see the module's docstring): from the first
+    term on, the evidence is the claim with the two terms exchanged (every other shared run in the same order), at
+    least ``min_crossed_words`` words are bound to the other term in the evidence than in the claim, and more words
+    cross than stay with their term."""
+    claim = _positions(claim_tokens, punct_weight)
+    evidence: list[tuple[str, float]] = []
+    for k, toks in enumerate(evidence_tokens):
+        evidence += _positions(toks, punct_weight, start=k * _SENTENCE_GAP)
+    texts = {_key(t.stem): t.text for t in claim_tokens if not t.is_punct}
+    units = _units(claim, evidence, texts)
+    if len(units) < 4:
+        return None
+    best: Crossing | None = None
+    for i, a in enumerate(units):
+        for b in units[i + 1 :]:
+            if not _transposed(units, a, b):
+                continue
+            crossed = {0: 0, 1: 0}
+            agree = 0
+            for u in units:
+                if u is a or u is b:
+                    continue
+                mine = _side(u.claim_at, a.claim_at, b.claim_at)
+                theirs = _side(u.evidence_at, a.evidence_at, b.evidence_at)
+                if mine < 0 or theirs < 0:
+                    continue
+                if mine == theirs:
+                    agree += len(u.words)
+                else:
+                    crossed[mine] += len(u.words)
+            total = crossed[0] + crossed[1]
+            if total < min_crossed_words or total <= agree:
+                continue
+            if best is None or total - agree > best.crossed_words - best.agreeing_words:
+                best = Crossing(a.text, b.text, total, agree)
+    return best
