@@ -25,8 +25,11 @@ from rag.abstain import WEIGHTS
 
 # Signals that can only argue for abstaining: their weights are fitted non-negative. The others are free.
 NON_NEGATIVE = frozenset(
-    {"unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase", "topic_unknown_list"}
-)
+    {
+        "unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase", "topic_unknown_list",
+        "garbled", "similarity_list", "names_missing",
+    }
+)  # fmt: skip
 POLICY_FILE = Path(__file__).resolve().parents[1] / "rag" / "policy.py"
 
 

@@ -7,6 +7,10 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
 - a number asked for with no number in the quoted evidence;
 - how far the best evidence similarity falls below a floor (skipped when the encoder cannot read the question);
 - the share of the question's topic words the answering abstract lacks, and of those no abstract uses at all;
+- the share of the question's topic words no abstract uses that look mistyped (a rare word one or two edits from a
+  known one: "electricaty"), kept apart from topic_unknown so a typo is not read as an absent topic;
+- a list, summary or yes/no question whose best evidence sentence is far from the question (similarity_list);
+- a question asking for names (which datasets, models…) where no quoted sentence names anything new;
 - and, against abstaining, a name of the corpus spelt exactly.
 The score is the logistic of their sum: 0 (answer) .. 1 (abstain). It is computed for every question, so the
 abstain / false-abstain trade-off can be drawn from it.
@@ -15,7 +19,10 @@ abstain / false-abstain trade-off can be drawn from it.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rag.policy import AnswerPolicy
 
@@ -35,6 +42,8 @@ class AbstentionSignals:
     topic_unknown: float = 0.0  # share of the question's topic words no abstract of the corpus uses
     has_evidence: bool = True  # there is anything to quote at all
     phrase_missing: float = 0.0  # share of adjacent detail-word pairs no sentence of the answering abstract(s) holds
+    topic_garbled: float = 0.0  # share of the topic words no abstract uses that look like typos of known words
+    names_missing: bool = False  # names are asked for and no quoted sentence names anything the question does not
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +70,9 @@ WEIGHTS = {
     "similarity": "w_similarity",
     "phrase": "w_phrase_missing",
     "topic_unknown_list": "w_topic_unknown_list",
+    "garbled": "w_topic_garbled",
+    "similarity_list": "w_similarity_list",
+    "names_missing": "w_names_missing",
 }
 
 
@@ -80,6 +92,12 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "phrase": signals.phrase_missing,
         # a list or yes/no question about a topic word no abstract uses: there is no paper to list
         "topic_unknown_list": signals.topic_unknown if signals.shape in LIST_SHAPES else 0.0,
+        "garbled": signals.topic_garbled,
+        # a list's best sentence is the best of many papers: a low one means no paper is on the topic
+        "similarity_list": 0.0
+        if signals.best_dense is None or signals.shape not in LIST_SHAPES
+        else policy.similarity_floor - signals.best_dense,
+        "names_missing": float(signals.names_missing),
     }
 
 
@@ -111,9 +129,11 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "No abstract states the number asked for."
     if top == "focus":
         return "The most relevant abstract does not mention what the question asks about."
+    if top == "names_missing":
+        return "The most relevant abstract does not name what the question asks for."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
-    if top in ("topic", "topic_unknown", "topic_unknown_list"):
+    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list"):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 
@@ -123,3 +143,65 @@ def decide(signals: AbstentionSignals, policy: AnswerPolicy | None = None) -> De
     score = abstention_score(signals, policy)
     abstain = score >= policy.abstain_threshold
     return Decision(abstain, score, reason_for(signals, policy) if abstain else "")
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+@lru_cache(maxsize=64)
+def _of_lengths(vocabulary: frozenset[str], shortest: int, longest: int) -> tuple[str, ...]:
+    """The vocabulary's words of these lengths (a word k edits away differs in length by at most k)."""
+    return tuple(sorted(w for w in vocabulary if shortest <= len(w) <= longest))
+
+
+def looks_mistyped(
+    word: str, vocabulary: frozenset[str], *, common_zipf: float = 2.0, short_edits: int = 1, long_edits: int = 2,
+    long_chars: int = 8,
+) -> bool:
+    """Whether ``word`` (lower case) reads as a typo of a known word: it is not in ``vocabulary``, not a common
+    English word (wordfreq Zipf frequency below ``common_zipf``: "federated" and "lidar" are words, "electricaty"
+    is not), and it is ``short_edits`` (``long_edits`` from ``long_chars`` letters on) edits, adjacent swaps
+    included, from a word of the vocabulary (rapidfuzz's optimal string alignment distance)."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+    from wordfreq import zipf_frequency
+
+    if len(word) < 4 or word in vocabulary or zipf_frequency(word, "en") >= common_zipf:
+        return False
+    edits = long_edits if len(word) >= long_chars else short_edits
+    candidates = _of_lengths(vocabulary, len(word) - edits, len(word) + edits)
+    return process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=edits) is not None
+
+
+def mistyped_stems(
+    question: str, known_stems: Collection[str], vocabulary: frozenset[str], **limits: float
+) -> set[str]:
+    """The content-word stems of the question's words that no abstract uses and that look mistyped
+    (``looks_mistyped``). Words with capitals after the first letter ("RMSE", "FooNet") are names, never typos."""
+    from rag.text import content_words
+
+    found: set[str] = set()
+    for match in _WORD.finditer(question):
+        whole = match.group(0)
+        if whole[1:] != whole[1:].lower():
+            continue
+        for raw in dict.fromkeys([whole, *whole.split("-")]):  # "statte-of-the-art": its parts too
+            stems = [w for w in content_words(raw) if w not in known_stems]
+            if stems and looks_mistyped(raw.lower(), vocabulary, **limits):  # type: ignore[arg-type]
+                found.update(stems)
+    return found
+
+
+_NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.]\w+)*)")
+
+
+def names_new(sentences: Iterable[str], asked: Collection[str]) -> bool:
+    """Whether any sentence names something (CamelCase, ALLCAPS, letters with digits) that is not among ``asked``
+    (the question's own names, lower case): what a "which datasets / models …" answer has to quote."""
+    from rag.lexicon import is_name_like
+
+    return any(
+        is_name_like(m.group(1)) and m.group(1).lower() not in asked
+        for sentence in sentences
+        for m in _NAME_TOKEN.finditer(sentence)
+    )

@@ -12,10 +12,11 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 
-from rag.abstain import AbstentionSignals, decide, features
+from rag.abstain import AbstentionSignals, decide, features, mistyped_stems, names_new
 from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, TextDelta, Timings
 from rag.cite import (
     Support,
@@ -29,7 +30,7 @@ from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import GENERIC_TERMS, Link, Linking, is_name_like
+from rag.lexicon import GENERIC_TERMS, Link, Linking, english_words, is_name_like
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
@@ -43,7 +44,7 @@ from rag.question import (
 )
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.settings import VerifyPolicy
-from rag.text import content_words
+from rag.text import content_words, numbers_in
 from rag.verify import Verdict, check_claim
 
 log = logging.getLogger(__name__)
@@ -268,13 +269,15 @@ def decide_abstention(
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
     )  # fmt: skip
     vector, unmatched, fixes, started = ranking.vector, ranking.unmatched, ranking.corrections, ranking.started
-    signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned))
+    signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy)
     if glossed:
         signals = replace(
             signals,
             focus_missing=0.0,
             topic_missing=0.0,
             topic_unknown=0.0,
+            topic_garbled=0.0,
+            names_missing=False,
             number_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
         )
     if unmatched:
@@ -362,7 +365,9 @@ def _signals(
     linking: Linking,
     readable: bool,
     pinned: bool = False,
+    policy: AnswerPolicy | None = None,
 ) -> AbstentionSignals:
+    policy = policy or AnswerPolicy()
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
     answer_set = set(answer_ids)
     missing = tuple(
@@ -387,14 +392,17 @@ def _signals(
                 for w in content_words(link.mention)
             }
             focus_missing = sum(w not in words for w in topic_words) / len(topic_words)
+    # a number the question itself states ("of the 6,289 pairs, how many …") is not an answer to it
+    stated = numbers_in(prof.text)
     number_missing = prof.kind == "number" and not any(
-        e.has_number and (not prof.focus_words or e.focus_share >= 0.5) for e in plan.sentences
+        e.has_number and bool(numbers_in(e.text) - stated) and (not prof.focus_words or e.focus_share >= 0.5)
+        for e in plan.sentences
     )
     unit = unit_asked(prof.text) if prof.kind == "number" else None
     if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
         number_missing = True  # "how long does X take": no quoted sentence states a duration
     topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
-    topic_missing = topic_unknown = 0.0
+    topic_missing = topic_unknown = topic_garbled = 0.0
     if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
         pool = set()
         for aid in answer_ids if prof.shape == "compare" else answer_ids[:1]:
@@ -402,7 +410,18 @@ def _signals(
         names = {w for link in linking.links for w in content_words(link.mention)}
         stems = snapshot.lexicon.stems
         topic_missing = sum(w not in pool and w not in names and w in stems for w in topic) / len(topic)
-        topic_unknown = sum(w not in stems and w not in names for w in topic) / len(topic)
+        unknown = [w for w in topic if w not in stems and w not in names]
+        garbled = (
+            mistyped_stems(
+                prof.text, stems, _typo_vocabulary(snapshot.lexicon.words),
+                common_zipf=policy.typo_common_zipf, short_edits=policy.typo_edits,
+                long_edits=policy.typo_long_edits, long_chars=policy.typo_long_chars,
+            )
+            if unknown
+            else set()
+        )  # fmt: skip
+        topic_unknown = sum(w not in garbled for w in unknown) / len(topic)
+        topic_garbled = sum(w in garbled for w in unknown) / len(topic)
     best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
     phrase_missing = 0.0
     if topic and answer_ids:
@@ -410,8 +429,14 @@ def _signals(
         details = [w for w in topic if w not in names]
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
         phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
+    asked = {t.lower() for t in prof.specific_terms}
+    names_missing = bool(prof.wants_names and answer_ids) and not names_new(
+        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked
+    )
     return AbstentionSignals(
         phrase_missing=phrase_missing,
+        topic_garbled=topic_garbled,
+        names_missing=names_missing,
         shape=prof.shape,
         unknown_names=linking.unknown,
         missing_names=missing,
@@ -423,6 +448,12 @@ def _signals(
         topic_unknown=topic_unknown,
         has_evidence=bool(plan.sentences),
     )
+
+
+@lru_cache(maxsize=2)
+def _typo_vocabulary(corpus_words: frozenset[str]) -> frozenset[str]:
+    """The words a typo is measured against: the corpus's and common English (the tokenizer's whole words)."""
+    return frozenset(w for w in corpus_words | english_words() if w.isalpha())
 
 
 def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4) -> float:

@@ -199,29 +199,29 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.73,
+        default=0.72,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-2.39, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-2.54, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=2.45, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=2.86, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=1.71,
+        default=2.76,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=5.35,
+        default=5.11,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=2.21, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=2.13, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
-        default=1.07,
+        default=0.00,
         description="Log-odds added per unit the best evidence similarity falls below similarity_floor (and "
         "removed per unit above it). Not used for questions the encoder cannot read (not English).",
     )
@@ -234,24 +234,58 @@ class AnswerPolicy(BaseModel):
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=1.85,
+        default=1.84,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=-1.77,
+        default=-1.47,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=0.46, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.38, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=0.95,
+        default=1.19,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=2.39,
+        default=2.72,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
+    w_topic_garbled: float = Field(
+        default=0.00,
+        description="Log-odds added times the share of the question's topic words no abstract uses that look like "
+        "typos of a known word (see typo_common_zipf); kept apart from w_topic_unknown so a typo is not read as a "
+        "topic the corpus lacks. Fitted on dev.",
+    )
+    w_similarity_list: float = Field(
+        default=3.68,
+        description="Log-odds added, for list, summary and yes/no questions, per unit the best evidence similarity "
+        "(the best sentence of any shortlisted paper) falls below similarity_floor (on top of w_similarity): when "
+        "even the best of many papers is far from the question, no paper is on its topic. Fitted on dev.",
+    )
+    w_names_missing: float = Field(
+        default=2.41,
+        description="Log-odds added when the question asks for names (which datasets, models, baselines…) and no "
+        "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
+    )
+
+    # --- typos among the question's unknown words (abstention only) ---
+    typo_common_zipf: float = Field(
+        default=2.0,
+        ge=0.0,
+        description="A word no abstract uses counts as a typo only when its wordfreq Zipf frequency in English is "
+        "below this (real but absent words such as 'federated' or 'lidar' are above it).",
+    )
+    typo_edits: int = Field(
+        default=1, ge=0, description="... and it is at most this many edits (adjacent swaps included) from a word "
+        "of the corpus or the common English vocabulary."
+    )
+    typo_long_edits: int = Field(
+        default=2, ge=0, description="Edits allowed instead for words of typo_long_chars letters or more."
+    )
+    typo_long_chars: int = Field(default=8, ge=1, description="Length from which typo_long_edits applies.")
+

@@ -289,6 +289,8 @@ _WORD_TOKEN = re.compile(r"[A-Za-z]+")
 def fix_shape_words(question: str) -> str:
     """Correct typos in the few words that decide a question's shape (rapidfuzz ratio >= 75, same first letter)."""
     from rapidfuzz import fuzz, process
+    from rapidfuzz.distance import OSA
+    from wordfreq import zipf_frequency
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -298,7 +300,12 @@ def fix_shape_words(question: str) -> str:
         best = process.extractOne(lowered, _SHAPE_WORDS, scorer=fuzz.ratio, score_cutoff=75)
         if best is None or best[0][0] != lowered[0] or abs(len(best[0]) - len(lowered)) > 1:
             return word
-        return best[0] if sorted(best[0]) == sorted(lowered) or best[1] >= 85 else word
+        if sorted(best[0]) == sorted(lowered) or best[1] >= 85:
+            return best[0]
+        # one edit in a longer word ("papnrs", "wrich") that is not itself an English word ("theme", "manly")
+        if len(lowered) >= 5 and OSA.distance(lowered, best[0]) <= 1 and zipf_frequency(lowered, "en") < 2.0:
+            return best[0]
+        return word
 
     question = _WORD_TOKEN.sub(fix, question)
     # "dose"/"deos" where an auxiliary verb stands (before a name or a pronoun): "… screens dose FooNet use?"

@@ -28,11 +28,17 @@ def test_each_signal_raises_the_score():
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, missing_names=("Zorb",)),
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, focus_missing=1.0),
         AbstentionSignals(shape="number", linked_exact=True, best_dense=0.7, number_missing=True),
-        AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.2),
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, topic_unknown=1.0),
+        AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, names_missing=True),
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, phrase_missing=1.0),
     ):
         assert abstention_score(changed, POLICY) > base
+
+
+def test_a_list_question_whose_best_sentence_is_far_from_it_leans_to_no():
+    near = AbstentionSignals(shape="list", best_dense=0.6)
+    far = AbstentionSignals(shape="list", best_dense=0.2)
+    assert abstention_score(far, POLICY) > abstention_score(near, POLICY)
 
 
 def test_no_single_weak_signal_vetoes_a_well_supported_answer():
@@ -50,8 +56,8 @@ def test_unknown_name_with_weak_evidence_abstains_and_names_it():
 
 def test_unreadable_question_skips_the_similarity_signal():
     # best_dense None: the encoder cannot read the question, so similarity neither helps nor hurts.
-    with_none = AbstentionSignals(shape="fact", linked_exact=True, best_dense=None)
-    low = AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.0)
+    with_none = AbstentionSignals(shape="list", linked_exact=True, best_dense=None)
+    low = AbstentionSignals(shape="list", linked_exact=True, best_dense=0.0)
     assert abstention_score(with_none, POLICY) < abstention_score(low, POLICY)
 
 
@@ -85,3 +91,34 @@ def test_a_list_question_on_a_topic_no_abstract_uses_leans_to_no():
     listing = AbstentionSignals(shape="list", best_dense=0.45, topic_unknown=0.5)
     assert contributions(listing, POLICY)["topic_unknown_list"] > 0
     assert contributions(single, POLICY)["topic_unknown_list"] == 0
+
+
+VOCABULARY = frozenset({"electricity", "demand", "forecasting", "protein", "design", "state", "art"})
+
+
+def test_a_rare_word_one_edit_from_a_known_word_looks_mistyped():
+    from rag.abstain import looks_mistyped
+
+    assert looks_mistyped("electricaty", VOCABULARY)
+    assert looks_mistyped("desgin", VOCABULARY)  # an adjacent swap is one edit
+    assert not looks_mistyped("design", VOCABULARY)  # known
+    assert not looks_mistyped("zqxwvy", VOCABULARY)  # close to nothing: an unknown word, not a typo
+    # a real English word the vocabulary lacks is an absent topic, not a typo (it is common in English)
+    assert not looks_mistyped("blockchain", VOCABULARY | {"blockchains"})
+
+
+def test_mistyped_stems_skip_names_and_check_hyphen_parts():
+    from rag.abstain import mistyped_stems
+    from rag.text import content_words
+
+    known = set(content_words(" ".join(VOCABULARY)))
+    assert mistyped_stems("forecasting electricaty demand", known, VOCABULARY) == set(content_words("electricaty"))
+    assert mistyped_stems("the statte-of-the-art design", known, VOCABULARY) >= set(content_words("statte"))
+    assert mistyped_stems("what does ProtienNet do", known, VOCABULARY) == set()  # a name as written
+
+
+def test_names_new_finds_a_name_the_question_does_not_give():
+    from rag.abstain import names_new
+
+    assert names_new(["We evaluate on CIFAR-10 and SVHN."], {"foonet"})
+    assert not names_new(["FooNet is evaluated on six datasets."], {"foonet"})

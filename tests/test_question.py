@@ -465,3 +465,11 @@ def test_asks_remedy_is_a_question_about_how_a_shortcoming_is_fixed():
     assert question.asks_remedy("Why do probes fail on new domains, and how do the authors fix it?")
     assert question.profile("Why do probes fail on new domains, and how do the authors fix it?").asks_remedy
     assert not question.asks_remedy("Why do probes fail on new domains?")
+
+
+def test_one_edit_in_a_longer_shape_word_is_fixed_but_not_an_english_word():
+    from rag.question import fix_shape_words
+
+    assert fix_shape_words("which papnrs use graphs?") == "which papers use graphs?"
+    assert fix_shape_words("Wrich papers use graphs?").lower() == "which papers use graphs?"
+    assert fix_shape_words("what is the theme of FooNet?") == "what is the theme of FooNet?"
