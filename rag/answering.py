@@ -27,7 +27,7 @@ from rag.cite import (
 from rag.compose import GenerationStats, extractive
 from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
-from rag.evidence import EvidenceSentence, rows_of, score_sentences
+from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import GENERIC_TERMS, Link, Linking, english_words, is_name_like
@@ -224,6 +224,11 @@ def select_evidence(
         if named:  # "which papers use X": the papers that name X, whatever else scores well
             shortlist = list(dict.fromkeys([*named, *shortlist]))
         evidence = scored(prof, rows_of(snapshot, shortlist))
+        topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+        present, doc_freq = topic_presence(snapshot, topic)
+        coverage = {
+            aid: topic_coverage(topic, present.get(aid, ()), doc_freq, len(snapshot.abstracts)) for aid in shortlist
+        }
         mentions = [link.name.surface for link in linking.links] + [link.mention for link in linking.links]
         plan = extractive.plan_list(
             evidence,
@@ -233,6 +238,8 @@ def select_evidence(
             mentions=mentions,
             margin=policy.shape_list_margin.get(shape),
             with_contribution=shape in policy.contribution_lines,
+            coverage=coverage if topic else None,
+            min_coverage=policy.list_min_coverage.get(shape, 0.0),
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]

@@ -7,8 +7,9 @@ the sentence's role for the question's shape (a list wants contributions, not ba
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,13 @@ class EvidenceSentence:
     has_number: bool
     focus_share: float  # share of the question's focus words the sentence contains
     role: str = "background"  # what the sentence does in its abstract (rag.roles)
+    role_bonus: float = 0.0  # the part of ``score`` that comes from the role (AnswerPolicy.role_bonus)
+
+    @property
+    def relevance(self) -> float:
+        """The score without the role bonus: how much the sentence is about the question, whatever it does in its
+        abstract (the role decides which sentence of a paper to quote, not whether the paper is relevant)."""
+        return self.score - self.role_bonus
 
 
 def score_sentences(
@@ -86,7 +94,8 @@ def score_sentences(
         if profile.kind == "number" and has_number:
             score += NUMBER_BONUS
         role = roles[row]
-        score += bonus.get(role, 0.0)
+        role_bonus = bonus.get(role, 0.0)
+        score += role_bonus
         if (profile.wants_names or profile.asks_evaluation) and _new_names(text, asked):
             score += policy.name_answer_bonus if profile.wants_names else 0.0
             if profile.asks_evaluation and states_evaluation(text):
@@ -103,6 +112,7 @@ def score_sentences(
                 has_number=has_number,
                 focus_share=share,
                 role=role,
+                role_bonus=role_bonus,
             )
         )
     scored.sort(key=lambda e: (-e.score, e.row))
@@ -121,6 +131,39 @@ _TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9][\w]*(?:[-.][\w]+)*)")
 def _new_names(sentence: str, asked: set[str]) -> bool:
     """Whether the sentence names something (CamelCase, ALLCAPS, letters with digits) the question does not."""
     return any(is_name_like(m.group(1)) and m.group(1).lower() not in asked for m in _TOKEN.finditer(sentence))
+
+
+def topic_coverage(topic: Sequence[str], present: Iterable[str], doc_freq: Mapping[str, int], n_docs: int) -> float:
+    """The share of the question's topic words an abstract uses (``present``), each word weighted by its idf over
+    the abstracts (``doc_freq`` of ``n_docs``): a paper using the rare words of the topic ("articulated", "regret")
+    is about it; one sharing only its common words ("model", "data") is not. Words no abstract uses are left out
+    (nothing can cover them); 0.0 when no word is left."""
+    have = set(present)
+    weights = {
+        w: math.log1p((n_docs - doc_freq[w] + 0.5) / (doc_freq[w] + 0.5))
+        for w in dict.fromkeys(topic)
+        if doc_freq.get(w)
+    }
+    total = sum(weights.values())
+    return sum(v for w, v in weights.items() if w in have) / total if total > 0 else 0.0
+
+
+def topic_presence(snapshot: IndexSnapshot, words: Sequence[str]) -> tuple[dict[str, set[str]], dict[str, int]]:
+    """Which of ``words`` (content words) each abstract uses, and in how many abstracts each occurs, read off the
+    sentence BM25 matrix (a weight is non-zero exactly where the word occurs)."""
+    bm25 = snapshot.sentence_bm25
+    present: dict[str, set[str]] = {}
+    doc_freq: dict[str, int] = {}
+    for w in dict.fromkeys(words):
+        column = bm25.vocabulary.get(w)
+        if column is None:
+            continue
+        rows = bm25.weights[:, column].nonzero()[0]
+        owners = {snapshot.sentence_owner[int(r)] for r in rows}
+        doc_freq[w] = len(owners)
+        for aid in owners:
+            present.setdefault(aid, set()).add(w)
+    return present, doc_freq
 
 
 def rows_of(snapshot: IndexSnapshot, abstract_ids: Iterable[str]) -> list[int]:

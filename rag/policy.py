@@ -155,16 +155,24 @@ class AnswerPolicy(BaseModel):
         default=0.5, ge=0.0, description="Further sentences are quoted when within this score of the best one."
     )
     list_margin: float = Field(
-        default=0.3,
+        default=0.35,
         ge=0.0,
-        description="List/summary answers: an abstract joins when its best sentence is within this of the best "
-        "abstract's.",
+        description="List/summary answers: an abstract joins when its best sentence's relevance (its score without "
+        "the role bonus) is within this of the best abstract's. Fitted on dev.",
     )
     shape_list_margin: dict[str, float] = Field(
         default_factory=lambda: {"yes_no": 0.15},
         description="List_margin per question shape where it differs (also applied to the papers naming what the "
         "question names): 'is there a paper on X' is answered by the paper(s) clearly about X, not by every paper "
         "near it. Fitted on dev.",
+    )
+    list_min_coverage: dict[str, float] = Field(
+        default_factory=lambda: {"list": 0.3, "yes_no": 0.3, "summary": 0.2},
+        description="List, summary and yes/no answers: a paper joins only when it uses at least this share of the "
+        "question's topic words, each weighted by its idf over the abstracts (rag.evidence.topic_coverage): a paper "
+        "is listed for using the topic's rare words, not for a sentence that resembles the question in its common "
+        "ones. Lower for overviews, whose topic is often several ('X and Y'), each paper about one. Not applied to "
+        "the papers naming what the question names. Fitted on dev.",
     )
     contribution_lines: tuple[str, ...] = Field(
         default=("yes_no", "list", "summary"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
+from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences, topic_coverage
 from rag.question import QuestionProfile
 from rag.text import Span
 
@@ -196,3 +196,31 @@ def test_role_key_sends_why_it_fails_questions_to_their_own_role_bonus():
     assert role_key(profile("Why do graph learners fail on rare atoms?")) == "how_why_failure"
     assert role_key(profile("How does FooNet predict molecular properties?")) == "how_why"
     assert role_key(profile("Which datasets does FooNet use?")) == "name"
+
+
+# --- relevance and topic coverage ---
+
+
+def test_relevance_is_the_score_without_the_role_bonus():
+    e = EvidenceSentence("a", 0, Span(0, 5), "Prior work uses X.", 0.3, 0.5, 0.0, False, 0.0, "background", -0.2)
+    assert e.relevance == pytest.approx(0.5)
+
+
+def test_topic_coverage_weights_rare_words_over_common_ones():
+    doc_freq = {"articul": 2, "object": 40, "model": 60}
+    rare_only = topic_coverage(["articul", "object", "model"], {"articul"}, doc_freq, 80)
+    common_only = topic_coverage(["articul", "object", "model"], {"object", "model"}, doc_freq, 80)
+    assert rare_only > 0.5 > common_only
+    assert rare_only + common_only == pytest.approx(1.0)
+
+
+def test_topic_coverage_all_or_none():
+    doc_freq = {"regret": 3, "bound": 9}
+    assert topic_coverage(["regret", "bound"], {"regret", "bound", "other"}, doc_freq, 50) == pytest.approx(1.0)
+    assert topic_coverage(["regret", "bound"], set(), doc_freq, 50) == 0.0
+
+
+def test_topic_coverage_leaves_out_words_no_abstract_uses():
+    assert topic_coverage(["fairness", "unseen"], {"fairness"}, {"fairness": 2}, 50) == pytest.approx(1.0)
+    assert topic_coverage(["unseen"], set(), {}, 50) == 0.0
+    assert topic_coverage([], {"x"}, {"x": 1}, 50) == 0.0

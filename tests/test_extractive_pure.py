@@ -6,6 +6,7 @@ import pytest
 
 from rag.compose.extractive import (
     ExtractivePlan,
+    membership_scores,
     plan_compare,
     plan_list,
     plan_more,
@@ -25,7 +26,12 @@ LIST_FLOOR, LIST_MARGIN, LIST_MAX = POLICY.list_floor, POLICY.list_margin, POLIC
 
 
 def ev(
-    abstract_id: str, row: int, score: float, text: str | None = None, role: str = "contribution"
+    abstract_id: str,
+    row: int,
+    score: float,
+    text: str | None = None,
+    role: str = "contribution",
+    role_bonus: float = 0.0,
 ) -> EvidenceSentence:
     return EvidenceSentence(
         abstract_id=abstract_id,
@@ -38,6 +44,7 @@ def ev(
         has_number=False,
         focus_share=0.0,
         role=role,
+        role_bonus=role_bonus,
     )
 
 
@@ -112,6 +119,32 @@ def test_plan_list_caps_members():
 def test_plan_list_margin_boundary_is_inclusive():
     evidence = [ev("a", 1, 1.0), ev("b", 2, 1.0 - LIST_MARGIN)]
     assert plan_list(evidence).abstract_ids == ["a", "b"]
+
+
+def test_plan_list_membership_ignores_the_role_bonus():
+    # b's sentence on the topic is background (penalised for quoting), c's a weak contribution (boosted): b belongs
+    evidence = [ev("a", 1, 1.0), ev("b", 5, 0.6, role="background", role_bonus=-0.3), ev("c", 9, 0.7, role_bonus=0.4)]
+    assert membership_scores(evidence) == {"a": 1.0, "b": pytest.approx(0.9), "c": pytest.approx(0.3)}
+    assert plan_list(evidence).abstract_ids == ["a", "b"]
+
+
+def test_plan_list_coverage_keeps_out_papers_off_the_topic():
+    evidence = [ev("a", 1, 1.0), ev("b", 2, 0.95), ev("c", 3, 0.9), ev("d", 4, 0.85)]
+    coverage = {"a": 0.8, "b": 0.1, "c": 0.5}
+    assert plan_list(evidence, coverage=coverage, min_coverage=0.3).abstract_ids == ["a", "c"]
+    assert plan_list(evidence).abstract_ids == ["a", "b", "c", "d"]  # without coverage: the margin alone
+
+
+def test_plan_list_coverage_never_empties_the_list():
+    evidence = [ev("a", 1, 1.0), ev("b", 2, 0.95), ev("c", 3, 0.9)]
+    assert plan_list(evidence, coverage={"c": 0.9}, min_coverage=0.3).abstract_ids == ["c"]
+    assert plan_list(evidence, coverage={}, min_coverage=0.3).abstract_ids == ["a"]
+
+
+def test_plan_list_coverage_does_not_apply_to_named_members():
+    evidence = [ev("a", 1, 1.0), ev("b", 2, 0.9)]
+    plan = plan_list(evidence, members=["b"], coverage={"a": 1.0, "b": 0.0}, min_coverage=0.3)
+    assert plan.abstract_ids == ["b"]
 
 
 # --- plan_single ---

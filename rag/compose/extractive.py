@@ -8,7 +8,7 @@ table with one row per work and the same aspects (what it does, how, results) fo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rag.corpus import Abstract
@@ -189,32 +189,56 @@ def plan_list(
     *,
     margin: float | None = None,
     with_contribution: bool = False,
+    coverage: Mapping[str, float] | None = None,
+    min_coverage: float = 0.0,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
+    Papers are ranked by ``membership_scores`` (the relevance of their best sentence, role aside); each is quoted
+    by its best sentence for the question's shape (its contribution when nearly as good).
     ``members``: when the question names something ("which papers use FooNet"), exactly the abstracts naming it,
     each quoted by its best sentence mentioning one of ``mentions`` (else its contribution).
-    ``margin``: papers join when their best sentence is within this of the best paper's (default
-    ``policy.list_margin``; also applied to ``members`` when given). ``with_contribution``: each paper's line also
-    quotes its best other contribution sentence, one saying what the work proposes when there is one (see has_role):
-    a yes/no answer says what the work that addresses it contributes."""
+    ``margin``: papers join when their membership score is within this of the best paper's (default
+    ``policy.list_margin``; also applied to ``members`` when given). ``coverage``: abstract id -> the share of the
+    question's topic it covers (rag.evidence.topic_coverage); with it, papers other than ``members`` join only when
+    they cover at least ``min_coverage`` (the best paper alone when none does). ``with_contribution``: each paper's line also quotes its best other
+    contribution sentence, one saying what the work proposes when there is one (see has_role): a yes/no answer says
+    what the work that addresses it contributes."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
-    ranked = sorted(best.values(), key=lambda e: (-e.score, e.row))
-    if not ranked:
+    if not best:
         return ExtractivePlan([], [], "list")
-    cutoff = max(policy.list_floor, ranked[0].score - (policy.list_margin if margin is None else margin))
+    member_score = membership_scores(evidence)
+    ranked = sorted(best.values(), key=lambda e: (-member_score[e.abstract_id], e.row))
+    top = member_score[ranked[0].abstract_id]
+    cutoff = max(policy.list_floor, top - (policy.list_margin if margin is None else margin))
     if members:
         chosen = [e for e in ranked if e.abstract_id in set(members)]
         if margin is not None:
-            chosen = [e for e in chosen if e.score >= cutoff] or chosen[:1]
+            chosen = [e for e in chosen if member_score[e.abstract_id] >= cutoff] or chosen[:1]
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
             return _list_plan(quoted, evidence, lead, with_contribution)
-    chosen = [e for e in ranked if e.score >= cutoff][: policy.list_max] or ranked[:1]
+
+    def covered(aid: str) -> bool:
+        return coverage is None or coverage.get(aid, 0.0) >= min_coverage
+
+    chosen = [e for e in ranked if member_score[e.abstract_id] >= cutoff and covered(e.abstract_id)]
+    chosen = chosen[: policy.list_max] or ranked[:1]
+    chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
     return _list_plan(quoted, evidence, lead, with_contribution)
+
+
+def membership_scores(evidence: Sequence[EvidenceSentence]) -> dict[str, float]:
+    """How strongly each paper belongs in a list answer: the relevance of its best sentence (its score without the
+    role bonus: a paper whose sentence on the topic is background still counts; the role picks which sentence to
+    quote, not whether the paper belongs)."""
+    scores: dict[str, float] = {}
+    for e in evidence:
+        scores[e.abstract_id] = max(scores.get(e.abstract_id, float("-inf")), e.relevance)
+    return scores
 
 
 def _list_plan(
