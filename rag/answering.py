@@ -1,6 +1,9 @@
 """Question -> verified, cited Answer: retrieve, select evidence, decide abstention, compose, verify.
 
-One flow for every front end. ``stream_answer`` yields text as it is produced and ends with the Answer.
+One flow for every front end. ``stream_answer`` yields text as it is produced and ends with the Answer. Its steps:
+``prepare_question`` (follow-ups, translation) -> ``rank`` -> ``select_evidence`` -> ``decide_abstention`` (these
+three are ``retrieve``) -> ``compose_answer`` (compose, verify, fall back). rag/query_engine.py runs the same steps
+as LlamaIndex components (a retriever, two node postprocessors, a response synthesizer).
 """
 
 from __future__ import annotations
@@ -106,6 +109,40 @@ def retrieve(
     many, so the signals that compare its words with the abstract's (focus, topic, similarity) are left out.
     """
     policy = policy or AnswerPolicy()
+    ranking = rank(question, snapshot, retriever, top_k, policy, more=more, pinned=pinned)
+    plan = select_evidence(ranking, snapshot, retriever, policy, more=more)
+    return decide_abstention(ranking, plan, snapshot, top_k, policy, pinned=pinned, glossed=glossed)
+
+
+@dataclass(slots=True)
+class Ranking:
+    """The first step of answering: the question read (spelling, shape, linked names), encoded, and the abstracts
+    ranked for it (at least ``policy.evidence_abstracts`` of them)."""
+
+    question: str
+    profile: QuestionProfile
+    vector: np.ndarray
+    ranked: list[RankedAbstract]
+    linking: Linking
+    readable: bool
+    weights: dict[str, float]  # abstract id -> link strength (pinned abstracts included)
+    unmatched: bool  # nothing links or matches an unreadable question: ranked is the encoder's guess
+    corrections: list[str]
+    started: float
+
+
+def rank(
+    question: str,
+    snapshot: IndexSnapshot,
+    retriever: HybridRetriever,
+    top_k: int,
+    policy: AnswerPolicy | None = None,
+    *,
+    more: tuple[list[str], set[str]] | None = None,
+    pinned: Sequence[str] = (),
+) -> Ranking:
+    """Correct the spelling, profile the question, link its names and rank abstracts (``retrieve``'s first step)."""
+    policy = policy or AnswerPolicy()
     started = time.perf_counter()
     corrected, fixes = snapshot.lexicon.correct(
         question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars
@@ -122,7 +159,6 @@ def retrieve(
     )
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
-    dense_share = 1.0 if readable else 0.0
     weights = linking.abstract_weights()
     for aid in pinned:
         weights[aid] = weights.get(aid, 0.0) + 3.0  # a reference resolved to this paper outranks any match
@@ -136,6 +172,24 @@ def retrieve(
     unmatched = not ranked and not readable
     if unmatched:  # nothing in it links or matches: abstain, with the encoder's guess as the nearest
         ranked = retriever.search(prof.text, max(top_k, policy.evidence_abstracts), query_vector=vector)
+    return Ranking(question, prof, vector, ranked, linking, readable, weights, unmatched, fixes, started)
+
+
+def select_evidence(
+    ranking: Ranking,
+    snapshot: IndexSnapshot,
+    retriever: HybridRetriever,
+    policy: AnswerPolicy | None = None,
+    *,
+    more: tuple[list[str], set[str]] | None = None,
+) -> extractive.ExtractivePlan:
+    """Score the candidate sentences and plan the answer by the question's shape (``retrieve``'s second step)."""
+    policy = policy or AnswerPolicy()
+    prof, vector, ranked, linking, readable, weights = (
+        ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
+    )  # fmt: skip
+    embedder = retriever.embedder
+    dense_share = 1.0 if readable else 0.0
 
     def scored(p: QuestionProfile, rows) -> list[EvidenceSentence]:
         return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share)
@@ -203,6 +257,25 @@ def retrieve(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
+    return plan
+
+
+def decide_abstention(
+    ranking: Ranking,
+    plan: extractive.ExtractivePlan,
+    snapshot: IndexSnapshot,
+    top_k: int,
+    policy: AnswerPolicy | None = None,
+    *,
+    pinned: Sequence[str] = (),
+    glossed: bool = False,
+) -> Retrieved:
+    """Score abstention from the ranking and the plan (``retrieve``'s last step); everything found, in one place."""
+    policy = policy or AnswerPolicy()
+    question, prof, ranked, linking, readable = (
+        ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
+    )  # fmt: skip
+    vector, unmatched, fixes, started = ranking.vector, ranking.unmatched, ranking.corrections, ranking.started
     signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy)
     if glossed:
         signals = replace(
@@ -614,7 +687,30 @@ def _referenced_sources(question: str, standalone: str, history: Sequence[dict])
     ]
 
 
-def stream_answer(
+@dataclass(slots=True)
+class QuestionState:
+    """One question on its way through the answer flow: what was asked, the standalone question retrieval reads
+    (a follow-up rewritten, a question in another language translated or glossed), and what each step found.
+
+    ``prepare_question`` makes it; ``rank``, ``select_evidence`` and ``decide_abstention`` fill ``ranking``,
+    ``plan`` and ``retrieved``; ``compose_answer`` turns it into the Answer. The LlamaIndex components
+    (rag/query_engine.py) carry it on their QueryBundle."""
+
+    question: str
+    standalone: str
+    history: list[dict]
+    notices: list[str]
+    more: tuple[list[str], set[str]] | None = None
+    pinned: list[str] = field(default_factory=list)
+    glossed: bool = False
+    started: float = field(default_factory=time.perf_counter)
+    ranking: Ranking | None = None
+    plan: extractive.ExtractivePlan | None = None
+    retrieved: Retrieved | None = None
+    answer: Answer | None = None
+
+
+def prepare_question(
     question: str,
     *,
     snapshot: IndexSnapshot,
@@ -624,9 +720,10 @@ def stream_answer(
     history: Sequence[dict] = (),
     composer=None,
     notices: Sequence[str] = (),
-    verify_policy: VerifyPolicy | None = None,
-) -> Iterator[StreamEvent]:
-    """Answer ``question``; with ``composer`` None the answer is extractive."""
+) -> QuestionState:
+    """The standalone question to retrieve for: a follow-up rewritten against the history (whose earlier answers
+    are rebuilt extractively when it holds only the user's turns), "tell me more" resolved to the previous
+    answer's papers, a question the encoder cannot read translated (by the model) or glossed (by a dictionary)."""
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
     notices = list(notices)
@@ -676,11 +773,60 @@ def stream_answer(
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
-    retrieved = retrieve(standalone, snapshot, retriever, top_k, policy, more=more, pinned=pinned, glossed=glossed)
+    return QuestionState(question, standalone, history, notices, more, pinned, glossed, started)
+
+
+def stream_answer(
+    question: str,
+    *,
+    snapshot: IndexSnapshot,
+    retriever: HybridRetriever,
+    top_k: int,
+    policy: AnswerPolicy | None = None,
+    history: Sequence[dict] = (),
+    composer=None,
+    notices: Sequence[str] = (),
+    verify_policy: VerifyPolicy | None = None,
+) -> Iterator[StreamEvent]:
+    """Answer ``question``; with ``composer`` None the answer is extractive.
+
+    The steps, in order, are the ones the LlamaIndex components run (rag/query_engine.py: AbstractRetriever ->
+    EvidencePostprocessor -> AbstentionPostprocessor -> CitedSynthesizer), called here directly so that answering
+    does not import LlamaIndex's core (1–2 s at start)."""
+    policy = policy or AnswerPolicy()
+    state = prepare_question(question, snapshot=snapshot, retriever=retriever, top_k=top_k, policy=policy,
+                             history=history, composer=composer, notices=notices)  # fmt: skip
+    state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned)
+    state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more)
+    state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
+                                        glossed=state.glossed)  # fmt: skip
+    yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,
+                              composer=composer, verify_policy=verify_policy)  # fmt: skip
+
+
+def compose_answer(
+    state: QuestionState,
+    *,
+    snapshot: IndexSnapshot,
+    embedder,
+    top_k: int,
+    policy: AnswerPolicy | None = None,
+    composer=None,
+    verify_policy: VerifyPolicy | None = None,
+) -> Iterator[StreamEvent]:
+    """Compose and verify the answer for a question whose abstention is decided (``state.retrieved``): the
+    abstain answer, the extractive one (``composer`` None), or the model's, streamed, checked, and replaced by
+    the extractive one when too little of it is supported. Yields text pieces, then the Answer."""
+    policy = policy or AnswerPolicy()
+    retrieved = state.retrieved
+    if retrieved is None:
+        raise ValueError("compose_answer needs the question's abstention decided (decide_abstention) first")
+    question, standalone, history, notices, started = (
+        state.question, state.standalone, state.history, state.notices, state.started
+    )  # fmt: skip
     timings = Timings(retrieve_s=retrieved.seconds)
     backend = "ollama" if composer else "extractive"
     model = getattr(composer, "model", None) if composer else None
-    embedder = retriever.embedder
 
     def finish(answer: Answer) -> Answer:
         answer.standalone_question = standalone if standalone != question else None
@@ -691,6 +837,7 @@ def stream_answer(
         answer.shape = retrieved.profile.shape
         if not answer.suggestions:
             answer.suggestions = _did_you_mean(retrieved)
+        state.answer = answer
         return answer
 
     if retrieved.abstain:

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from rag.answer import Answer, BackendStatus, StreamEvent
-from rag.answering import stream_answer, verify_claim
+from rag.answering import prepare_question, stream_answer, verify_claim
 from rag.compose import make_ollama_composer
 from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
@@ -178,6 +178,11 @@ class Pipeline:
 
         return status(self.settings, model)
 
+    @staticmethod
+    def _check_backend(backend: str | None) -> None:
+        if backend not in (None, "auto", "extractive", "ollama"):
+            raise RagError(f"Unknown backend {backend!r}", hint="Use auto, extractive or ollama.")
+
     def _composer(self, backend: str | None, model: str | None) -> tuple[object | None, list[str]]:
         """Resolve the backend: a composer for Ollama, or None for extractive, plus notices for the user."""
         backend = backend or self.settings.backend
@@ -202,8 +207,7 @@ class Pipeline:
         """Yield answer text pieces as they are produced, then the verified :class:`Answer`."""
         question = self.check_question(question)
         history = self.check_history(history)
-        if backend not in (None, "auto", "extractive", "ollama"):
-            raise RagError(f"Unknown backend {backend!r}", hint="Use auto, extractive or ollama.")
+        self._check_backend(backend)
         composer, notices = self._composer(backend, model)
         yield from stream_answer(
             question,
@@ -225,17 +229,52 @@ class Pipeline:
         assert isinstance(answer, Answer)
         return answer
 
-    def query_engine(self, **kwargs):
-        """This pipeline as a LlamaIndex query engine (``engine.query(q)`` -> Response with cited sources)."""
+    def query_engine(self, backend: str | None = None, model: str | None = None, *, streaming: bool = False):
+        """The answer flow as a LlamaIndex ``RetrieverQueryEngine`` (``engine.query(q)`` -> Response whose text is
+        the verified answer and whose source nodes are the cited abstracts), assembled from :meth:`components`."""
         from rag.query_engine import CitedQueryEngine
 
-        return CitedQueryEngine(pipeline=self, **kwargs)
+        parts = self.components(backend, model, streaming=streaming)
+        hybrid, composer, notices = parts.retriever.hybrid, parts.synthesizer.composer, parts.notices
+
+        def prepare(question: str):
+            return prepare_question(self.check_question(question), snapshot=hybrid.snapshot, retriever=hybrid,
+                                    top_k=self.settings.top_k, policy=self.settings.answer, composer=composer,
+                                    notices=notices)  # fmt: skip
+
+        return CitedQueryEngine(parts.retriever, parts.synthesizer, parts.postprocessors, prepare=prepare)
+
+    def components(self, backend: str | None = None, model: str | None = None, *, streaming: bool = False):
+        """The answer flow's LlamaIndex components, to assemble or recombine (``RetrieverQueryEngine(c.retriever,
+        c.synthesizer, c.postprocessors)``): ``retriever`` (AbstractRetriever), ``postprocessors``
+        ([EvidencePostprocessor, AbstentionPostprocessor]), ``synthesizer`` (CitedSynthesizer: extractive, or the
+        model's answer verified, for ``backend``), ``notices`` (why "auto" answers without a model, if it does)."""
+        from rag.query_engine import (
+            AbstentionPostprocessor,
+            AbstractRetriever,
+            AnswerComponents,
+            CitedSynthesizer,
+            EvidencePostprocessor,
+        )
+
+        self._check_backend(backend)
+        composer, notices = self._composer(backend, model)
+        hybrid, policy, top_k = self.retriever(), self.settings.answer, self.settings.top_k
+        return AnswerComponents(
+            retriever=AbstractRetriever(hybrid, max(top_k, policy.evidence_abstracts), policy),
+            postprocessors=[
+                EvidencePostprocessor(hybrid=hybrid, policy=policy),
+                AbstentionPostprocessor(hybrid=hybrid, top_k=top_k, policy=policy),
+            ],
+            synthesizer=CitedSynthesizer(hybrid, top_k, policy, self.settings.verify, composer, streaming=streaming),
+            notices=notices,
+        )
 
     def as_retriever(self, k: int | None = None, mode: Mode | None = None):
         """The abstract ranking as a LlamaIndex ``BaseRetriever`` (``retrieve(q)`` -> NodeWithScore per abstract)."""
         from rag.query_engine import AbstractRetriever
 
-        return AbstractRetriever(self.retriever(mode), k or self.settings.top_k)
+        return AbstractRetriever(self.retriever(mode), k or self.settings.top_k, self.settings.answer)
 
     def warm_up(self) -> float:
         """Load the model and index now (not on the first question); returns seconds taken."""
