@@ -117,6 +117,17 @@ class VerifyPolicy(BaseModel):
         description="A strong word ('proves', 'all', 'first') the aligned evidence lacks is still the abstract's when "
         "another sentence uses it and says at least this share of the content words of the claim's part with it.",
     )
+    number_estimate_tolerance: float = Field(
+        default=0.05, ge=0.0, le=0.5,
+        description="A number the claim marks as an estimate ('about 30%', 'roughly 22 points') agrees with the "
+        "abstract's when it is that number rounded as the claim writes it, or within this relative difference.",
+    )
+    number_context_margin: int = Field(
+        default=2, ge=1,
+        description="A number the abstract states counts as attached to another quantity when the words around it in "
+        "the claim (up to four each side) share at least this many more words with those around another number of "
+        "the abstract than with those around any of its own occurrences.",
+    )
     novel_words_max: int = Field(
         default=3, ge=1,
         description="A claim with this many content words the abstract never uses (after stemming) is taken to add "
