@@ -527,6 +527,25 @@ def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     return any(all(words[i + k].text[0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
 
 
+def _pair_acronym_of(name: str, tokens: Sequence[Token]) -> bool:
+    """'QA' where the abstract writes 'question answering': two letters, the initials of two words written next to
+    each other, each of at least four letters (so short function words do not make one by chance)."""
+    if not (len(name) == 2 and name.isalpha() and name.isupper()):
+        return False
+    words = [t for t in tokens if not t.is_punct]
+    return any(
+        a.text[0].upper() == name[0] and b.text[0].upper() == name[1] and len(a.text) >= 4 and len(b.text) >= 4
+        for a, b in zip(words, words[1:], strict=False)
+    )
+
+
+@lru_cache(maxsize=2_000)
+def _flat_math(text: str) -> str:
+    """The abstract with LaTeX markup dropped, lower case: '$\\ell_2/\\ell_1$' reads 'l2/l1'."""
+    text = text.replace("\\ell", "l").replace("\\infty", "inf")
+    return re.sub(r"\\math[a-z]+|[$_^{}\\]", "", text).lower()
+
+
 def check_entities(ctx: _Context) -> str | None:
     tokens = ctx.claim_tokens
     words = [t for t in tokens if not t.is_punct]
@@ -548,8 +567,10 @@ def check_entities(ctx: _Context) -> str | None:
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
-        if _acronym_of(name.text, ctx.abstract_tokens):
+        if _acronym_of(name.text, ctx.abstract_tokens) or _pair_acronym_of(name.text, ctx.abstract_tokens):
             continue
+        if len(key) >= 2 and key in _flat_math(ctx.abstract):
+            continue  # "l2" where the abstract writes "$\\ell_2$"
         if not any(c.isdigit() for c in key) and process.extractOne(
             key, choices, scorer=fuzz.ratio, score_cutoff=ctx.policy.entity_min_similarity
         ):
@@ -881,8 +902,20 @@ def _negates(clause: Sequence[Token], i: int) -> bool:
     return not (t.lower in ("missing", "absent") and i + 1 < len(clause) and clause[i + 1].content)
 
 
+_COORDINATORS = {"and", "or", "nor", ","}
+
+
 def _negated(clause: Sequence[Token]) -> bool:
-    return sum(_negates(clause, i) for i in range(len(clause))) % 2 == 1
+    """An odd number of negations ("not ... without" cancel). A negation right after "and" / "or" / "nor" that
+    follows another one repeats it for the next item ("no A and no B", "neither A nor B") and does not cancel it."""
+    count, seen = 0, False
+    for i in range(len(clause)):
+        if not _negates(clause, i):
+            continue
+        if not (seen and i > 0 and clause[i - 1].lower in _COORDINATORS):
+            count += 1
+        seen = True
+    return count % 2 == 1
 
 
 _NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis", "a")
@@ -1622,6 +1655,16 @@ def _dropped_conditions(ctx: _Context) -> str | None:
     return None
 
 
+_HAVE_WORDS = {"has", "have", "having", "with", "offers", "offer", "provides", "provide", "providing", "gives",
+               "give", "enjoys", "enjoy", "its", "their", "the", "these", "such", "of", "and", "strong", "formal"}  # fmt: skip
+
+
+def _names_a_thing(before: Token) -> bool:
+    """The word before 'guarantees' makes it a noun ('has guarantees', 'theoretical guarantees', 'provable
+    guarantees'), not the verb of a claim ('the method guarantees X')."""
+    return before.lower in _HAVE_WORDS or before.lower.endswith(("al", "ble", "ic"))
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     dropped = _dropped_conditions(ctx)
     if dropped:
@@ -1636,6 +1679,8 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
+        if key == "guarante" and i and _names_a_thing(claim[i - 1]):
+            continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
         if any(
             any(_strong_key(a) == key for a in toks)
@@ -1692,6 +1737,11 @@ _SCOPE_GROUPS: tuple[tuple[str, ...], ...] = (
 )  # fmt: skip
 
 
+# Groups whose terms describe size rather than a setting: a summary may call a study "large-scale" unprompted, so
+# only the sibling ("small-scale" where the abstract says "large-scale") is a change of scope.
+_SIBLING_ONLY = {("small-scal", "large-scal")}
+
+
 def _term_positions(term: str, stems: Sequence[str]) -> bool:
     parts = term.split()
     if len(parts) == 1:
@@ -1729,7 +1779,7 @@ def check_scope(ctx: _Context) -> str | None:
             if siblings:
                 other = _surface(siblings[0], ctx.evidence_tokens[0] if _term_positions(siblings[0], evidence) else ctx.abstract_tokens, ctx)
                 return f"the abstract is about {other}, not {word}"
-            if not in_abstract:
+            if not in_abstract and group not in _SIBLING_ONLY:
                 return f"the abstract does not mention {word}"
     return _affix_scope(ctx)
 
