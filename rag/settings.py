@@ -100,6 +100,13 @@ class VerifyPolicy(BaseModel):
         description="A punctuation mark or contrast word ('while', 'but') counts as this many words when a word is "
         "bound to the nearer of two terms (so a word belongs to the term of its own part of the sentence).",
     )
+    crossed_parts_min_coverage: float = Field(
+        default=0.85, ge=0.0, le=1.0,
+        description="Two parts of the abstract (split at 'but', 'while', 'whereas', ';', ':') count as what a "
+        "two-part claim mixes up when together they hold at least this share of the claim's content words; then "
+        "each claim part must keep words of its own part and take words of the other, roles_min_crossed_words of "
+        "each in all (rag/verify_binding.py).",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,

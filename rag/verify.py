@@ -32,7 +32,7 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
-from rag.verify_binding import crossed_roles
+from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
 from rag.verify_scope import affix_sibling, narrowed
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
@@ -214,7 +214,10 @@ _COUNTED_WORDS = 2
 
 def _counted_after(tokens: Sequence[Token], end: int) -> frozenset[str]:
     after = [t for t in tokens if t.start >= end and not t.is_punct][: _COUNTED_WORDS + 1]
-    return frozenset(s for t in after if _is_content(t) and not t.lower[0].isdigit() for s in _stems_of(t))
+    return frozenset(s for t in after if _is_content(t) and not _PLAIN_NUMBER.match(t.lower) for s in _stems_of(t))
+
+
+_PLAIN_NUMBER = re.compile(r"^[\d.,]+%?$")  # "12", "0.5": not "1b-scale", which describes what is counted
 
 
 # The words before a number that make it a bound or an estimate ("more than 50%", "up to 3x", "about 30").
@@ -292,8 +295,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not token.lower[:1].isalpha():
             continue
         bound = bound_before(text, token.start)
-        if token.lower in _NUMBER_WORDS:
-            found.append(Quantity(float(_NUMBER_WORDS[token.lower]), "", token.text,
+        following = next((t.lower for t in tokens if t.start >= token.end), "")  # "five percent", "ten times"
+        unit = _UNITS[following] if following in ("percent", "%", "times", "fold") else ""
+        if token.lower in _NUMBER_WORDS or (token.lower == "one" and unit):  # "one" alone is mostly a pronoun
+            found.append(Quantity(float(_NUMBER_WORDS.get(token.lower, 1)), unit, token.text,
                                   _counted_after(tokens, token.end), *bound))  # fmt: skip
         if token.lower in _FACTOR_WORDS:
             found.append(Quantity(_FACTOR_WORDS[token.lower], "x", token.text, _counted_after(tokens, token.end),
@@ -486,9 +491,10 @@ def check_numbers(ctx: _Context) -> str | None:
 
 def _counted_text(ctx: _Context, q: Quantity) -> str:
     """The words the abstract counts after ``q`` ('broad classes'), for the reason."""
-    at = ctx.abstract.find(q.text)
-    if at < 0:
+    found = re.search(rf"(?<![\w.]){re.escape(q.text)}(?!\w)", ctx.abstract)
+    if found is None:
         return ""
+    at = found.start()
     after = [t for t in tokenize(ctx.abstract) if t.start >= at + len(q.text) and not t.is_punct][:_COUNTED_WORDS]
     return " ".join(t.text for t in after)
 
@@ -798,9 +804,25 @@ def check_roles(ctx: _Context) -> str | None:
         punct_weight=ctx.policy.roles_punctuation_distance,
     )
     if crossing is None:
-        return None
+        return _crossed_parts(ctx)
     quote = _quote(" ".join(ctx.evidence_texts))
     return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
+
+
+def _crossed_parts(ctx: _Context) -> str | None:
+    """Two parts of the claim that each mix what two parts of the abstract say (rag/verify_binding.py)."""
+    parts, texts = [], []
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        for part in contrast_parts(toks):
+            parts.append(part)
+            texts.append(text)
+    crossing = crossed_parts(ctx.claim_tokens, parts, ctx.policy.roles_min_crossed_words,
+                             ctx.policy.crossed_parts_min_coverage)  # fmt: skip
+    if crossing is None:
+        return None
+    a, b = crossing.evidence
+    quote = _quote(texts[a] if texts[a] == texts[b] else f"{texts[a]} … {texts[b]}", 300)
+    return f"the claim mixes up what two parts of the abstract say ({', '.join(crossing.crossed[:4])}): {quote}"
 
 
 # --------------------------------------------------------------------------------------------------------------

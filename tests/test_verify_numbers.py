@@ -85,3 +85,17 @@ def test_estimate_within_rounding_is_verified_and_margin_is_a_setting():
     assert _verdict("Recall is about 0.9 on clean audio.", 1).verified
     assert not _verdict("Recall is 0.9 on clean audio.", 1).verified
     assert not _verdict("Recall is about 0.85 on clean audio.", 1, number_estimate_tolerance=0.01).verified
+
+
+def test_number_word_with_percent_and_a_count_before_a_hyphenated_descriptor():
+    abstract = "The adapter adds less than one percent overhead. We probe five 7B-scale models."
+    assert not _check_own(abstract, "The adapter adds about five percent overhead.").verified
+    assert not _check_own(abstract, "We probe seven 7B-scale models.", best=1).verified
+    assert _check_own(abstract, "Five 7B-scale models are probed.", best=1).verified
+
+
+def _check_own(abstract: str, claim: str, best: int = 0):
+    spans = sentence_spans(abstract)
+    sims = [0.2] * len(spans)
+    sims[best] = 0.85
+    return check_claim(claim, abstract, spans, sims, VerifyPolicy())
