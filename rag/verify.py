@@ -1328,6 +1328,8 @@ _TRENDS = {
 }  # fmt: skip
 _WINDOW = 3
 _SIDE = 6  # content words taken on each side of a comparison
+_THAN_REACH = 8
+_SUBJECT_HEAD = 4  # a comparison's subject also includes the first content words of its clause  # "than" looks this many words back for its comparative ("more X into the Y than"), others fewer
 
 
 @dataclass(frozen=True, slots=True)
@@ -1398,7 +1400,8 @@ def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None
             back_from = i if t.lower == "to" else -1
         else:
             back_from = i
-        for back in range(1, _WINDOW + 2):
+        reach = _THAN_REACH if t.lower == "than" else _WINDOW + 2  # "more cfDNA into the bloodstream than"
+        for back in range(1, reach):
             k = back_from - back
             if k < 0:
                 break
@@ -1462,7 +1465,10 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
                 continue
             if not sign or object_from is None:
                 continue
-            subject = set(_ordered_stems(clause[:subject_end])[-_SIDE:])
+            before = _ordered_stems(clause[:subject_end])
+            # the words right before the comparison, and the clause's first words (its subject, when a long
+            # phrase separates it from the comparative: "baselines identify the riskiest points ... better than")
+            subject = set(before[-_SIDE:]) | set(before[:_SUBJECT_HEAD])
             if t.lower == "over" and clause[subject_end].stem.startswith(_CHOOSE_WORDS):
                 # "scores prioritize adherence over aesthetics": what is chosen is between the verb and "over"
                 subject = set(_ordered_stems(clause[subject_end + 1 : i]))
@@ -1500,7 +1506,10 @@ def check_direction(ctx: _Context) -> str | None:
                     continue
                 same = len(c.better & e.better) + len(c.worse & e.worse)
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
-                if swapped >= 2 and swapped > same:
+                # the two sides traded places outright: each side of the claim holds words of the other side of
+                # the evidence and none of its own losing side (words both sides share, like the verb, aside)
+                traded = bool(c.better & e.worse) and bool(c.worse & e.better) and not c.worse & e.worse
+                if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:

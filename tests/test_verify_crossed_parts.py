@@ -64,3 +64,15 @@ def test_no_a_and_no_b_stays_negated():
 def test_latex_subscript_name_and_two_letter_acronym_are_the_abstracts():
     abstract = "Losses measure error in an $\\ell_2$ geometry on five question answering benchmarks."
     assert _check(abstract, "Losses measure error in an l2 geometry on five QA benchmarks.").verified
+
+
+def test_than_with_a_long_phrase_before_it_keeps_its_sides():
+    abstract = "Healthy livers release far more enzyme into the blood than tumors do."
+    assert not _check(abstract, "Tumors release far more enzyme into the blood than healthy livers do.").verified
+    assert _check(abstract, "Healthy livers release far more enzyme into the blood than tumors.").verified
+
+
+def test_comparison_subject_far_from_better_than_is_found():
+    abstract = "Our probe outperforms entropy and margin baselines at ranking the riskiest samples under strong attacks."
+    claim = "Entropy and margin baselines rank the riskiest samples under strong attacks better than the probe."
+    assert not _check(abstract, claim).verified
