@@ -1119,6 +1119,11 @@ _ANTONYM_WORDS = (
     ("correlated", "anticorrelated"), ("agrees", "disagrees"), ("converges", "diverges"),
     ("convergence", "divergence"), ("stable", "chaotic"), ("accept", "reject"), ("include", "exclude"),
     ("preserve", "destroy"), ("preserves", "distorts"), ("overestimates", "underestimates"),
+    ("similar", "distinct"), ("similar", "different"), ("mirror", "distinct"), ("resemble", "differ"),
+    ("redundant", "orthogonal"), ("duplicates", "orthogonal"), ("duplicates", "complementary"), ("close", "far"),
+    ("subtle", "conspicuous"), ("subtle", "obvious"), ("largest", "smallest"), ("highest", "lowest"),
+    ("best", "worst"), ("confirms", "counter"), ("confirms", "contradicts"), ("rich", "limited"),
+    ("abundant", "scarce"), ("abundant", "limited"), ("well", "poorly"),
 )  # fmt: skip
 
 

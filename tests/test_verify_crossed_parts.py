@@ -76,3 +76,10 @@ def test_comparison_subject_far_from_better_than_is_found():
     abstract = "Our probe outperforms entropy and margin baselines at ranking the riskiest samples under strong attacks."
     claim = "Entropy and margin baselines rank the riskiest samples under strong attacks better than the probe."
     assert not _check(abstract, claim).verified
+
+
+def test_listed_opposites_of_this_round():
+    abstract = "The lesioned models show symptom profiles largely distinct from those of human patients."
+    assert not _check(abstract, "The lesioned models show symptom profiles that closely mirror those of human patients.").verified
+    abstract = "Counter to the usual intuition, we find that asking early is not always better."
+    assert not _check(abstract, "The study confirms the usual intuition that asking early is always better.").verified
