@@ -107,6 +107,12 @@ class VerifyPolicy(BaseModel):
         "each claim part must keep words of its own part and take words of the other, roles_min_crossed_words of "
         "each in all (rag/verify_binding.py).",
     )
+    only_if_min_shared: int = Field(
+        default=2, ge=1,
+        description="A claim's condition ('does not improve unless new data is added', 'only when X is known') counts "
+        "as contradicted when an abstract sentence says it holds without it ('even with no new data') and shares at "
+        "least this many content words with the condition.",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,

@@ -1028,7 +1028,47 @@ def _kept(claim_clause: Sequence[Token], abstract_clause: Sequence[Token]) -> bo
     return changed and any(t.stem in _KEEP for t in claim_clause)
 
 
+_ONLY_IF = (("unless",), ("only", "when"), ("only", "if"), ("only", "with"), ("only", "after"), ("provided", "that"))
+_LACKING = {"without", "no"}
+
+
+def _condition_after(tokens: Sequence[Token], limit: int = 8) -> set[str]:
+    """Stems of the content words after ``tokens`` start, to the next punctuation mark (at most ``limit``)."""
+    out: set[str] = set()
+    for t in tokens[:limit]:
+        if t.is_punct:
+            break
+        if t.content and not _is_negation(t):
+            out.update(_stems_of(t))
+    return out
+
+
+def _only_if_contradicted(ctx: _Context) -> str | None:
+    """"X does not improve unless Y" / "only when Y" where the abstract says X holds even without Y ("even with no
+    Y"): the claim makes a condition of what the abstract says is not needed."""
+    words = [t for t in ctx.claim_tokens if not t.is_punct or t.text in ",;:"]
+    conditions = []
+    for i in range(len(words)):
+        for marker in _ONLY_IF:
+            if tuple(w.lower for w in words[i : i + len(marker)]) == marker:
+                conditions.append(_condition_after(words[i + len(marker) :]))
+    if not conditions:
+        return None
+    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+        lacking = set()
+        for k, t in enumerate(toks):
+            if t.lower in _LACKING:
+                lacking |= _condition_after(toks[k + 1 :], 4)
+        for condition in conditions:
+            if len(condition & lacking) >= ctx.policy.only_if_min_shared:
+                return f"the abstract says it holds without {', '.join(sorted(condition & lacking))}: {_quote(text)}"
+    return None
+
+
 def check_polarity(ctx: _Context) -> str | None:
+    only_if = _only_if_contradicted(ctx)
+    if only_if:
+        return only_if
     evidence_clauses = [c for toks in ctx.evidence_tokens for c in clauses(toks)]
     if not evidence_clauses:
         return None

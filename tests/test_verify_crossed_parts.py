@@ -83,3 +83,17 @@ def test_listed_opposites_of_this_round():
     assert not _check(abstract, "The lesioned models show symptom profiles that closely mirror those of human patients.").verified
     abstract = "Counter to the usual intuition, we find that asking early is not always better."
     assert not _check(abstract, "The study confirms the usual intuition that asking early is always better.").verified
+
+
+def test_unless_against_even_without_is_rejected():
+    abstract = "Tuning on the sandbox improves recall on held-out suites even with no extra labels and no teacher model."
+    claim = "Tuning on the sandbox does not improve recall on held-out suites unless extra labels are added."
+    v = _check(abstract, claim)
+    assert not v.verified and "without" in v.reason
+    assert _check(abstract, "Tuning on the sandbox improves recall on held-out suites without extra labels.").verified
+
+
+def test_only_if_min_shared_is_a_setting():
+    abstract = "Tuning on the sandbox improves recall even with no extra labels."
+    claim = "Tuning on the sandbox improves recall only when labels are added."
+    assert not _check(abstract, claim, only_if_min_shared=1).verified
