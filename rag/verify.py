@@ -575,8 +575,8 @@ def check_entities(ctx: _Context) -> str | None:
             continue  # "Shapley-based": the name part is the abstract's
         if _acronym_of(name.text, ctx.abstract_tokens) or _pair_acronym_of(name.text, ctx.abstract_tokens):
             continue
-        if len(key) >= 2 and key in _flat_math(ctx.abstract):
-            continue  # "l2" where the abstract writes "$\\ell_2$"
+        if re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", _flat_math(ctx.abstract)):
+            continue  # "l2" where the abstract writes "$\\ell_2$" (as a whole word, not inside another)
         if not any(c.isdigit() for c in key) and process.extractOne(
             key, choices, scorer=fuzz.ratio, score_cutoff=ctx.policy.entity_min_similarity
         ):

@@ -97,3 +97,8 @@ def test_only_if_min_shared_is_a_setting():
     abstract = "Tuning on the sandbox improves recall even with no extra labels."
     claim = "Tuning on the sandbox improves recall only when labels are added."
     assert not _check(abstract, claim, only_if_min_shared=1).verified
+
+
+def test_short_name_inside_a_longer_word_is_not_the_abstracts():
+    abstract = "We evaluate the router on multiple reasoning suites."
+    assert not _check(abstract, "We evaluate the router on OU reasoning suites.").verified
