@@ -27,7 +27,7 @@ import numpy as np
 from rag.answering import verify_claim
 from rag.pipeline import Pipeline
 from rag.settings import Settings, VerifyPolicy
-from rag.verify import check_claim
+from rag.verify import check_claim, quantities
 
 DEFAULT_CLAIMS = Path(__file__).resolve().parent / "claims.jsonl"
 SUPPORTED_KINDS = ("paraphrase", "combined", "summary", "exact_number")
@@ -166,6 +166,51 @@ def synthetic_faithful(pipeline: Pipeline, policy: VerifyPolicy) -> dict[str, tu
     return out
 
 
+_FLIP_BOUND = {"more than": "less than", "less than": "more than", "over": "under", "under": "over",
+               "at least": "at most", "at most": "at least", "up to": "at least", "above": "below", "below": "above",
+               "fewer than": "more than"}  # fmt: skip
+
+
+def synthetic_number_changes(pipeline: Pipeline, policy: VerifyPolicy) -> dict[str, tuple[int, int]]:
+    """Misses on claims that must be rejected, made from the abstracts (no labels needed): a sentence whose count is
+    replaced by another count the same abstract gives for something else ("moved", e.g. "4 benchmarks" where it has
+    "11 benchmarks" and "4 corpora"), a sentence whose bound is turned round ("bound": "more than 50%" -> "less
+    than 50%") and a sentence whose two numbers of one unit trade places ("exchanged"). kind -> (rejected, total)."""
+    snapshot = pipeline.snapshot
+    out: dict[str, tuple[int, int]] = {}
+    for aid, abstract in snapshot.abstracts.items():
+        rows = list(snapshot.sentence_rows[aid])
+        spans = [snapshot.sentence_spans[r] for r in rows]
+        texts = [span.of(abstract.text) for span in spans]
+        counts = [q for q in quantities(abstract.text) if q.text[:1].isdigit() and not q.unit and q.counted]
+        claims = []
+        for k, text in enumerate(texts):
+            for q in quantities(text):
+                if not (q.text[:1].isdigit() and not q.unit and q.counted):
+                    continue
+                other = next((a for a in counts if a.value != q.value and not (a.counted & q.counted)), None)
+                at = text.find(q.text)
+                if other is not None and at >= 0 and not text[at + len(q.text):at + len(q.text) + 1].isdigit():
+                    claims.append(("moved", k, text[:at] + other.text + text[at + len(q.text):]))
+                if q.bound_text in _FLIP_BOUND and f"{q.bound_text} " in text.lower():
+                    at = text.lower().rfind(q.bound_text + " ", 0, max(0, text.find(q.text)) + 1)
+                    if at >= 0:
+                        flipped = text[:at] + _FLIP_BOUND[q.bound_text] + text[at + len(q.bound_text):]
+                        claims.append(("bound", k, flipped))
+            numbers = [q for q in quantities(text) if q.text[:1].isdigit()]
+            for a, b in itertools.combinations(numbers, 2):  # two numbers of a sentence trading places
+                if a.unit == b.unit and a.value != b.value and a.start + len(a.text) <= b.start:
+                    swapped = (text[: a.start] + b.text + text[a.start + len(a.text) : b.start] + a.text
+                               + text[b.start + len(b.text) :])  # fmt: skip
+                    claims.append(("exchanged", k, swapped))
+        for kind, k, claim in claims:
+            verdict = check_claim(claim, abstract.text, spans, [0.95 if j == k else 0.2 for j in range(len(texts))],
+                                  policy)  # fmt: skip
+            rejected, total = out.get(kind, (0, 0))
+            out[kind] = (rejected + (not verdict.verified), total + 1)
+    return out
+
+
 # Candidate values per threshold; the search keeps the rest of the policy as given.
 GRID = {
     "support_threshold": [0.50, 0.55, 0.58, 0.60, 0.62, 0.65],
@@ -218,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.synthetic:
         for kind, (rejected, total, checks) in synthetic_faithful(pipeline, policy).items():
             print(f"synthetic {kind}: {rejected}/{total} rejected {checks or ''}")
+        for kind, (rejected, total) in synthetic_number_changes(pipeline, policy).items():
+            print(f"synthetic number {kind} (must be rejected): {rejected}/{total} rejected")
     if args.fit:
         fitted = fit(prepared, policy)
         changed = {k: getattr(fitted, k) for k in GRID if getattr(fitted, k) != getattr(policy, k)}

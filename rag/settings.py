@@ -100,6 +100,19 @@ class VerifyPolicy(BaseModel):
         description="A punctuation mark or contrast word ('while', 'but') counts as this many words when a word is "
         "bound to the nearer of two terms (so a word belongs to the term of its own part of the sentence).",
     )
+    crossed_parts_min_coverage: float = Field(
+        default=0.85, ge=0.0, le=1.0,
+        description="Two parts of the abstract (split at 'but', 'while', 'whereas', ';', ':') count as what a "
+        "two-part claim mixes up when together they hold at least this share of the claim's content words; then "
+        "each claim part must keep words of its own part and take words of the other, roles_min_crossed_words of "
+        "each in all (rag/verify_binding.py).",
+    )
+    only_if_min_shared: int = Field(
+        default=2, ge=1,
+        description="A claim's condition ('does not improve unless new data is added', 'only when X is known') counts "
+        "as contradicted when an abstract sentence says it holds without it ('even with no new data') and shares at "
+        "least this many content words with the condition.",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,
@@ -116,6 +129,17 @@ class VerifyPolicy(BaseModel):
         default=0.5, ge=0.0, le=1.0,
         description="A strong word ('proves', 'all', 'first') the aligned evidence lacks is still the abstract's when "
         "another sentence uses it and says at least this share of the content words of the claim's part with it.",
+    )
+    number_estimate_tolerance: float = Field(
+        default=0.05, ge=0.0, le=0.5,
+        description="A number the claim marks as an estimate ('about 30%', 'roughly 22 points') agrees with the "
+        "abstract's when it is that number rounded as the claim writes it, or within this relative difference.",
+    )
+    number_context_margin: int = Field(
+        default=2, ge=1,
+        description="A number the abstract states counts as attached to another quantity when the words around it in "
+        "the claim (up to four each side) share at least this many more words with those around another number of "
+        "the abstract than with those around any of its own occurrences.",
     )
     novel_words_max: int = Field(
         default=3, ge=1,

@@ -155,3 +155,69 @@ def crossed_roles(
             if best is None or total - agree > best.crossed_words - best.agreeing_words:
                 best = Crossing(a.text, b.text, total, agree)
     return best
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Crossed parts: "A holds across X, but fails across Y" where the abstract says "A holds across Y, but fails across X"
+
+_PART_BREAKS = {"while", "whereas", "but", "although", "though", "yet", "however", ";", ":"}
+
+
+def contrast_parts(tokens: Sequence) -> list[tuple]:
+    """The parts of a sentence between contrast words, ';' and ':' (and ', and' / ', while'), empty ones dropped."""
+    parts: list[list] = [[]]
+    for i, t in enumerate(tokens):
+        after_comma = t.lower == "and" and i > 0 and tokens[i - 1].text == ","
+        if t.lower in _PART_BREAKS or t.text in (";", ":") or after_comma:
+            parts.append([])
+            continue
+        parts[-1].append(t)
+    return [tuple(p) for p in parts if any(t.content for t in p)]
+
+
+def _part_keys(part: Sequence) -> frozenset[str]:
+    return frozenset(_key(t.stem) for t in part if t.content and t.lower not in _STOPWORDS)
+
+
+@dataclass(frozen=True, slots=True)
+class CrossedParts:
+    evidence: tuple[int, int]  # indexes of the two evidence parts (in the order given)
+    crossed: tuple[str, ...]  # claim words that belong to the other part of the evidence
+    kept: tuple[str, ...]
+
+
+def crossed_parts(claim_tokens: Sequence, evidence_parts: Sequence[Sequence], min_words: int,
+                  min_coverage: float) -> CrossedParts | None:  # fmt: skip
+    """Two parts of the claim that each mix what two parts of the abstract say ("stable across A, but degrades
+    across B" for "stable across B, but degrades across A"): for the two evidence parts that cover the claim best,
+    each claim part keeps some words only its own evidence part has and takes some only the other one has, at least
+    ``min_words`` of each in all. A restatement takes each of its parts from one part of the abstract."""
+    parts = contrast_parts(claim_tokens)
+    if len(parts) != 2:
+        return None
+    c1, c2 = (_part_keys(p) for p in parts)
+    claim = c1 | c2
+    c1, c2 = c1 - c2, c2 - c1  # a word both parts use tells them apart in neither
+    if len(c1) < 2 or len(c2) < 2:
+        return None
+    keys = [_part_keys(p) for p in evidence_parts]
+    best: tuple[float, int, CrossedParts | None] = (0.0, 0, None)
+    for a in range(len(keys)):
+        for b in range(a + 1, len(keys)):
+            coverage = len(claim & (keys[a] | keys[b])) / len(claim)
+            if coverage < min_coverage or coverage < best[0]:
+                continue
+            only_a, only_b = keys[a] - keys[b], keys[b] - keys[a]
+            # the orientation that keeps most words with their own part
+            kept1, kept2 = c1 & only_a, c2 & only_b
+            cross1, cross2 = c1 & only_b, c2 & only_a
+            if len(kept1) + len(kept2) < len(c1 & only_b) + len(c2 & only_a):
+                kept1, kept2, cross1, cross2 = cross1, cross2, kept1, kept2
+            straight = len(kept1) + len(kept2)
+            crossed = len(cross1) + len(cross2)
+            found = None
+            if kept1 and kept2 and cross1 and cross2 and min(straight, crossed) >= min_words:
+                found = CrossedParts((a, b), tuple(sorted(cross1 | cross2)), tuple(sorted(kept1 | kept2)))
+            if coverage > best[0] or (coverage == best[0] and found is None):
+                best = (coverage, crossed, found)
+    return best[2]
