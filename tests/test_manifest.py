@@ -146,3 +146,12 @@ def test_sentence_vectors_of_another_dtype_are_refused(tmp_path):
 
 def _fields(manifest: Manifest) -> dict:
     return {name: getattr(manifest, name) for name in Manifest.__dataclass_fields__}
+
+
+def test_the_lowered_corpus_is_made_in_blocks_with_the_same_result():
+    from rag.manifest import ManifestColumns
+
+    texts = ["Ab É 𝒪 ΟΔΟΣ x " * 90_000, "Second ΣΑ.", "third"]  # a text over a block's megabyte, non-ASCII
+    columns = ManifestColumns.of([abstract(i, t, ()) for i, t in enumerate(texts)], [])
+    assert columns.all_text(lower=True) == "\n".join(texts).lower()
+    assert columns.all_text() == "\n".join(texts)
