@@ -179,6 +179,11 @@ class ManifestColumns:
         """Every abstract id, in manifest order."""
         return _strings(self.arrays["id_blob"], self.arrays["id_offsets"])
 
+    @property
+    def labels(self) -> list[str]:
+        """Every abstract's label, in manifest order (decoded on each call)."""
+        return _strings(self.arrays["label_blob"], self.arrays["label_offsets"])
+
     @cached_property
     def row_of(self) -> dict[str, int]:
         return {aid: i for i, aid in enumerate(self.ids)}

@@ -149,6 +149,17 @@ class IndexSnapshot:
         """Chunk id -> row (built on first use)."""
         return self.columns.chunk_row_of
 
+    def ids_labelled(self, label: str) -> list[str]:
+        """The ids of the abstracts whose label, lower-cased, is ``label`` (manifest order)."""
+        return self._ids_by_label.get(label, [])
+
+    @cached_property
+    def _ids_by_label(self) -> dict[str, list[str]]:
+        by_label: dict[str, list[str]] = {}
+        for aid, label in zip(self.columns.ids, self.columns.labels, strict=True):
+            by_label.setdefault(label.lower(), []).append(aid)
+        return by_label
+
     def sentence_text(self, row: int) -> str:
         """One sentence row's text (cut from its abstract on demand: a large index has hundreds of thousands)."""
         cols = self.columns
