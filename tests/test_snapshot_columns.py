@@ -72,3 +72,15 @@ def test_lowered_corpus_and_labels(pair):
     assert snap.lowered_corpus == "\n".join(TEXTS).lower()
     assert snap.ids_labelled("toynet") == ["a0", "a2"] and snap.ids_labelled("second paper") == ["a1"]
     assert snap.ids_labelled("missing") == []
+
+
+def test_mapped_rows_read_the_same_values_after_releasing_pages(tmp_path):
+    from rag.retrieve import MappedRows
+
+    matrix = np.arange(4000 * 8, dtype=np.float32).reshape(4000, 8)
+    np.save(tmp_path / "m.npy", matrix)
+    rows = MappedRows(np.load(tmp_path / "m.npy", mmap_mode="r"), release_bytes=1000)  # releases every few reads
+    for start in range(0, 4000, 97):
+        picked = list(range(start, min(start + 50, 4000)))
+        assert np.array_equal(rows[picked], matrix[picked])
+    assert rows.shape == (4000, 8) and len(rows) == 4000 and np.array_equal(np.asarray(rows), matrix)
