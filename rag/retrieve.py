@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
@@ -248,7 +249,8 @@ class AbstractsById(Mapping[str, Abstract]):
         if found is None:
             found = self._columns.abstract(self._columns.row_of[abstract_id])
             if len(self._cache) >= self.CACHE:
-                self._cache.pop(next(iter(self._cache)))
+                with contextlib.suppress(KeyError, RuntimeError, StopIteration):  # another thread evicted it first
+                    self._cache.pop(next(iter(self._cache)))
             self._cache[abstract_id] = found
         return found
 
