@@ -360,7 +360,7 @@ def _compare_works(
 def _labelled(snapshot: IndexSnapshot, part: str) -> str | None:
     """The abstract whose label the part spells (case and a leading article aside), if exactly one does."""
     wanted = " ".join(part.lower().split())
-    ids = [aid for aid, abstract in snapshot.abstracts.items() if abstract.label.lower() == wanted]
+    ids = snapshot.ids_labelled(wanted)
     return ids[0] if len(ids) == 1 else None
 
 

@@ -357,12 +357,9 @@ def cmd_ui(args: argparse.Namespace) -> int:
         else:
             print(f"Model and index loaded {time.perf_counter() - PROCESS_START:.1f}s after start.", file=sys.stderr)
 
-    front_end("ui.gradio_import").import_gradio_without_stub_generation()  # before ui.app imports Gradio
-    app = front_end("ui.app")
-    check_host, launch, port_in_use = app.check_host, app.launch, app.port_in_use
-
+    net = front_end("ui.net")  # the bind checks, without importing Gradio
     try:  # refuse an open bind before any slow work (first-run ingest)
-        check_host(settings.ui_host, auth, args.insecure)
+        net.check_host(settings.ui_host, auth, args.insecure)
     except ValueError as exc:
         raise RagError(
             str(exc),
@@ -374,13 +371,31 @@ def cmd_ui(args: argparse.Namespace) -> int:
         hint=f"Pick another port with `rag ui --port {min(settings.ui_port + 1, 65535)}` (or RAG_UI_PORT), or "
         "`--port 0` for any free one; or stop the program using it.",
     )
-    if port_in_use(settings.ui_host, settings.ui_port):  # before the slow work (first-run ingest)
+    if net.port_in_use(settings.ui_host, settings.ui_port):  # before the slow work (first-run ingest)
         raise port_busy
+    first_run: dict[str, object] = {}
+    indexing = None
     if not have_index:
+        # Index the seeds while Gradio imports (seconds of Python on one core, while the encoder runs on the others);
+        # the page is served only once the index is built.
         seeds = ", ".join(printable(str(p)) for p in settings.seeds)
         print(f"First run: indexing {seeds} (later starts reuse the index).", file=sys.stderr)
-        report = pipeline.ingest(progress=_progress_bar("Embedding", unit="sentence"))
-        print(report.summary(), file=sys.stderr)
+
+        def index_seeds() -> None:
+            try:
+                first_run["report"] = pipeline.ingest(progress=_progress_bar("Embedding", unit="sentence"))
+            except BaseException as exc:  # re-raised in the main thread below
+                first_run["error"] = exc
+
+        indexing = threading.Thread(target=index_seeds, name="first-run-ingest", daemon=True)
+        indexing.start()
+    front_end("ui.gradio_import").import_gradio_without_stub_generation()  # before ui.app imports Gradio
+    launch = front_end("ui.app").launch
+    if indexing is not None:
+        indexing.join()
+        if "error" in first_run:
+            raise first_run["error"]  # type: ignore[misc]
+        print(first_run["report"].summary(), file=sys.stderr)  # type: ignore[union-attr]
 
     def ready(url: str) -> None:
         print(f"Ready in {time.perf_counter() - PROCESS_START:.1f}s: open {url}  (Ctrl-C to stop)", file=sys.stderr)

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from rag.errors import EmbeddingModelError
-from rag.onnx_encoder import OnnxSentenceEncoder, all_cores, unsupported_reason
+from rag.onnx_encoder import ModelShape, OnnxSentenceEncoder, all_cores, unsupported_reason
 
 log = logging.getLogger(__name__)
 
@@ -86,16 +86,21 @@ class LocalSentenceEmbedding:
         self.cache_dir = cache_dir
         self.query_int8 = query_int8
         self._bulk: OnnxSentenceEncoder | None = None
+        self._query: OnnxSentenceEncoder | None = None
+        self._tokenizer = None
         self._lock = threading.Lock()
-        self._query = self._load(int8=query_int8)
-        if not query_int8:
-            self._bulk = self._query  # the same float32 graph serves both
-        self.max_tokens = self._query.max_tokens
+        # Each graph loads on first use: an ingest (a fresh clone's first `rag ui`) never builds the question graph,
+        # and a process that only answers never loads the float32 one.
+        try:
+            self._shape = ModelShape.of(self.path)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise EmbeddingModelError(f"Could not load the embedding model from {self.path.name}: {exc}") from exc
+        self.max_tokens = self._shape.max_tokens
 
     def _load(self, int8: bool) -> OnnxSentenceEncoder:
         started = time.perf_counter()
         try:
-            encoder = OnnxSentenceEncoder(self.path, self.cache_dir, self.threads, int8=int8)
+            encoder = OnnxSentenceEncoder(self.path, self.cache_dir, self.threads, int8=int8, tokenizer=self._tokenizer)
         except Exception as exc:  # a broken folder surfaces as many exception types
             raise EmbeddingModelError(f"Could not load the embedding model from {self.path.name}: {exc}") from exc
         log.info("loaded embedding model %s (%s) in %.2fs", self.model_name, "int8" if int8 else "float32",
@@ -110,7 +115,7 @@ class LocalSentenceEmbedding:
 
     @property
     def dimension(self) -> int:
-        return self._query.dimension
+        return self._shape.hidden
 
     @property
     def onnx_encoder(self) -> OnnxSentenceEncoder:
@@ -118,16 +123,30 @@ class LocalSentenceEmbedding:
         with self._lock:
             if self._bulk is None:
                 self._bulk = self._load(int8=False)
+                self._tokenizer = self._bulk.tokenizer
+                if not self.query_int8:
+                    self._query = self._bulk  # the same float32 graph serves both
             return self._bulk
 
     @property
     def query_encoder(self) -> OnnxSentenceEncoder:
-        """The graph that encodes questions (int8 unless ``query_int8`` is off)."""
-        return self._query
+        """The graph that encodes questions (int8 unless ``query_int8`` is off; loaded on first use)."""
+        if not self.query_int8:
+            return self.onnx_encoder
+        with self._lock:
+            if self._query is None:
+                self._query = self._load(int8=True)
+                self._tokenizer = self._query.tokenizer
+            return self._query
 
     def count_tokens(self, text: str) -> int:
-        """Word pieces of ``text`` without special tokens, as the encoder's own tokenizer splits it."""
-        return self._query.count_tokens(text)
+        """Word pieces of ``text`` without special tokens, as the encoder's own tokenizer splits it (the tokenizer
+        loads on its own: counting needs no graph)."""
+        with self._lock:
+            if self._tokenizer is None:
+                self._tokenizer = OnnxSentenceEncoder.load_tokenizer(self.path)
+            tokenizer = self._tokenizer
+        return len(tokenizer.encode(text, add_special_tokens=False).ids)
 
     def workers_for(self, n_texts: int) -> int:
         """Batches encoded at once: one for a question's work, one per ingest thread for bulk work (each on
@@ -147,6 +166,7 @@ class LocalSentenceEmbedding:
         if len(texts) <= QUERY_MAX_TEXTS:
             # int8 activations are quantised per call (one scale per tensor): one text per call, so a text's
             # vector never depends on what it was batched with, and no padding is computed
-            size = 1 if self._query.int8 else (batch_size or self.embed_batch_size)
-            return self._query.encode(texts, size, 1)
+            query = self.query_encoder
+            size = 1 if query.int8 else (batch_size or self.embed_batch_size)
+            return query.encode(texts, size, 1)
         return self.onnx_encoder.encode(texts, batch_size or self.embed_batch_size, self.workers_for(len(texts)))

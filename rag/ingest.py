@@ -216,7 +216,7 @@ def ingest(
             sentence_vectors=vectors_name,
             bm25=bm25_name,
         )
-        save_manifest(settings.index_dir, manifest)  # the commit point
+        manifest = save_manifest(settings.index_dir, manifest)  # the commit point
         remove_stale_files(settings.index_dir, manifest)
         stale = stored - {c.id for c in chunks}
         if stale:

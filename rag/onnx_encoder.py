@@ -270,9 +270,9 @@ class OnnxSentenceEncoder:
     waits for a thread that the other process holds; and no second copy of the weights.
     """
 
-    def __init__(self, folder: Path, cache_dir: Path | None, threads: int = 1, *, int8: bool = True) -> None:
-        from tokenizers import Tokenizer
-
+    def __init__(
+        self, folder: Path, cache_dir: Path | None, threads: int = 1, *, int8: bool = True, tokenizer=None
+    ) -> None:
         reason = unsupported_reason(folder)
         if reason:
             raise ValueError(f"this encoder runs BERT models with mean pooling only ({reason})")
@@ -280,10 +280,7 @@ class OnnxSentenceEncoder:
         self.shape = ModelShape.of(folder)
         self.max_tokens = self.shape.max_tokens
         self.threads = max(1, threads)
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        # The file's own settings truncate at 128 and pad; we count untruncated and truncate to max_tokens below.
-        self.tokenizer.no_truncation()
-        self.tokenizer.no_padding()
+        self.tokenizer = tokenizer if tokenizer is not None else self.load_tokenizer(folder)  # shareable: read-only
         self.int8 = int8
         self.model = cached_model(folder, cache_dir, int8)
         try:
@@ -296,6 +293,17 @@ class OnnxSentenceEncoder:
             Path(self.model).unlink(missing_ok=True)
             self.model = cached_model(folder, cache_dir, int8)
             self.session = self._open()
+
+    @staticmethod
+    def load_tokenizer(folder: Path):
+        """The model's fast tokenizer, untruncated and unpadded (the file's own settings truncate at 128 and pad;
+        we count untruncated and truncate to max_tokens in :meth:`token_ids`)."""
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+        return tokenizer
 
     @property
     def dimension(self) -> int:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -19,7 +20,7 @@ from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import Lexicon
-from rag.manifest import Manifest, load_bm25
+from rag.manifest import LazyChunks, Manifest, ManifestColumns, load_bm25, release_pages
 from rag.policy import AnswerPolicy
 from rag.roles import Role, abstract_roles
 from rag.store import ChunkStore
@@ -127,46 +128,71 @@ class IndexSnapshot:
     ) -> None:
         self.manifest = manifest
         self.policy = policy or AnswerPolicy()
-        self.abstracts: dict[str, Abstract] = {a.id: a for a in manifest.abstracts}
-        self.abstract_order: list[str] = [a.id for a in manifest.abstracts]
-        self.chunks: list[Chunk] = list(manifest.chunks)
-        self.chunk_index: dict[str, int] = {c.id: i for i, c in enumerate(self.chunks)}
+        # Views over the manifest's columns: an Abstract, Chunk or Span is built when asked for, so opening a large
+        # index makes no Python object per abstract, chunk or sentence.
+        self.columns: ManifestColumns = manifest.columns
+        self.abstracts: Mapping[str, Abstract] = AbstractsById(self.columns)
+        self.chunks: Sequence[Chunk] = manifest.chunks if isinstance(manifest.chunks, LazyChunks) else list(
+            manifest.chunks
+        )
         self.bm25, self.sentence_bm25, self.bm25_loaded = self._load_bm25(index_dir)
-        # Sentence rows, in manifest order: which abstract, which span, which vector.
-        self.sentence_owner: list[str] = [a.id for a in manifest.abstracts for _ in a.sentences]
-        self.sentence_spans: list[Span] = [span for a in manifest.abstracts for span in a.sentences]
-        self.sentence_vectors = sentence_vectors
-        self.sentence_rows: dict[str, range] = {}
-        row = 0
-        for abstract in manifest.abstracts:
-            self.sentence_rows[abstract.id] = range(row, row + len(abstract.sentences))
-            row += len(abstract.sentences)
+        self.sentence_vectors = MappedRows(sentence_vectors) if isinstance(sentence_vectors, np.memmap) else sentence_vectors
+        self.sentence_owner: Sequence[str] = SentenceOwners(self.columns)
+        self.sentence_spans: Sequence[Span] = SentenceSpans(self.columns)
+        self.sentence_rows: Mapping[str, range] = SentenceRows(self.columns)
+
+    @property
+    def abstract_order(self) -> list[str]:
+        return self.columns.ids
+
+    @property
+    def chunk_index(self) -> Mapping[str, int]:
+        """Chunk id -> row (built on first use)."""
+        return self.columns.chunk_row_of
+
+    def ids_labelled(self, label: str) -> list[str]:
+        """The ids of the abstracts whose label, lower-cased, is ``label`` (manifest order)."""
+        return self._ids_by_label.get(label, [])
+
+    @cached_property
+    def _ids_by_label(self) -> dict[str, list[str]]:
+        by_label: dict[str, list[str]] = {}
+        for aid, label in zip(self.columns.ids, self.columns.labels, strict=True):
+            by_label.setdefault(label.lower(), []).append(aid)
+        return by_label
 
     def sentence_text(self, row: int) -> str:
         """One sentence row's text (cut from its abstract on demand: a large index has hundreds of thousands)."""
-        return self.sentence_spans[row].of(self.abstracts[self.sentence_owner[row]].text)
+        cols = self.columns
+        return cols.text(int(cols.sentence_owner_rows[row]))[int(cols.sentence_start[row]) : int(cols.sentence_end[row])]
 
     @cached_property
     def lowered_corpus(self) -> str:
-        """Every abstract's text, lower-cased, in one string (built on first use: ~0.7 s at 100k chunks)."""
-        return "\n".join(a.text for a in self.manifest.abstracts).lower()
+        """Every abstract's text, lower-cased, in one string (built on first use)."""
+        return self.columns.all_text(lower=True)
 
     @cached_property
     def sentence_texts(self) -> list[str]:
         """Every sentence row's text, in row order (built on first use)."""
-        return [self.sentence_text(row) for row in range(len(self.sentence_spans))]
+        cols = self.columns
+        starts, ends, bounds = cols.sentence_start.tolist(), cols.sentence_end.tolist(), cols.sentence_offsets.tolist()
+        out: list[str] = []
+        for row, text in enumerate(cols.texts()):
+            out.extend(text[s:e] for s, e in zip(starts[bounds[row] : bounds[row + 1]], ends[bounds[row] : bounds[row + 1]], strict=True))
+        return out
 
     @cached_property
     def lexicon(self) -> Lexicon:
         """The corpus's names (methods, benchmarks, datasets, models) and the abstracts using each; built once."""
-        return Lexicon.build(((a.id, a.text) for a in self.manifest.abstracts), self.policy.generic_name_share)
+        return Lexicon.build(zip(self.columns.ids, self.columns.texts(), strict=True), self.policy.generic_name_share)
 
     @cached_property
     def sentence_roles(self) -> list[Role]:
         """Each sentence row's role (background, gap, contribution, method, result, availability); built once."""
+        cols = self.columns
         roles: list[Role] = []
-        for abstract in self.manifest.abstracts:
-            roles.extend(abstract_roles(abstract.sentence_texts()))
+        for row, text in enumerate(cols.texts()):
+            roles.extend(abstract_roles([span.of(text) for span in cols.spans(row)]))
         return roles
 
     def _load_bm25(self, index_dir: Path | None) -> tuple[BM25Index, BM25Index, bool]:
@@ -180,6 +206,113 @@ class IndexSnapshot:
             if loaded is not None:
                 return (*loaded, True)
         return (*build_bm25(self.manifest.abstracts, self.manifest.chunks), False)
+
+
+class MappedRows:
+    """A memory-mapped matrix read by rows (``matrix[rows]`` gives an array). Pages read stay mapped into the
+    process and count as its memory, so once ``release_bytes`` have been read they are dropped (still in the page
+    cache): list questions over a large index read thousands of rows each, and the matrix is 565 MB at 100k chunks.
+    """
+
+    def __init__(self, matrix: np.memmap, release_bytes: int = 64 << 20) -> None:
+        self._matrix = matrix
+        self._release_bytes = release_bytes
+        self._read = 0
+        self.shape, self.dtype, self.ndim = matrix.shape, matrix.dtype, matrix.ndim
+
+    def __len__(self) -> int:
+        return len(self._matrix)
+
+    def __getitem__(self, key) -> np.ndarray:
+        out = np.array(self._matrix[key])
+        self._read += out.nbytes
+        if self._read >= self._release_bytes:
+            self._read = 0
+            release_pages(self._matrix)
+        return out
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.asarray(self._matrix, dtype=dtype)
+
+
+class AbstractsById(Mapping[str, Abstract]):
+    """Abstract id -> Abstract, built from the columns on each lookup (the last few are kept)."""
+
+    CACHE = 256
+
+    def __init__(self, columns: ManifestColumns) -> None:
+        self._columns = columns
+        self._cache: dict[str, Abstract] = {}
+
+    def __getitem__(self, abstract_id: str) -> Abstract:
+        found = self._cache.get(abstract_id)
+        if found is None:
+            found = self._columns.abstract(self._columns.row_of[abstract_id])
+            if len(self._cache) >= self.CACHE:
+                with contextlib.suppress(KeyError, RuntimeError, StopIteration):  # another thread evicted it first
+                    self._cache.pop(next(iter(self._cache)))
+            self._cache[abstract_id] = found
+        return found
+
+    def __contains__(self, abstract_id: object) -> bool:
+        return abstract_id in self._columns.row_of
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns.ids)
+
+    def __len__(self) -> int:
+        return self._columns.n_abstracts
+
+
+class SentenceOwners(Sequence[str]):
+    """Sentence row -> its abstract's id."""
+
+    def __init__(self, columns: ManifestColumns) -> None:
+        self._columns = columns
+
+    def __len__(self) -> int:
+        return self._columns.n_sentences
+
+    def __getitem__(self, row):  # type: ignore[override]
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        return self._columns.ids[int(self._columns.sentence_owner_rows[row])]
+
+
+class SentenceSpans(Sequence[Span]):
+    """Sentence row -> its span in its abstract's text."""
+
+    def __init__(self, columns: ManifestColumns) -> None:
+        self._columns = columns
+
+    def __len__(self) -> int:
+        return self._columns.n_sentences
+
+    def __getitem__(self, row):  # type: ignore[override]
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        return Span(int(self._columns.sentence_start[row]), int(self._columns.sentence_end[row]))
+
+
+class SentenceRows(Mapping[str, range]):
+    """Abstract id -> the range of its sentence rows."""
+
+    def __init__(self, columns: ManifestColumns) -> None:
+        self._columns = columns
+
+    def __getitem__(self, abstract_id: str) -> range:
+        row = self._columns.row_of[abstract_id]
+        bounds = self._columns.sentence_offsets
+        return range(int(bounds[row]), int(bounds[row + 1]))
+
+    def __contains__(self, abstract_id: object) -> bool:
+        return abstract_id in self._columns.row_of
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns.ids)
+
+    def __len__(self) -> int:
+        return self._columns.n_abstracts
 
 
 class HybridRetriever:

@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from rag.bm25 import BM25Index, top_indices
 
@@ -72,3 +73,31 @@ def test_word_counts_give_the_focus_share_of_each_seed_sentence():
         counts = index.word_counts(focus)
         assert counts.any()
         assert [int(c) / len(focus) for c in counts] == [share(focus, set(content_words(s))) for s in sentences]
+
+
+def test_column_compressed_weights_sum_columns_like_a_dense_matrix():
+    from rag.bm25 import CscWeights
+
+    rows, cols = np.array([0, 0, 1, 2, 2]), np.array([1, 2, 0, 1, 2])
+    values = np.array([0.5, 1.5, 2.0, 0.25, 4.0], np.float32)
+    weights = CscWeights.from_entries(rows, cols, values, (3, 3))
+    dense = np.zeros((3, 3), np.float32)
+    dense[rows, cols] = values
+    weights.check()
+    assert np.array_equal(weights.column_sums([1, 2]), dense[:, [1, 2]].sum(axis=1))
+    assert np.array_equal(weights.column_sums([]), np.zeros(3, np.float32))
+
+
+@pytest.mark.parametrize("damage", ["pointer order", "row out of range", "pointer length"])
+def test_damaged_column_compressed_weights_are_refused(damage):
+    from rag.bm25 import CscWeights
+
+    good = CscWeights.from_entries(np.array([0, 1]), np.array([0, 1]), np.ones(2, np.float32), (2, 2))
+    if damage == "pointer order":
+        bad = CscWeights(good.data, good.indices, np.array([0, 2, 1]), good.shape)
+    elif damage == "row out of range":
+        bad = CscWeights(good.data, np.array([0, 5], np.int32), good.indptr, good.shape)
+    else:
+        bad = CscWeights(good.data, good.indices, good.indptr[:-1], good.shape)
+    with pytest.raises(ValueError):
+        bad.check()

@@ -115,14 +115,14 @@ def test_data_parallel_batches_give_the_same_vectors(encoder, seed_sentences):
 
 
 def test_the_graph_is_written_once_per_model_and_exporter_version(tmp_path, monkeypatch):
-    LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
+    LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(["a question"])
     files = list(tmp_path.glob("*.onnx"))
     assert [f.name for f in files] == [model_file_name(resolve_model_path("all-MiniLM-L6-v2"))]
     written = files[0].stat().st_mtime_ns
-    LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
+    LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(["a question"])
     assert files[0].stat().st_mtime_ns == written  # reused, not written again
     monkeypatch.setattr(onnx_encoder, "EXPORTER_VERSION", onnx_encoder.EXPORTER_VERSION + 1)
-    LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
+    LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(["a question"])
     assert len(list(tmp_path.glob("*.onnx"))) == 2  # another exporter writes another file
 
 
@@ -191,6 +191,14 @@ def model_copy(tmp_path):
     return folder
 
 
+def test_counting_tokens_and_ingest_build_no_question_graph(tmp_path):
+    embedder = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
+    assert embedder.count_tokens("A short sentence.") > 0 and embedder.dimension == 384
+    assert list(tmp_path.glob("*.onnx")) == []  # no graph written or loaded yet
+    embedder.encode(["a text"] * (QUERY_MAX_TEXTS + 1))  # bulk work: the float32 graph only
+    assert [f.name for f in tmp_path.glob("*.onnx")] == [model_file_name(resolve_model_path("all-MiniLM-L6-v2"), int8=False)]
+
+
 def test_an_unsupported_pooling_is_a_clear_error(model_copy):
     pooling = model_copy / "1_Pooling" / "config.json"
     config = json.loads(pooling.read_text())
@@ -203,7 +211,7 @@ def test_an_unsupported_pooling_is_a_clear_error(model_copy):
 def test_damaged_weights_are_a_clear_error(model_copy):
     (model_copy / "model.safetensors").write_bytes(b"not a safetensors file")
     with pytest.raises(EmbeddingModelError, match="Could not load the embedding model"):
-        LocalSentenceEmbedding(str(model_copy))
+        LocalSentenceEmbedding(str(model_copy)).encode(["a question"])  # each graph loads on first use
 
 
 def test_unknown_model_name_says_what_to_use(tmp_path):

@@ -16,6 +16,7 @@ from rag.manifest import (
     load_manifest,
     load_sentence_vectors,
     save_manifest,
+    save_manifest_v1,
     save_sentence_vectors,
 )
 from rag.text import Span, sentence_spans
@@ -51,7 +52,7 @@ def test_sentence_spans_are_read_from_the_file_not_split_again(tmp_path):
 
 
 def test_a_manifest_written_before_spans_were_stored_is_split_on_load(tmp_path):
-    save_manifest(tmp_path, manifest_of(abstract(0, TEXTS[0])))
+    save_manifest_v1(tmp_path, manifest_of(abstract(0, TEXTS[0])))
     path = tmp_path / MANIFEST_NAME
     payload = json.loads(path.read_text())
     del payload["abstracts"][0]["sentences"]
@@ -64,12 +65,66 @@ def test_a_manifest_written_before_spans_were_stored_is_split_on_load(tmp_path):
     [[0, 5, 6], [5, 0], [0, 5, 3, 9], [0, 500], [-1, 4], [0, "5"], [0, None], [3, 3]],
     ids=["odd", "reversed", "overlapping", "past-the-text", "negative", "string", "null", "empty"],
 )
-def test_damaged_sentence_spans_are_refused_as_a_corrupt_index(tmp_path, bounds):
-    save_manifest(tmp_path, manifest_of(abstract(0, TEXTS[0])))
+def test_damaged_sentence_spans_of_an_old_manifest_are_refused_as_a_corrupt_index(tmp_path, bounds):
+    save_manifest_v1(tmp_path, manifest_of(abstract(0, TEXTS[0])))
     path = tmp_path / MANIFEST_NAME
     payload = json.loads(path.read_text())
     payload["abstracts"][0]["sentences"] = bounds
     path.write_text(json.dumps(payload))
+    with pytest.raises(IndexCorruptError, match="manifest"):
+        load_manifest(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [[(5, 0)], [(0, 5), (3, 9)], [(0, 500)], [(-1, 4)], [(3, 3)]],
+    ids=["reversed", "overlapping", "past-the-text", "negative", "empty"],
+)
+def test_damaged_sentence_spans_in_the_columns_are_refused_as_a_corrupt_index(tmp_path, spans):
+    save_manifest(tmp_path, manifest_of(abstract(0, TEXTS[0], tuple(Span(s, e) for s, e in spans))))
+    with pytest.raises(IndexCorruptError, match="manifest"):
+        load_manifest(tmp_path)
+
+
+def test_an_old_format_manifest_loads_the_same_abstracts_and_chunks(tmp_path):
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    save_manifest_v1(tmp_path / "old", saved)
+    save_manifest(tmp_path / "new", saved)
+    old, new = load_manifest(tmp_path / "old"), load_manifest(tmp_path / "new")
+    assert tuple(old.abstracts) == tuple(new.abstracts) and tuple(old.chunks) == tuple(new.chunks)
+    assert old.columns_file == "" and new.columns_file == "columns-1.bin"
+
+
+def test_the_header_is_small_and_the_columns_file_is_memory_mapped(tmp_path):
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    save_manifest(tmp_path, saved)
+    assert TEXTS[0] not in (tmp_path / MANIFEST_NAME).read_text()  # texts live in the columns file
+    loaded = load_manifest(tmp_path)
+    assert not loaded.columns.arrays["text_blob"].flags.writeable  # a view of the mapped file, not a copy
+    assert loaded.columns.all_text() == "\n".join(TEXTS)
+    assert loaded.abstracts[1] == saved.abstracts[1] and loaded.chunks[-1] == saved.chunks[-1]
+
+
+def test_non_ascii_texts_keep_their_character_offsets(tmp_path):
+    text = "Le modèle «Ünï» apprend vite. 模型很快。 It ends here."
+    saved = manifest_of(abstract(0, text))
+    save_manifest(tmp_path, saved)
+    loaded = load_manifest(tmp_path).abstracts[0]
+    assert loaded.text == text and loaded.sentence_texts() == saved.abstracts[0].sentence_texts()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "missing", "layout"])
+def test_a_damaged_columns_file_is_a_corrupt_index(tmp_path, damage):
+    save_manifest(tmp_path, manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS))))
+    columns = tmp_path / "columns-1.bin"
+    if damage == "truncated":
+        columns.write_bytes(columns.read_bytes()[:100])
+    elif damage == "missing":
+        columns.unlink()
+    else:
+        payload = json.loads((tmp_path / MANIFEST_NAME).read_text())
+        payload["columns"]["arrays"]["sentence_start"][2] += 1
+        (tmp_path / MANIFEST_NAME).write_text(json.dumps(payload))
     with pytest.raises(IndexCorruptError, match="manifest"):
         load_manifest(tmp_path)
 
@@ -91,3 +146,12 @@ def test_sentence_vectors_of_another_dtype_are_refused(tmp_path):
 
 def _fields(manifest: Manifest) -> dict:
     return {name: getattr(manifest, name) for name in Manifest.__dataclass_fields__}
+
+
+def test_the_lowered_corpus_is_made_in_blocks_with_the_same_result():
+    from rag.manifest import ManifestColumns
+
+    texts = ["Ab É 𝒪 ΟΔΟΣ x " * 90_000, "Second ΣΑ.", "third"]  # a text over a block's megabyte, non-ASCII
+    columns = ManifestColumns.of([abstract(i, t, ()) for i, t in enumerate(texts)], [])
+    assert columns.all_text(lower=True) == "\n".join(texts).lower()
+    assert columns.all_text() == "\n".join(texts)

@@ -17,8 +17,6 @@ Everything else is Gradio's own: the chat's retry button regenerates, a Stop but
 
 from __future__ import annotations
 
-import errno
-import ipaddress
 import logging
 import re
 import socket
@@ -34,6 +32,7 @@ from rag.answer import Answer, BackendStatus, TextDelta
 from rag.errors import RagError
 
 from . import chats, export, render
+from .net import check_host, is_loopback, port_in_use  # noqa: F401 - also this module's API
 
 log = logging.getLogger(__name__)
 
@@ -387,21 +386,6 @@ def _backend_status(pipeline: Any, model: str | None = None) -> BackendStatus | 
         return None
 
 
-def check_host(host: str, auth: tuple[str, str] | None, insecure: bool) -> None:
-    """Refuse to serve a non-loopback address without a password unless explicitly told to."""
-    if auth is not None and not (
-        isinstance(auth, tuple | list) and len(auth) == 2 and all(isinstance(x, str) and x for x in auth)
-    ):
-        raise ValueError("auth must be a (user, password) pair of non-empty strings")
-    if is_loopback(host) or auth is not None or insecure:
-        return
-    raise ValueError(
-        f"Refusing to serve the UI on {host!r} without a password: anyone who can reach that address could use it. "
-        "Give a user and password (auth=(user, password); RAG_UI_AUTH='user:password'), bind 127.0.0.1, "
-        "or pass insecure=True if the network is otherwise protected."
-    )
-
-
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 WILDCARD_BINDS = ("", "0.0.0.0", "::", "[::]")
 
@@ -418,16 +402,6 @@ def allowed_hosts(bind_host: str, extra: list[str] | tuple[str, ...] = ()) -> li
         names.append(f"[{bind.strip('[]')}]" if ":" in bind else bind)
     names += [name.strip().lower() for name in extra if name.strip()]
     return list(dict.fromkeys(names))
-
-
-def is_loopback(host: str) -> bool:
-    host = (host or "").strip().strip("[]")
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 # --- callbacks (thin: call the engine, render with ui.render) ---
@@ -973,21 +947,6 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(family, socket.SOCK_STREAM) as s:
         s.bind((host.strip("[]") or "0.0.0.0", 0))
         return s.getsockname()[1]
-
-
-def port_in_use(host: str, port: int) -> bool:
-    """Whether something already listens on ``host:port`` (bound the way uvicorn binds, so a port in TIME_WAIT
-    after a restart counts as free)."""
-    if port == 0:
-        return False
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host.strip("[]") or "0.0.0.0", port))
-        except OSError as exc:
-            return exc.errno in (errno.EADDRINUSE, errno.EACCES)
-    return False
 
 
 def configure_queue(demo: gr.Blocks) -> gr.Blocks:

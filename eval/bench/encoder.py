@@ -67,6 +67,7 @@ class EncoderSection:
                 settings.embed_model, batch_size=self.batch_size, threads=settings.embed_threads,
                 ingest_threads=settings.ingest_threads, cache_dir=cache, query_int8=settings.embed_query_int8,
             )  # fmt: skip
+            _ = embedder.query_encoder  # each graph loads on first use: load the question graph now
             return embedder, time.perf_counter() - started
 
         cache = self.work / "models"

@@ -18,14 +18,15 @@ TARGETS = {
     "ui_start_s": 5.0,
 }
 
-# The targets' figures before issue #18's second round (one `rag bench --sizes 73,100000 --skip-model` at bc8c886,
-# same 2-core machine), printed beside this run's in the table's Before column.
+# The targets' figures before issue #18's third round (the last `rag bench --sizes 73,100000 --skip-model` of the
+# second round, same 2-core machine; the first `rag ui` was 11.7 s in another run), printed beside this run's in the
+# table's Before column.
 BEFORE = {
-    "ingest_speedup": "2.29×",
-    "first_ui_start_s": "15.8 s",
-    "query_encode_p50_ms": "9.2 ms",
-    "serving_rss_mib_seeds": "289.5 MiB",
-    "list_p95_ms_100k": "65 ms",
-    "index_load_s_100k": "7.8 s",
-    "serving_rss_mib_100k": "1569 MiB",
+    "ingest_speedup": "2.24×",
+    "first_ui_start_s": "14.4 s",
+    "query_encode_p50_ms": "4.0 ms",
+    "serving_rss_mib_seeds": "218 MiB",
+    "list_p95_ms_100k": "45 ms",
+    "index_load_s_100k": "3.8 s",
+    "serving_rss_mib_100k": "1392 MiB",
 }

@@ -1,0 +1,86 @@
+"""IndexSnapshot over the manifest's columns: the views (abstracts by id, chunks, sentence rows) give what the
+objects they were made from say (small hand-made abstracts)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rag.chunking import Chunk
+from rag.corpus import Abstract, Location
+from rag.manifest import Manifest, load_manifest, save_manifest
+from rag.retrieve import IndexSnapshot
+from rag.text import sentence_spans
+
+TEXTS = (
+    "We build a toy model. It learns fast. It fails on long inputs.",
+    "Second paper here. It has two sentences.",
+    "Ünïcode títle work. Ça marche bien.",
+)
+LABELS = ("ToyNet", "Second paper", "toynet")
+
+
+def _manifest() -> Manifest:
+    abstracts = tuple(
+        Abstract(f"a{i}", LABELS[i], t, (Location("x.txt", i + 1),), f"h{i}", tuple(sentence_spans(t)))
+        for i, t in enumerate(TEXTS)
+    )
+    chunks = tuple(
+        Chunk(f"{a.id}:{k}", a.id, k, s.start, s.end, s.of(a.text)) for a in abstracts for k, s in enumerate(a.sentences)
+    )
+    return Manifest("c", "m", abstracts, chunks, 1, 0.0)
+
+
+@pytest.fixture(params=["in memory", "loaded"])
+def pair(request, tmp_path):
+    made = _manifest()
+    if request.param == "loaded":
+        save_manifest(tmp_path, made)
+        manifest = load_manifest(tmp_path)
+    else:
+        manifest = made
+    rows = made.sentence_count()
+    return made, IndexSnapshot(manifest, np.zeros((rows, 2), np.float32))
+
+
+def test_abstracts_by_id_and_in_order(pair):
+    made, snap = pair
+    assert list(snap.abstracts) == [a.id for a in made.abstracts] == snap.abstract_order
+    assert all(snap.abstracts[a.id] == a and a.id in snap.abstracts for a in made.abstracts)
+    assert "nope" not in snap.abstracts and len(snap.abstracts) == 3
+    with pytest.raises(KeyError):
+        snap.abstracts["nope"]
+
+
+def test_chunks_and_their_index(pair):
+    made, snap = pair
+    assert list(snap.chunks) == list(made.chunks)
+    assert all(snap.chunks[snap.chunk_index[c.id]] == c for c in made.chunks)
+
+
+def test_sentence_rows_owners_spans_and_texts(pair):
+    made, snap = pair
+    expected = [(a.id, s, s.of(a.text)) for a in made.abstracts for s in a.sentences]
+    assert len(snap.sentence_spans) == len(snap.sentence_owner) == len(expected)
+    assert [(snap.sentence_owner[r], snap.sentence_spans[r], snap.sentence_text(r)) for r in range(len(expected))] == expected
+    assert snap.sentence_texts == [t for _, _, t in expected]
+    assert [r for a in made.abstracts for r in snap.sentence_rows[a.id]] == list(range(len(expected)))
+
+
+def test_lowered_corpus_and_labels(pair):
+    _, snap = pair
+    assert snap.lowered_corpus == "\n".join(TEXTS).lower()
+    assert snap.ids_labelled("toynet") == ["a0", "a2"] and snap.ids_labelled("second paper") == ["a1"]
+    assert snap.ids_labelled("missing") == []
+
+
+def test_mapped_rows_read_the_same_values_after_releasing_pages(tmp_path):
+    from rag.retrieve import MappedRows
+
+    matrix = np.arange(4000 * 8, dtype=np.float32).reshape(4000, 8)
+    np.save(tmp_path / "m.npy", matrix)
+    rows = MappedRows(np.load(tmp_path / "m.npy", mmap_mode="r"), release_bytes=1000)  # releases every few reads
+    for start in range(0, 4000, 97):
+        picked = list(range(start, min(start + 50, 4000)))
+        assert np.array_equal(rows[picked], matrix[picked])
+    assert rows.shape == (4000, 8) and len(rows) == 4000 and np.array_equal(np.asarray(rows), matrix)
