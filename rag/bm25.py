@@ -70,6 +70,11 @@ class CscWeights:
         if len(self.indices) and (int(self.indices.min()) < 0 or int(self.indices.max()) >= n_rows):
             raise ValueError("row indices out of range")
 
+    def rows_of(self, column: int) -> np.ndarray:
+        """The documents in which term ``column`` has a non-zero weight, ascending."""
+        lo, hi = self.indptr[column], self.indptr[column + 1]
+        return self.indices[lo:hi][self.data[lo:hi] != 0]
+
     def column_sums(self, columns: Sequence[int]) -> np.ndarray:
         """Row sums of the given columns, added column by column in float32 (what scipy's mat-vec computes)."""
         out = np.zeros(self.shape[0], np.float32)

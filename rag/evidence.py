@@ -158,7 +158,7 @@ def topic_presence(snapshot: IndexSnapshot, words: Sequence[str]) -> tuple[dict[
         column = bm25.vocabulary.get(w)
         if column is None:
             continue
-        rows = bm25.weights[:, column].nonzero()[0]
+        rows = bm25.weights.rows_of(column)
         owners = {snapshot.sentence_owner[int(r)] for r in rows}
         doc_freq[w] = len(owners)
         for aid in owners:

@@ -101,3 +101,13 @@ def test_damaged_column_compressed_weights_are_refused(damage):
         bad = CscWeights(good.data, good.indices, good.indptr[:-1], good.shape)
     with pytest.raises(ValueError):
         bad.check()
+
+
+def test_rows_of_a_term_are_the_documents_holding_it():
+    from rag.bm25 import CscWeights
+
+    rows, cols = np.array([0, 2, 1, 2]), np.array([0, 0, 1, 1])
+    weights = CscWeights.from_entries(rows, cols, np.array([1.0, 0.5, 0.0, 2.0], np.float32), (3, 3))
+    assert weights.rows_of(0).tolist() == [0, 2]
+    assert weights.rows_of(1).tolist() == [2]  # a stored zero is no occurrence
+    assert weights.rows_of(2).tolist() == []
