@@ -1,6 +1,8 @@
-"""Chinese questions glossed into English with a dictionary (jieba + CC-CEDICT), no model."""
+"""Chinese questions glossed into English with a dictionary (jieba + CC-CEDICT, read from an SQLite table), no model."""
 
 from __future__ import annotations
+
+import logging
 
 from rag.gloss import gloss, readable_by_encoder
 from rag.question import profile
@@ -37,3 +39,17 @@ def test_the_gloss_is_readable_by_the_encoder():
     text = gloss("这篇论文提出了什么方法？")
     assert text and readable_by_encoder(text)
     assert not readable_by_encoder("这篇论文提出了什么方法？")
+
+
+def test_segmentation_from_the_table_is_jiebas_own():
+    import jieba
+
+    from rag.gloss import _segments
+
+    jieba.setLogLevel(logging.WARNING)
+    for text in (
+        "我们提出了一种新的图神经网络方法",
+        "这个机器人在下游任务上表现更好",
+        "强化学习能否提升语言模型的推理能力",
+    ):
+        assert _segments(text) == jieba.lcut(text)
