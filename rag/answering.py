@@ -225,7 +225,7 @@ def select_evidence(
             shortlist = list(dict.fromkeys([*named, *shortlist]))
         evidence = scored(prof, rows_of(snapshot, shortlist))
         topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
-        present, doc_freq = topic_presence(snapshot, topic)
+        present, doc_freq = topic_presence(snapshot, topic, among=shortlist)
         coverage = {
             aid: topic_coverage(topic, present.get(aid, ()), doc_freq, len(snapshot.abstracts)) for aid in shortlist
         }

@@ -84,3 +84,17 @@ def test_mapped_rows_read_the_same_values_after_releasing_pages(tmp_path):
         picked = list(range(start, min(start + 50, 4000)))
         assert np.array_equal(rows[picked], matrix[picked])
     assert rows.shape == (4000, 8) and len(rows) == 4000 and np.array_equal(np.asarray(rows), matrix)
+
+
+def test_topic_presence_counts_abstracts_not_sentences_and_keeps_to_those_asked(pair):
+    from rag.evidence import topic_presence
+    from rag.text import content_words
+
+    _, snap = pair
+    toy, sentences, missing = content_words("toy sentences zebra")
+    # "toy" is only in a0, "sentences" only in a1, "zebra" in no abstract
+    present, doc_freq = topic_presence(snap, [toy, sentences, missing])
+    assert doc_freq == {toy: 1, sentences: 1}
+    assert present == {"a0": {toy}, "a1": {sentences}}
+    present, doc_freq = topic_presence(snap, [toy, sentences], among=["a1", "unknown"])
+    assert present == {"a1": {sentences}} and doc_freq == {toy: 1, sentences: 1}
