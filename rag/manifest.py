@@ -301,54 +301,58 @@ def _strings(blob: np.ndarray, offsets: np.ndarray) -> list[str]:
     return [data[bounds[i] : bounds[i + 1]].decode("utf-8") for i in range(len(bounds) - 1)]
 
 
-class LazyAbstracts(Sequence[Abstract]):
-    """The manifest's abstracts as a read-only sequence, each built from the columns when indexed."""
+class _LazyRows(Sequence):
+    """Rows of the manifest's columns as a read-only sequence, each built when indexed (subclasses name the row)."""
+
+    _what = "row"
 
     def __init__(self, columns: ManifestColumns) -> None:
         self._columns = columns
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def _build(self, index: int):
+        raise NotImplementedError
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"{self._what} index out of range")
+        return self._build(index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class LazyAbstracts(_LazyRows, Sequence[Abstract]):
+    """The manifest's abstracts, each built from the columns when indexed."""
+
+    _what = "abstract"
 
     def __len__(self) -> int:
         return self._columns.n_abstracts
 
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("abstract index out of range")
+    def _build(self, index: int) -> Abstract:
         return self._columns.abstract(index)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and tuple(self) == tuple(other)
 
-    __hash__ = None  # type: ignore[assignment]
+class LazyChunks(_LazyRows, Sequence[Chunk]):
+    """The manifest's chunks, each built from the columns when indexed."""
 
-
-class LazyChunks(Sequence[Chunk]):
-    """The manifest's chunks as a read-only sequence, each built from the columns when indexed."""
-
-    def __init__(self, columns: ManifestColumns) -> None:
-        self._columns = columns
+    _what = "chunk"
 
     def __len__(self) -> int:
         return self._columns.n_chunks
 
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("chunk index out of range")
+    def _build(self, index: int) -> Chunk:
         return self._columns.chunk(index)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and tuple(self) == tuple(other)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def columns_name(generation: int) -> str:
