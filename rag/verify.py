@@ -1603,13 +1603,23 @@ def _reversed_range(ctx: _Context) -> str | None:
     if not mine:
         return None
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-        for a_from, a_to in ranges(toks):
-            for c_from, c_to in mine:
-                crossed = len(c_from & a_to) + len(c_to & a_from)
-                kept = len(c_from & a_from) + len(c_to & a_to)
-                if crossed >= 2 and len(c_from & a_to) and len(c_to & a_from) and crossed > kept:
-                    return f"the abstract says it the other way round: {_quote(text)}"
+        if _ends_swapped(mine, ranges(toks)):
+            return f"the abstract says it the other way round: {_quote(text)}"
     return None
+
+
+def _ends_swapped(
+    claimed: Sequence[tuple[frozenset[str], frozenset[str]]], stated: Sequence[tuple[frozenset[str], frozenset[str]]]
+) -> bool:
+    """Some claimed (first, second) pair shares words with a stated pair's ends crossed over (each claimed end
+    with the other stated end), more than it shares with them the right way round."""
+    for s_first, s_second in stated:
+        for c_first, c_second in claimed:
+            crossed = len(c_first & s_second) + len(c_second & s_first)
+            kept = len(c_first & s_first) + len(c_second & s_second)
+            if len(c_first & s_second) and len(c_second & s_first) and crossed > kept:
+                return True
+    return False
 
 
 _LEVEL_DIMENSIONS = {"amount", "good", "quality", "gain"}
@@ -1640,12 +1650,8 @@ def _reversed_order(ctx: _Context) -> str | None:
     if not mine:
         return None
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-        for high, low in orderings(toks):
-            for c_high, c_low in mine:
-                crossed = len(c_high & low) + len(c_low & high)
-                kept = len(c_high & high) + len(c_low & low)
-                if len(c_high & low) and len(c_low & high) and crossed > kept:
-                    return f"the abstract says the opposite: {_quote(text)}"
+        if _ends_swapped(mine, orderings(toks)):
+            return f"the abstract says the opposite: {_quote(text)}"
     return None
 
 
