@@ -264,8 +264,8 @@ class AbstractsById(Mapping[str, Abstract]):
         return self._columns.n_abstracts
 
 
-class SentenceOwners(Sequence[str]):
-    """Sentence row -> its abstract's id."""
+class _SentenceView(Sequence):
+    """Sentence row -> something read off the manifest's columns (subclasses say what, in ``_at``)."""
 
     def __init__(self, columns: ManifestColumns) -> None:
         self._columns = columns
@@ -273,24 +273,26 @@ class SentenceOwners(Sequence[str]):
     def __len__(self) -> int:
         return self._columns.n_sentences
 
+    def _at(self, row: int):
+        raise NotImplementedError
+
     def __getitem__(self, row):  # type: ignore[override]
         if isinstance(row, slice):
             return [self[i] for i in range(*row.indices(len(self)))]
+        return self._at(row)
+
+
+class SentenceOwners(_SentenceView, Sequence[str]):
+    """Sentence row -> its abstract's id."""
+
+    def _at(self, row: int) -> str:
         return self._columns.ids[int(self._columns.sentence_owner_rows[row])]
 
 
-class SentenceSpans(Sequence[Span]):
+class SentenceSpans(_SentenceView, Sequence[Span]):
     """Sentence row -> its span in its abstract's text."""
 
-    def __init__(self, columns: ManifestColumns) -> None:
-        self._columns = columns
-
-    def __len__(self) -> int:
-        return self._columns.n_sentences
-
-    def __getitem__(self, row):  # type: ignore[override]
-        if isinstance(row, slice):
-            return [self[i] for i in range(*row.indices(len(self)))]
+    def _at(self, row: int) -> Span:
         return Span(int(self._columns.sentence_start[row]), int(self._columns.sentence_end[row]))
 
 
