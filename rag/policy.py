@@ -122,6 +122,21 @@ class AnswerPolicy(BaseModel):
         description="Question shapes whose single-paper answers also quote the sentence that spells out the best one "
         "(the next sentence, opening 'In particular', 'Specifically', 'However, this' …). Fitted on dev.",
     )
+    named_sentence_shapes: tuple[str, ...] = Field(
+        default=("fact", "how_why"),
+        description="Question shapes whose single-paper answers quote a sentence giving a name to what the work "
+        "introduces ('We propose FooNet', 'which we term the *gap ratio*', 'Our Foo Index (FI) …'; rag.roles."
+        "names_contribution) when none of the chosen sentences does: an answer about a work states what it is "
+        "called, when that sentence is within named_margin of the best one. Fitted on dev.",
+    )
+    named_margin: float = Field(
+        default=0.6, ge=0.0, description="See named_sentence_shapes: how far below the best chosen sentence's score "
+        "the sentence naming the work's contribution may be. Fitted on dev."
+    )
+    named_extra: int = Field(
+        default=0, ge=0, description="See named_sentence_shapes: how many sentences beyond the shape's most the "
+        "naming sentence may add (0: it takes the place of the weakest other one). Fitted on dev."
+    )
     answer_role_sentences: int = Field(
         default=3,
         ge=0,

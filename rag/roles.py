@@ -146,3 +146,31 @@ def states_evaluation(sentence: str) -> bool:
     """Whether the sentence says where something is evaluated ("Experiments on A and B show…", "Evaluated on C",
     "we corroborate this across D and E"). Callers also check that it names the data (rag.evidence)."""
     return bool(_EVALUATION.search(sentence))
+
+
+# A name the work gives to what it introduces: a token shaped like a name (CamelCase, ALLCAPS, letters with digits,
+# a capitalised hyphenated token), a run of two or more capitalised words ("Posted Pricing Rule"), or an
+# emphasised term ("*bottleneck role*", "\emph{…}").
+_NAME_SHAPE = (
+    r"(?:[A-Za-z]*[A-Z][a-z0-9]*[A-Z0-9][\w-]*|[A-Z][a-z]+-[A-Za-z][\w-]*"
+    r"|[A-Z][a-z][\w-]*(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][\w-]*)+"
+    r"|\*{1,2}[^*]{2,60}\*{1,2}|\\(?:emph|textit|textbf)\{[^}]{2,60}\})"
+)
+_COINS = re.compile(
+    # "which we term the *bottleneck role*", "a method called FooNet", "dubbed BarNet"
+    r"(?<![\w-])(?i:we\s+(?:term|call|dub|name|coin|refer\s+to)\w*|called|termed|dubbed|named|coined)\b"
+    # "We propose FooNet", "we also introduce the Bar-Set benchmark", "we present **BazBench**"
+    r"|\b(?i:(?:we|this\s+(?:paper|work))\s+(?:also\s+|further\s+|first\s+|then\s+)?(?:propose|introduce|present|"
+    r"develop|design|define|derive|construct|release|build)s?\s+(?:\w+\s+){0,3}?)" + _NAME_SHAPE +
+    # "Our *Foo Bar* (FB) policy …", "Our method, FooNet, …", "our Foo Index"
+    r"|\b(?i:our\s+(?:\w+\s*,?\s+){0,2}?)" + _NAME_SHAPE +
+    # "we show that a Foo Bar Index …": a named quantity the work defines
+    r"|\b(?:a|an)\s+(?:[A-Z][a-z][\w-]*\s+){1,4}(?:Index|Score|Metric|Measure|Criterion|Test|Loss|Rule|Bound)\b"
+)
+
+
+def names_contribution(sentence: str) -> bool:
+    """Whether the sentence gives a name to something the work introduces ("We propose FooNet", "which we term the
+    *bottleneck role*", "Our Throttled Menu Pricing (TMP) policy", "a method called BarNet"): the name a good answer
+    about the work states."""
+    return bool(_COINS.search(sentence))

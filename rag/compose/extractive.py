@@ -15,6 +15,7 @@ from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, term_occurs
+from rag.roles import names_contribution
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -73,6 +74,12 @@ def plan_single(
         else:  # what the work proposes, then how it works
             wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
+    if profile.shape in policy.named_sentence_shapes and chosen and not any(has_role(e, "named") for e in chosen):
+        # the name of what the work introduces, when its sentence is nearly as relevant as the best one
+        floor = max(e.score for e in chosen) - policy.named_margin
+        named = [e for e in evidence if has_role(e, "named") and e.score >= floor]
+        if named:
+            chosen = with_role(chosen, named, [("named", 1)], most + policy.named_extra)
     return ExtractivePlan([abstract_id], chosen)
 
 
@@ -126,6 +133,8 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
         return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text)
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
+    if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
+        return names_contribution(e.text)
     return e.role == role
 
 
