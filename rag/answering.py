@@ -240,6 +240,7 @@ def select_evidence(
             with_contribution=shape in policy.contribution_lines,
             coverage=coverage if topic else None,
             min_coverage=policy.list_min_coverage.get(shape, 0.0),
+            prefer_named=shape in policy.named_sentence_shapes,
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]

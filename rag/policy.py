@@ -123,9 +123,9 @@ class AnswerPolicy(BaseModel):
         "(the next sentence, opening 'In particular', 'Specifically', 'However, this' …). Fitted on dev.",
     )
     named_sentence_shapes: tuple[str, ...] = Field(
-        default=("fact", "how_why"),
+        default=("fact", "how_why", "yes_no"),
         description="Question shapes whose single-paper answers quote a sentence giving a name to what the work "
-        "introduces ('We propose FooNet', 'which we term the *gap ratio*', 'Our Foo Index (FI) …'; rag.roles."
+        "introduces (for yes/no, the line of each paper, next to its best sentence) ('We propose FooNet', 'which we term the *gap ratio*', 'Our Foo Index (FI) …'; rag.roles."
         "names_contribution) when none of the chosen sentences does: an answer about a work states what it is "
         "called, when that sentence is within named_margin of the best one. Fitted on dev.",
     )

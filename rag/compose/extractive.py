@@ -200,6 +200,7 @@ def plan_list(
     with_contribution: bool = False,
     coverage: Mapping[str, float] | None = None,
     min_coverage: float = 0.0,
+    prefer_named: bool = False,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -212,7 +213,8 @@ def plan_list(
     question's topic it covers (rag.evidence.topic_coverage); with it, papers other than ``members`` join only when
     they cover at least ``min_coverage`` (the best paper alone when none does). ``with_contribution``: each paper's line also quotes its best other
     contribution sentence, one saying what the work proposes when there is one (see has_role): a yes/no answer says
-    what the work that addresses it contributes."""
+    what the work that addresses it contributes; ``prefer_named``: that sentence is first one giving a name to what
+    the work introduces, when the paper has one (see has_role, "named")."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -228,7 +230,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(quoted, evidence, lead, with_contribution)
+            return _list_plan(quoted, evidence, lead, with_contribution, prefer_named)
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -237,7 +239,7 @@ def plan_list(
     chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(quoted, evidence, lead, with_contribution)
+    return _list_plan(quoted, evidence, lead, with_contribution, prefer_named)
 
 
 def membership_scores(evidence: Sequence[EvidenceSentence]) -> dict[str, float]:
@@ -251,14 +253,19 @@ def membership_scores(evidence: Sequence[EvidenceSentence]) -> dict[str, float]:
 
 
 def _list_plan(
-    quoted: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], lead: str, with_contribution: bool
+    quoted: Sequence[EvidenceSentence],
+    evidence: Sequence[EvidenceSentence],
+    lead: str,
+    with_contribution: bool,
+    prefer_named: bool = False,
 ) -> ExtractivePlan:
     sentences: list[EvidenceSentence] = []
     for line in quoted:
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
-        extra = next(
-            (e for role in ("named_proposal", "proposal", "contribution") for e in others if has_role(e, role)), None
+        roles = ("named", "named_proposal", "proposal", "contribution") if prefer_named else (
+            "named_proposal", "proposal", "contribution"
         )
+        extra = next((e for role in roles for e in others if has_role(e, role)), None)
         if with_contribution and extra is not None:
             sentences.extend(sorted((line, extra), key=lambda e: e.row))
         else:
