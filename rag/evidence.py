@@ -35,6 +35,8 @@ class EvidenceSentence:
     focus_share: float  # share of the question's focus words the sentence contains
     role: str = "background"  # what the sentence does in its abstract (rag.roles)
     role_bonus: float = 0.0  # the part of ``score`` that comes from the role (AnswerPolicy.role_bonus)
+    new_names: int = 0  # how many distinct names the sentence holds that the question does not (counted only when
+    # the question asks for names or what a work is evaluated on)
 
     @property
     def relevance(self) -> float:
@@ -96,7 +98,8 @@ def score_sentences(
         role = roles[row]
         role_bonus = bonus.get(role, 0.0)
         score += role_bonus
-        if (profile.wants_names or profile.asks_evaluation) and _new_names(text, asked):
+        new_names = _count_new_names(text, asked) if profile.wants_names or profile.asks_evaluation else 0
+        if new_names:
             score += policy.name_answer_bonus if profile.wants_names else 0.0
             if profile.asks_evaluation and states_evaluation(text):
                 score += policy.evaluation_bonus
@@ -113,6 +116,7 @@ def score_sentences(
                 focus_share=share,
                 role=role,
                 role_bonus=role_bonus,
+                new_names=new_names,
             )
         )
     scored.sort(key=lambda e: (-e.score, e.row))
@@ -130,7 +134,13 @@ _TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9][\w]*(?:[-.][\w]+)*)")
 
 def _new_names(sentence: str, asked: set[str]) -> bool:
     """Whether the sentence names something (CamelCase, ALLCAPS, letters with digits) the question does not."""
-    return any(is_name_like(m.group(1)) and m.group(1).lower() not in asked for m in _TOKEN.finditer(sentence))
+    return _count_new_names(sentence, asked) > 0
+
+
+def _count_new_names(sentence: str, asked: set[str]) -> int:
+    """How many distinct names (CamelCase, ALLCAPS, letters with digits) the sentence holds that the question does
+    not: "on A, B and C" names three."""
+    return len({m.group(1).lower() for m in _TOKEN.finditer(sentence) if is_name_like(m.group(1))} - asked)
 
 
 def topic_coverage(topic: Sequence[str], present: Iterable[str], doc_freq: Mapping[str, int], n_docs: int) -> float:

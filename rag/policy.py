@@ -129,6 +129,14 @@ class AnswerPolicy(BaseModel):
         "names_contribution) when none of the chosen sentences does: an answer about a work states what it is "
         "called, when that sentence is within named_margin of the best one. Fitted on dev.",
     )
+    name_answer_margin: float = Field(
+        default=0.7,
+        ge=0.0,
+        description="A question asking what a work is evaluated on ('which datasets…', 'what is X tested on') is "
+        "answered with at least one sentence saying where it is evaluated and naming something the question does "
+        "not (rag.roles.states_evaluation), the best one scoring within this of the best chosen sentence; it takes "
+        "the place of the weakest other one. Fitted on dev.",
+    )
     named_margin: float = Field(
         default=0.6, ge=0.0, description="See named_sentence_shapes: how far below the best chosen sentence's score "
         "the sentence naming the work's contribution may be. Fitted on dev."

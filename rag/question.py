@@ -176,7 +176,7 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
 
 
 _NAMED_THINGS = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
     r"backbones?|environments?|games?)\b"
     r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|compared?)\s+(?:on|against|with)\b"
     r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b"
@@ -191,7 +191,7 @@ def asks_for_names(question: str) -> bool:
 
 
 _EVALUATION_ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|data|environments?|tasks?|test\s*beds?)\b"
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:datasets?|benchmarks?|data|environments?|tasks?|test\s*beds?)\b"
     r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|corroborat\w*|verif\w*)\s+"
     r"(?:\w+\s+){0,2}?(?:on|across|using|with)\b"
     r"|\b(?:evaluat\w*|tested|validated|corroborat\w*|experiments?)\s*\??\s*$",

@@ -15,7 +15,7 @@ from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, term_occurs
-from rag.roles import names_contribution
+from rag.roles import names_contribution, states_evaluation
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -74,13 +74,23 @@ def plan_single(
         else:  # what the work proposes, then how it works
             wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
-    if profile.shape in policy.named_sentence_shapes and chosen and not any(has_role(e, "named") for e in chosen):
-        # the name of what the work introduces, when its sentence is nearly as relevant as the best one
-        floor = max(e.score for e in chosen) - policy.named_margin
-        named = [e for e in evidence if has_role(e, "named") and e.score >= floor]
-        if named:
-            chosen = with_role(chosen, named, [("named", 1)], most + policy.named_extra)
+    if profile.asks_evaluation:  # "which datasets …": the sentence saying where it is evaluated, naming the data
+        chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
+    if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
+        chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
     return ExtractivePlan([abstract_id], chosen)
+
+
+def with_one(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], role: str, most: int, margin: float
+) -> list[EvidenceSentence]:
+    """``chosen`` with one sentence of ``role`` (see has_role) when it has none and ``evidence`` has one scoring
+    within ``margin`` of the best chosen sentence (the best such one), at most ``most`` sentences (see with_role)."""
+    if not chosen or any(has_role(e, role) for e in chosen):
+        return list(chosen)
+    floor = max(e.score for e in chosen) - margin
+    candidates = [e for e in evidence if has_role(e, role) and e.score >= floor]
+    return with_role(chosen, candidates, [(role, 1)], most) if candidates else list(chosen)
 
 
 _ELABORATES = re.compile(
@@ -135,6 +145,8 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
         return names_contribution(e.text)
+    if role == "evaluation":  # says where something is evaluated, naming several things the question does not
+        return e.new_names >= 2 and states_evaluation(e.text)
     return e.role == role
 
 
