@@ -37,7 +37,8 @@ _RESULT = re.compile(
     r"\b(?:outperform\w*|improv\w*|achiev\w*|surpass\w*|reduc\w*(?!\s+(?:the|this|a|an)\s+(?:\w+\s+)?(?:problem|task)\b)|increas\w*|exceed\w*|yield\w*|gain\w*|"
     r"state-of-the-art|sota|significantly|consistently|experiments?\s+(?:show|demonstrate|reveal)|"
     r"results?\s+(?:show|demonstrate|reveal|indicate|suggest)|we\s+(?:find|found|observe|show|demonstrate)|"
-    r"evaluat\w+\s+(?:on|across)|empirically|accuracy|speed-?up|by\s+up\s+to)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
+    r"evaluat\w+\s+(?:on|across)|empirically|accuracy|speed-?up|by\s+up\s+to|(?:main|key|central|primary)\s+"
+    r"findings?|reveal(?:s|ed)?\s+that|more\s+accurate|orders?[- ]of[- ]magnitude)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
     re.I,
 )
 _GAP = re.compile(
