@@ -145,6 +145,13 @@ class AnswerPolicy(BaseModel):
         default=0, ge=0, description="See named_sentence_shapes: how many sentences beyond the shape's most the "
         "naming sentence may add (0: it takes the place of the weakest other one). Fitted on dev."
     )
+    elaboration_extra: int = Field(
+        default=0,
+        ge=0,
+        description="How many sentences beyond the shape's most the sentence spelling out the best one (see "
+        "elaboration_shapes) may add, so that it does not push out the sentences the answer's roles asked for. "
+        "Fitted on dev.",
+    )
     answer_role_sentences: int = Field(
         default=3,
         ge=0,

@@ -58,8 +58,6 @@ def plan_single(
             e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
         ]
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
-    if policy.elaboration_shapes and profile.shape in policy.elaboration_shapes:
-        chosen = with_elaboration(chosen, evidence, most)
     if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes and finds
         n = policy.terse_role_sentences
         chosen = with_role(chosen, evidence, [("contribution", n), ("result", n)], most)
@@ -74,6 +72,9 @@ def plan_single(
         else:  # what the work proposes, then how it works
             wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
+    # after the roles: the sentence spelling out the best one is not pushed out by them
+    if policy.elaboration_shapes and profile.shape in policy.elaboration_shapes:
+        chosen = with_elaboration(chosen, evidence, most + policy.elaboration_extra)
     if profile.asks_evaluation:  # "which datasets …": the sentence saying where it is evaluated, naming the data
         chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
     if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
@@ -160,9 +161,9 @@ def with_role(
     most: int,
 ) -> list[EvidenceSentence]:
     """``chosen`` with at least ``count`` sentences of each ``(role, count)`` of ``wants`` (the best-scoring ones of
-    ``evidence``; see has_role), at most ``most`` sentences in all: the best sentence stays, then the roles' in the
-    order of ``wants`` (a sentence of that role already chosen counts), then the rest of ``chosen`` by score. In
-    reading order."""
+    ``evidence``; see has_role), at most ``most`` sentences in all: the best sentence stays, then the chosen ones of
+    a wanted role (they count towards its ``count``), then the added ones in the order of ``wants``, then the rest
+    of ``chosen`` by score. In reading order."""
     if not chosen:
         return list(chosen)
     rows = {e.row for e in chosen}
@@ -172,8 +173,10 @@ def with_role(
         if missing > 0:
             wanted += [e for e in evidence if has_role(e, role) and e.row not in rows][:missing]
     by_score = sorted(chosen, key=lambda e: (-e.score, e.row))
+    # the chosen sentences of a wanted role stay before the added ones (they score better than those)
+    of_role = [e for e in by_score[1:] if any(count > 0 and has_role(e, role) for role, count in wants)]
     keep: dict[int, EvidenceSentence] = {}
-    for e in [by_score[0], *wanted, *by_score[1:]]:
+    for e in [by_score[0], *of_role, *wanted, *by_score[1:]]:
         if len(keep) >= max(most, 1):
             break
         keep.setdefault(e.row, e)
