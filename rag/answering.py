@@ -199,7 +199,7 @@ def select_evidence(
     if more is not None and more[0]:
         ids = [aid for aid in more[0] if aid in snapshot.abstracts]
         evidence = scored(prof, rows_of(snapshot, ids))
-        plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences)
+        plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences)
     elif shape == "compare":
         works = _compare_works(prof, snapshot, retriever, linking, policy)
         per_work = [(aid, scored(prof, rows_of(snapshot, [aid]))) for aid in works]

@@ -96,7 +96,7 @@ class AnswerPolicy(BaseModel):
             "number": {"result": 0.05, "availability": -0.3},
             "fact": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
-            "followup": {"availability": -0.3},
+            "followup": {"background": -0.25, "gap": -0.2, "availability": -0.3},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
         "method, result, availability). 'how_why_failure' is for a why-question about a shortcoming ('why does X "
@@ -234,6 +234,12 @@ class AnswerPolicy(BaseModel):
         description="A generated answer with a smaller share of verified sentences is replaced by the extractive one.",
     )
     more_sentences: int = Field(default=3, ge=1, description="Sentences a 'tell me more' follow-up adds.")
+    more_result_sentences: int = Field(
+        default=1,
+        ge=0,
+        description="Of those, at least this many result sentences when the paper has unquoted ones: more about a "
+        "work says what it finds, not only how. Fitted on dev.",
+    )
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(

@@ -72,7 +72,9 @@ _METHOD = re.compile(
 # limitation ("insufficient", "bottleneck") it goes on to use.
 _HOW = re.compile(
     r"^(?i:specifically|concretely|to\s+(?:do\s+so|achieve\s+this)),"
-    r"|\b(?:[A-Z][\w-]*[A-Z][\w-]*|[Ii]t)\s+(?:first\s+|then\s+|also\s+)?(?:leverages|uses|employs|combines|learns|"
+    # the name as the subject (at the start, after a comma, "then", "and", "which"), not a modifier ("MoE models")
+    r"|(?:^|[,;:]\s*|\b(?:then|and|which|first)\s+)(?:[A-Z][\w-]*[A-Z][\w-]*|[Ii]t)\s+(?:first\s+|then\s+|also\s+)?"
+    r"(?:leverages|uses|employs|combines|learns|"
     r"encodes|decomposes|computes|applies|constructs|builds|trains|samples|aggregates|estimates|models|represents|"
     r"maps|injects|integrates)\b"
     r"|\b(?:is|are)\s+(?:then\s+|first\s+)?(?:aggregated|combined|computed|encoded|fed|mapped|projected|"

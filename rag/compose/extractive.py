@@ -184,11 +184,22 @@ def with_role(
 
 
 def plan_more(
-    abstract_ids: Sequence[str], evidence: Sequence[EvidenceSentence], said: set[str], count: int
+    abstract_ids: Sequence[str],
+    evidence: Sequence[EvidenceSentence],
+    said: set[str],
+    count: int,
+    result_sentences: int = 0,
 ) -> ExtractivePlan:
-    """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote."""
+    """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote, what the
+    work does, how and finds (contribution, method, result) before its background and gap sentences, with at least
+    ``result_sentences`` result sentences when there are any."""
     fresh = [e for e in evidence if e.abstract_id in abstract_ids and _norm(e.text) not in said]
-    chosen = sorted(fresh[:count], key=lambda e: (list(abstract_ids).index(e.abstract_id), e.row))
+    # what the work does, how and what it finds before the setting it starts from (background, gap)
+    fresh.sort(key=lambda e: e.role in ("background", "gap"))  # stable: by score within
+    picked = fresh[:count]
+    if result_sentences and count > 1:  # and what it finds: its best result sentence(s) not already picked
+        picked = with_role(picked, fresh, [("result", result_sentences)], count)
+    chosen = sorted(picked, key=lambda e: (list(abstract_ids).index(e.abstract_id), e.row))
     ids = [aid for aid in abstract_ids if any(e.abstract_id == aid for e in chosen)]
     return ExtractivePlan(ids, chosen)
 
