@@ -482,3 +482,78 @@ def test_a_general_answer_with_room_names_what_the_work_proposes():
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 3]
     full = AnswerPolicy(max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=full).sentences] == [2]
+
+
+def test_an_answer_about_a_work_quotes_the_sentence_naming_what_it_introduces():
+    profile = QuestionProfile(text="How do you pick which stage to retrain?", kind="general", topic_words=("stage",))
+    evidence = [
+        ev("a", 1, 0.9, "Retraining every stage wastes compute.", role="gap"),
+        ev("a", 3, 0.8, "It ranks stages by their blame.", role="method"),
+        ev("a", 0, 0.7, "Pipelines have many stages.", role="background"),
+        ev("a", 2, 0.5, "Failures trace to one stage, which we term the *choke stage*.", role="gap"),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, named_margin=0.6, proposal_sentences=0)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 3]
+    strict = policy.model_copy(update={"named_margin": 0.2})
+    assert [e.row for e in plan_single("a", evidence, profile, policy=strict).sentences] == [0, 1, 3]
+    off = policy.model_copy(update={"named_sentence_shapes": ()})
+    assert [e.row for e in plan_single("a", evidence, profile, policy=off).sentences] == [0, 1, 3]
+
+
+def test_a_question_on_what_a_work_is_evaluated_on_quotes_the_sentence_naming_the_data():
+    from dataclasses import replace
+
+    profile = QuestionProfile(
+        text="Which datasets is ZorbNet tested on?", kind="name", topic_words=("zorbnet",), asks_evaluation=True,
+        wants_names=True,
+    )  # fmt: skip
+    evidence = [
+        replace(ev("a", 0, 1.2, "We present ZorbNet, a benchmark of probes.", role="contribution"), new_names=1),
+        ev("a", 1, 0.9, "Probes are linear maps.", role="background"),
+        ev("a", 2, 0.8, "It ranks heads by saliency.", role="method"),
+        replace(ev("a", 3, 0.6, "Experiments on QuuxSet and BarQA show gains.", role="result"), new_names=2),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={}, name_answer_margin=0.7)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 1, 3]
+    strict = policy.model_copy(update={"name_answer_margin": 0.3})
+    assert [e.row for e in plan_single("a", evidence, profile, policy=strict).sentences] == [0, 1, 2]
+
+
+def test_a_yes_no_line_prefers_the_sentence_naming_what_the_paper_introduces():
+    evidence = [
+        ev("a", 0, 0.9, "We study pricing of shared accelerators.", role="contribution"),
+        ev("a", 1, 0.6, "We develop three pricing methods.", role="contribution"),
+        ev("a", 4, 0.3, "Our Greedy Menu Pricing (GMP) policy is near-optimal.", role="result"),
+    ]
+    named = plan_list(evidence, POLICY, with_contribution=True, prefer_named=True)
+    assert [e.row for e in named.sentences] == [0, 4]
+    plain = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in plain.sentences] == [0, 1]
+
+
+def test_with_role_keeps_the_chosen_sentences_of_the_wanted_role_before_adding_others():
+    from rag.compose.extractive import with_role
+
+    chosen = [
+        ev("a", 0, 0.9, "Retraining every stage wastes compute.", role="gap"),
+        ev("a", 1, 0.8, "Later stages inherit the errors.", role="gap"),
+        ev("a", 2, 0.7, "We propose ZorbFix.", role="contribution"),
+        ev("a", 3, 0.6, "It ranks stages by blame.", role="method"),
+    ]
+    evidence = [*chosen, ev("a", 4, 0.5, "It then retrains the top stage.", role="method")]
+    kept = with_role(chosen, evidence, [("method", 3)], 4)
+    assert [e.row for e in kept] == [0, 1, 3, 4]
+
+
+def test_tell_me_more_quotes_what_the_work_does_and_finds_before_its_background():
+    evidence = [
+        ev("a", 0, 0.9, "Probes are everywhere.", role="background"),
+        ev("a", 1, 0.8, "They need many labels.", role="gap"),
+        ev("a", 2, 0.7, "We propose ZorbNet.", role="contribution"),
+        ev("a", 3, 0.6, "It ranks heads by saliency.", role="method"),
+        ev("a", 4, 0.5, "It prunes the lowest-ranked heads.", role="method"),
+        ev("a", 5, 0.2, "ZorbNet needs ten times fewer labels.", role="result"),
+    ]
+    plan = plan_more(["a"], evidence, {"we propose zorbnet"}, 3, result_sentences=1)
+    assert [e.row for e in plan.sentences] == [3, 4, 5]
+    assert [e.row for e in plan_more(["a"], evidence, set(), 2).sentences] == [2, 3]

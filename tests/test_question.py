@@ -473,3 +473,10 @@ def test_one_edit_in_a_longer_shape_word_is_fixed_but_not_an_english_word():
     assert fix_shape_words("which papnrs use graphs?") == "which papers use graphs?"
     assert fix_shape_words("Wrich papers use graphs?").lower() == "which papers use graphs?"
     assert fix_shape_words("what is the theme of FooNet?") == "what is the theme of FooNet?"
+
+
+def test_hyphenated_words_before_the_asked_category_still_ask_for_names_and_evaluation():
+    from rag.question import asks_for_evaluation, asks_for_names
+
+    assert asks_for_names("what out-of-domain test datasets does ZorbNet use")
+    assert asks_for_evaluation("which in-distribution source datasets does the probe benchmark use")

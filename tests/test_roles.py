@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.roles import abstract_roles, asks_for_availability, sentence_role, states_evaluation
+from rag.roles import abstract_roles, asks_for_availability, names_contribution, sentence_role, states_evaluation
 
 
 @pytest.mark.parametrize(
@@ -111,3 +111,38 @@ def test_a_background_word_late_in_a_sentence_about_the_method_does_not_make_it_
     )
     assert sentence_role(sentence, 4, 8) != "background"
     assert sentence_role("Existing probes typically need many labels.", 1, 8) == "background"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("We propose ZorbNet, a sparse probe for speech models.", True),
+        ("We also introduce the Quux-Set and Quux-Real benchmarks.", True),
+        ("Some failures trace to one stage, which we term the *choke stage*.", True),
+        ("Our \\emph{Greedy Menu Pricing} (GMP) policy posts prices at random.", True),
+        ("Our method, BLIX-7, pairs a frozen encoder with a small adapter.", True),
+        ("We show that a Mixing Stress Index predicts these failures.", True),
+        ("A tool called Frobber rewrites the queries.", True),
+        ("We propose a sparse probe that prunes heads greedily.", False),
+        ("We study pricing under a finite capacity.", False),
+        ("Our findings suggest that refusals are gated by a few units.", False),
+        ("This so-called attention sink is well known.", False),
+        ("We use GPT-4 as a judge.", False),
+    ],
+)
+def test_names_contribution(sentence, expected):
+    assert names_contribution(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The main finding is drift: rankings hold within a model but not across models.", "result"),
+        ("The analysis reveals that both regimes are set by a single ratio.", "result"),
+        ("On larger grids, the estimates are orders of magnitude more accurate than before.", "result"),
+        ("Across several MoE models, ZorbQ consistently beats uniform bit-widths.", "result"),
+        ("Specifically, ZorbQ leverages spectral statistics to rank experts.", "method"),
+    ],
+)
+def test_findings_are_results_and_a_name_before_a_plural_noun_is_not_a_method_subject(sentence, expected):
+    assert sentence_role(sentence, 5, 9) == expected
