@@ -160,15 +160,19 @@ _NAME_SHAPE = (
     r"|\*{1,2}[^*]{2,60}\*{1,2}|\\(?:emph|textit|textbf)\{[^}]{2,60}\})"
 )
 _COINS = re.compile(
-    # "which we term the *bottleneck role*", "a method called FooNet", "dubbed BarNet"
-    r"(?<![\w-])(?i:we\s+(?:term|call|dub|name|coin|refer\s+to)\w*|called|termed|dubbed|named|coined)\b"
-    # "We propose FooNet", "we also introduce the Bar-Set benchmark", "we present **BazBench**"
-    r"|\b(?i:(?:we|this\s+(?:paper|work))\s+(?:also\s+|further\s+|first\s+|then\s+)?(?:propose|introduce|present|"
-    r"develop|design|define|derive|construct|release|build)s?\s+(?:\w+\s+){0,3}?)" + _NAME_SHAPE +
-    # "Our *Foo Bar* (FB) policy …", "Our method, FooNet, …", "our Foo Index"
-    r"|\b(?i:our\s+(?:\w+\s*,?\s+){0,2}?)" + _NAME_SHAPE +
-    # "we show that a Foo Bar Index …": a named quantity the work defines
-    r"|\b(?:a|an)\s+(?:[A-Z][a-z][\w-]*\s+){1,4}(?:Index|Score|Metric|Measure|Criterion|Test|Loss|Rule|Bound)\b"
+    "|".join(
+        (
+            # "which we term the *bottleneck role*", "a method called FooNet", "dubbed BarNet"
+            r"(?<![\w-])(?i:we\s+(?:term|call|dub|name|coin|refer\s+to)\w*|called|termed|dubbed|named|coined)\b",
+            # "We propose FooNet", "we also introduce the Bar-Set benchmark", "we present **BazBench**"
+            r"\b(?i:(?:we|this\s+(?:paper|work))\s+(?:also\s+|further\s+|first\s+|then\s+)?(?:propose|introduce|"
+            r"present|develop|design|define|derive|construct|release|build)s?\s+(?:\w+\s+){0,3}?)" + _NAME_SHAPE,
+            # "Our *Foo Bar* (FB) policy …", "Our method, FooNet, …", "our Foo Index"
+            r"\b(?i:our\s+(?:\w+\s*,?\s+){0,2}?)" + _NAME_SHAPE,
+            # "we show that a Foo Bar Index …": a named quantity the work defines
+            r"\b(?:a|an)\s+(?:[A-Z][a-z][\w-]*\s+){1,4}(?:Index|Score|Metric|Measure|Criterion|Test|Loss|Rule|Bound)\b",
+        )
+    )
 )
 
 

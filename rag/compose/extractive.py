@@ -288,8 +288,10 @@ def _list_plan(
     sentences: list[EvidenceSentence] = []
     for line in quoted:
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
-        roles = ("named", "named_proposal", "proposal", "contribution") if prefer_named else (
-            "named_proposal", "proposal", "contribution"
+        roles = (
+            ("named", "named_proposal", "proposal", "contribution")
+            if prefer_named
+            else ("named_proposal", "proposal", "contribution")
         )
         extra = next((e for role in roles for e in others if has_role(e, role)), None)
         if with_contribution and extra is not None:
