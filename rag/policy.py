@@ -110,6 +110,12 @@ class AnswerPolicy(BaseModel):
         "contribution sentences and this many result sentences of the paper (what it contributes and what it "
         "finds). Fitted on dev.",
     )
+    terse_method_sentences: int = Field(
+        default=0,
+        ge=0,
+        description="... and at least this many method sentences (how it works: the named parts of the method). "
+        "Fitted on dev.",
+    )
     proposal_sentences: int = Field(
         default=1,
         ge=0,

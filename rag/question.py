@@ -18,6 +18,7 @@ _LIST = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|methods)\b"
     r"|(?:list|name|find|show)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
     r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
+    r"|(?:are|is)\s+there\s+(?:anything|something)\s+(?:on|about)\b"
     r"|what\s+(?:work|research)\b"
     r"|(?:any\s+)?papers?\s+(?:on|about|that)\b)",
     re.IGNORECASE,
@@ -218,7 +219,7 @@ _COMPARE = re.compile(
 )
 _YES_NO = re.compile(
     r"^\s*(?:(?:is|are)\s+there\s+(?:any|a|an|some)?\s*(?:papers?|works?|abstracts?|stud(?:y|ies)|research|"
-    r"methods?|benchmarks?|datasets?)\b|(?:does|do)\s+(?:any|a|an|some)\s+(?:of\s+the\s+)?(?:papers?|works?|"
+    r"methods?|benchmarks?|datasets?)\b|(?:is|are)\s+there\s+(?:anything|something)\s+(?:on|about)\b|(?:does|do)\s+(?:any|a|an|some)\s+(?:of\s+the\s+)?(?:papers?|works?|"
     r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
     r"(?:on|about)\b)",
     re.I,

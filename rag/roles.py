@@ -27,6 +27,8 @@ _CONTRIBUTION = re.compile(
     r"formulate|establish|offer|contribute|create|put\s+forward|describe|study|investigate|address|tackle|"
     r"provide|derive|prove|show\s+how)\b"
     r"|\b(?:to\s+(?:address|bridge|fill|close|tackle)\s+(?:this|these|the)\b)"
+    r"|\bwe\s+(?:address|bridge|fill|close|tackle)\s+(?:this|these|the)\s+(?:\w+\s+)?(?:gaps?|challenges?|"
+    r"limitations?|problems?|issues?)\s+(?:with|by|via|through)\b"
     # "FooNet, a graph learner that …" names the work; "Finally, a module …" is a discourse opener, not a name
     r"|^(?!(?:\w+ly|Then|Here|Thus|Hence|Moreover|However|Instead|First|Second|Third|Next|Also|Furthermore|"
     r"Overall|Together|Meanwhile|Therefore|Consequently|Additionally|Crucially|Similarly|Likewise|Conversely|"

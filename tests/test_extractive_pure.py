@@ -557,3 +557,12 @@ def test_tell_me_more_quotes_what_the_work_does_and_finds_before_its_background(
     plan = plan_more(["a"], evidence, {"we propose zorbnet"}, 3, result_sentences=1)
     assert [e.row for e in plan.sentences] == [3, 4, 5]
     assert [e.row for e in plan_more(["a"], evidence, set(), 2).sentences] == [2, 3]
+
+
+def test_an_availability_line_is_not_the_sentence_naming_the_work():
+    evidence = [
+        ev("a", 0, 0.9, "We study pricing of shared accelerators.", role="contribution"),
+        ev("a", 1, 0.6, "We develop three pricing methods.", role="contribution"),
+        ev("a", 5, 0.3, "We release ZorbSet with code for every method.", role="availability"),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True, prefer_named=True).sentences] == [0, 1]

@@ -480,3 +480,10 @@ def test_hyphenated_words_before_the_asked_category_still_ask_for_names_and_eval
 
     assert asks_for_names("what out-of-domain test datasets does ZorbNet use")
     assert asks_for_evaluation("which in-distribution source datasets does the probe benchmark use")
+
+
+def test_is_there_something_on_a_topic_is_a_yes_no_question():
+    from rag.question import profile
+
+    assert profile("is there something on sparse probes for speech models").shape == "yes_no"
+    assert profile("Is there anything about pricing shared accelerators?").shape == "yes_no"

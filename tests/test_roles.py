@@ -146,3 +146,7 @@ def test_names_contribution(sentence, expected):
 )
 def test_findings_are_results_and_a_name_before_a_plural_noun_is_not_a_method_subject(sentence, expected):
     assert sentence_role(sentence, 5, 9) == expected
+
+
+def test_closing_the_gap_with_a_named_work_states_the_contribution():
+    assert sentence_role("We close this gap with ZorbSet, a benchmark of probe tasks.", 2, 9) == "contribution"

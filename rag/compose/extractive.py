@@ -58,9 +58,10 @@ def plan_single(
             e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
         ]
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
-    if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes and finds
+    if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes, finds and how
         n = policy.terse_role_sentences
-        chosen = with_role(chosen, evidence, [("contribution", n), ("result", n)], most)
+        wants = [("contribution", n), ("result", n), ("method", policy.terse_method_sentences)]
+        chosen = with_role(chosen, evidence, wants, most)
     if profile.shape == "fact" and not profile.terse and len(chosen) < most:  # room left: name what it proposes
         chosen = with_role(chosen, evidence, [("proposal", policy.proposal_sentences)], most)
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
@@ -145,7 +146,7 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
-        return names_contribution(e.text)
+        return e.role != "availability" and names_contribution(e.text)
     if role == "evaluation":  # says where something is evaluated, naming several things the question does not
         return e.new_names >= 2 and states_evaluation(e.text)
     return e.role == role
