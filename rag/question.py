@@ -242,6 +242,7 @@ _WHY = re.compile(r"^\s*(?:and\s+)?why\b|\bwhat\s+(?:makes|causes|explains)\b|\b
 _FAILS = re.compile(
     r"\b(?:poor\w*|fail\w*|struggl\w*|degrad\w*|fall\w*\s+short|fell\s+short|break\w*\s+down|broke\s+down|"
     r"hard|harder|difficult|worse|underperform\w*|suffer\w*|brittle|limited|unreliable|collaps\w*|miss\w*|"
+    r"wrong|incorrect\w*|mistak\w*|confus\w*|"
     r"(?:does|do|did|is|are)\s*n[o']t|not\s+(?:work|generali[sz]e|transfer|scale))\b",
     re.I,
 )

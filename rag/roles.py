@@ -102,6 +102,15 @@ _PRIOR = re.compile(
 )
 
 
+# The sentence names the difficulty ("One such challenge is X", "The main bottleneck lies in Y"), whatever result
+# words ("increases", "accuracy") its explanation uses.
+_CHALLENGE = re.compile(
+    r"^(?:\w+\s+){0,3}?(?:challenges?|difficult(?:y|ies)|bottlenecks?|obstacles?|limitations?|problems?)\s+"
+    r"(?:is|are|lies|lie|stems|stem|arises|arise)\b",
+    re.I,
+)
+
+
 def sentence_role(sentence: str, position: int, count: int) -> Role:
     """The role of one sentence, given its 0-based position among ``count`` sentences."""
     if _AVAILABILITY.search(sentence):
@@ -112,6 +121,8 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
         return "contribution"
     if _PRIOR.search(sentence) and position < count - 1:  # what others did or could not do
         return "gap" if _GAP.search(sentence) else "background"
+    if _CHALLENGE.search(sentence) and position < count - 1:  # "One such challenge is …", "The key difficulty lies"
+        return "gap"
     if position > 0 and (_HOW.search(sentence) or (_METHOD_OPENER.search(sentence) and not _MEASURED.search(sentence))):
         return "method"
     if result and position > 0:
@@ -183,3 +194,9 @@ def names_contribution(sentence: str) -> bool:
     *bottleneck role*", "Our Throttled Menu Pricing (TMP) policy", "a method called BarNet"): the name a good answer
     about the work states."""
     return bool(_COINS.search(sentence))
+
+
+def states_shortcoming(sentence: str) -> bool:
+    """Whether the sentence speaks of a failure or limitation ("fails", "lacks", "struggles", "remains limited"):
+    a finding that does is a diagnosis ("we reveal that when X fails, the breakdown stems from Y")."""
+    return bool(_GAP.search(sentence))

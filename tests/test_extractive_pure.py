@@ -566,3 +566,25 @@ def test_an_availability_line_is_not_the_sentence_naming_the_work():
         ev("a", 5, 0.3, "We release ZorbSet with code for every method.", role="availability"),
     ]
     assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True, prefer_named=True).sentences] == [0, 1]
+
+
+def test_a_why_it_fails_answer_counts_a_finding_about_the_failure_as_diagnosis():
+    profile = QuestionProfile(
+        text="Why do probes get speakers wrong?", kind="general", topic_words=("probe",), shape="how_why",
+        explains_failure=True,
+    )  # fmt: skip
+    evidence = [
+        ev("a", 0, 1.0, "Probes struggle with many speakers.", role="gap"),
+        ev("a", 1, 0.8, "Speakers must be bound to lines.", role="method"),
+        ev("a", 2, 0.4, "We reveal that when binding fails, the cause is misaligned audio.", role="result"),
+        ev("a", 3, 0.3, "It improves accuracy by 9%.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=2, shape_max_sentences={"how_why": 2}, answer_role_sentences=2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 2]
+
+
+def test_a_question_the_work_addresses_is_its_problem_not_its_proposal():
+    from rag.compose.extractive import has_role
+
+    asked = ev("a", 0, 0.5, "We address the following question: can probes be trained without labels?")
+    assert not has_role(asked, "proposal")

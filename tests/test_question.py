@@ -487,3 +487,10 @@ def test_is_there_something_on_a_topic_is_a_yes_no_question():
 
     assert profile("is there something on sparse probes for speech models").shape == "yes_no"
     assert profile("Is there anything about pricing shared accelerators?").shape == "yes_no"
+
+
+def test_a_why_question_about_getting_something_wrong_explains_a_failure():
+    from rag.question import explains_failure
+
+    assert explains_failure("why do speech probes get the speaker wrong in long calls?")
+    assert not explains_failure("why do speech probes use two heads?")

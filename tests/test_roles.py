@@ -150,3 +150,15 @@ def test_findings_are_results_and_a_name_before_a_plural_noun_is_not_a_method_su
 
 def test_closing_the_gap_with_a_named_work_states_the_contribution():
     assert sentence_role("We close this gap with ZorbSet, a benchmark of probe tasks.", 2, 9) == "contribution"
+
+
+def test_a_sentence_naming_the_challenge_is_a_gap_whatever_result_words_it_uses():
+    sentence = "One such challenge is drift in effect sizes, which increases error for rare groups."
+    assert sentence_role(sentence, 2, 9) == "gap"
+
+
+def test_states_shortcoming():
+    from rag.roles import states_shortcoming
+
+    assert states_shortcoming("We reveal that when binding fails, the error stems from misaligned inputs.")
+    assert not states_shortcoming("We reveal that the probe is accurate on every set.")

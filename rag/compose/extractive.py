@@ -15,7 +15,7 @@ from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, term_occurs
-from rag.roles import names_contribution, states_evaluation
+from rag.roles import names_contribution, states_evaluation, states_shortcoming
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -67,7 +67,7 @@ def plan_single(
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
         if profile.explains_failure:  # "…, and how do they fix it?": what the work proposes too
             wants = [
-                ("gap", policy.answer_role_sentences),
+                ("diagnosis", policy.answer_role_sentences),
                 ("proposal", policy.proposal_sentences * profile.asks_remedy),
             ]
         else:  # what the work proposes, then how it works
@@ -131,7 +131,7 @@ def with_elaboration(
 
 _PROBLEM_STATEMENT = re.compile(
     r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work|study))\s+(?:first\s+)?(?:study|investigate|consider|examine|"
-    r"explore|focus|analy[sz]e|revisit)\b",
+    r"explore|focus|analy[sz]e|revisit|ask|address\s+the\s+(?:following\s+)?question)\b",
     re.I,
 )
 
@@ -147,6 +147,8 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
         return e.role != "availability" and names_contribution(e.text)
+    if role == "diagnosis":  # why something fails: a gap sentence, or a finding about the failure
+        return e.role == "gap" or (e.role == "result" and states_shortcoming(e.text))
     if role == "evaluation":  # says where something is evaluated, naming several things the question does not
         return e.new_names >= 2 and states_evaluation(e.text)
     return e.role == role
