@@ -102,6 +102,14 @@ _PRIOR = re.compile(
 )
 
 
+# Early in an abstract, what a technique "can" or "may" do, said without "we"/"our", is the field's knowledge.
+_CAN_CLAIM = re.compile(
+    r"^(?!.*\b(?:we|our|this\s+(?:paper|work))\b).*\b(?:can|could|may|might)\s+(?:\w+\s+)?(?:reduc|improv|increas|"
+    r"achiev|yield|boost|enabl|accelerat|lower)\w*",
+    re.I,
+)
+
+
 # The sentence names the difficulty ("One such challenge is X", "The main bottleneck lies in Y"), whatever result
 # words ("increases", "accuracy") its explanation uses.
 _CHALLENGE = re.compile(
@@ -121,6 +129,8 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
         return "contribution"
     if _PRIOR.search(sentence) and position < count - 1:  # what others did or could not do
         return "gap" if _GAP.search(sentence) else "background"
+    if position <= 2 and _CAN_CLAIM.search(sentence):  # "X can substantially reduce Y": what the field knows
+        return "background"
     if _CHALLENGE.search(sentence) and position < count - 1:  # "One such challenge is …", "The key difficulty lies"
         return "gap"
     if position > 0 and (_HOW.search(sentence) or (_METHOD_OPENER.search(sentence) and not _MEASURED.search(sentence))):

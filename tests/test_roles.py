@@ -162,3 +162,8 @@ def test_states_shortcoming():
 
     assert states_shortcoming("We reveal that when binding fails, the error stems from misaligned inputs.")
     assert not states_shortcoming("We reveal that the probe is accurate on every set.")
+
+
+def test_an_early_claim_of_what_a_technique_can_do_is_background():
+    assert sentence_role("Pruning can substantially reduce the memory of large probes.", 1, 9) == "background"
+    assert sentence_role("We show that pruning can reduce memory by 40%.", 1, 9) != "background"
