@@ -7,6 +7,8 @@ single question.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -37,6 +39,13 @@ class AnswerPolicy(BaseModel):
         le=1.0,
         description="BM25 strength at or above which BM25 keeps its full fusion weight (linear in between). "
         "Fitted on dev.",
+    )
+    dense_abstract_score: Literal["sentence", "chunk"] = Field(
+        default="sentence",
+        description="How an abstract's dense score is read: 'sentence' (its best sentence's cosine with the question, "
+        "over the abstracts the chunk search or BM25 found) or 'chunk' (its best chunk's). A chunk vector averages "
+        "several sentences, so a question about one finding matches it less sharply than that finding's sentence; "
+        "on dev, 'sentence' ranks better for dense-only and hybrid alike.",
     )
     link_boost: float = Field(
         default=1.0,

@@ -349,6 +349,21 @@ class HybridRetriever:
         known = self.snapshot.chunk_index
         return {h.chunk_id: h.similarity for h in hits if h.chunk_id in known}
 
+    def dense_sentence_scores(self, vector: np.ndarray, abstract_ids: Sequence[str]) -> dict[str, float]:
+        """Each candidate abstract's best sentence cosine with the question (``dense_abstract_score='sentence'``).
+
+        Only the candidates' sentence rows are read (those the chunk search or BM25 found), so the cost does not grow
+        with the index.
+        """
+        rows_of = self.snapshot.sentence_rows
+        spans = [(aid, rows_of[aid]) for aid in abstract_ids if aid in rows_of]
+        spans = [(aid, rows) for aid, rows in spans if len(rows)]
+        if not spans:
+            return {}
+        index = np.concatenate([np.arange(rows.start, rows.stop) for _, rows in spans])
+        sims = np.asarray(self.snapshot.sentence_vectors[index], dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
+        return max_by_group([aid for aid, _ in spans], [len(rows) for _, rows in spans], sims)
+
     def search(
         self,
         question: str,
@@ -383,6 +398,8 @@ class HybridRetriever:
 
         dense_best = _best_per_abstract(dense_chunks)
         bm25_best = _best_per_abstract(bm25_chunks)
+        if dense_chunks and self.policy.dense_abstract_score == "sentence":
+            dense_best = self.dense_sentence_scores(vector, [*dense_best, *(a for a in bm25_best if a not in dense_best)])
         dense_ranking = sorted(dense_best, key=lambda a: -dense_best[a])
         bm25_ranking = sorted(bm25_best, key=lambda a: -bm25_best[a])
         if self.mode == "dense":
@@ -479,6 +496,12 @@ def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -
     """Abstracts using a name the question mentions -> 1/sqrt(how many abstracts use that name)."""
     linking = snapshot.lexicon.link(question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
     return linking.abstract_weights()
+
+
+def max_by_group(keys: Sequence[str], sizes: Sequence[int], values: np.ndarray) -> dict[str, float]:
+    """``values`` cut into consecutive groups of ``sizes`` (each at least 1) -> key of each group: its maximum."""
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    return dict(zip(keys, np.maximum.reduceat(values, starts).tolist(), strict=True))
 
 
 def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import numpy as np
 import pytest
 
 from rag.bm25 import BM25Index
-from rag.retrieve import bm25_strength, lexical_trust, score_fuse
+from rag.retrieve import HybridRetriever, bm25_strength, lexical_trust, max_by_group, score_fuse
 
 DOCS = [
     "We introduce QuillNet, a sparse tokenizer for protein sequences trained on ribosome data.",
@@ -55,3 +58,31 @@ def test_fused_scores_are_shares_of_normalised_scores():
     fused = score_fuse({"a": 1.0, "b": 0.0}, {"a": 2.0, "b": 4.0}, 0.5, 0.5)
     assert fused["a"] == pytest.approx(0.5 + 0.25 * 0.5)
     assert fused["b"] == pytest.approx(0.25)
+
+
+def test_max_by_group_takes_each_consecutive_groups_maximum():
+    values = np.array([0.1, 0.7, 0.2, 0.5, -0.3, 0.9], dtype=np.float32)
+    best = max_by_group(["x", "y", "z"], [3, 1, 2], values)
+    assert best == pytest.approx({"x": 0.7, "y": 0.5, "z": 0.9})
+
+
+def _fake_snapshot_with_sentences():
+    """A fake snapshot: two abstracts, 'p' with sentences along axes 0 and 1, 'q' with one sentence between them."""
+    vectors = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.6, 0.8, 0.0]], dtype=np.float32)
+    return SimpleNamespace(sentence_rows={"p": range(0, 2), "q": range(2, 3)}, sentence_vectors=vectors)
+
+
+def test_an_abstract_scores_by_its_best_sentence_not_the_average_of_its_sentences():
+    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None)  # type: ignore[arg-type]
+    question = np.array([0.0, 1.0, 0.0], dtype=np.float32)  # exactly p's second sentence
+    scores = retriever.dense_sentence_scores(question, ["p", "q"])
+    assert scores == pytest.approx({"p": 1.0, "q": 0.8})
+    # An average over p's sentences (what one chunk vector of both would hold) would rank q first.
+    assert np.mean([0.0, 1.0]) < scores["q"]
+
+
+def test_sentence_scores_skip_unknown_abstracts_and_read_only_the_candidates():
+    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None)  # type: ignore[arg-type]
+    question = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    assert retriever.dense_sentence_scores(question, ["q", "gone"]) == pytest.approx({"q": 0.6})
+    assert retriever.dense_sentence_scores(question, []) == {}
