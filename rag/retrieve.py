@@ -349,8 +349,9 @@ class HybridRetriever:
         known = self.snapshot.chunk_index
         return {h.chunk_id: h.similarity for h in hits if h.chunk_id in known}
 
-    def dense_sentence_scores(self, vector: np.ndarray, abstract_ids: Sequence[str]) -> dict[str, float]:
-        """Each candidate abstract's best sentence cosine with the question (``dense_abstract_score='sentence'``).
+    def dense_sentence_scores(self, vector: np.ndarray, abstract_ids: Sequence[str], best: int = 2) -> dict[str, float]:
+        """Each candidate abstract's mean cosine with the question over its ``best`` best sentences (all of them when
+        it has fewer); see ``AnswerPolicy.dense_sentences``.
 
         Only the candidates' sentence rows are read (those the chunk search or BM25 found), so the cost does not grow
         with the index.
@@ -362,7 +363,7 @@ class HybridRetriever:
             return {}
         index = np.concatenate([np.arange(rows.start, rows.stop) for _, rows in spans])
         sims = np.asarray(self.snapshot.sentence_vectors[index], dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
-        return max_by_group([aid for aid, _ in spans], [len(rows) for _, rows in spans], sims)
+        return top_mean_by_group([aid for aid, _ in spans], [len(rows) for _, rows in spans], sims, best)
 
     def search(
         self,
@@ -398,8 +399,9 @@ class HybridRetriever:
 
         dense_best = _best_per_abstract(dense_chunks)
         bm25_best = _best_per_abstract(bm25_chunks)
-        if dense_chunks and self.policy.dense_abstract_score == "sentence":
-            dense_best = self.dense_sentence_scores(vector, [*dense_best, *(a for a in bm25_best if a not in dense_best)])
+        if dense_chunks and self.policy.dense_sentences > 0:
+            candidates = [*dense_best, *(a for a in bm25_best if a not in dense_best)]
+            dense_best = self.dense_sentence_scores(vector, candidates, self.policy.dense_sentences)
         dense_ranking = sorted(dense_best, key=lambda a: -dense_best[a])
         bm25_ranking = sorted(bm25_best, key=lambda a: -bm25_best[a])
         if self.mode == "dense":
@@ -498,10 +500,17 @@ def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -
     return linking.abstract_weights()
 
 
-def max_by_group(keys: Sequence[str], sizes: Sequence[int], values: np.ndarray) -> dict[str, float]:
-    """``values`` cut into consecutive groups of ``sizes`` (each at least 1) -> key of each group: its maximum."""
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-    return dict(zip(keys, np.maximum.reduceat(values, starts).tolist(), strict=True))
+def top_mean_by_group(keys: Sequence[str], sizes: Sequence[int], values: np.ndarray, best: int) -> dict[str, float]:
+    """``values`` cut into consecutive groups of ``sizes`` (each at least 1) -> key of each group: the mean of its
+    ``best`` largest values (of all of them in a smaller group)."""
+    out: dict[str, float] = {}
+    start = 0
+    for key, size in zip(keys, sizes, strict=True):
+        group = values[start : start + size]
+        start += size
+        top = group if size <= best else np.partition(group, size - best)[size - best :]
+        out[key] = float(top.mean())
+    return out
 
 
 def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:
