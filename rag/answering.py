@@ -40,6 +40,7 @@ from rag.question import (
     is_more_request,
     profile,
     states_unit,
+    term_occurs,
     unit_asked,
 )
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
@@ -240,6 +241,7 @@ def select_evidence(
             with_contribution=shape in policy.contribution_lines,
             coverage=coverage if topic else None,
             min_coverage=policy.list_min_coverage.get(shape, 0.0),
+            own_names=unlabelled_names(snapshot, shortlist),
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
@@ -294,6 +296,17 @@ def decide_abstention(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
         time.perf_counter() - started, decision.score, linking, readable, signals, fixes,
     )  # fmt: skip
+
+
+def unlabelled_names(snapshot: IndexSnapshot, abstract_ids: Sequence[str]) -> dict[str, str]:
+    """Abstract id -> the name of its work (IndexSnapshot.own_names), for those whose display label does not show
+    it (a label made of the abstract's opening words)."""
+    names = snapshot.own_names
+    return {
+        aid: name
+        for aid in abstract_ids
+        if (name := names.get(aid)) and not term_occurs(name, snapshot.abstracts[aid].label.lower())
+    }
 
 
 def list_shortlist(

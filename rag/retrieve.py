@@ -19,7 +19,7 @@ from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import Lexicon
+from rag.lexicon import Lexicon, own_names
 from rag.manifest import LazyChunks, Manifest, ManifestColumns, load_bm25, release_pages
 from rag.policy import AnswerPolicy
 from rag.roles import Role, abstract_roles
@@ -185,6 +185,11 @@ class IndexSnapshot:
     def lexicon(self) -> Lexicon:
         """The corpus's names (methods, benchmarks, datasets, models) and the abstracts using each; built once."""
         return Lexicon.build(zip(self.columns.ids, self.columns.texts(), strict=True), self.policy.generic_name_share)
+
+    @cached_property
+    def own_names(self) -> dict[str, str]:
+        """Abstract id -> the name of its own work (rag.lexicon.own_names), where it has one; built once."""
+        return own_names(self.lexicon, zip(self.columns.ids, self.columns.texts(), strict=True))
 
     @cached_property
     def sentence_roles(self) -> list[Role]:

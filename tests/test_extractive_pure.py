@@ -7,6 +7,7 @@ import pytest
 from rag.compose.extractive import (
     ExtractivePlan,
     membership_scores,
+    naming_sentence,
     plan_compare,
     plan_list,
     plan_more,
@@ -482,3 +483,35 @@ def test_a_general_answer_with_room_names_what_the_work_proposes():
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 3]
     full = AnswerPolicy(max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=full).sentences] == [2]
+
+
+# --- list lines name the work ---
+
+
+def test_a_list_line_that_does_not_name_the_work_quotes_the_sentence_naming_it():
+    evidence = [
+        ev("p", 0, 0.9, "Sorting socks by colour is a hard perceptual task.", role="background"),
+        ev("p", 1, 0.8, "We propose a new approach to sock pairing.", role="contribution"),
+        ev("p", 2, 0.6, "Our method, SockNet, pairs socks from one photo.", role="method"),
+        ev("p", 3, 0.5, "SockNet is widely cited in the introduction.", role="background"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True, own_names={"p": "SockNet"})
+    assert [e.row for e in plan.sentences] == [1, 2]  # the line, then the method sentence naming SockNet
+
+
+def test_a_line_already_naming_the_work_keeps_its_contribution_sentence():
+    evidence = [
+        ev("p", 0, 0.9, "We propose SockNet, which pairs socks from one photo.", role="contribution"),
+        ev("p", 1, 0.8, "We propose a colour loss for sock pairing.", role="contribution"),
+        ev("p", 2, 0.6, "Our method, SockNet, uses colour histograms.", role="method"),
+    ]
+    with_name = plan_list(evidence, POLICY, with_contribution=True, own_names={"p": "SockNet"})
+    without = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in with_name.sentences] == [e.row for e in without.sentences] == [0, 1]
+
+
+def test_naming_sentence_skips_background_and_is_none_without_a_naming_sentence():
+    line = ev("p", 0, 0.9, "We propose a new approach to sock pairing.")
+    background = ev("p", 1, 0.8, "SockNet was first described long ago.", role="background")
+    assert naming_sentence(line, [background], "SockNet") is None
+    assert naming_sentence(ev("p", 0, 0.9, "SockNet pairs socks."), [background], "SockNet") is None

@@ -191,6 +191,7 @@ def plan_list(
     with_contribution: bool = False,
     coverage: Mapping[str, float] | None = None,
     min_coverage: float = 0.0,
+    own_names: Mapping[str, str] | None = None,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -203,7 +204,9 @@ def plan_list(
     question's topic it covers (rag.evidence.topic_coverage); with it, papers other than ``members`` join only when
     they cover at least ``min_coverage`` (the best paper alone when none does). ``with_contribution``: each paper's line also quotes its best other
     contribution sentence, one saying what the work proposes when there is one (see has_role): a yes/no answer says
-    what the work that addresses it contributes."""
+    what the work that addresses it contributes. ``own_names``: abstract id -> the name of its work (rag.lexicon.
+    own_names), for papers whose label does not show it: a line that does not name the work quotes, as that other
+    sentence, the paper's best one naming it, so every line says which work it is."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -219,7 +222,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(quoted, evidence, lead, with_contribution)
+            return _list_plan(quoted, evidence, lead, with_contribution, own_names)
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -228,7 +231,7 @@ def plan_list(
     chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(quoted, evidence, lead, with_contribution)
+    return _list_plan(quoted, evidence, lead, with_contribution, own_names)
 
 
 def membership_scores(evidence: Sequence[EvidenceSentence]) -> dict[str, float]:
@@ -242,12 +245,18 @@ def membership_scores(evidence: Sequence[EvidenceSentence]) -> dict[str, float]:
 
 
 def _list_plan(
-    quoted: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], lead: str, with_contribution: bool
+    quoted: Sequence[EvidenceSentence],
+    evidence: Sequence[EvidenceSentence],
+    lead: str,
+    with_contribution: bool,
+    own_names: Mapping[str, str] | None = None,
 ) -> ExtractivePlan:
     sentences: list[EvidenceSentence] = []
     for line in quoted:
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
-        extra = next(
+        name = (own_names or {}).get(line.abstract_id)
+        extra = naming_sentence(line, others, name) if name else None
+        extra = extra or next(
             (e for role in ("named_proposal", "proposal", "contribution") for e in others if has_role(e, role)), None
         )
         if with_contribution and extra is not None:
@@ -255,6 +264,19 @@ def _list_plan(
         else:
             sentences.append(line)
     return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
+
+
+_UNNAMING_ROLES = frozenset({"background", "gap", "availability"})
+
+
+def naming_sentence(
+    line: EvidenceSentence, others: Sequence[EvidenceSentence], name: str
+) -> EvidenceSentence | None:
+    """When ``line`` does not name the work (``name``), the best of ``others`` that does and says what the work does
+    (not background, gap or availability); None when the line names it or no such sentence exists."""
+    if term_occurs(name, line.text.lower()):
+        return None
+    return next((e for e in others if e.role not in _UNNAMING_ROLES and term_occurs(name, e.text.lower())), None)
 
 
 def _mentioning(
