@@ -313,10 +313,11 @@ def abstracts_naming(lexicon: Lexicon, names: Sequence[str]) -> set[str]:
 
 
 _INTRODUCES = re.compile(
-    r"\b(?:we\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|call|term|name|dub)|our\s+(?:[\w-]+\s+){0,2}"
+    r"(?i:\b(?:we\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|call|term|name|dub)|our\s+(?:[\w-]+\s+){0,2}"
     r"(?:method|approach|framework|model|policy|algorithm|benchmark|dataset|system|procedure|metric|index)|called|"
-    r"termed|dubbed|named)\b",
-    re.I,
+    r"termed|dubbed|named)\b)"
+    # "Our FooNet policy …", "Our \emph{Foo Net} (FN) …": a capitalised name right after "our" (case matters here)
+    r"|\b[Oo]ur\s+(?:\\[a-z]+\{)?(?=[A-Z])",
 )
 
 
@@ -334,8 +335,10 @@ def own_names(lexicon: Lexicon, texts: Iterable[tuple[str, str]], window: int = 
         if not candidates:
             continue
         lowered_text = text.lower()
+        if len(lowered_text) != len(text):  # lower-casing moved offsets (rare letters): cues read lower-cased
+            text = lowered_text
         best: tuple[int, int, str] | None = None  # (position, -length, name): the first introduced, the longest there
-        for cue in _INTRODUCES.finditer(lowered_text):
+        for cue in _INTRODUCES.finditer(text):
             tail = lowered_text[cue.end() : cue.end() + window]
             for lowered in candidates:
                 at = _find_as_word(lowered, tail)

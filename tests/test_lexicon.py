@@ -143,3 +143,11 @@ def test_a_name_mentioned_without_being_introduced_is_not_the_works_own():
 def test_field_acronyms_are_never_a_works_own_name():
     abstracts = [("c1", "We present a GUI agent that clicks buttons.")]
     assert own_names(Lexicon.build(abstracts, generic_share=1.0), abstracts) == {}
+
+
+def test_a_capitalised_name_right_after_our_is_introduced_there():
+    abstracts = [("d1", "We study pricing of rooms. Our \\emph{Sliding Price Rule} (SPR) policy posts prices at random.")]
+    owned = own_names(Lexicon.build(abstracts, generic_share=1.0), abstracts)
+    assert owned["d1"] in {"Sliding Price Rule", "SPR"}
+    lowercase = [("d2", "We study pricing of rooms. our results with SPR hold widely, as SPR is simple.")]
+    assert own_names(Lexicon.build(lowercase, generic_share=1.0), lowercase) == {}
