@@ -515,3 +515,19 @@ def test_naming_sentence_skips_background_and_is_none_without_a_naming_sentence(
     background = ev("p", 1, 0.8, "SockNet was first described long ago.", role="background")
     assert naming_sentence(line, [background], "SockNet") is None
     assert naming_sentence(ev("p", 0, 0.9, "SockNet pairs socks."), [background], "SockNet") is None
+
+
+def test_membership_adds_weighted_topic_coverage():
+    evidence = [ev("a", 0, 0.8), ev("b", 1, 0.7)]
+    scores = membership_scores(evidence, {"a": 0.2, "b": 1.0}, 0.4)
+    assert scores == {"a": pytest.approx(0.88), "b": pytest.approx(1.1)}
+    assert membership_scores(evidence, {"a": 0.2}, 0.0) == membership_scores(evidence)
+
+
+def test_a_paper_covering_the_topic_joins_though_its_best_sentence_trails():
+    # b's best sentence trails a's by more than the margin, but b uses all the topic's words and a few of them.
+    evidence = [ev("a", 0, 1.0), ev("b", 1, 1.0 - LIST_MARGIN - 0.05), ev("c", 2, 0.5)]
+    coverage = {"a": 0.5, "b": 1.0, "c": 0.5}
+    policy = AnswerPolicy(list_coverage_weight=0.4)
+    assert set(plan_list(evidence, policy, coverage=coverage).abstract_ids) == {"a", "b"}
+    assert plan_list(evidence, AnswerPolicy(list_coverage_weight=0.0), coverage=coverage).abstract_ids == ["a"]

@@ -195,8 +195,8 @@ def plan_list(
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
-    Papers are ranked by ``membership_scores`` (the relevance of their best sentence, role aside); each is quoted
-    by its best sentence for the question's shape (its contribution when nearly as good).
+    Papers are ranked by ``membership_scores`` (their best sentence's relevance, role aside, plus their topic
+    coverage); each is quoted by its best sentence for the question's shape (its contribution when nearly as good).
     ``members``: when the question names something ("which papers use FooNet"), exactly the abstracts naming it,
     each quoted by its best sentence mentioning one of ``mentions`` (else its contribution).
     ``margin``: papers join when their membership score is within this of the best paper's (default
@@ -211,7 +211,7 @@ def plan_list(
     best = best_per_abstract(evidence)
     if not best:
         return ExtractivePlan([], [], "list")
-    member_score = membership_scores(evidence)
+    member_score = membership_scores(evidence, coverage, policy.list_coverage_weight)
     ranked = sorted(best.values(), key=lambda e: (-member_score[e.abstract_id], e.row))
     top = member_score[ranked[0].abstract_id]
     cutoff = max(policy.list_floor, top - (policy.list_margin if margin is None else margin))
@@ -234,13 +234,19 @@ def plan_list(
     return _list_plan(quoted, evidence, lead, with_contribution, own_names)
 
 
-def membership_scores(evidence: Sequence[EvidenceSentence]) -> dict[str, float]:
+def membership_scores(
+    evidence: Sequence[EvidenceSentence], coverage: Mapping[str, float] | None = None, coverage_weight: float = 0.0
+) -> dict[str, float]:
     """How strongly each paper belongs in a list answer: the relevance of its best sentence (its score without the
     role bonus: a paper whose sentence on the topic is background still counts; the role picks which sentence to
-    quote, not whether the paper belongs)."""
+    quote, not whether the paper belongs), plus ``coverage_weight`` times the share of the question's topic the
+    paper covers (``coverage``, rag.evidence.topic_coverage): a paper using the topic's rare words throughout is
+    about it even when no one sentence says it in the question's words."""
     scores: dict[str, float] = {}
     for e in evidence:
         scores[e.abstract_id] = max(scores.get(e.abstract_id, float("-inf")), e.relevance)
+    if coverage is not None and coverage_weight:
+        scores = {aid: score + coverage_weight * coverage.get(aid, 0.0) for aid, score in scores.items()}
     return scores
 
 
