@@ -531,3 +531,24 @@ def test_a_paper_covering_the_topic_joins_though_its_best_sentence_trails():
     policy = AnswerPolicy(list_coverage_weight=0.4)
     assert set(plan_list(evidence, policy, coverage=coverage).abstract_ids) == {"a", "b"}
     assert plan_list(evidence, AnswerPolicy(list_coverage_weight=0.0), coverage=coverage).abstract_ids == ["a"]
+
+
+def test_a_list_line_quotes_what_the_work_does_not_its_background():
+    evidence = [
+        ev("p", 0, 0.9, "Socks are often lost in the wash.", role="background"),
+        ev("p", 1, 0.6, "We propose SockNet, which pairs socks from one photo.", role="contribution"),
+        ev("p", 2, 0.5, "SockNet matches colour histograms.", role="method"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in plan.sentences] == [1]
+    assert all(e.role != "background" for e in plan.sentences)
+    # Without contribution lines the best sentence stays the line when the contribution trails it by too much.
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [0]
+
+
+def test_a_paper_with_only_background_sentences_keeps_its_best_one():
+    evidence = [
+        ev("p", 0, 0.9, "Socks are often lost.", role="background"),
+        ev("p", 1, 0.5, "Nobody knows why.", role="gap"),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True).sentences] == [0]

@@ -259,6 +259,10 @@ def _list_plan(
 ) -> ExtractivePlan:
     sentences: list[EvidenceSentence] = []
     for line in quoted:
+        if with_contribution and line.role in _UNNAMING_ROLES:  # the line says what the work does, not its setting
+            line = next(
+                (e for e in evidence if e.abstract_id == line.abstract_id and e.role not in _UNNAMING_ROLES), line
+            )
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
         name = (own_names or {}).get(line.abstract_id)
         extra = naming_sentence(line, others, name) if name else None
