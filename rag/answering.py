@@ -37,6 +37,7 @@ from rag.question import (
     clauses,
     compare_aspect,
     compare_parts,
+    in_examples,
     is_more_request,
     profile,
     states_unit,
@@ -220,7 +221,11 @@ def select_evidence(
         )
         # names as written with capitals or digits ("FLUX", "Qwen", "SDXL"), not a lower-case term the corpus
         # sometimes capitalises ("mixture-of-experts")
-        named_links = [link for link in linking.links if is_name_like(link.mention) or link.mention[:1].isupper()]
+        named_links = [
+            link
+            for link in linking.links
+            if (is_name_like(link.mention) or link.mention[:1].isupper()) and not in_examples(prof.text, link.mention)
+        ]
         named = sorted({aid for link in named_links for aid in link.name.abstract_ids}) if shape != "summary" else []
         if named:  # "which papers use X": the papers that name X, whatever else scores well
             shortlist = list(dict.fromkeys([*named, *shortlist]))
