@@ -497,6 +497,6 @@ def test_a_name_written_as_an_example_illustrates_the_topic(question, mention, e
 
 def test_an_example_span_ends_with_its_clause_or_parenthesis():
     question = "Papers on sensors (e.g. LiDAR, sonar) for ships?"
-    (start, end), = example_spans(question)
+    ((start, end),) = example_spans(question)
     assert question[start:end].strip() == "LiDAR, sonar"
     assert example_spans("Papers on sensors for ships?") == []
