@@ -45,7 +45,7 @@ class ChunkMatch:
 class RankedAbstract:
     abstract: Abstract
     score: float
-    dense: float | None = None  # best chunk cosine similarity
+    dense: float | None = None  # dense score: mean cosine of its best sentences (AnswerPolicy.dense_sentences)
     bm25: float | None = None  # best chunk BM25 score
     dense_rank: int | None = None  # 1-based
     bm25_rank: int | None = None
