@@ -552,3 +552,14 @@ def test_a_paper_with_only_background_sentences_keeps_its_best_one():
         ev("p", 1, 0.5, "Nobody knows why.", role="gap"),
     ]
     assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True).sentences] == [0]
+
+
+def test_a_background_line_is_not_replaced_by_a_bare_problem_statement():
+    evidence = [
+        ev("p", 0, 0.9, "Socks are often lost in the wash.", role="gap"),
+        ev("p", 1, 0.6, "We study this question in three settings.", role="contribution"),
+        ev("p", 2, 0.5, "Lost socks cluster behind the drum.", role="result"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True)
+    # The line is the finding (row 2), not the gap or the bare "we study"; that one may follow as what it contributes.
+    assert [e.row for e in plan.sentences] == [1, 2]

@@ -260,9 +260,7 @@ def _list_plan(
     sentences: list[EvidenceSentence] = []
     for line in quoted:
         if with_contribution and line.role in _UNNAMING_ROLES:  # the line says what the work does, not its setting
-            line = next(
-                (e for e in evidence if e.abstract_id == line.abstract_id and e.role not in _UNNAMING_ROLES), line
-            )
+            line = next((e for e in evidence if e.abstract_id == line.abstract_id and _says_what_it_does(e)), line)
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
         name = (own_names or {}).get(line.abstract_id)
         extra = naming_sentence(line, others, name) if name else None
@@ -277,6 +275,12 @@ def _list_plan(
 
 
 _UNNAMING_ROLES = frozenset({"background", "gap", "availability"})
+
+
+def _says_what_it_does(e: EvidenceSentence) -> bool:
+    """A method or result sentence, or a contribution saying what the work does about its problem (not "We study
+    this question")."""
+    return e.role in ("method", "result") or has_role(e, "proposal")
 
 
 def naming_sentence(
