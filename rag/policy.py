@@ -161,7 +161,7 @@ class AnswerPolicy(BaseModel):
         "naming sentence may add (0: it takes the place of the weakest other one). Fitted on dev."
     )
     elaboration_extra: int = Field(
-        default=0,
+        default=1,
         ge=0,
         description="How many sentences beyond the shape's most the sentence spelling out the best one (see "
         "elaboration_shapes) may add, so that it does not push out the sentences the answer's roles asked for. "
