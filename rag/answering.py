@@ -145,7 +145,10 @@ def rank(
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
     corrected, fixes = snapshot.lexicon.correct(
-        question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars
+        question,
+        min_ratio=policy.fuzzy_min_ratio,
+        min_chars=policy.fuzzy_min_chars,
+        common_zipf=policy.typo_common_zipf,
     )
     prof = profile(corrected)
     if more is not None:
