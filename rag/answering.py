@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from rag.abstain import AbstentionSignals, decide, features, mistyped_stems, names_new
+from rag.abstain import AbstentionSignals, decide, features, mistyped_stems, names_new, number_near
 from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, TextDelta, Timings
 from rag.cite import (
     Support,
@@ -41,6 +41,7 @@ from rag.question import (
     profile,
     states_unit,
     unit_asked,
+    value_asked,
 )
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.settings import VerifyPolicy
@@ -408,6 +409,15 @@ def _signals(
         e.has_number and bool(numbers_in(e.text) - stated) and (not prof.focus_words or e.focus_share >= 0.5)
         for e in plan.sentences
     )
+    # the kind of thing asked: a value (a count, a measured score) is a number next to what is counted or measured
+    measure = value_asked(prof.text, prof.kind)
+    value_missing = False
+    if measure is not None and answer_ids:
+        anchors = set(prof.focus_words) | set(content_words(measure))
+        quoted = [e.text for e in plan.sentences if e.abstract_id in answer_set]
+        value_missing = (
+            not any(number_near(t, anchors, stated=stated) for t in quoted) if anchors else number_missing
+        )
     unit = unit_asked(prof.text) if prof.kind == "number" else None
     if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
         number_missing = True  # "how long does X take": no quoted sentence states a duration
@@ -446,6 +456,7 @@ def _signals(
     return AbstentionSignals(
         phrase_missing=phrase_missing,
         topic_garbled=topic_garbled,
+        value_missing=value_missing,
         names_missing=names_missing,
         shape=prof.shape,
         unknown_names=linking.unknown,

@@ -280,6 +280,12 @@ class AnswerPolicy(BaseModel):
         description="Log-odds added when the question asks for names (which datasets, models, baselines…) and no "
         "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
     )
+    w_value_missing: float = Field(
+        default=0.00,
+        description="Log-odds added when the question asks for a value (a count, or a measure such as an accuracy, "
+        "FID or agreement) and no quoted sentence of the answering abstract states a number within a few words of "
+        "what is counted or measured. Fitted on dev.",
+    )
 
     # --- typos among the question's unknown words (abstention only) ---
     typo_common_zipf: float = Field(
