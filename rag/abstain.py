@@ -198,18 +198,35 @@ def mistyped_stems(
 _NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.]\w+)*)")
 
 
-def names_new(sentences: Iterable[str], asked: Collection[str]) -> bool:
+_COUNT_WORDS = {w: i for i, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)}
+_COUNTED = re.compile(r"\b(?:which|what)\s+(?:are\s+the\s+|were\s+the\s+)?(\d+|" + "|".join(_COUNT_WORDS) + r")\b", re.I)
+
+
+def names_counted(question: str) -> int:
+    """How many names the question asks for when it says so ("which five backbones …", "what are the six
+    datasets …"): 0 when it gives no count."""
+    match = _COUNTED.search(question)
+    if match is None:
+        return 0
+    token = match.group(1).lower()
+    return int(token) if token.isdigit() else _COUNT_WORDS[token]
+
+
+def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 1) -> bool:
     """Whether any sentence names something (CamelCase, ALLCAPS, letters with digits) that is not among ``asked``
     (the question's own names, lower case) nor a part of one: what a "which datasets / models …" answer has to
-    quote. A token opening with a digit ("4-model", "3D") is a quantity, not a name."""
+    quote. A token opening with a digit ("4-model", "3D") is a quantity, not a name. ``at_least``: how many
+    different names there must be (a question asking for "the six datasets" is not answered by one name)."""
     from rag.lexicon import is_name_like
 
     parts = {part for name in asked for part in re.split(r"[-.]", name) if part}  # "MMDG" of "mmdg-bench"
-    return any(
-        is_name_like(token) and not token[0].isdigit() and token.lower() not in asked and token.lower() not in parts
+    found = {
+        token.lower()
         for sentence in sentences
         for token in (m.group(1) for m in _NAME_TOKEN.finditer(sentence))
-    )
+        if is_name_like(token) and not token[0].isdigit() and token.lower() not in asked and token.lower() not in parts
+    }
+    return len(found) >= at_least
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.,][A-Za-z0-9]+)*%?")

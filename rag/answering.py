@@ -16,7 +16,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from rag.abstain import AbstentionSignals, decide, features, mistyped_stems, names_new, number_near
+from rag.abstain import (
+    AbstentionSignals,
+    decide,
+    features,
+    mistyped_stems,
+    names_counted,
+    names_new,
+    number_near,
+)
 from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, TextDelta, Timings
 from rag.cite import (
     Support,
@@ -450,8 +458,10 @@ def _signals(
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
         phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
     asked = {t.lower() for t in prof.specific_terms}
-    names_missing = bool(prof.wants_names and answer_ids) and not names_new(
-        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked
+    # "which five backbones …": at least two of them named (an abstract saying "five backbones" names none)
+    counted = min(names_counted(prof.text), 2)
+    names_missing = bool((prof.wants_names or counted) and answer_ids) and not names_new(
+        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted)
     )
     return AbstentionSignals(
         phrase_missing=phrase_missing,
