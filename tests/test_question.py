@@ -15,6 +15,7 @@ from rag.question import (
     profile,
     specific_terms,
     term_occurs,
+    value_asked,
 )
 from rag.text import stem
 
@@ -473,3 +474,16 @@ def test_one_edit_in_a_longer_shape_word_is_fixed_but_not_an_english_word():
     assert fix_shape_words("which papnrs use graphs?") == "which papers use graphs?"
     assert fix_shape_words("Wrich papers use graphs?").lower() == "which papers use graphs?"
     assert fix_shape_words("what is the theme of FooNet?") == "what is the theme of FooNet?"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        ("What exact BLEU does the toolkit reach on the news set?", "name", "BLEU"),
+        ("what was the inter-annotator agreement (kappa) among the raters", "general", "agreement"),
+        ("How many frogs were recorded?", "number", ""),
+        ("Which toolkit does the survey recommend?", "name", None),
+    ],
+)
+def test_value_asked_is_the_measure_or_count_a_question_wants(text, kind, expected):
+    assert value_asked(text, kind) == expected
