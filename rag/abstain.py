@@ -44,6 +44,7 @@ class AbstentionSignals:
     phrase_missing: float = 0.0  # share of adjacent detail-word pairs no sentence of the answering abstract(s) holds
     topic_garbled: float = 0.0  # share of the topic words no abstract uses that look like typos of known words
     names_missing: bool = False  # names are asked for and no quoted sentence names anything the question does not
+    value_missing: bool = False  # a value is asked for (a count, a score) and no quoted number sits next to it
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,7 @@ WEIGHTS = {
     "garbled": "w_topic_garbled",
     "similarity_list": "w_similarity_list",
     "names_missing": "w_names_missing",
+    "value": "w_value_missing",
 }
 
 
@@ -98,6 +100,7 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         if signals.best_dense is None or signals.shape not in LIST_SHAPES
         else policy.similarity_floor - signals.best_dense,
         "names_missing": float(signals.names_missing),
+        "value": float(signals.value_missing),
     }
 
 
@@ -125,7 +128,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return f"No abstract mentions {_quoted(signals.unknown_names)}."
     if top == "missing" and signals.missing_names:
         return f"The abstracts that answer do not mention {_quoted(signals.missing_names)}."
-    if top == "number":
+    if top in ("number", "value"):
         return "No abstract states the number asked for."
     if top == "focus":
         return "The most relevant abstract does not mention what the question asks about."
@@ -195,13 +198,52 @@ def mistyped_stems(
 _NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.]\w+)*)")
 
 
-def names_new(sentences: Iterable[str], asked: Collection[str]) -> bool:
+_COUNT_WORDS = {w: i for i, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)}
+_COUNTED = re.compile(r"\b(?:which|what)\s+(?:are\s+the\s+|were\s+the\s+)?(\d+|" + "|".join(_COUNT_WORDS) + r")\b", re.I)
+
+
+def names_counted(question: str) -> int:
+    """How many names the question asks for when it says so ("which five backbones …", "what are the six
+    datasets …"): 0 when it gives no count."""
+    match = _COUNTED.search(question)
+    if match is None:
+        return 0
+    token = match.group(1).lower()
+    return int(token) if token.isdigit() else _COUNT_WORDS[token]
+
+
+def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 1) -> bool:
     """Whether any sentence names something (CamelCase, ALLCAPS, letters with digits) that is not among ``asked``
-    (the question's own names, lower case): what a "which datasets / models …" answer has to quote."""
+    (the question's own names, lower case) nor a part of one: what a "which datasets / models …" answer has to
+    quote. A token opening with a digit ("4-model", "3D") is a quantity, not a name. ``at_least``: how many
+    different names there must be (a question asking for "the six datasets" is not answered by one name)."""
     from rag.lexicon import is_name_like
 
-    return any(
-        is_name_like(m.group(1)) and m.group(1).lower() not in asked
+    parts = {part for name in asked for part in re.split(r"[-.]", name) if part}  # "MMDG" of "mmdg-bench"
+    found = {
+        token.lower()
         for sentence in sentences
-        for m in _NAME_TOKEN.finditer(sentence)
-    )
+        for token in (m.group(1) for m in _NAME_TOKEN.finditer(sentence))
+        if is_name_like(token) and not token[0].isdigit() and token.lower() not in asked and token.lower() not in parts
+    }
+    return len(found) >= at_least
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.,][A-Za-z0-9]+)*%?")
+_NUMERIC = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?%?$|^\d+(?:\.\d+)?[x×]$")
+
+
+def number_near(sentence: str, stems: Collection[str], *, stated: Collection[str] = (), window: int = 5) -> bool:
+    """Whether the sentence states a number within ``window`` words of one of ``stems`` (content-word stems of what
+    is counted or measured): "1,920 CRISPR screens" for "screen", "an accuracy of 81.2%" for "accuraci". A number
+    the question itself states (``stated``, normalised) does not count."""
+    from rag.text import content_words, normalize_number
+
+    tokens = _TOKEN.findall(sentence)
+    numbers = [
+        i for i, t in enumerate(tokens) if _NUMERIC.match(t) and normalize_number(t.rstrip("x×")) not in stated
+    ]
+    if not numbers or not stems:
+        return False
+    near = [i for i, t in enumerate(tokens) if any(s in stems for s in content_words(t))]
+    return any(abs(i - j) <= window for i in numbers for j in near)

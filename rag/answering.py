@@ -16,7 +16,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from rag.abstain import AbstentionSignals, decide, features, mistyped_stems, names_new
+from rag.abstain import (
+    AbstentionSignals,
+    decide,
+    features,
+    mistyped_stems,
+    names_counted,
+    names_new,
+    number_near,
+)
 from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, TextDelta, Timings
 from rag.cite import (
     Support,
@@ -43,6 +51,7 @@ from rag.question import (
     states_unit,
     term_occurs,
     unit_asked,
+    value_asked,
 )
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.settings import VerifyPolicy
@@ -147,7 +156,10 @@ def rank(
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
     corrected, fixes = snapshot.lexicon.correct(
-        question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars
+        question,
+        min_ratio=policy.fuzzy_min_ratio,
+        min_chars=policy.fuzzy_min_chars,
+        common_zipf=policy.typo_common_zipf,
     )
     prof = profile(corrected)
     if more is not None:
@@ -424,6 +436,15 @@ def _signals(
         e.has_number and bool(numbers_in(e.text) - stated) and (not prof.focus_words or e.focus_share >= 0.5)
         for e in plan.sentences
     )
+    # the kind of thing asked: a value (a count, a measured score) is a number next to what is counted or measured
+    measure = value_asked(prof.text, prof.kind)
+    value_missing = False
+    if measure is not None and answer_ids:
+        anchors = set(prof.focus_words) | set(content_words(measure))
+        quoted = [e.text for e in plan.sentences if e.abstract_id in answer_set]
+        value_missing = (
+            not any(number_near(t, anchors, stated=stated) for t in quoted) if anchors else number_missing
+        )
     unit = unit_asked(prof.text) if prof.kind == "number" else None
     if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
         number_missing = True  # "how long does X take": no quoted sentence states a duration
@@ -456,12 +477,15 @@ def _signals(
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
         phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
     asked = {t.lower() for t in prof.specific_terms}
-    names_missing = bool(prof.wants_names and answer_ids) and not names_new(
-        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked
+    # "which five backbones …": at least two of them named (an abstract saying "five backbones" names none)
+    counted = min(names_counted(prof.text), 2)
+    names_missing = bool((prof.wants_names or counted) and answer_ids) and not names_new(
+        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted)
     )
     return AbstentionSignals(
         phrase_missing=phrase_missing,
         topic_garbled=topic_garbled,
+        value_missing=value_missing,
         names_missing=names_missing,
         shape=prof.shape,
         unknown_names=linking.unknown,

@@ -253,7 +253,9 @@ class Lexicon:
             run = [(token, start)] if capital else []
         return found
 
-    def correct(self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5) -> tuple[str, list[str]]:
+    def correct(
+        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, common_zipf: float = 2.0
+    ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
         "AssayBench"): a word that is neither English nor used by the corpus, close to one corpus word. Returns
         the corrected question and the corpus spellings used."""
@@ -261,8 +263,7 @@ class Lexicon:
         vocabulary = self._spelling_vocabulary()
         fixes: list[str] = []
 
-        def fix(match: re.Match[str]) -> str:
-            token = match.group(1)
+        def fix_word(token: str, opens_sentence: bool) -> str:
             lowered = token.lower()
             if len(lowered) < min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
                 return token
@@ -270,10 +271,20 @@ class Lexicon:
                 return token
             best = process.extractOne(lowered, vocabulary, scorer=fuzz.ratio, score_cutoff=min_ratio)
             if best is None or best[0][0] != lowered[0]:
-                return token
+                return _common_spelling(token, opens_sentence, min_ratio, common_zipf)
             surface = self.names[best[0]].surface if best[0] in self.names else best[0]
             fixes.append(surface)
             return surface
+
+        def fix(match: re.Match[str]) -> str:
+            token = match.group(1)
+            opens = _starts_sentence(question, match.start())
+            fixed = fix_word(token, opens)
+            if fixed != token or "-" not in token:
+                return fixed
+            # "chaain-of-thougnt": each part of a hyphenated word on its own
+            parts = token.split("-")
+            return "-".join(fix_word(part, opens and i == 0) for i, part in enumerate(parts))
 
         return _TOKEN.sub(fix, question), fixes
 
@@ -281,6 +292,32 @@ class Lexicon:
         if self._vocabulary is None:
             self._vocabulary = sorted(w for w in self.words if len(w) >= 4 and w.isalpha() or w in self.names)
         return self._vocabulary
+
+
+@lru_cache(maxsize=1)
+def _common_vocabulary() -> tuple[str, ...]:
+    """Common English words of four letters or more (the tokenizer's whole words), for spelling ordinary words."""
+    return tuple(sorted(w for w in english_words() if len(w) >= 4))
+
+
+def _common_spelling(token: str, opens_sentence: bool, min_ratio: float, common_zipf: float) -> str:
+    """A mistyped ordinary word spelt as common English spells it ("papesr" -> "papers", "siegle" -> "single"),
+    when the corpus has no close word: the question's grammar ("which papers …") and its plain words then read as
+    written. Only lower-case words (or a capital that starts a sentence): a capitalised word the corpus lacks is a
+    name, and names are matched against the corpus's names, never respelt as English. A word English uses
+    (wordfreq Zipf frequency at least ``common_zipf``: "lidar") is left as written."""
+    from wordfreq import zipf_frequency
+
+    first_capital = token[:1].isupper()
+    if token[1:] != token[1:].lower() or not token.isalpha() or (first_capital and not opens_sentence):
+        return token
+    lowered = token.lower()
+    if zipf_frequency(lowered, "en") >= common_zipf:
+        return token
+    best = process.extractOne(lowered, _common_vocabulary(), scorer=fuzz.ratio, score_cutoff=min_ratio)
+    if best is None or best[0][0] != lowered[0]:
+        return token
+    return best[0].capitalize() if first_capital else best[0]
 
 
 def _spelt_out(acronym: str, corpus_text: str) -> bool:

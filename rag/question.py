@@ -178,7 +178,7 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
 
 _NAMED_THINGS = re.compile(
     r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:datasets?|benchmarks?|data|models?|networks?|architectures?|baselines?|"
-    r"backbones?|environments?|games?)\b"
+    r"backbones?|environments?|games?|llms?|vlms?|mllms?|famil(?:y|ies)|encoders?)\b"
     r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|compared?)\s+(?:on|against|with)\b"
     r"|\bwhere\s+(?:is|are|was|were)\b.*\b(?:evaluated|tested|validated|applied)\b"
     r"|\b(?:what|which)\b.*\b(?:called|named|termed|dubbed)\b",
@@ -198,6 +198,24 @@ _EVALUATION_ASKED = re.compile(
     r"|\b(?:evaluat\w*|tested|validated|corroborat\w*|experiments?)\s*\??\s*$",
     re.I,
 )
+
+
+_VALUE = re.compile(
+    r"\b(?:what|which)\b(?:\s+[\w()-]+){0,5}?\s+\(?(?P<measure>accuracy|scores?|fid|auc|roc-auc|auroc|f1|bleu|rouge|"
+    r"kappa|agreement|reliability|correlation|error|rates?|speed-?ups?|perplexity|precision|recall|latency|"
+    r"throughput|gains?|improvements?|percentage|ratio|margin)\b",
+    re.I,
+)
+
+
+def value_asked(question: str, kind: Kind) -> str | None:
+    """What measured value the question asks for: a number question's counted thing ("" when it names none), or
+    the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
+    None when no value is asked for. General vocabulary of reported results, not one question's."""
+    match = _VALUE.search(question)
+    if match:
+        return match.group("measure")
+    return "" if kind == "number" else None
 
 
 def asks_for_evaluation(question: str) -> bool:

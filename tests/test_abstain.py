@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from rag.abstain import AbstentionSignals, abstention_score, decide
+from rag.abstain import (
+    AbstentionSignals,
+    abstention_score,
+    decide,
+    names_counted,
+    names_new,
+    number_near,
+    reason_for,
+)
 from rag.policy import AnswerPolicy
 
 POLICY = AnswerPolicy()
@@ -31,6 +39,7 @@ def test_each_signal_raises_the_score():
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, topic_unknown=1.0),
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, names_missing=True),
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, phrase_missing=1.0),
+        AbstentionSignals(shape="number", linked_exact=True, best_dense=0.7, value_missing=True),
     ):
         assert abstention_score(changed, POLICY) > base
 
@@ -123,3 +132,34 @@ def test_names_new_finds_a_name_the_question_does_not_give():
 
     assert names_new(["We evaluate on CIFAR-10 and SVHN."], {"foonet"})
     assert not names_new(["FooNet is evaluated on six datasets."], {"foonet"})
+
+
+def test_number_near_finds_a_number_next_to_what_is_counted():
+    assert number_near("The corpus holds 4,200 annotated frogs.", {"frog"})
+    assert number_near("It reaches an accuracy of 81.5% on the hold-out set.", {"accuraci"})
+
+
+def test_number_near_ignores_a_number_far_from_what_is_counted_or_stated_by_the_question():
+    far = "We collected 300 recordings in the wild, and after careful manual cleaning we then label every frog."
+    assert not number_near(far, {"frog"})
+    assert not number_near("The corpus holds 4,200 frogs.", {"frog"}, stated={"4200"})
+    assert not number_near("Frogs are hard to count.", {"frog"})
+
+
+def test_value_missing_is_explained_as_a_number_not_stated():
+    signals = AbstentionSignals(shape="fact", value_missing=True, best_dense=0.42)
+    assert reason_for(signals, POLICY) == "No abstract states the number asked for."
+
+
+def test_names_counted_reads_how_many_names_are_asked_for():
+    assert names_counted("Which seven toolkits did the survey compare?") == 7
+    assert names_counted("what are the three corpora used in the study") == 3
+    assert names_counted("Which 4 encoders are tested?") == 4
+    assert names_counted("Which toolkits did the survey compare?") == 0
+
+
+def test_names_new_needs_enough_different_names_and_skips_quantities_and_the_questions_own_names():
+    one = ["We evaluate on ZetaSet across 3D scenes."]
+    assert names_new(one, {"foobench"}) and not names_new(one, {"foobench"}, at_least=2)
+    assert not names_new(["FOO covers 4-way splits."], {"foo-bench"})  # a part of the asked name, a quantity
+    assert names_new(["We test on ZetaSet and QuuxQA."], set(), at_least=2)

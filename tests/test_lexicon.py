@@ -127,6 +127,26 @@ def test_an_acronym_the_corpus_spells_out_is_not_unknown():
     assert "QXTV" in lexicon.link("Which papers use QXTV?", corpus_text=corpus).unknown
 
 
+def test_correct_spells_a_mistyped_corpus_word_and_name_as_the_corpus_does():
+    corrected, fixes = LEX.correct("how many taskss does FoooBench have?")
+    assert corrected == "how many tasks does FooBench have?" and fixes == ["tasks", "FooBench"]
+
+
+def test_correct_spells_a_mistyped_ordinary_word_as_english_when_the_corpus_has_no_close_word():
+    corrected, fixes = LEX.correct("Whcih artcles discuss weather forecasts?")
+    assert corrected == "Which articles discuss weather forecasts?"
+    assert fixes == []  # English spellings are not corpus corrections ("did you mean" is for the corpus)
+
+
+def test_correct_fixes_each_part_of_a_hyphenated_word():
+    corrected, _ = LEX.correct("any work on self-supervisd lerning?")
+    assert corrected == "any work on self-supervised learning?"
+
+
+def test_correct_never_respells_an_unknown_capitalised_name_or_a_real_word_as_english():
+    assert LEX.correct("does Mamba beat FooBench on lidar?")[0] == "does Mamba beat FooBench on lidar?"
+
+
 def test_own_names_are_the_names_an_abstract_alone_uses_and_introduces():
     owned = own_names(LEX, ABSTRACTS)
     assert owned["a1"] == "FooBench"  # "We introduce FooBench"

@@ -17,6 +17,7 @@ from rag.question import (
     profile,
     specific_terms,
     term_occurs,
+    value_asked,
 )
 from rag.text import stem
 
@@ -496,6 +497,19 @@ def test_a_why_question_about_getting_something_wrong_explains_a_failure():
 
     assert explains_failure("why do speech probes get the speaker wrong in long calls?")
     assert not explains_failure("why do speech probes use two heads?")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        ("What exact BLEU does the toolkit reach on the news set?", "name", "BLEU"),
+        ("what was the inter-annotator agreement (kappa) among the raters", "general", "agreement"),
+        ("How many frogs were recorded?", "number", ""),
+        ("Which toolkit does the survey recommend?", "name", None),
+    ],
+)
+def test_value_asked_is_the_measure_or_count_a_question_wants(text, kind, expected):
+    assert value_asked(text, kind) == expected
 
 
 # --- names given as examples ---
