@@ -204,17 +204,18 @@ def collect(split: str, questions_path: Path | None):
     pipeline = Pipeline(Settings())
     questions = select_split(load_questions(questions_path or DEFAULT_QUESTIONS), split)
     names = list(WEIGHTS)
+    from tqdm import tqdm
+
     rows, labels, kept = [], [], []
-    for i, q in enumerate(questions, start=1):
+    # disable=None: a bar on a terminal, nothing in a log file
+    for q in tqdm(questions, desc="answering", unit="question", file=sys.stderr, disable=None, leave=False):
         history = _conversation(pipeline, q, "extractive", None)
         answer = pipeline.ask(q.question, history, backend="extractive")
-        print(f"\r{i}/{len(questions)} questions", end="", file=sys.stderr, flush=True)
         if not answer.abstention_features:  # nothing to quote at all: abstains whatever the weights
             continue
         rows.append([answer.abstention_features[n] for n in names])
         labels.append(0 if q.answerable else 1)
         kept.append(q)
-    print(file=sys.stderr)
     return np.array(rows).reshape(-1, len(names)), np.array(labels), [q.id for q in kept], chain_groups(kept)
 
 
