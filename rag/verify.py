@@ -32,6 +32,7 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
+from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
 from rag.verify_scope import affix_sibling, narrowed
 
@@ -573,7 +574,8 @@ def check_entities(ctx: _Context) -> str | None:
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
-        if _acronym_of(name.text, ctx.abstract_tokens) or _pair_acronym_of(name.text, ctx.abstract_tokens):
+        initials = name.text[:-1] if name.text.endswith("s") and name.text[:-1].isupper() else name.text  # "LLMs"
+        if _acronym_of(initials, ctx.abstract_tokens) or _pair_acronym_of(initials, ctx.abstract_tokens):
             continue
         if re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", _flat_math(ctx.abstract)):
             continue  # "l2" where the abstract writes "$\\ell_2$" (as a whole word, not inside another)
@@ -795,13 +797,25 @@ def check_swap(ctx: _Context) -> str | None:
     return None
 
 
+def _fronted(tokens: Sequence[Token]) -> tuple[Token, ...]:
+    """The content words of a setting put before the sentence's first comma ("At equal compute, ...", "On X, ..."):
+    a restatement may move it to the other end of the sentence, which does not make it trade roles."""
+    words = [t for t in tokens if t.text not in "()"]
+    if not words or words[0].lower not in _FRAGMENT_START:
+        return ()
+    end = next((k for k, t in enumerate(words) if t.is_punct), None)
+    return tuple(t for t in words[:end] if t.content) if end is not None and end <= 10 else ()
+
+
 def check_roles(ctx: _Context) -> str | None:
     """Two terms of the evidence trading what is said of them ("A segments, B labels" for "B segments, A labels")."""
+    settings = frozenset(_role_key(t.stem) for toks in (ctx.claim_tokens, *ctx.evidence_tokens) for t in _fronted(toks))
     crossing = crossed_roles(
         ctx.claim_tokens,
         ctx.evidence_tokens,
         min_crossed_words=ctx.policy.roles_min_crossed_words,
         punct_weight=ctx.policy.roles_punctuation_distance,
+        settings=settings,
     )
     if crossing is None:
         return _crossed_parts(ctx)
@@ -853,15 +867,24 @@ def clauses(tokens: Sequence[Token]) -> tuple[tuple[Token, ...], ...]:
 def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     out: list[list[Token]] = [[]]
     unlike = False  # inside "Unlike existing works that rely on X, such as Y, to do Z, we ...": one negated part
+    skip = 0
     for i, t in enumerate(tokens):
+        if skip:
+            skip -= 1
+            continue
         after = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         before = tokens[i - 1] if i > 0 else None
+        phrase = tuple(x.lower for x in tokens[i : i + 3])
+        if phrase in _UNLIKE_PHRASES:  # "In contrast to X, ..." says what "Unlike X, ..." says
+            unlike, skip = True, 2
+            out.append([_token("not", "not", "not", t.start, t.end)])
+            continue
         if t.lower == "yet" and after == "to":  # "has yet to produce" = has not produced
             out[-1].append(_token("not", "not", "not", t.start, t.end))
             continue
         if t.lower == "yet" and before is not None and not before.is_punct and before.lower not in ("and", "but"):
             continue  # "has not yet produced": an adverb, not "..., yet ..."
-        if unlike and t.lower in _OWN_START:
+        if unlike and (t.lower in _OWN_START or (before is not None and before.text == "," and _starts_main(t))):
             unlike = False
             out.append([])
         if unlike and t.is_punct:
@@ -892,6 +915,20 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
+_UNLIKE_PHRASES = {("in", "contrast", "to"), ("as", "opposed", "to"), ("in", "contrast", "with")}
+# After "Unlike X, " the main clause starts with its subject: a pronoun or determiner, or a name ("ZedNet does ...").
+_SUBJECT_START = {"it", "its", "they", "their", "the", "these", "those", "each", "both", "all", "every", "a", "an",
+                  "one"}  # fmt: skip
+
+
+def _starts_main(token: Token) -> bool:
+    """Whether a word after a comma in an "Unlike X, ..." sentence starts the main clause (its subject): a pronoun or
+    determiner, or a name ("Unlike prior work, ZedNet needs no labels"); not "such as", "to", "that" of the X part."""
+    if token.is_punct:
+        return False
+    if token.lower in _SUBJECT_START:
+        return True
+    return _looks_like_name(token, first=False)
 
 
 def _free_of(token: Token) -> Token | None:
@@ -1383,6 +1420,7 @@ class Comparison:
     worse: frozenset[str]
     dimension: str
     clause: tuple[Token, ...]
+    head: str = ""  # stem of the word a comparative modifies ("more robust than": robust), when one follows it
 
 
 # Words that favour their subject over what follows "over": "A improves accuracy over B", "A's gains over B".
@@ -1480,6 +1518,13 @@ def _prepositional_sides(clause: Sequence[Token], i: int) -> tuple[int, int] | N
     return None
 
 
+def _head(clause: Sequence[Token], k: int) -> str:
+    """The stem of the content word right after the comparative at ``k`` ("more robust"), or ""."""
+    if 0 <= k < len(clause) and clause[k].lower in _COMPARATIVES and k + 1 < len(clause) and clause[k + 1].content:
+        return clause[k + 1].stem
+    return ""
+
+
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
     """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
     'A improves X over B', 'A has lower X compared to B'."""
@@ -1506,7 +1551,7 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
                 subject = set(_ordered_stems(clause[prep_at + 1 : i]))
                 obj = set(_ordered_stems(clause[i + 2 : _object_end(clause, i + 2)])[:_SIDE])
                 a, b = (subject, obj) if sign > 0 else (obj, subject)
-                found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
+                found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), _head(clause, k)))
                 continue
             if not sign or object_from is None:
                 continue
@@ -1519,7 +1564,8 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
                 subject = set(_ordered_stems(clause[subject_end + 1 : i]))
             obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
-            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
+            head = _head(clause, subject_end) if not verb else ""
+            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head))
     return found
 
 
@@ -1564,7 +1610,8 @@ def check_direction(ctx: _Context) -> str | None:
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
     for dim, sign, near, word in claim_words:
         same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)]
-        opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]]
+        opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]
+                    and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         if opposite and not same:
             return f"the abstract says '{opposite[0][3]}', not '{word}': {_quote(_sentence_with(ctx, opposite[0][3]))}"
     return None
@@ -1628,35 +1675,70 @@ _LEVEL_DIMENSIONS = {"amount", "good", "quality", "gain"}
 def orderings(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
     """(the side that is higher, the side that is lower) for "higher in X than in Y" and for a change "from A to B"
     ("degradation from A to B": A is higher; "gains from A to B": B is)."""
-    return list(_orderings(tuple(tokens)))
+    return [(high, low) for _, high, low in _orderings(tuple(tokens))]
+
+
+_RANGE = "range"  # the dimension of a change "from A to B": compared with a comparison of any level dimension
 
 
 @lru_cache(maxsize=20_000)
-def _orderings(tokens: tuple[Token, ...]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    found = [(c.better, c.worse) for c in comparisons(tokens) if c.dimension in _LEVEL_DIMENSIONS]
+def _orderings(tokens: tuple[Token, ...]) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """(dimension, higher side, lower side); a comparison's dimension carries its head word ("amount:sensit")."""
+    found = [(f"{c.dimension}:{c.head}", c.better, c.worse) for c in comparisons(tokens) if c.dimension in _LEVEL_DIMENSIONS]
     words = [t for t in tokens if not t.is_punct]
     for i, start, stop in _ranges_at(tokens):
         for t in words[max(0, i - _WINDOW) : i]:
             key = t.lower if t.lower in _TRENDS else next((k for k in _TRENDS if t.stem.startswith(k) and len(k) >= 5), None)
             if key and _TRENDS[key][0] in _LEVEL_DIMENSIONS:
-                found.append((start, stop) if _TRENDS[key][1] < 0 else (stop, start))
+                found.append((_RANGE, start, stop) if _TRENDS[key][1] < 0 else (_RANGE, stop, start))
                 break
     return tuple(found)
 
 
+def _same_level(a: str, b: str) -> bool:
+    """Two comparisons ("dimension:head") speak of one level unless each names what it compares and the two differ
+    ("less sensitive" and "more robust" are two properties)."""
+    head_a, head_b = a.partition(":")[2], b.partition(":")[2]
+    return not (head_a and head_b and head_a != head_b)
+
+
 def _reversed_order(ctx: _Context) -> str | None:
-    """"higher in B than in A" where the abstract says the level drops from B... to A, or the other way round."""
-    mine = orderings(ctx.claim_tokens)
+    """"higher in B than in A" where the abstract says the level drops from B... to A, or the other way round. Two
+    comparisons are set against each other only on one dimension ("less sensitive" is an amount, "more robust" a
+    merit: no opposites); a change from A to B against any."""
+    mine = _orderings(tuple(ctx.claim_tokens))
     if not mine:
         return None
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-        if _ends_swapped(mine, orderings(toks)):
-            return f"the abstract says the opposite: {_quote(text)}"
+        stated = _orderings(tuple(toks))
+        for dim, high, low in mine:
+            same = [(h, lo) for d, h, lo in stated if _RANGE in (d, dim) or _same_level(d, dim)]
+            if _ends_swapped([(high, low)], same):
+                return f"the abstract says the opposite: {_quote(text)}"
     return None
 
 
+# Words that say how things stand ("sampling is slow"), not how they change ("speeds up sampling"): a paper that
+# finds a state and one that changes it say different things, not opposite ones.
+_STATE_WORDS = frozenset("high low slow positive negative upper above below".split())
+_HEAD = "head:"  # marks, in a trend word's near set, the word a comparative of amount modifies ("more robust")
+
+
+def _trend_comparable(word: str, near: set[str], other: str, other_near: set[str]) -> bool:
+    """Whether two trend words of opposite sign are about the same thing in the same way: both states or both
+    changes, and a comparative of amount modifying the same word ("less sensitive" is not the opposite of "more
+    robust")."""
+    if (word in _STATE_WORDS) != (other in _STATE_WORDS):
+        return False
+    heads = {x for x in near if x.startswith(_HEAD)}
+    other_heads = {x for x in other_near if x.startswith(_HEAD)}
+    return not (heads and other_heads and not heads & other_heads)
+
+
 def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]]:
-    """(dimension, sign, content stems within a few words, the word) for each change or degree word."""
+    """(dimension, sign, content stems within a few words, the word) for each change or degree word. A comparative
+    of amount followed by the word it modifies ("more robust", "fewer tokens") also carries ``head:<stem>``.
+    An amount word next to a metric whose better direction is known ("quality drops") is also a change of quality."""
     out = []
     words = [t for t in tokens if not t.is_punct]
     for i, t in enumerate(words):
@@ -1670,7 +1752,16 @@ def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]
             if x is not t and _is_content(x) and x.lower not in _TRENDS and x.stem not in _TRENDS
             for s in _stems_of(x)
         }
+        following = words[i + 1] if i + 1 < len(words) else None
+        if t.lower in _COMPARATIVES and following is not None and following.content and following.lower not in _TRENDS:
+            near.add(_HEAD + following.stem)
         out.append((dim, sign, near, t.lower))
+        if dim == "amount" and t.lower not in _COMPARATIVES:
+            metric = [x for x in words[max(0, i - 2) : i + 3] if x is not t and x.content]
+            if any(x.stem.startswith(_HIGHER_IS_BETTER) for x in metric):
+                out.append(("quality", sign, near, t.lower))
+            elif any(x.stem.startswith(_LOWER_IS_BETTER) for x in metric):
+                out.append(("quality", -sign, near, t.lower))
     return out
 
 

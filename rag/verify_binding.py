@@ -118,11 +118,13 @@ def crossed_roles(
     *,
     min_crossed_words: int = 3,
     punct_weight: float = 3.0,
+    settings: frozenset[str] = frozenset(),
 ) -> Crossing | None:
     """Two terms of the claim that the evidence has the other way round (see the module's docstring): from the first
     term on, the evidence is the claim with the two terms exchanged (every other shared run in the same order), at
     least ``min_crossed_words`` words are bound to the other term in the evidence than in the claim, and more words
-    cross than stay with their term."""
+    cross than stay with their term. A unit with a word of ``settings`` (stems of a fronted phrase such as "At equal
+    compute, ...", where a restatement may move a setting to either end) is not taken for one of the two terms."""
     claim = _positions(claim_tokens, punct_weight)
     evidence: list[tuple[str, float]] = []
     for k, toks in enumerate(evidence_tokens):
@@ -132,8 +134,9 @@ def crossed_roles(
     if len(units) < 4:
         return None
     best: Crossing | None = None
-    for i, a in enumerate(units):
-        for b in units[i + 1 :]:
+    terms = [u for u in units if not set(u.words) & settings]
+    for i, a in enumerate(terms):
+        for b in terms[i + 1 :]:
             if not _transposed(units, a, b):
                 continue
             crossed = {0: 0, 1: 0}

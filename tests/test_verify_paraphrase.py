@@ -1,0 +1,94 @@
+"""Faithful restatements in other words pass; the same sentence with its meaning changed still fails (rag/verify.py).
+
+Similarities are faked: the sentence named by ``best`` is the one the claim is closest to.
+"""
+
+from __future__ import annotations
+
+from rag.settings import VerifyPolicy
+from rag.text import sentence_spans
+from rag.verify import _trend_words, check_claim, clauses, tokenize
+
+
+def _check(abstract: str, claim: str, best: int = 0):
+    spans = sentence_spans(abstract)
+    sims = [0.3] * len(spans)
+    sims[best] = 0.85
+    return check_claim(claim, abstract, spans, sims, VerifyPolicy())
+
+
+# --- acronyms written in the plural ------------------------------------------------------------------------------
+
+
+def test_a_plural_acronym_of_words_the_abstract_writes_out_is_named():
+    abstract = "Vision language models often miscount small objects in cluttered kitchen scenes."
+    assert _check(abstract, "VLMs often miscount small objects in cluttered kitchen scenes.").verified
+
+
+def test_a_plural_acronym_that_matches_no_words_is_still_missing():
+    abstract = "Vision language models often miscount small objects in cluttered kitchen scenes."
+    v = _check(abstract, "GNNs often miscount small objects in cluttered kitchen scenes.")
+    assert not v.verified and "GNNs" in v.reason
+
+
+# --- "Unlike X, Name does not ..." --------------------------------------------------------------------------------
+
+
+def test_unlike_part_ends_where_a_named_subject_starts():
+    tokens = tokenize("Unlike earlier samplers, QuickWalk does not need a burn-in phase.")
+    parts = clauses(tokens)
+    assert any(c[-1].lower == "phase" and sum(t.lower == "not" for t in c) == 1 for c in parts)
+
+
+def test_no_x_restates_does_not_require_x_after_unlike():
+    abstract = "Unlike earlier samplers, QuickWalk does not need a burn-in phase. It mixes in linear time."
+    assert _check(abstract, "In contrast to earlier samplers, QuickWalk requires no burn-in phase.").verified
+
+
+def test_the_positive_claim_is_still_the_opposite_after_unlike():
+    abstract = "Unlike earlier samplers, QuickWalk does not need a burn-in phase. It mixes in linear time."
+    v = _check(abstract, "QuickWalk needs a burn-in phase, unlike earlier samplers.")
+    assert not v.verified
+
+
+# --- a setting moved to the other end of the sentence ----------------------------------------------------------
+
+
+def test_a_setting_moved_to_the_front_is_not_a_role_swap():
+    abstract = "On the harbour dataset, TideNet lowers forecast error by a third, beating wave models at equal cost."
+    assert _check(abstract, "At matched cost, TideNet beats wave models on the harbour dataset.").verified
+
+
+def test_two_systems_trading_places_is_still_caught():
+    abstract = "On the harbour dataset, TideNet lowers forecast error by a third, beating wave models at equal cost."
+    assert not _check(abstract, "At matched cost, wave models beat TideNet on the harbour dataset.").verified
+
+
+# --- trends: states against changes, comparatives of different words, metrics that drop ------------------------
+
+
+def test_less_of_one_property_is_not_the_opposite_of_more_of_another():
+    abstract = "We find that the pruned network is more robust to label noise than the dense network."
+    assert _check(abstract, "The pruned network is less sensitive to label noise than the dense network.").verified
+
+
+def test_less_of_the_same_property_is_the_opposite():
+    abstract = "We find that the pruned network is more robust to label noise than the dense network."
+    assert not _check(abstract, "The pruned network is less robust to label noise than the dense network.").verified
+
+
+def test_changing_a_state_is_not_denied_by_the_state():
+    abstract = "Exact inference in these models is slow. We propose a sampler that amortises inference with a network."
+    claim = "The sampler speeds up inference in these models by amortising it with a network."
+    assert _check(abstract, claim, best=1).verified
+
+
+def test_a_metric_that_drops_is_the_opposite_of_one_that_improves():
+    abstract = "We train the parser on legal text. However, accuracy drops on handwritten legal forms."
+    v = _check(abstract, "The parser improves accuracy on handwritten legal forms.", best=1)
+    assert not v.verified and "drops" in v.reason
+
+
+def test_a_comparative_records_the_word_it_modifies():
+    words = _trend_words(tokenize("the student is more robust than the teacher"))
+    assert any(w[3] == "more" and "head:robust" in w[2] for w in words)
