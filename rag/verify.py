@@ -1520,9 +1520,10 @@ def _prepositional_sides(clause: Sequence[Token], i: int) -> tuple[int, int] | N
 
 def _head(clause: Sequence[Token], k: int) -> str:
     """The stem of the content word right after the comparative at ``k`` ("more robust"), or ""."""
-    if 0 <= k < len(clause) and clause[k].lower in _COMPARATIVES and k + 1 < len(clause) and clause[k + 1].content:
-        return clause[k + 1].stem
-    return ""
+    if not (0 <= k < len(clause) and clause[k].lower in _COMPARATIVES):
+        return ""
+    following = next((t for t in clause[k + 1 : k + 3] if not _is_adverb(t)), None)  # "more lexically aligned"
+    return following.stem if following is not None and following.content else ""
 
 
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
@@ -1609,7 +1610,8 @@ def check_direction(ctx: _Context) -> str | None:
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
     for dim, sign, near, word in claim_words:
-        same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)]
+        same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)
+                and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]
                     and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         if opposite and not same:
@@ -1752,7 +1754,7 @@ def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]
             if x is not t and _is_content(x) and x.lower not in _TRENDS and x.stem not in _TRENDS
             for s in _stems_of(x)
         }
-        following = words[i + 1] if i + 1 < len(words) else None
+        following = next((x for x in words[i + 1 : i + 3] if not _is_adverb(x)), None)  # "more lexically aligned"
         if t.lower in _COMPARATIVES and following is not None and following.content and following.lower not in _TRENDS:
             near.add(_HEAD + following.stem)
         out.append((dim, sign, near, t.lower))
