@@ -46,7 +46,8 @@ def stem(word: str) -> str:
 # Tokens
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.][A-Za-z0-9]+)*%?|[,;:()]")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.\u2010\u2011\u2013][A-Za-z0-9]+)*%?|[,;:()]")
+_DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2013": "-", "\u2019": "'"})  # "Bradley–Terry" = "Bradley-Terry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
         raw = m.group(0)
         if raw.endswith((".",)):
             raw = raw.rstrip(".")
-        lower = raw.lower().replace("\u2019", "'")
+        lower = raw.lower().translate(_DASHES)
         if lower.endswith("'s"):
             lower = lower[:-2]
         out.append(_token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
@@ -504,6 +505,9 @@ def _counted_text(ctx: _Context, q: Quantity) -> str:
 # Named entities
 
 
+_MULTIPLIER = re.compile(r"\d+(?:\.\d+)?[x×]")
+
+
 def _looks_like_name(token: Token, first: bool) -> bool:
     text = token.text
     if token.is_punct or len(text) < 2 or text.lower() in _STOPWORDS:
@@ -511,6 +515,8 @@ def _looks_like_name(token: Token, first: bool) -> bool:
     uppers = sum(c.isupper() for c in text)
     has_digit = any(c.isdigit() for c in text)
     has_alpha = any(c.isalpha() for c in text)
+    if _MULTIPLIER.fullmatch(text):
+        return False  # "6x", "2.5x": a number (the numbers check's), not a name
     if has_digit and has_alpha:
         return True
     if uppers >= 2 or (uppers == 1 and not text[0].isupper()):  # AssayBench, CRISPR, nDCG
@@ -520,7 +526,7 @@ def _looks_like_name(token: Token, first: bool) -> bool:
 
 @lru_cache(maxsize=50_000)
 def _name_key(text: str) -> str:
-    key = text.lower().replace("\u2019", "'")
+    key = text.lower().translate(_DASHES)
     key = re.sub(r"'s$", "", key)
     return name_singular(key)
 
@@ -561,14 +567,14 @@ def check_entities(ctx: _Context) -> str | None:
         return None
     abstract_keys = {_name_key(t.text) for t in ctx.abstract_tokens if not t.is_punct}
     abstract_keys |= {_name_key(p) for t in ctx.abstract_tokens if "-" in t.text for p in t.text.split("-") if p}
-    lowered = ctx.abstract.lower()
+    lowered = ctx.abstract.lower().translate(_DASHES)
     choices = list(abstract_keys)
     missing = []
     for name in names:
         key = _name_key(name.text)
         if key in abstract_keys or (len(key) >= 4 and key in lowered):
             continue
-        parts = [p for p in name.text.split("-") if p]
+        parts = [p for p in name.text.translate(_DASHES).split("-") if p]
         if "-" in key and all(
             _name_key(p) in abstract_keys or not _looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True)
             for p in parts
@@ -619,7 +625,7 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
         role = _neighbours(claim_words, n_at)
         for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
             words = [t for t in toks if not t.is_punct]
-            if any(_name_key(t.text) == key for t in words) or key in text.lower():
+            if any(_name_key(t.text) == key for t in words) or key in text.lower().translate(_DASHES):
                 continue
             if any(t.lower in _STAND_FOR_NAME for t in words):
                 continue  # "It pairs X with Y": the sentence may speak of N without naming it
@@ -781,6 +787,8 @@ def check_swap(ctx: _Context) -> str | None:
                 said_p, instead_p = _parts(said) - _parts(instead), _parts(instead) - _parts(said)
                 if not said_p or not instead_p or said_p & _parts(theirs) or instead_p & mine_parts:
                     continue
+                if any(derived(x, y) for x in said_p for y in _parts(theirs)):
+                    continue  # "reusable rules" for "reuses rules": the same word in another form
                 if any(t.lower[0].isdigit() for t in (*said, *instead)) or instead_p & _GENERIC:
                     continue  # numbers are the numbers check's; "the model" may stand for the claim's name
                 if any(_is_abbreviation(t) for t in (*said, *instead)):
@@ -988,6 +996,9 @@ def _prefix_antonym(a: str, b: str) -> bool:
         for prefix in _NEG_PREFIXES:
             if longer in (prefix + shorter, f"{prefix}-{shorter}"):
                 return True
+            rest = longer[len(prefix) :].lstrip("-") if longer.startswith(prefix) else ""
+            if prefix in ("non", "un") and len(rest) >= 6 and stem(rest) == stem(shorter):
+                return True  # "identified" / "non-identifiable"
     return False
 
 
@@ -1042,14 +1053,16 @@ _FRAGMENT_START = {"in", "on", "for", "across", "under", "at", "during", "from",
 def _prefix_negates(claim_clause: Sequence[Token], abstract_clause: Sequence[Token]) -> bool:
     """The claim says with a prefix what the abstract says with "not": "unmentioned" for "not mentioned"."""
     words = {t.lower for t in abstract_clause}
+    stems = {t.stem for t in abstract_clause if t.content}
     if not _negated(abstract_clause):
         return False
     return any(
-        t.lower.startswith(prefix) and t.lower[len(prefix) :].lstrip("-") in words
+        t.lower.startswith(prefix) and ((rest := t.lower[len(prefix) :].lstrip("-")) in words
+                                        or (len(rest) >= 6 and stem(rest) in stems))  # "non-identifiable": "identified"
         for t in claim_clause
         if len(t.lower) > 4
         for prefix in _NEG_PREFIXES
-    )
+    )  # fmt: skip
 
 
 _CHANGE = ("alter", "chang", "modifi", "affect", "compromis", "sacrific", "degrad", "hurt", "lose", "harm",
@@ -1130,7 +1143,7 @@ def check_polarity(ctx: _Context) -> str | None:
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
         agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
-            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c)
+            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause)
             and not _kept(claim_clause, c)
             and _negation_concerns(claim_clause, c)
             for c in matches + agreeing
@@ -1165,7 +1178,7 @@ def check_polarity(ctx: _Context) -> str | None:
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
     for word in claim_words - evidence_words:
         for other in evidence_words - claim_words:
-            if _prefix_antonym(word, other) and not _said_negated(ctx, other):
+            if _prefix_antonym(word, other) and not _said_negated(ctx, other) and not _lessened(ctx.claim_tokens, word):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
             if (
                 _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
@@ -1231,6 +1244,18 @@ def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_word
     claim_stems = {stem(w) for w in claim_words}
     evidence_stems = {stem(w) for w in evidence_words}
     return stem(word) not in evidence_stems and stem(other) not in claim_stems
+
+
+_LESSENING = {"less", "not", "no", "never", "hardly", "barely", "least"}
+
+
+def _lessened(tokens: Sequence[Token], word: str) -> bool:
+    """``word`` follows "less" / "not" / "cannot be" in the claim ("less robust" agrees with "non-robust")."""
+    words = [t for t in tokens if not t.is_punct]
+    return any(
+        w.lower == word and any(x.lower in _LESSENING or _is_negation(x) for x in words[max(0, k - 3) : k])
+        for k, w in enumerate(words)
+    )
 
 
 def _said_negated(ctx: _Context, word: str) -> bool:
@@ -1734,7 +1759,12 @@ def _trend_comparable(word: str, near: set[str], other: str, other_near: set[str
         return False
     heads = {x for x in near if x.startswith(_HEAD)}
     other_heads = {x for x in other_near if x.startswith(_HEAD)}
-    return not (heads and other_heads and not heads & other_heads)
+    if heads and other_heads:
+        return bool(heads & other_heads)
+    if heads or other_heads:  # "less robust" against "boosts poisoning": only if the other is about robustness
+        head, near_other = (heads, other_near) if heads else (other_heads, near)
+        return any(h[len(_HEAD) :] in near_other for h in head)
+    return True
 
 
 def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]]:
@@ -1840,6 +1870,14 @@ def _names_a_thing(before: Token) -> bool:
     return before.lower in _HAVE_WORDS or before.lower.endswith(("al", "ble", "ic"))
 
 
+_FLOATING_BEFORE = {"are", "were", "be", "been", "can", "have", "they", "them", "these"}
+
+
+def _lists_before(words: Sequence[Token]) -> bool:
+    """The words name a list of two or more things ("A, B and C", "A and B")."""
+    return any(t.lower in ("and", "or") for t in words[-12:])
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     dropped = _dropped_conditions(ctx)
     if dropped:
@@ -1854,6 +1892,8 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
+        if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
+            continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
@@ -1947,7 +1987,9 @@ def check_scope(ctx: _Context) -> str | None:
             if not _term_positions(term, claim) or _term_positions(term, evidence):
                 continue
             in_abstract = _term_positions(term, abstract)
-            siblings = [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, evidence)]
+            # a sibling the claim names too is not one it replaced ("recovers 3D motion from a video")
+            siblings = [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, evidence)
+                        and not _term_positions(o, claim)]  # fmt: skip
             if not in_abstract:
                 siblings = siblings or [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, abstract)]
             word = _surface(term, ctx.claim_tokens)
@@ -2009,6 +2051,20 @@ def english_frequency(word: str) -> float:
     return zipf_frequency(word, "en")
 
 
+_DERIVED_MIN = 4  # letters the shorter stem must have for a longer one to count as derived from it
+
+
+def derived(a: str, b: str) -> bool:
+    """One stem is the other with a derivational ending ('fail' / 'failur', 'reus' / 'reusabl', 'identifi' /
+    'identifiabl'): the shorter (at least four letters) starts the longer, which adds at most five letters."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= _DERIVED_MIN and long.startswith(short) and len(long) - len(short) <= 5
+
+
+def _derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
+    return len(word) >= _DERIVED_MIN and any(derived(word, s) for s in stems if s[:3] == word[:3])
+
+
 def check_novelty(ctx: _Context) -> str | None:
     novel = []
     common = ctx.policy.novel_word_max_zipf
@@ -2022,6 +2078,8 @@ def check_novelty(ctx: _Context) -> str | None:
             continue
         if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
             continue
+        if _derived_from_any(t.stem, ctx.abstract_stems):
+            continue  # "failures" where the abstract says "fail", "reusable" for "reuses"
         novel.append(t.text)
     novel = list(dict.fromkeys(novel))
     if len(novel) >= ctx.policy.novel_words_max:

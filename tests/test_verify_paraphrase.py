@@ -92,3 +92,64 @@ def test_a_metric_that_drops_is_the_opposite_of_one_that_improves():
 def test_a_comparative_records_the_word_it_modifies():
     words = _trend_words(tokenize("the student is more robust than the teacher"))
     assert any(w[3] == "more" and "head:robust" in w[2] for w in words)
+
+
+# --- names, numbers and words written another way ---------------------------------------------------------------
+
+
+def test_a_name_with_an_en_dash_is_the_name_with_a_hyphen():
+    abstract = "We fit a Lotka–Volterra model to plankton counts from three lakes."
+    assert _check(abstract, "The authors fit a Lotka-Volterra model to plankton counts from three lakes.").verified
+
+
+def test_a_multiplier_is_a_number_not_a_name():
+    abstract = "The kernel runs up to $4\\times$ faster than the dense baseline on sparse inputs."
+    assert _check(abstract, "The kernel runs up to 4x faster than the dense baseline on sparse inputs.").verified
+    assert not _check(abstract, "The kernel runs up to 9x faster than the dense baseline on sparse inputs.").verified
+
+
+def test_all_gathering_the_claims_own_list_is_no_overclaim():
+    abstract = "One decoder handles denoising, inpainting and partial super-resolution with a shared mask token."
+    claim = "Denoising, inpainting and super-resolution are all handled by one decoder with a shared mask token."
+    assert _check(abstract, claim).verified
+
+
+def test_all_as_a_universal_is_still_an_overclaim():
+    abstract = "The decoder handles some corruptions, suggesting a shared mask token helps partial restoration."
+    assert not _check(abstract, "The decoder handles all corruptions with a shared mask token.").verified
+
+
+def test_cannot_be_identified_restates_non_identifiable():
+    abstract = "We show that under standard objectives the mixing matrix is non-identifiable from pooled samples."
+    assert _check(abstract, "Under standard objectives, the mixing matrix cannot be identified from pooled samples.").verified
+    assert not _check(abstract, "Under standard objectives, the mixing matrix can be identified from pooled samples.").verified
+
+
+def test_less_robust_restates_non_robust():
+    abstract = "We find that poisons crafted on non-robust surrogates transfer better to unseen victims."
+    assert _check(abstract, "Poisons crafted on less robust surrogates transfer better to unseen victims.").verified
+
+
+def test_a_setting_the_claim_also_names_is_not_replaced():
+    abstract = "We recover 3D joint axes of articulated objects. The input is a single handheld video of the object."
+    claim = "From a single handheld video, the method recovers the 3D joint axes of articulated objects."
+    assert _check(abstract, claim, best=1).verified
+
+
+def test_a_setting_swapped_for_its_sibling_is_still_caught():
+    abstract = "We recover joint axes of articulated objects from a single handheld video of the object."
+    v = _check(abstract, "We recover joint axes of articulated objects from a single handheld photograph of the object.")
+    assert not v.verified
+
+
+def test_derived_word_forms_are_not_new_details():
+    abstract = "Solvers fail on deep nesting; the planner reuses structured rules and stratifies tasks by depth."
+    claim = "Solver failures on deep nesting are handled by reusable structured rules and a stratification by depth."
+    assert _check(abstract, claim).verified
+
+
+def test_derived_stems():
+    from rag.verify import derived
+
+    assert derived("fail", "failur") and derived("reus", "reusabl")
+    assert not derived("cat", "catalog") and not derived("train", "trainingsdaten")
