@@ -34,7 +34,7 @@ from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
-from rag.verify_scope import affix_sibling, narrowed
+from rag.verify_scope import affix_sibling, count_swapped, narrowed
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -909,6 +909,11 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             # "without labels by combining X": the means are said positively ("without using X" stays negated)
             out.append([t])
             continue
+        if t.lower == "no" and before is not None and before.lower == "with" and out[-1] and out[-1][-1] is before:
+            # "improves X even with no new data": a condition, like "without new data", not a denial of X
+            out[-1] = out[-1][:-1]
+            out.append([_token("without", "without", "without", before.start, t.end)])
+            continue
         rather = t.lower == "than" and i > 0 and tokens[i - 1].lower == "rather"
         instead = t.lower == "of" and i > 0 and tokens[i - 1].lower == "instead"
         if t.lower in _NEGATED_BOUNDARY or rather or instead:
@@ -1115,6 +1120,11 @@ def _only_if_contradicted(ctx: _Context) -> str | None:
     return None
 
 
+# Nouns that say something does not work: "we trace the failure of X to Y" agrees with "X cannot do Y".
+_FAILURE_NOUNS = {stem(w) for w in "failure failures inability limitation limitations shortcoming shortcomings "
+                  "deficiency deficiencies".split()}  # fmt: skip
+
+
 def check_polarity(ctx: _Context) -> str | None:
     only_if = _only_if_contradicted(ctx)
     if only_if:
@@ -1145,6 +1155,7 @@ def check_polarity(ctx: _Context) -> str | None:
         if all(
             _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause)
             and not _kept(claim_clause, c)
+            and not (_negated(claim_clause) and any(t.stem in _FAILURE_NOUNS for t in c))
             and _negation_concerns(claim_clause, c)
             for c in matches + agreeing
         ):
@@ -1173,6 +1184,11 @@ def check_polarity(ctx: _Context) -> str | None:
         lacking = _after_word(toks, "without") | _after_word(toks, "no") | {f.stem for t in toks if (f := _free_of(t))}
         for w in sorted(lacking & claim_with - claim_without - _GENERIC_NEEDS):
             return f"the abstract says it is without {w}: {_quote(text)}"
+        # "a training-free strategy" against "a module trained to predict": the claim does what the paper goes without
+        free = {f.stem for t in toks if (f := _free_of(t))}
+        for w in sorted(free - claim_without - _GENERIC_NEEDS):
+            if any(t.stem == w and t.lower.endswith("ed") for c in positive for t in c):  # "trained", "tuned"
+                return f"the abstract says it is {w}-free: {_quote(text)}"
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
@@ -1807,7 +1823,7 @@ _STRONG = {
     "elimin": "eliminates", "solv": "solves", "certain": "certainly", "definit": "definitively",
     "conclus": "conclusively", "univers": "universally", "invari": "invariably", "never": "never",
     "must": "must", "ensur": "ensures", "best": "best", "first": "first", "sole": "solely", "optim": "optimal",
-    "exact": "exactly",
+    "exact": "exactly", "regardless": "regardless",
 }  # fmt: skip
 _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", "often", "typic", "usual",
            "general", "larg", "partial", "part", "mostli", "like", "potenti", "possibl", "indic", "appear",
@@ -2012,6 +2028,10 @@ def _affix_scope(ctx: _Context) -> str | None:
         sibling = affix_sibling(word, [w for w in evidence if w in abstract]) or affix_sibling(word, abstract)
         if sibling:
             return f"the abstract is about {sibling}, not {word}"
+    swapped = count_swapped([t.lower for t in ctx.claim_tokens], [t.lower for t in ctx.abstract_tokens])
+    if swapped:
+        word, thing = swapped
+        return f"the abstract does not speak of {word} {_surface(thing, ctx.claim_tokens)}, it counts otherwise"
     narrow = narrowed([t.lower for t in ctx.claim_tokens], evidence)
     if narrow:
         only, other = narrow

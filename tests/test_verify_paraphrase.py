@@ -153,3 +153,36 @@ def test_derived_stems():
 
     assert derived("fail", "failur") and derived("reus", "reusabl")
     assert not derived("cat", "catalog") and not derived("train", "trainingsdaten")
+
+
+# --- conditions, failures, counts, X-free -----------------------------------------------------------------------
+
+
+def test_with_no_is_a_condition_not_a_denial():
+    abstract = "Fine-tuning on the puzzles improves downstream algebra scores even with no new algebra data."
+    assert _check(abstract, "Fine-tuning on the puzzles improves downstream algebra scores.").verified
+
+
+def test_a_failure_the_abstract_traces_agrees_with_cannot():
+    abstract = "We localize the failure of speech models on sarcasm detection by probing prosody features."
+    assert _check(abstract, "Speech models cannot handle sarcasm detection, as probing prosody features shows.").verified
+
+
+def test_a_trained_part_is_the_opposite_of_a_training_free_one():
+    abstract = "We merge redundant tokens with a training-free scoring rule that ranks tokens by attention entropy."
+    v = _check(abstract, "Redundant tokens are merged by a scoring network trained to rank tokens by attention entropy.")
+    assert not v.verified and "free" in v.reason
+
+
+def test_regardless_is_a_strong_word():
+    abstract = "The tracker recovers limb motion from casually captured clips with moderate occlusion."
+    v = _check(abstract, "The tracker recovers limb motion from casually captured clips regardless of occlusion.")
+    assert not v.verified
+
+
+def test_one_where_the_abstract_counts_many():
+    from rag.verify_scope import count_swapped
+
+    abstract = "we study how multiple collectives steer a shared classifier".split()
+    assert count_swapped("a single collective steers the classifier".split(), abstract) == ("single", "collect")
+    assert count_swapped("multiple collectives steer the classifier".split(), abstract) is None
