@@ -1823,7 +1823,7 @@ _STRONG = {
     "elimin": "eliminates", "solv": "solves", "certain": "certainly", "definit": "definitively",
     "conclus": "conclusively", "univers": "universally", "invari": "invariably", "never": "never",
     "must": "must", "ensur": "ensures", "best": "best", "first": "first", "sole": "solely", "optim": "optimal",
-    "exact": "exactly", "regardless": "regardless",
+    "exact": "exactly",
 }  # fmt: skip
 _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", "often", "typic", "usual",
            "general", "larg", "partial", "part", "mostli", "like", "potenti", "possibl", "indic", "appear",
