@@ -95,6 +95,14 @@ def _side(unit_at: Sequence[float], a_at: Sequence[float], b_at: Sequence[float]
     return -1 if da == db else (0 if da < db else 1)
 
 
+_MEASURE_WORDS = {"point", "percent", "percentag", "pp", "x", "time", "fold", "%"}
+
+
+def _is_measure(stem: str) -> bool:
+    """A number or the unit of one ("12", "point", "percent")."""
+    return stem[:1].isdigit() or stem in _MEASURE_WORDS
+
+
 def _transposed(units: Sequence[Unit], a: Unit, b: Unit) -> bool:
     """The evidence has ``a`` and ``b`` (in one sentence, with shared words between them) in the other order, and
     every unit from ``a`` on in the claim's order, also relative to them: from there, the claim is the evidence with
@@ -105,8 +113,9 @@ def _transposed(units: Sequence[Unit], a: Unit, b: Unit) -> bool:
     if abs(a.evidence_at[0] - b.evidence_at[0]) >= _SENTENCE_GAP / 2:
         return False  # two sentences: a claim combining them may take their parts in any order
     between = units[units.index(a) + 1 : units.index(b)]
-    if sum(len(u.words) for u in between) < 2:
-        return False  # "A is combined with B" says the same as "B is combined with A"
+    if sum(1 for u in between for w in u.words if not _is_measure(w)) < 2:
+        return False  # "A is combined with B" says the same as "B is combined with A"; "A beats B by 12 points on
+        # M" the same as "A improves M by 12 points over B" (only an amount lies between)
     swapped = {id(a): b.evidence_at[0], id(b): a.evidence_at[0]}
     order = [swapped.get(id(u), u.evidence_at[0]) for u in units[units.index(a) :]]
     return all(x < y for x, y in zip(order, order[1:], strict=False))

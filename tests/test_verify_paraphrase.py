@@ -180,3 +180,14 @@ def test_one_where_the_abstract_counts_many():
     abstract = "we study how multiple collectives steer a shared classifier".split()
     assert count_swapped("a single collective steers the classifier".split(), abstract) == ("single", "collect")
     assert count_swapped("multiple collectives steer the classifier".split(), abstract) is None
+
+
+def test_beats_b_by_an_amount_on_m_restates_improves_m_by_the_amount_over_b():
+    abstract = "On the river benchmarks, FloodCast improves recall by 9 points over HydroNet while using less memory."
+    claim = "On the river benchmarks, FloodCast beats HydroNet by 9 points in recall and uses less memory."
+    assert _check(abstract, claim).verified
+
+
+def test_the_loser_named_as_the_winner_is_still_caught():
+    abstract = "On the river benchmarks, FloodCast improves recall by 9 points over HydroNet while using less memory."
+    assert not _check(abstract, "On the river benchmarks, HydroNet improves recall by 9 points over FloodCast.").verified
