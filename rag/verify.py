@@ -1229,7 +1229,8 @@ _ANTONYM_WORDS = (
     ("redundant", "orthogonal"), ("duplicates", "orthogonal"), ("duplicates", "complementary"), ("close", "far"),
     ("subtle", "conspicuous"), ("subtle", "obvious"), ("largest", "smallest"), ("highest", "lowest"),
     ("best", "worst"), ("confirms", "counter"), ("confirms", "contradicts"), ("rich", "limited"),
-    ("abundant", "scarce"), ("abundant", "limited"), ("well", "poorly"),
+    ("abundant", "scarce"), ("abundant", "limited"), ("well", "poorly"), ("rewards", "penalizes"),
+    ("encourages", "discourages"), ("encourages", "penalizes"), ("longer", "shorter"),
 )  # fmt: skip
 
 
@@ -1834,6 +1835,8 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
 # Words of a formal result: evidence with one of them (and no hedge) supports "proves" ("we establish a bound").
 _FORMAL_RESULT = {stem(w) for w in "bound bounds theorem theorems lemma proof establish derive".split()}
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
+# Words of the evidence as strong as a strong word of the claim (stems).
+_AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"})}
 _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
 
 
@@ -1906,6 +1909,8 @@ def check_overclaim(ctx: _Context) -> str | None:
         key = _strong_key(t)
         if key is None or t.lower == "each" or any(_strong_key(e) == key for toks in ctx.evidence_tokens for e in toks):
             continue
+        if evidence_stems & _AS_STRONG.get(key, frozenset()):
+            continue  # "solely" where the evidence says "only", "a guarantee" where it proves
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
         if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
@@ -2085,12 +2090,23 @@ def _derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
     return len(word) >= _DERIVED_MIN and any(derived(word, s) for s in stems if s[:3] == word[:3])
 
 
+def _judged_elsewhere(t: Token) -> bool:
+    """A comparison, change or strength word, which the direction and overclaim checks judge, not a new detail."""
+    if t.stem.startswith(_VERB_PREFIXES) or t.lower in _COMPARATIVES or t.lower in _TRENDS:
+        return True
+    if any(t.stem == k or (len(k) >= 5 and t.stem.startswith(k)) for k in _TRENDS):
+        return True
+    return t.stem in _HEDGES or _strong_key(t) is not None
+
+
 def check_novelty(ctx: _Context) -> str | None:
     novel = []
     common = ctx.policy.novel_word_max_zipf
     for t in ctx.claim_tokens:
         if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
             continue
+        if _judged_elsewhere(t):
+            continue  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
         if common < 8.0 and english_frequency(t.lower) >= common:
             continue
         stems = _stems_of(t)

@@ -191,3 +191,20 @@ def test_beats_b_by_an_amount_on_m_restates_improves_m_by_the_amount_over_b():
 def test_the_loser_named_as_the_winner_is_still_caught():
     abstract = "On the river benchmarks, FloodCast improves recall by 9 points over HydroNet while using less memory."
     assert not _check(abstract, "On the river benchmarks, HydroNet improves recall by 9 points over FloodCast.").verified
+
+
+def test_comparison_words_are_not_new_details():
+    abstract = "Across both corpora, TagMix improves tagging accuracy by 2 points over CRF taggers at equal cost."
+    claim = "TagMix outperforms CRF taggers by 2 points in tagging accuracy across both corpora at negligible extra cost."
+    assert _check(abstract, claim).verified
+
+
+def test_solely_restates_only_and_a_guarantee_restates_a_proof():
+    abstract = "We build pairs of prompts that differ only in tone. We prove convergence of the tuning procedure."
+    assert _check(abstract, "The prompt pairs differ solely in tone.").verified
+    assert _check(abstract, "The tuning procedure comes with a convergence guarantee.", best=1).verified
+
+
+def test_shorter_where_the_abstract_says_longer():
+    abstract = "All five rankers prefer the longer summary in most pairs of the probe set."
+    assert not _check(abstract, "All five rankers prefer the shorter summary in most pairs of the probe set.").verified
