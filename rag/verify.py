@@ -169,6 +169,20 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
     return chosen
 
 
+def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str]) -> float:
+    """Share of the claim's content stems the abstract has, also in another form ("failures" for "fail") or as
+    one word where the claim writes two ("running time" for "runtime")."""
+    found = claim_stems & abstract_stems
+    missing = claim_stems - found
+    if missing:
+        found |= {s for s in missing if _derived_from_any(s, abstract_stems)}
+        words = [t for t in claim_tokens if not t.is_punct]
+        for a, b in zip(words, words[1:], strict=False):
+            if a.content and b.content and {stem(a.lower + b.lower), stem(a.stem + b.lower)} & abstract_stems:
+                found |= {a.stem, b.stem} & claim_stems
+    return len(found) / len(claim_stems)
+
+
 def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float:
     return round(policy.dense_weight * max(0.0, min(1.0, dense)) + policy.overlap_weight * overlap, 4)
 
@@ -2161,7 +2175,7 @@ def check_claim(
     evidence = tuple(sentence_spans[i] for i in chosen)
     abstract_tokens = tuple(t for toks in sentence_tokens for t in toks)
     abstract_stems = set().union(*sentence_stems)
-    overlap = len(claim_stems & abstract_stems) / len(claim_stems) if claim_stems else 1.0
+    overlap = _overlap(claim_tokens, claim_stems, abstract_stems) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:

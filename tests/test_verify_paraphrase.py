@@ -208,3 +208,11 @@ def test_solely_restates_only_and_a_guarantee_restates_a_proof():
 def test_shorter_where_the_abstract_says_longer():
     abstract = "All five rankers prefer the longer summary in most pairs of the probe set."
     assert not _check(abstract, "All five rankers prefer the shorter summary in most pairs of the probe set.").verified
+
+
+def test_overlap_counts_other_forms_and_closed_compounds():
+    from rag.verify import _overlap, content_stems
+
+    claim = tokenize("The running time fails rarely")
+    abstract = set(content_stems(tokenize("Its runtime shows few failures")))
+    assert _overlap(claim, content_stems(claim), abstract) == 1.0 - 1 / len(content_stems(claim))
