@@ -216,3 +216,18 @@ def test_overlap_counts_other_forms_and_closed_compounds():
     claim = tokenize("The running time fails rarely")
     abstract = set(content_stems(tokenize("Its runtime shows few failures")))
     assert _overlap(claim, content_stems(claim), abstract) == 1.0 - 1 / len(content_stems(claim))
+
+
+def test_tuned_on_what_the_abstract_goes_without():
+    abstract = "On the street benchmark, LaneFix improves lane recall by 8 points without real-world tuning data."
+    v = _check(abstract, "After tuning on real-world clips, LaneFix improves lane recall on the street benchmark.")
+    assert not v.verified and "without" in v.reason
+    assert _check(abstract, "Instruction tuning lets LaneFix improve lane recall on the street benchmark by 8 points.").verified
+
+
+def test_one_where_the_evidence_counts_many_even_if_another_sentence_counts_one():
+    abstract = ("Prior studies consider a single collective. We model multiple collectives that steer one shared "
+                "classifier at once.")
+    claim = "The paper models a single collective that steers one shared classifier at once."
+    assert not _check(abstract, claim, best=1).verified
+    assert _check(abstract, "The paper models multiple collectives steering one shared classifier.", best=1).verified
