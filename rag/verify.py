@@ -1013,7 +1013,8 @@ def _prefix_antonym(a: str, b: str) -> bool:
         if len(shorter) < 4:
             continue
         for prefix in _NEG_PREFIXES:
-            if longer in (prefix + shorter, f"{prefix}-{shorter}"):
+            hyphened = prefix in ("non", "un") and longer == f"{prefix}-{shorter}"  # "in-silico" is no negation
+            if longer == prefix + shorter or hyphened:
                 return True
             rest = longer[len(prefix) :].lstrip("-") if longer.startswith(prefix) else ""
             if prefix in ("non", "un") and len(rest) >= 6 and stem(rest) == stem(shorter):
@@ -1858,7 +1859,8 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
 _FORMAL_RESULT = {stem(w) for w in "bound bounds theorem theorems lemma proof establish derive".split()}
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
 # Words of the evidence as strong as a strong word of the claim (stems).
-_AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"})}
+_AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
+              "best": frozenset({"strongest", "top", "highest", "lead"})}
 _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
 
 

@@ -231,3 +231,13 @@ def test_one_where_the_evidence_counts_many_even_if_another_sentence_counts_one(
     claim = "The paper models a single collective that steers one shared classifier at once."
     assert not _check(abstract, claim, best=1).verified
     assert _check(abstract, "The paper models multiple collectives steering one shared classifier.", best=1).verified
+
+
+def test_a_hyphenated_in_is_no_negating_prefix():
+    abstract = "In vitro, the peptide blocks entry of the virus into lung cells."
+    assert _check(abstract, "The peptide blocks virus entry into lung cells in an in-vitro assay.").verified
+
+
+def test_the_best_baseline_restates_the_strongest_baseline():
+    abstract = "The planner solves 14 of 20 maze layouts, against 6 of 20 for the strongest baseline."
+    assert _check(abstract, "The planner solves 14 of 20 maze layouts, far more than the best baseline.").verified
