@@ -682,7 +682,15 @@ def _exchanged(inner, mine: Sequence[Token], theirs: Sequence[Token], sentence: 
     first, last = theirs[max(0, inner[0][3] - 1)], theirs[min(len(theirs) - 1, inner[-1][4])]
     at = [k for k, t in enumerate(sentence) if t is first or t is last]
     between = sentence[at[0] : at[-1] + 1] if at else []
+    lo, hi = min(op[3] for op in inner), max(op[4] for op in inner)
+    moved = [k for k, t in enumerate(sentence) if any(t is x for x in theirs[lo:hi])]
+    span = sentence[moved[0] : moved[-1] + 1] if moved else []
+    if len(removed) == 1 and any(t.lower == "of" for t in span) and not any(t.lower in _DIRECTED for t in span):
+        return False  # "virus entry" for "entry of the virus": a compound turned round
     return not any(t.lower in ("and", "or", ",", "&", "nor") for t in between)
+
+
+_DIRECTED = {"to", "from", "than", "over", "into", "versus", "vs", "against", "toward", "towards"}
 
 
 def _parts(tokens: Sequence[Token]) -> set[str]:
