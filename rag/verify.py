@@ -1208,7 +1208,7 @@ def check_polarity(ctx: _Context) -> str | None:
         for w in sorted(lacking & claim_with - claim_without - _GENERIC_NEEDS):
             return f"the abstract says it is without {w}: {_quote(text)}"
     own_positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not any(t.lower in _CLAIM_PRIOR for t in c)]
-    for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+    for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
         # "a training-free strategy" against "a module trained to predict", "without real-world tuning data" against
         # "after tuning on real-world videos": the claim does what the paper goes without (a sentence that also
         # speaks of other work counts where the "without" is not in the part about other work)
