@@ -904,8 +904,8 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             continue
         after = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         before = tokens[i - 1] if i > 0 else None
-        phrase = tuple(x.lower for x in tokens[i : i + 3])
-        if phrase in _UNLIKE_PHRASES:  # "In contrast to X, ..." says what "Unlike X, ..." says
+        if t.lower in ("in", "as") and tuple(x.lower for x in tokens[i : i + 3]) in _UNLIKE_PHRASES:
+            # "In contrast to X, ..." says what "Unlike X, ..." says
             unlike, skip = True, 2
             out.append([_token("not", "not", "not", t.start, t.end)])
             continue
@@ -2125,11 +2125,16 @@ def _derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
 
 def _judged_elsewhere(t: Token) -> bool:
     """A comparison, change or strength word, which the direction and overclaim checks judge, not a new detail."""
-    if t.stem.startswith(_VERB_PREFIXES) or t.lower in _COMPARATIVES or t.lower in _TRENDS:
+    return _judged_word(t.lower, t.stem)
+
+
+@lru_cache(maxsize=20_000)
+def _judged_word(lower: str, stem_: str) -> bool:
+    if stem_.startswith(_VERB_PREFIXES) or lower in _COMPARATIVES or lower in _TRENDS:
         return True
-    if any(t.stem == k or (len(k) >= 5 and t.stem.startswith(k)) for k in _TRENDS):
+    if any(stem_ == k or (len(k) >= 5 and stem_.startswith(k)) for k in _TRENDS):
         return True
-    return t.stem in _HEDGES or _strong_key(t) is not None
+    return stem_ in _HEDGES or _strong_key(_token(lower, lower, stem_, 0, 0)) is not None
 
 
 def check_novelty(ctx: _Context) -> str | None:
