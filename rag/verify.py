@@ -950,6 +950,7 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
+_UNLIKE_WORDS = {"unlike", "in", "as"}  # how the negated part of "Unlike X, ..." / "In contrast to X, ..." starts
 _UNLIKE_PHRASES = {("in", "contrast", "to"), ("as", "opposed", "to"), ("in", "contrast", "with")}
 # After "Unlike X, " the main clause starts with its subject: a pronoun or determiner, or a name ("ZedNet does ...").
 _SUBJECT_START = {"it", "its", "they", "their", "the", "these", "those", "each", "both", "all", "every", "a", "an",
@@ -1163,6 +1164,8 @@ def check_polarity(ctx: _Context) -> str | None:
     for claim_clause in clauses(ctx.claim_tokens):
         if claim_clause[0].lower in _FRAGMENT_START:
             continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
+        if claim_clause[0].lower == "not" and ctx.claim[claim_clause[0].start : claim_clause[0].end].lower() in _UNLIKE_WORDS:
+            continue  # "Unlike prior methods, whose cost grows with X, ...": what other work does, not a denial
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses
@@ -1929,6 +1932,15 @@ def _lists_before(words: Sequence[Token]) -> bool:
     return any(t.lower in ("and", "or") for t in words[-12:])
 
 
+def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]) -> bool:
+    """'optimal up to X' where the abstract says the result matches a lower bound (or is tight) up to X."""
+    after = [t.lower for t in claim[i + 1 : i + 4]]
+    if after[:2] != ["up", "to"] or len(after) < 3:
+        return False
+    stems = {t.stem for t in abstract}
+    return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     dropped = _dropped_conditions(ctx)
     if dropped:
@@ -1943,6 +1955,8 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue
         if evidence_stems & _AS_STRONG.get(key, frozenset()):
             continue  # "solely" where the evidence says "only", "a guarantee" where it proves
+        if key == "optim" and _qualified_optimal(claim, i, ctx.abstract_tokens):
+            continue  # "optimal up to log factors" where the abstract matches lower bounds up to log factors
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
         if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
@@ -2002,6 +2016,7 @@ _SCOPE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("in-distribut", "out-of-distribut"),
     ("short-context", "long-context"),
     ("photograph", "video"),
+    ("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublinear", "superlinear"),  # rates of growth
 )  # fmt: skip
 
 

@@ -241,3 +241,20 @@ def test_a_hyphenated_in_is_no_negating_prefix():
 def test_the_best_baseline_restates_the_strongest_baseline():
     abstract = "The planner solves 14 of 20 maze layouts, against 6 of 20 for the strongest baseline."
     assert _check(abstract, "The planner solves 14 of 20 maze layouts, far more than the best baseline.").verified
+
+
+def test_an_unlike_part_of_the_claim_describes_other_work():
+    abstract = "Earlier solvers need memory that grows quadratically with the horizon. Ours needs constant memory."
+    claim = "Unlike earlier solvers, whose memory grows quadratically with the horizon, the new solver needs constant memory."
+    assert _check(abstract, claim, best=1).verified
+
+
+def test_optimal_up_to_a_factor_restates_matching_lower_bounds_up_to_it():
+    abstract = "Our estimator's error matches the minimax lower bound up to logarithmic factors."
+    assert _check(abstract, "The estimator's error is optimal up to logarithmic factors.").verified
+    assert not _check(abstract, "The estimator's error is optimal.").verified
+
+
+def test_growth_rates_are_exclusive_settings():
+    abstract = "The sketch needs memory linear in the stream length and answers queries in constant time."
+    assert not _check(abstract, "The sketch needs memory quadratic in the stream length.").verified
