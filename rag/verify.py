@@ -897,7 +897,7 @@ def clauses(tokens: Sequence[Token]) -> tuple[tuple[Token, ...], ...]:
 def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     out: list[list[Token]] = [[]]
     unlike = False  # inside "Unlike existing works that rely on X, such as Y, to do Z, we ...": one negated part
-    skip = 0
+    skip = attached = 0
     for i, t in enumerate(tokens):
         if skip:
             skip -= 1
@@ -918,6 +918,12 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             unlike = False
             out.append([])
         if unlike and t.is_punct:
+            continue
+        if t.text == "(" and before is not None and before.end == t.start and not before.is_punct:
+            attached += 1  # "g(T)", "f(x)": notation, not a parenthesis between clauses
+            continue
+        if t.text == ")" and attached:
+            attached -= 1
             continue
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
@@ -1087,7 +1093,8 @@ def _prefix_negates(claim_clause: Sequence[Token], abstract_clause: Sequence[Tok
         return False
     return any(
         t.lower.startswith(prefix) and ((rest := t.lower[len(prefix) :].lstrip("-")) in words
-                                        or (len(rest) >= 6 and stem(rest) in stems))  # "non-identifiable": "identified"
+                                        or (len(rest) >= 6 and stem(rest) in stems)  # "non-identifiable": "identified"
+                                        or _derived_from_any(stem(rest), stems))  # "unknown": "know"
         for t in claim_clause
         if len(t.lower) > 4
         for prefix in _NEG_PREFIXES
@@ -1210,7 +1217,7 @@ def check_polarity(ctx: _Context) -> str | None:
         lacking = _after_word(toks, "without") | _after_word(toks, "no") | {f.stem for t in toks if (f := _free_of(t))}
         for w in sorted(lacking & claim_with - claim_without - _GENERIC_NEEDS):
             return f"the abstract says it is without {w}: {_quote(text)}"
-    own_positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not any(t.lower in _CLAIM_PRIOR for t in c)]
+    own_positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not any(t.lower in _PRIOR_MARKERS for t in c)]
     for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
         # "a training-free strategy" against "a module trained to predict", "without real-world tuning data" against
         # "after tuning on real-world videos": the claim does what the paper goes without (a sentence that also
@@ -1672,6 +1679,8 @@ def check_direction(ctx: _Context) -> str | None:
             for e in evidence_cmp:
                 if c.dimension != e.dimension:  # "lower memory" against "outperforms": not the same comparison
                     continue
+                if c.head and e.head and c.head != e.head:
+                    continue  # "fewer samples" against "more sample-efficient": two properties
                 same = len(c.better & e.better) + len(c.worse & e.worse)
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
                 # the two sides traded places outright: each side of the claim holds words of the other side of
@@ -2017,7 +2026,10 @@ _SCOPE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("short-context", "long-context"),
     ("photograph", "video"),
     ("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublinear", "superlinear"),  # rates of growth
+    ("classif", "regress"),
+    ("egocentr", "exocentr", "first-person", "third-person"),
 )  # fmt: skip
+_WHOLE_WORDS = {("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublinear", "superlinear")}  # not "linear-regression"
 
 
 # Groups whose terms describe size rather than a setting: a summary may call a study "large-scale" unprompted, so
@@ -2047,10 +2059,15 @@ def _scope_stems(tokens: Sequence[Token]) -> list[str]:
 
 
 def check_scope(ctx: _Context) -> str | None:
-    claim = _scope_stems(ctx.claim_tokens)
-    abstract = _scope_stems(ctx.abstract_tokens)
-    evidence = [s for toks in ctx.evidence_tokens for s in _scope_stems(toks)]
+    split = (_scope_stems(ctx.claim_tokens), _scope_stems(ctx.abstract_tokens),
+             [s for toks in ctx.evidence_tokens for s in _scope_stems(toks)])  # fmt: skip
+    def unhyphenated(tokens: Sequence[Token]) -> list[str]:
+        return [t.stem for t in tokens if "-" not in t.lower]
+
+    whole = (unhyphenated(ctx.claim_tokens), unhyphenated(ctx.abstract_tokens),
+             [s for toks in ctx.evidence_tokens for s in unhyphenated(toks)])  # fmt: skip
     for group in _SCOPE_GROUPS:
+        claim, abstract, evidence = whole if group in _WHOLE_WORDS else split
         for term in group:
             if not _term_positions(term, claim) or _term_positions(term, evidence):
                 continue

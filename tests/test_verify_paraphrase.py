@@ -258,3 +258,28 @@ def test_optimal_up_to_a_factor_restates_matching_lower_bounds_up_to_it():
 def test_growth_rates_are_exclusive_settings():
     abstract = "The sketch needs memory linear in the stream length and answers queries in constant time."
     assert not _check(abstract, "The sketch needs memory quadratic in the stream length.").verified
+
+
+def test_fewer_samples_is_not_the_opposite_of_more_sample_efficient():
+    abstract = "We show that the sparse router is more sample-efficient than the dense router."
+    assert _check(abstract, "The authors show that the sparse router needs fewer samples than the dense router.").verified
+
+
+def test_unknown_restates_without_knowing_across_function_notation():
+    abstract = "Each user has a budget $b(T)$ unknown to the platform. Our pricing rule reaches low regret."
+    claim = "The pricing rule reaches low regret without needing to know the users' budget b(T)."
+    assert _check(abstract, claim, best=1).verified
+
+
+def test_function_notation_does_not_split_a_clause():
+    assert len(clauses(tokenize("the loss f(x) is not convex"))) == 1
+
+
+def test_a_growth_rate_inside_a_compound_is_no_rate():
+    abstract = "For a solvable linear-regression model, the error decays exponentially with depth."
+    assert _check(abstract, "In a solvable linear-regression model, the error decays exponentially with depth.").verified
+
+
+def test_classification_and_regression_are_exclusive_settings():
+    abstract = "We bound how multiple collectives can steer a classifier's behaviour."
+    assert not _check(abstract, "We bound how multiple collectives can steer a regression model's behaviour.").verified
