@@ -549,9 +549,10 @@ def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     """'MCTS' where the abstract writes 'Monte Carlo Tree Search' (initials of consecutive words)."""
     if not (3 <= len(name) <= 8 and name.isalpha() and name.isupper()):
         return False
-    words = [t for t in tokens if _is_content(t)]
+    # the parts of a hyphenated word count as words: "VLMs" for "vision-language models"
+    words = [p for t in tokens if _is_content(t) for p in t.text.split("-") if p]
     n = len(name)
-    return any(all(words[i + k].text[0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
+    return any(all(words[i + k][0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
 
 
 def _pair_acronym_of(name: str, tokens: Sequence[Token]) -> bool:
@@ -2028,6 +2029,8 @@ _SCOPE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublinear", "superlinear"),  # rates of growth
     ("classif", "regress"),
     ("egocentr", "exocentr", "first-person", "third-person"),
+    ("train time", "infer time", "test time", "test-tim", "deploy time"),
+    ("dure train", "dure infer", "dure deploy"),
 )  # fmt: skip
 _WHOLE_WORDS = {("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublinear", "superlinear")}  # not "linear-regression"
 

@@ -283,3 +283,14 @@ def test_a_growth_rate_inside_a_compound_is_no_rate():
 def test_classification_and_regression_are_exclusive_settings():
     abstract = "We bound how multiple collectives can steer a classifier's behaviour."
     assert not _check(abstract, "We bound how multiple collectives can steer a regression model's behaviour.").verified
+
+
+def test_an_acronym_of_hyphenated_words():
+    abstract = "Large vision-language models miscount objects in crowded scenes."
+    assert _check(abstract, "Large VLMs miscount objects in crowded scenes.").verified
+
+
+def test_training_time_where_the_abstract_says_inference_time():
+    abstract = "Pruning these heads at inference time halves the memory of the decoder."
+    assert not _check(abstract, "Pruning these heads at training time halves the memory of the decoder.").verified
+    assert _check(abstract, "At inference time, pruning these heads halves the decoder's memory.").verified
