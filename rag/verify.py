@@ -775,6 +775,7 @@ def check_swap(ctx: _Context) -> str | None:
     other way round. A synonym the abstract never uses is left to the other checks."""
     need = ctx.policy.swap_min_context
     abstract_parts = _parts([t for t in ctx.abstract_tokens if _is_content(t)])
+    abstract_words = {w for t in ctx.abstract_tokens for w in (t.lower, *t.lower.split("-"))}
     claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
     for clause in clauses(ctx.claim_tokens):
         mine = [t for t in clause if _swap_word(t)]
@@ -822,6 +823,8 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # at an end of the part only an opposite counts (a subject may be named many ways)
                 if not opposite and k > 0 and said_p & _parts(toks) and not instead_p <= claim_parts:
                     continue  # in one sentence, a swap is two terms trading places, not a synonym
+                if not opposite and len(said) == 1 and "-" not in said[0].lower and said[0].lower not in abstract_words:
+                    continue  # "spans" where the abstract has only "the span": another word (a verb), not its term
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
