@@ -902,6 +902,7 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     out: list[list[Token]] = [[]]
     unlike = False  # inside "Unlike existing works that rely on X, such as Y, to do Z, we ...": one negated part
     skip = attached = 0
+    replacing = ""  # the word that ends the replaced part ("with" after "replaces X")
     for i, t in enumerate(tokens):
         if skip:
             skip -= 1
@@ -922,6 +923,15 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             unlike = False
             out.append([])
         if unlike and t.is_punct:
+            continue
+        if replacing and t.lower == replacing:
+            replacing = ""  # "replaces X with Y": Y is what the paper does
+            out.append([])
+            continue
+        link = _REPLACE.get(t.lower)
+        if link and after not in ("by", "with", "for") and any(x.lower == link for x in tokens[i + 2 : i + 12]):
+            replacing = link  # "replaces X with Y", "swaps X for Y" say "instead of X, Y": X is denied
+            out.append([_token(t.text, "not", "not", t.start, t.end)])  # written as the verb, read as "not"
             continue
         if t.text == "(" and before is not None and before.end == t.start and not before.is_punct:
             attached += 1  # "g(T)", "f(x)": notation, not a parenthesis between clauses
@@ -960,6 +970,10 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
+# Verbs that deny their first object in favour of a second, and the word before the second.
+_REPLACE = {"replace": "with", "replaces": "with", "replacing": "with", "substitute": "with", "substitutes": "with",
+            "swap": "for", "swaps": "for", "swapping": "for", "trade": "for", "trades": "for", "exchange": "for",
+            "exchanges": "for"}  # fmt: skip
 _UNLIKE_WORDS = {"unlike", "in", "as"}  # how the negated part of "Unlike X, ..." / "In contrast to X, ..." starts
 _UNLIKE_PHRASES = {("in", "contrast", "to"), ("as", "opposed", "to"), ("in", "contrast", "with")}
 # After "Unlike X, " the main clause starts with its subject: a pronoun or determiner, or a name ("ZedNet does ...").
@@ -1160,6 +1174,11 @@ _FAILURE_NOUNS = {stem(w) for w in "failure failures inability limitation limita
                   "deficiency deficiencies".split()}  # fmt: skip
 
 
+def _replaced_part(clause: Sequence[Token]) -> bool:
+    """The clause is the X of "replaces X with Y"."""
+    return clause[0].lower == "not" and clause[0].text.lower() in _REPLACE
+
+
 def check_polarity(ctx: _Context) -> str | None:
     only_if = _only_if_contradicted(ctx)
     if only_if:
@@ -1180,6 +1199,8 @@ def check_polarity(ctx: _Context) -> str | None:
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses
+        if not _negated(claim_clause):  # "replaces X with Y" denies X only against a claim that denies something
+            candidates = [c for c in candidates if not _replaced_part(c)]
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
         in_all = {id(c): _shared_words(claim_clause, content_stems(c)) for c in abstract_clauses}
@@ -1204,6 +1225,8 @@ def check_polarity(ctx: _Context) -> str | None:
         words = len(_word_keys(tuple(clause)))  # a hyphenated word counts once
         if not _negated(clause) or words < 2:
             continue
+        if _replaced_part(clause):
+            continue  # "replaces random cropping with X" does not deny what the abstract says of random cropping
         needed = max(2, ctx.policy.negated_part_coverage * words)
         if any(
             not _negated(c) and not _prefix_negates(c, clause) and _shared_words(clause, content_stems(c)) >= needed

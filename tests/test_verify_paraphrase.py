@@ -300,3 +300,21 @@ def test_a_verb_whose_noun_the_abstract_uses_elsewhere_is_no_swap():
     abstract = ("The benchmark covers the span of tasks a clerk meets. Completion rate ranges from 3.1% to 52.4% across "
                 "the agents we test.")
     assert _check(abstract, "Across the tested agents, completion rate spans from 3.1% to 52.4%.", best=1).verified
+
+
+def test_replaces_x_with_y_restates_instead_of_x_y():
+    abstract = "Instead of predicting a single waypoint, our planner samples several candidate waypoints from a flow model."
+    assert _check(abstract, "The planner replaces single waypoint prediction with sampling candidate waypoints from a flow model.").verified
+    assert _check(abstract, "The planner swaps single waypoint prediction for sampling candidate waypoints from a flow model.").verified
+
+
+def test_replaces_denies_the_first_object_only():
+    parts = clauses(tokenize("the planner replaces grid search with a learned sampler"))
+    negated = [c for c in parts if c[0].lower == "not"]
+    assert negated and [t.lower for t in negated[0][1:]] == ["grid", "search"]
+
+
+def test_what_an_abstract_replaces_is_not_denied_elsewhere():
+    abstract = ("Random cropping treats all regions as equally informative. We propose ProbeNet, which replaces random "
+                "cropping with a learned probe bank.")
+    assert _check(abstract, "Random cropping treats all regions as equally informative.").verified
