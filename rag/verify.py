@@ -32,8 +32,9 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import stem as _snowball
+from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
-from rag.verify_scope import affix_sibling, narrowed
+from rag.verify_scope import affix_sibling, count_swapped, narrowed
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -45,7 +46,8 @@ def stem(word: str) -> str:
 # Tokens
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.][A-Za-z0-9]+)*%?|[,;:()]")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.\u2010\u2011\u2013][A-Za-z0-9]+)*%?|[,;:()]")
+_DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2013": "-", "\u2019": "'"})  # "Bradley–Terry" = "Bradley-Terry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
         raw = m.group(0)
         if raw.endswith((".",)):
             raw = raw.rstrip(".")
-        lower = raw.lower().replace("\u2019", "'")
+        lower = raw.lower().translate(_DASHES)
         if lower.endswith("'s"):
             lower = lower[:-2]
         out.append(_token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
@@ -165,6 +167,20 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
         if gain >= policy.pair_min_gain and gain > best_gain:
             chosen, best_gain = sorted([best, j]), gain
     return chosen
+
+
+def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str]) -> float:
+    """Share of the claim's content stems the abstract has, also in another form ("failures" for "fail") or as
+    one word where the claim writes two ("running time" for "runtime")."""
+    found = claim_stems & abstract_stems
+    missing = claim_stems - found
+    if missing:
+        found |= {s for s in missing if _derived_from_any(s, abstract_stems)}
+        words = [t for t in claim_tokens if not t.is_punct]
+        for a, b in zip(words, words[1:], strict=False):
+            if a.content and b.content and {stem(a.lower + b.lower), stem(a.stem + b.lower)} & abstract_stems:
+                found |= {a.stem, b.stem} & claim_stems
+    return len(found) / len(claim_stems)
 
 
 def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float:
@@ -503,6 +519,9 @@ def _counted_text(ctx: _Context, q: Quantity) -> str:
 # Named entities
 
 
+_MULTIPLIER = re.compile(r"\d+(?:\.\d+)?[x×]")
+
+
 def _looks_like_name(token: Token, first: bool) -> bool:
     text = token.text
     if token.is_punct or len(text) < 2 or text.lower() in _STOPWORDS:
@@ -510,6 +529,8 @@ def _looks_like_name(token: Token, first: bool) -> bool:
     uppers = sum(c.isupper() for c in text)
     has_digit = any(c.isdigit() for c in text)
     has_alpha = any(c.isalpha() for c in text)
+    if _MULTIPLIER.fullmatch(text):
+        return False  # "6x", "2.5x": a number (the numbers check's), not a name
     if has_digit and has_alpha:
         return True
     if uppers >= 2 or (uppers == 1 and not text[0].isupper()):  # AssayBench, CRISPR, nDCG
@@ -519,7 +540,7 @@ def _looks_like_name(token: Token, first: bool) -> bool:
 
 @lru_cache(maxsize=50_000)
 def _name_key(text: str) -> str:
-    key = text.lower().replace("\u2019", "'")
+    key = text.lower().translate(_DASHES)
     key = re.sub(r"'s$", "", key)
     return name_singular(key)
 
@@ -528,9 +549,10 @@ def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     """'MCTS' where the abstract writes 'Monte Carlo Tree Search' (initials of consecutive words)."""
     if not (3 <= len(name) <= 8 and name.isalpha() and name.isupper()):
         return False
-    words = [t for t in tokens if _is_content(t)]
+    # the parts of a hyphenated word count as words: "VLMs" for "vision-language models"
+    words = [p for t in tokens if _is_content(t) for p in t.text.split("-") if p]
     n = len(name)
-    return any(all(words[i + k].text[0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
+    return any(all(words[i + k][0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
 
 
 def _pair_acronym_of(name: str, tokens: Sequence[Token]) -> bool:
@@ -560,20 +582,21 @@ def check_entities(ctx: _Context) -> str | None:
         return None
     abstract_keys = {_name_key(t.text) for t in ctx.abstract_tokens if not t.is_punct}
     abstract_keys |= {_name_key(p) for t in ctx.abstract_tokens if "-" in t.text for p in t.text.split("-") if p}
-    lowered = ctx.abstract.lower()
+    lowered = ctx.abstract.lower().translate(_DASHES)
     choices = list(abstract_keys)
     missing = []
     for name in names:
         key = _name_key(name.text)
         if key in abstract_keys or (len(key) >= 4 and key in lowered):
             continue
-        parts = [p for p in name.text.split("-") if p]
+        parts = [p for p in name.text.translate(_DASHES).split("-") if p]
         if "-" in key and all(
             _name_key(p) in abstract_keys or not _looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True)
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
-        if _acronym_of(name.text, ctx.abstract_tokens) or _pair_acronym_of(name.text, ctx.abstract_tokens):
+        initials = name.text[:-1] if name.text.endswith("s") and name.text[:-1].isupper() else name.text  # "LLMs"
+        if _acronym_of(initials, ctx.abstract_tokens) or _pair_acronym_of(initials, ctx.abstract_tokens):
             continue
         if re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", _flat_math(ctx.abstract)):
             continue  # "l2" where the abstract writes "$\\ell_2$" (as a whole word, not inside another)
@@ -617,7 +640,7 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
         role = _neighbours(claim_words, n_at)
         for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
             words = [t for t in toks if not t.is_punct]
-            if any(_name_key(t.text) == key for t in words) or key in text.lower():
+            if any(_name_key(t.text) == key for t in words) or key in text.lower().translate(_DASHES):
                 continue
             if any(t.lower in _STAND_FOR_NAME for t in words):
                 continue  # "It pairs X with Y": the sentence may speak of N without naming it
@@ -660,7 +683,15 @@ def _exchanged(inner, mine: Sequence[Token], theirs: Sequence[Token], sentence: 
     first, last = theirs[max(0, inner[0][3] - 1)], theirs[min(len(theirs) - 1, inner[-1][4])]
     at = [k for k, t in enumerate(sentence) if t is first or t is last]
     between = sentence[at[0] : at[-1] + 1] if at else []
+    lo, hi = min(op[3] for op in inner), max(op[4] for op in inner)
+    moved = [k for k, t in enumerate(sentence) if any(t is x for x in theirs[lo:hi])]
+    span = sentence[moved[0] : moved[-1] + 1] if moved else []
+    if len(removed) == 1 and any(t.lower == "of" for t in span) and not any(t.lower in _DIRECTED for t in span):
+        return False  # "virus entry" for "entry of the virus": a compound turned round
     return not any(t.lower in ("and", "or", ",", "&", "nor") for t in between)
+
+
+_DIRECTED = {"to", "from", "than", "over", "into", "versus", "vs", "against", "toward", "towards"}
 
 
 def _parts(tokens: Sequence[Token]) -> set[str]:
@@ -744,6 +775,7 @@ def check_swap(ctx: _Context) -> str | None:
     other way round. A synonym the abstract never uses is left to the other checks."""
     need = ctx.policy.swap_min_context
     abstract_parts = _parts([t for t in ctx.abstract_tokens if _is_content(t)])
+    abstract_words = {w for t in ctx.abstract_tokens for w in (t.lower, *t.lower.split("-"))}
     claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
     for clause in clauses(ctx.claim_tokens):
         mine = [t for t in clause if _swap_word(t)]
@@ -779,6 +811,8 @@ def check_swap(ctx: _Context) -> str | None:
                 said_p, instead_p = _parts(said) - _parts(instead), _parts(instead) - _parts(said)
                 if not said_p or not instead_p or said_p & _parts(theirs) or instead_p & mine_parts:
                     continue
+                if any(derived(x, y) for x in said_p for y in _parts(theirs)):
+                    continue  # "reusable rules" for "reuses rules": the same word in another form
                 if any(t.lower[0].isdigit() for t in (*said, *instead)) or instead_p & _GENERIC:
                     continue  # numbers are the numbers check's; "the model" may stand for the claim's name
                 if any(_is_abbreviation(t) for t in (*said, *instead)):
@@ -789,19 +823,33 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # at an end of the part only an opposite counts (a subject may be named many ways)
                 if not opposite and k > 0 and said_p & _parts(toks) and not instead_p <= claim_parts:
                     continue  # in one sentence, a swap is two terms trading places, not a synonym
+                if not opposite and len(said) == 1 and "-" not in said[0].lower and said[0].lower not in abstract_words:
+                    continue  # "spans" where the abstract has only "the span": another word (a verb), not its term
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
 
 
+def _fronted(tokens: Sequence[Token]) -> tuple[Token, ...]:
+    """The content words of a setting put before the sentence's first comma ("At equal compute, ...", "On X, ..."):
+    a restatement may move it to the other end of the sentence, which does not make it trade roles."""
+    words = [t for t in tokens if t.text not in "()"]
+    if not words or words[0].lower not in _FRAGMENT_START:
+        return ()
+    end = next((k for k, t in enumerate(words) if t.is_punct), None)
+    return tuple(t for t in words[:end] if t.content) if end is not None and end <= 10 else ()
+
+
 def check_roles(ctx: _Context) -> str | None:
     """Two terms of the evidence trading what is said of them ("A segments, B labels" for "B segments, A labels")."""
+    settings = frozenset(_role_key(t.stem) for toks in (ctx.claim_tokens, *ctx.evidence_tokens) for t in _fronted(toks))
     crossing = crossed_roles(
         ctx.claim_tokens,
         ctx.evidence_tokens,
         min_crossed_words=ctx.policy.roles_min_crossed_words,
         punct_weight=ctx.policy.roles_punctuation_distance,
+        settings=settings,
     )
     if crossing is None:
         return _crossed_parts(ctx)
@@ -853,18 +901,43 @@ def clauses(tokens: Sequence[Token]) -> tuple[tuple[Token, ...], ...]:
 def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     out: list[list[Token]] = [[]]
     unlike = False  # inside "Unlike existing works that rely on X, such as Y, to do Z, we ...": one negated part
+    skip = attached = 0
+    replacing = ""  # the word that ends the replaced part ("with" after "replaces X")
     for i, t in enumerate(tokens):
+        if skip:
+            skip -= 1
+            continue
         after = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         before = tokens[i - 1] if i > 0 else None
+        if t.lower in ("in", "as") and tuple(x.lower for x in tokens[i : i + 3]) in _UNLIKE_PHRASES:
+            # "In contrast to X, ..." says what "Unlike X, ..." says
+            unlike, skip = True, 2
+            out.append([_token("not", "not", "not", t.start, t.end)])
+            continue
         if t.lower == "yet" and after == "to":  # "has yet to produce" = has not produced
             out[-1].append(_token("not", "not", "not", t.start, t.end))
             continue
         if t.lower == "yet" and before is not None and not before.is_punct and before.lower not in ("and", "but"):
             continue  # "has not yet produced": an adverb, not "..., yet ..."
-        if unlike and t.lower in _OWN_START:
+        if unlike and (t.lower in _OWN_START or (before is not None and before.text == "," and _starts_main(t))):
             unlike = False
             out.append([])
         if unlike and t.is_punct:
+            continue
+        if replacing and t.lower == replacing:
+            replacing = ""  # "replaces X with Y": Y is what the paper does
+            out.append([])
+            continue
+        link = _REPLACE.get(t.lower)
+        if link and after not in ("by", "with", "for") and any(x.lower == link for x in tokens[i + 2 : i + 12]):
+            replacing = link  # "replaces X with Y", "swaps X for Y" say "instead of X, Y": X is denied
+            out.append([_token(t.text, "not", "not", t.start, t.end)])  # written as the verb, read as "not"
+            continue
+        if t.text == "(" and before is not None and before.end == t.start and not before.is_punct:
+            attached += 1  # "g(T)", "f(x)": notation, not a parenthesis between clauses
+            continue
+        if t.text == ")" and attached:
+            attached -= 1
             continue
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
@@ -877,6 +950,11 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
             # "without labels by combining X": the means are said positively ("without using X" stays negated)
             out.append([t])
+            continue
+        if t.lower == "no" and before is not None and before.lower == "with" and out[-1] and out[-1][-1] is before:
+            # "improves X even with no new data": a condition, like "without new data", not a denial of X
+            out[-1] = out[-1][:-1]
+            out.append([_token("without", "without", "without", before.start, t.end)])
             continue
         rather = t.lower == "than" and i > 0 and tokens[i - 1].lower == "rather"
         instead = t.lower == "of" and i > 0 and tokens[i - 1].lower == "instead"
@@ -892,6 +970,25 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
+# Verbs that deny their first object in favour of a second, and the word before the second.
+_REPLACE = {"replace": "with", "replaces": "with", "replacing": "with", "substitute": "with", "substitutes": "with",
+            "swap": "for", "swaps": "for", "swapping": "for", "trade": "for", "trades": "for", "exchange": "for",
+            "exchanges": "for"}  # fmt: skip
+_UNLIKE_WORDS = {"unlike", "in", "as"}  # how the negated part of "Unlike X, ..." / "In contrast to X, ..." starts
+_UNLIKE_PHRASES = {("in", "contrast", "to"), ("as", "opposed", "to"), ("in", "contrast", "with")}
+# After "Unlike X, " the main clause starts with its subject: a pronoun or determiner, or a name ("ZedNet does ...").
+_SUBJECT_START = {"it", "its", "they", "their", "the", "these", "those", "each", "both", "all", "every", "a", "an",
+                  "one"}  # fmt: skip
+
+
+def _starts_main(token: Token) -> bool:
+    """Whether a word after a comma in an "Unlike X, ..." sentence starts the main clause (its subject): a pronoun or
+    determiner, or a name ("Unlike prior work, ZedNet needs no labels"); not "such as", "to", "that" of the X part."""
+    if token.is_punct:
+        return False
+    if token.lower in _SUBJECT_START:
+        return True
+    return _looks_like_name(token, first=False)
 
 
 def _free_of(token: Token) -> Token | None:
@@ -949,8 +1046,12 @@ def _prefix_antonym(a: str, b: str) -> bool:
         if len(shorter) < 4:
             continue
         for prefix in _NEG_PREFIXES:
-            if longer in (prefix + shorter, f"{prefix}-{shorter}"):
+            hyphened = prefix in ("non", "un") and longer == f"{prefix}-{shorter}"  # "in-silico" is no negation
+            if longer == prefix + shorter or hyphened:
                 return True
+            rest = longer[len(prefix) :].lstrip("-") if longer.startswith(prefix) else ""
+            if prefix in ("non", "un") and len(rest) >= 6 and stem(rest) == stem(shorter):
+                return True  # "identified" / "non-identifiable"
     return False
 
 
@@ -1005,14 +1106,17 @@ _FRAGMENT_START = {"in", "on", "for", "across", "under", "at", "during", "from",
 def _prefix_negates(claim_clause: Sequence[Token], abstract_clause: Sequence[Token]) -> bool:
     """The claim says with a prefix what the abstract says with "not": "unmentioned" for "not mentioned"."""
     words = {t.lower for t in abstract_clause}
+    stems = {t.stem for t in abstract_clause if t.content}
     if not _negated(abstract_clause):
         return False
     return any(
-        t.lower.startswith(prefix) and t.lower[len(prefix) :].lstrip("-") in words
+        t.lower.startswith(prefix) and ((rest := t.lower[len(prefix) :].lstrip("-")) in words
+                                        or (len(rest) >= 6 and stem(rest) in stems)  # "non-identifiable": "identified"
+                                        or _derived_from_any(stem(rest), stems))  # "unknown": "know"
         for t in claim_clause
         if len(t.lower) > 4
         for prefix in _NEG_PREFIXES
-    )
+    )  # fmt: skip
 
 
 _CHANGE = ("alter", "chang", "modifi", "affect", "compromis", "sacrific", "degrad", "hurt", "lose", "harm",
@@ -1065,6 +1169,16 @@ def _only_if_contradicted(ctx: _Context) -> str | None:
     return None
 
 
+# Nouns that say something does not work: "we trace the failure of X to Y" agrees with "X cannot do Y".
+_FAILURE_NOUNS = {stem(w) for w in "failure failures inability limitation limitations shortcoming shortcomings "
+                  "deficiency deficiencies".split()}  # fmt: skip
+
+
+def _replaced_part(clause: Sequence[Token]) -> bool:
+    """The clause is the X of "replaces X with Y"."""
+    return clause[0].lower == "not" and clause[0].text.lower() in _REPLACE
+
+
 def check_polarity(ctx: _Context) -> str | None:
     only_if = _only_if_contradicted(ctx)
     if only_if:
@@ -1080,9 +1194,13 @@ def check_polarity(ctx: _Context) -> str | None:
     for claim_clause in clauses(ctx.claim_tokens):
         if claim_clause[0].lower in _FRAGMENT_START:
             continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
+        if claim_clause[0].lower == "not" and ctx.claim[claim_clause[0].start : claim_clause[0].end].lower() in _UNLIKE_WORDS:
+            continue  # "Unlike prior methods, whose cost grows with X, ...": what other work does, not a denial
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses
+        if not _negated(claim_clause):  # "replaces X with Y" denies X only against a claim that denies something
+            candidates = [c for c in candidates if not _replaced_part(c)]
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
         in_all = {id(c): _shared_words(claim_clause, content_stems(c)) for c in abstract_clauses}
@@ -1093,8 +1211,9 @@ def check_polarity(ctx: _Context) -> str | None:
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
         agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
-            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c)
+            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause)
             and not _kept(claim_clause, c)
+            and not (_negated(claim_clause) and any(t.stem in _FAILURE_NOUNS for t in c))
             and _negation_concerns(claim_clause, c)
             for c in matches + agreeing
         ):
@@ -1106,6 +1225,8 @@ def check_polarity(ctx: _Context) -> str | None:
         words = len(_word_keys(tuple(clause)))  # a hyphenated word counts once
         if not _negated(clause) or words < 2:
             continue
+        if _replaced_part(clause):
+            continue  # "replaces random cropping with X" does not deny what the abstract says of random cropping
         needed = max(2, ctx.policy.negated_part_coverage * words)
         if any(
             not _negated(c) and not _prefix_negates(c, clause) and _shared_words(clause, content_stems(c)) >= needed
@@ -1123,12 +1244,25 @@ def check_polarity(ctx: _Context) -> str | None:
         lacking = _after_word(toks, "without") | _after_word(toks, "no") | {f.stem for t in toks if (f := _free_of(t))}
         for w in sorted(lacking & claim_with - claim_without - _GENERIC_NEEDS):
             return f"the abstract says it is without {w}: {_quote(text)}"
+    own_positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not any(t.lower in _PRIOR_MARKERS for t in c)]
+    for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
+        # "a training-free strategy" against "a module trained to predict", "without real-world tuning data" against
+        # "after tuning on real-world videos": the claim does what the paper goes without (a sentence that also
+        # speaks of other work counts where the "without" is not in the part about other work)
+        own = [t for t in toks if id(t) not in prior]
+        free = {f.stem for t in own if (f := _free_of(t))}
+        without = _after_word(own, "without") - _GENERIC_NEEDS
+        for w in sorted((free | without) - claim_without - _GENERIC_NEEDS):
+            for c in own_positive:
+                done = any(t.stem == w and t.lower.endswith(("ed", "ing")) for t in c)  # "trained", "tuning"
+                if done and (w in free or len(without & content_stems(c)) >= 2):  # "real-world" and "tuning"
+                    return f"the abstract says it is without {w}: {_quote(text)}"
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
     for word in claim_words - evidence_words:
         for other in evidence_words - claim_words:
-            if _prefix_antonym(word, other) and not _said_negated(ctx, other):
+            if _prefix_antonym(word, other) and not _said_negated(ctx, other) and not _lessened(ctx.claim_tokens, word):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
             if (
                 _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
@@ -1163,7 +1297,8 @@ _ANTONYM_WORDS = (
     ("redundant", "orthogonal"), ("duplicates", "orthogonal"), ("duplicates", "complementary"), ("close", "far"),
     ("subtle", "conspicuous"), ("subtle", "obvious"), ("largest", "smallest"), ("highest", "lowest"),
     ("best", "worst"), ("confirms", "counter"), ("confirms", "contradicts"), ("rich", "limited"),
-    ("abundant", "scarce"), ("abundant", "limited"), ("well", "poorly"),
+    ("abundant", "scarce"), ("abundant", "limited"), ("well", "poorly"), ("rewards", "penalizes"),
+    ("encourages", "discourages"), ("encourages", "penalizes"), ("longer", "shorter"),
 )  # fmt: skip
 
 
@@ -1194,6 +1329,18 @@ def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_word
     claim_stems = {stem(w) for w in claim_words}
     evidence_stems = {stem(w) for w in evidence_words}
     return stem(word) not in evidence_stems and stem(other) not in claim_stems
+
+
+_LESSENING = {"less", "not", "no", "never", "hardly", "barely", "least"}
+
+
+def _lessened(tokens: Sequence[Token], word: str) -> bool:
+    """``word`` follows "less" / "not" / "cannot be" in the claim ("less robust" agrees with "non-robust")."""
+    words = [t for t in tokens if not t.is_punct]
+    return any(
+        w.lower == word and any(x.lower in _LESSENING or _is_negation(x) for x in words[max(0, k - 3) : k])
+        for k, w in enumerate(words)
+    )
 
 
 def _said_negated(ctx: _Context, word: str) -> bool:
@@ -1383,6 +1530,7 @@ class Comparison:
     worse: frozenset[str]
     dimension: str
     clause: tuple[Token, ...]
+    head: str = ""  # stem of the word a comparative modifies ("more robust than": robust), when one follows it
 
 
 # Words that favour their subject over what follows "over": "A improves accuracy over B", "A's gains over B".
@@ -1480,6 +1628,14 @@ def _prepositional_sides(clause: Sequence[Token], i: int) -> tuple[int, int] | N
     return None
 
 
+def _head(clause: Sequence[Token], k: int) -> str:
+    """The stem of the content word right after the comparative at ``k`` ("more robust"), or ""."""
+    if not (0 <= k < len(clause) and clause[k].lower in _COMPARATIVES):
+        return ""
+    following = next((t for t in clause[k + 1 : k + 3] if not _is_adverb(t)), None)  # "more lexically aligned"
+    return following.stem if following is not None and following.content else ""
+
+
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
     """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
     'A improves X over B', 'A has lower X compared to B'."""
@@ -1506,7 +1662,7 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
                 subject = set(_ordered_stems(clause[prep_at + 1 : i]))
                 obj = set(_ordered_stems(clause[i + 2 : _object_end(clause, i + 2)])[:_SIDE])
                 a, b = (subject, obj) if sign > 0 else (obj, subject)
-                found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
+                found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), _head(clause, k)))
                 continue
             if not sign or object_from is None:
                 continue
@@ -1519,7 +1675,8 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
                 subject = set(_ordered_stems(clause[subject_end + 1 : i]))
             obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
-            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause)))
+            head = _head(clause, subject_end) if not verb else ""
+            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head))
     return found
 
 
@@ -1549,6 +1706,8 @@ def check_direction(ctx: _Context) -> str | None:
             for e in evidence_cmp:
                 if c.dimension != e.dimension:  # "lower memory" against "outperforms": not the same comparison
                     continue
+                if c.head and e.head and c.head != e.head:
+                    continue  # "fewer samples" against "more sample-efficient": two properties
                 same = len(c.better & e.better) + len(c.worse & e.worse)
                 swapped = len(c.better & e.worse) + len(c.worse & e.better)
                 # the two sides traded places outright: each side of the claim holds words of the other side of
@@ -1563,8 +1722,10 @@ def check_direction(ctx: _Context) -> str | None:
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
     for dim, sign, near, word in claim_words:
-        same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)]
-        opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]]
+        same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)
+                and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
+        opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]
+                    and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         if opposite and not same:
             return f"the abstract says '{opposite[0][3]}', not '{word}': {_quote(_sentence_with(ctx, opposite[0][3]))}"
     return None
@@ -1628,35 +1789,75 @@ _LEVEL_DIMENSIONS = {"amount", "good", "quality", "gain"}
 def orderings(tokens: Sequence[Token]) -> list[tuple[frozenset[str], frozenset[str]]]:
     """(the side that is higher, the side that is lower) for "higher in X than in Y" and for a change "from A to B"
     ("degradation from A to B": A is higher; "gains from A to B": B is)."""
-    return list(_orderings(tuple(tokens)))
+    return [(high, low) for _, high, low in _orderings(tuple(tokens))]
+
+
+_RANGE = "range"  # the dimension of a change "from A to B": compared with a comparison of any level dimension
 
 
 @lru_cache(maxsize=20_000)
-def _orderings(tokens: tuple[Token, ...]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    found = [(c.better, c.worse) for c in comparisons(tokens) if c.dimension in _LEVEL_DIMENSIONS]
+def _orderings(tokens: tuple[Token, ...]) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """(dimension, higher side, lower side); a comparison's dimension carries its head word ("amount:sensit")."""
+    found = [(f"{c.dimension}:{c.head}", c.better, c.worse) for c in comparisons(tokens) if c.dimension in _LEVEL_DIMENSIONS]
     words = [t for t in tokens if not t.is_punct]
     for i, start, stop in _ranges_at(tokens):
         for t in words[max(0, i - _WINDOW) : i]:
             key = t.lower if t.lower in _TRENDS else next((k for k in _TRENDS if t.stem.startswith(k) and len(k) >= 5), None)
             if key and _TRENDS[key][0] in _LEVEL_DIMENSIONS:
-                found.append((start, stop) if _TRENDS[key][1] < 0 else (stop, start))
+                found.append((_RANGE, start, stop) if _TRENDS[key][1] < 0 else (_RANGE, stop, start))
                 break
     return tuple(found)
 
 
+def _same_level(a: str, b: str) -> bool:
+    """Two comparisons ("dimension:head") speak of one level unless each names what it compares and the two differ
+    ("less sensitive" and "more robust" are two properties)."""
+    head_a, head_b = a.partition(":")[2], b.partition(":")[2]
+    return not (head_a and head_b and head_a != head_b)
+
+
 def _reversed_order(ctx: _Context) -> str | None:
-    """"higher in B than in A" where the abstract says the level drops from B... to A, or the other way round."""
-    mine = orderings(ctx.claim_tokens)
+    """"higher in B than in A" where the abstract says the level drops from B... to A, or the other way round. Two
+    comparisons are set against each other only on one dimension ("less sensitive" is an amount, "more robust" a
+    merit: no opposites); a change from A to B against any."""
+    mine = _orderings(tuple(ctx.claim_tokens))
     if not mine:
         return None
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-        if _ends_swapped(mine, orderings(toks)):
-            return f"the abstract says the opposite: {_quote(text)}"
+        stated = _orderings(tuple(toks))
+        for dim, high, low in mine:
+            same = [(h, lo) for d, h, lo in stated if _RANGE in (d, dim) or _same_level(d, dim)]
+            if _ends_swapped([(high, low)], same):
+                return f"the abstract says the opposite: {_quote(text)}"
     return None
 
 
+# Words that say how things stand ("sampling is slow"), not how they change ("speeds up sampling"): a paper that
+# finds a state and one that changes it say different things, not opposite ones.
+_STATE_WORDS = frozenset("high low slow positive negative upper above below".split())
+_HEAD = "head:"  # marks, in a trend word's near set, the word a comparative of amount modifies ("more robust")
+
+
+def _trend_comparable(word: str, near: set[str], other: str, other_near: set[str]) -> bool:
+    """Whether two trend words of opposite sign are about the same thing in the same way: both states or both
+    changes, and a comparative of amount modifying the same word ("less sensitive" is not the opposite of "more
+    robust")."""
+    if (word in _STATE_WORDS) != (other in _STATE_WORDS):
+        return False
+    heads = {x for x in near if x.startswith(_HEAD)}
+    other_heads = {x for x in other_near if x.startswith(_HEAD)}
+    if heads and other_heads:
+        return bool(heads & other_heads)
+    if heads or other_heads:  # "less robust" against "boosts poisoning": only if the other is about robustness
+        head, near_other = (heads, other_near) if heads else (other_heads, near)
+        return any(h[len(_HEAD) :] in near_other for h in head)
+    return True
+
+
 def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]]:
-    """(dimension, sign, content stems within a few words, the word) for each change or degree word."""
+    """(dimension, sign, content stems within a few words, the word) for each change or degree word. A comparative
+    of amount followed by the word it modifies ("more robust", "fewer tokens") also carries ``head:<stem>``.
+    An amount word next to a metric whose better direction is known ("quality drops") is also a change of quality."""
     out = []
     words = [t for t in tokens if not t.is_punct]
     for i, t in enumerate(words):
@@ -1670,7 +1871,16 @@ def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]
             if x is not t and _is_content(x) and x.lower not in _TRENDS and x.stem not in _TRENDS
             for s in _stems_of(x)
         }
+        following = next((x for x in words[i + 1 : i + 3] if not _is_adverb(x)), None)  # "more lexically aligned"
+        if t.lower in _COMPARATIVES and following is not None and following.content and following.lower not in _TRENDS:
+            near.add(_HEAD + following.stem)
         out.append((dim, sign, near, t.lower))
+        if dim == "amount" and t.lower not in _COMPARATIVES:
+            metric = [x for x in words[max(0, i - 2) : i + 3] if x is not t and x.content]
+            if any(x.stem.startswith(_HIGHER_IS_BETTER) for x in metric):
+                out.append(("quality", sign, near, t.lower))
+            elif any(x.stem.startswith(_LOWER_IS_BETTER) for x in metric):
+                out.append(("quality", -sign, near, t.lower))
     return out
 
 
@@ -1695,6 +1905,9 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
 # Words of a formal result: evidence with one of them (and no hedge) supports "proves" ("we establish a bound").
 _FORMAL_RESULT = {stem(w) for w in "bound bounds theorem theorems lemma proof establish derive".split()}
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
+# Words of the evidence as strong as a strong word of the claim (stems).
+_AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
+              "best": frozenset({"strongest", "top", "highest", "lead"})}
 _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
 
 
@@ -1747,6 +1960,23 @@ def _names_a_thing(before: Token) -> bool:
     return before.lower in _HAVE_WORDS or before.lower.endswith(("al", "ble", "ic"))
 
 
+_FLOATING_BEFORE = {"are", "were", "be", "been", "can", "have", "they", "them", "these"}
+
+
+def _lists_before(words: Sequence[Token]) -> bool:
+    """The words name a list of two or more things ("A, B and C", "A and B")."""
+    return any(t.lower in ("and", "or") for t in words[-12:])
+
+
+def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]) -> bool:
+    """'optimal up to X' where the abstract says the result matches a lower bound (or is tight) up to X."""
+    after = [t.lower for t in claim[i + 1 : i + 4]]
+    if after[:2] != ["up", "to"] or len(after) < 3:
+        return False
+    stems = {t.stem for t in abstract}
+    return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     dropped = _dropped_conditions(ctx)
     if dropped:
@@ -1759,8 +1989,14 @@ def check_overclaim(ctx: _Context) -> str | None:
         key = _strong_key(t)
         if key is None or t.lower == "each" or any(_strong_key(e) == key for toks in ctx.evidence_tokens for e in toks):
             continue
+        if evidence_stems & _AS_STRONG.get(key, frozenset()):
+            continue  # "solely" where the evidence says "only", "a guarantee" where it proves
+        if key == "optim" and _qualified_optimal(claim, i, ctx.abstract_tokens):
+            continue  # "optimal up to log factors" where the abstract matches lower bounds up to log factors
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
+        if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
+            continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
@@ -1816,7 +2052,13 @@ _SCOPE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("in-distribut", "out-of-distribut"),
     ("short-context", "long-context"),
     ("photograph", "video"),
+    ("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublinear", "superlinear"),  # rates of growth
+    ("classif", "regress"),
+    ("egocentr", "exocentr", "first-person", "third-person"),
+    ("train time", "infer time", "test time", "test-tim", "deploy time"),
+    ("dure train", "dure infer", "dure deploy"),
 )  # fmt: skip
+_WHOLE_WORDS = {("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublinear", "superlinear")}  # not "linear-regression"
 
 
 # Groups whose terms describe size rather than a setting: a summary may call a study "large-scale" unprompted, so
@@ -1846,15 +2088,22 @@ def _scope_stems(tokens: Sequence[Token]) -> list[str]:
 
 
 def check_scope(ctx: _Context) -> str | None:
-    claim = _scope_stems(ctx.claim_tokens)
-    abstract = _scope_stems(ctx.abstract_tokens)
-    evidence = [s for toks in ctx.evidence_tokens for s in _scope_stems(toks)]
+    split = (_scope_stems(ctx.claim_tokens), _scope_stems(ctx.abstract_tokens),
+             [s for toks in ctx.evidence_tokens for s in _scope_stems(toks)])  # fmt: skip
+    def unhyphenated(tokens: Sequence[Token]) -> list[str]:
+        return [t.stem for t in tokens if "-" not in t.lower]
+
+    whole = (unhyphenated(ctx.claim_tokens), unhyphenated(ctx.abstract_tokens),
+             [s for toks in ctx.evidence_tokens for s in unhyphenated(toks)])  # fmt: skip
     for group in _SCOPE_GROUPS:
+        claim, abstract, evidence = whole if group in _WHOLE_WORDS else split
         for term in group:
             if not _term_positions(term, claim) or _term_positions(term, evidence):
                 continue
             in_abstract = _term_positions(term, abstract)
-            siblings = [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, evidence)]
+            # a sibling the claim names too is not one it replaced ("recovers 3D motion from a video")
+            siblings = [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, evidence)
+                        and not _term_positions(o, claim)]  # fmt: skip
             if not in_abstract:
                 siblings = siblings or [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, abstract)]
             word = _surface(term, ctx.claim_tokens)
@@ -1877,6 +2126,11 @@ def _affix_scope(ctx: _Context) -> str | None:
         sibling = affix_sibling(word, [w for w in evidence if w in abstract]) or affix_sibling(word, abstract)
         if sibling:
             return f"the abstract is about {sibling}, not {word}"
+    claim_words = [t.lower for t in ctx.claim_tokens]
+    swapped = count_swapped(claim_words, evidence) or count_swapped(claim_words, [t.lower for t in ctx.abstract_tokens])
+    if swapped:
+        word, thing = swapped
+        return f"the abstract does not speak of {word} {_surface(thing, ctx.claim_tokens)}, it counts otherwise"
     narrow = narrowed([t.lower for t in ctx.claim_tokens], evidence)
     if narrow:
         only, other = narrow
@@ -1916,12 +2170,42 @@ def english_frequency(word: str) -> float:
     return zipf_frequency(word, "en")
 
 
+_DERIVED_MIN = 4  # letters the shorter stem must have for a longer one to count as derived from it
+
+
+def derived(a: str, b: str) -> bool:
+    """One stem is the other with a derivational ending ('fail' / 'failur', 'reus' / 'reusabl', 'identifi' /
+    'identifiabl'): the shorter (at least four letters) starts the longer, which adds at most five letters."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= _DERIVED_MIN and long.startswith(short) and len(long) - len(short) <= 5
+
+
+def _derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
+    return len(word) >= _DERIVED_MIN and any(derived(word, s) for s in stems if s[:3] == word[:3])
+
+
+def _judged_elsewhere(t: Token) -> bool:
+    """A comparison, change or strength word, which the direction and overclaim checks judge, not a new detail."""
+    return _judged_word(t.lower, t.stem)
+
+
+@lru_cache(maxsize=20_000)
+def _judged_word(lower: str, stem_: str) -> bool:
+    if stem_.startswith(_VERB_PREFIXES) or lower in _COMPARATIVES or lower in _TRENDS:
+        return True
+    if any(stem_ == k or (len(k) >= 5 and stem_.startswith(k)) for k in _TRENDS):
+        return True
+    return stem_ in _HEDGES or _strong_key(_token(lower, lower, stem_, 0, 0)) is not None
+
+
 def check_novelty(ctx: _Context) -> str | None:
     novel = []
     common = ctx.policy.novel_word_max_zipf
     for t in ctx.claim_tokens:
         if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
             continue
+        if _judged_elsewhere(t):
+            continue  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
         if common < 8.0 and english_frequency(t.lower) >= common:
             continue
         stems = _stems_of(t)
@@ -1929,6 +2213,8 @@ def check_novelty(ctx: _Context) -> str | None:
             continue
         if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
             continue
+        if _derived_from_any(t.stem, ctx.abstract_stems):
+            continue  # "failures" where the abstract says "fail", "reusable" for "reuses"
         novel.append(t.text)
     novel = list(dict.fromkeys(novel))
     if len(novel) >= ctx.policy.novel_words_max:
@@ -1974,7 +2260,7 @@ def check_claim(
     evidence = tuple(sentence_spans[i] for i in chosen)
     abstract_tokens = tuple(t for toks in sentence_tokens for t in toks)
     abstract_stems = set().union(*sentence_stems)
-    overlap = len(claim_stems & abstract_stems) / len(claim_stems) if claim_stems else 1.0
+    overlap = _overlap(claim_tokens, claim_stems, abstract_stems) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:

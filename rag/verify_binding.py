@@ -95,6 +95,14 @@ def _side(unit_at: Sequence[float], a_at: Sequence[float], b_at: Sequence[float]
     return -1 if da == db else (0 if da < db else 1)
 
 
+_MEASURE_WORDS = {"point", "percent", "percentag", "pp", "x", "time", "fold", "%"}
+
+
+def _is_measure(stem: str) -> bool:
+    """A number or the unit of one ("12", "point", "percent")."""
+    return stem[:1].isdigit() or stem in _MEASURE_WORDS
+
+
 def _transposed(units: Sequence[Unit], a: Unit, b: Unit) -> bool:
     """The evidence has ``a`` and ``b`` (in one sentence, with shared words between them) in the other order, and
     every unit from ``a`` on in the claim's order, also relative to them: from there, the claim is the evidence with
@@ -105,8 +113,9 @@ def _transposed(units: Sequence[Unit], a: Unit, b: Unit) -> bool:
     if abs(a.evidence_at[0] - b.evidence_at[0]) >= _SENTENCE_GAP / 2:
         return False  # two sentences: a claim combining them may take their parts in any order
     between = units[units.index(a) + 1 : units.index(b)]
-    if sum(len(u.words) for u in between) < 2:
-        return False  # "A is combined with B" says the same as "B is combined with A"
+    if sum(1 for u in between for w in u.words if not _is_measure(w)) < 2:
+        return False  # "A is combined with B" says the same as "B is combined with A"; "A beats B by 12 points on
+        # M" the same as "A improves M by 12 points over B" (only an amount lies between)
     swapped = {id(a): b.evidence_at[0], id(b): a.evidence_at[0]}
     order = [swapped.get(id(u), u.evidence_at[0]) for u in units[units.index(a) :]]
     return all(x < y for x, y in zip(order, order[1:], strict=False))
@@ -118,11 +127,13 @@ def crossed_roles(
     *,
     min_crossed_words: int = 3,
     punct_weight: float = 3.0,
+    settings: frozenset[str] = frozenset(),
 ) -> Crossing | None:
     """Two terms of the claim that the evidence has the other way round (see the module's docstring): from the first
     term on, the evidence is the claim with the two terms exchanged (every other shared run in the same order), at
     least ``min_crossed_words`` words are bound to the other term in the evidence than in the claim, and more words
-    cross than stay with their term."""
+    cross than stay with their term. A unit with a word of ``settings`` (stems of a fronted phrase such as "At equal
+    compute, ...", where a restatement may move a setting to either end) is not taken for one of the two terms."""
     claim = _positions(claim_tokens, punct_weight)
     evidence: list[tuple[str, float]] = []
     for k, toks in enumerate(evidence_tokens):
@@ -132,8 +143,9 @@ def crossed_roles(
     if len(units) < 4:
         return None
     best: Crossing | None = None
-    for i, a in enumerate(units):
-        for b in units[i + 1 :]:
+    terms = [u for u in units if not set(u.words) & settings]
+    for i, a in enumerate(terms):
+        for b in terms[i + 1 :]:
             if not _transposed(units, a, b):
                 continue
             crossed = {0: 0, 1: 0}

@@ -115,3 +115,36 @@ def narrowed(claim_words: Sequence[str], evidence_words: Sequence[str]) -> tuple
                     if wordlike and sibling not in claim_set and sibling not in _SKIP_AFTER_ONLY and len(sibling) > 2:
                         return target, sibling
     return None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One against many of the same thing: "a single collective" where the abstract studies "multiple collectives"
+
+_ONE = frozenset({"single", "one", "sole", "lone", "individual"})
+_MANY = frozenset({"multiple", "many", "several", "various", "numerous"})
+
+
+def _counted_things(words: Sequence[str]) -> dict[str, set[str]]:
+    """stem of the noun -> {"one", "many"}: how the words count each thing they name with a count word before it
+    ("a single collective", "multiple collectives"). Words are lowercased tokens."""
+    out: dict[str, set[str]] = {}
+    for i, w in enumerate(words[:-1]):
+        side = "one" if w in _ONE else "many" if w in _MANY else None
+        if side is None or not words[i + 1].isalpha():
+            continue
+        out.setdefault(stem(words[i + 1]), set()).add(side)
+    return out
+
+
+def count_swapped(claim_words: Sequence[str], abstract_words: Sequence[str]) -> tuple[str, str] | None:
+    """A thing the claim counts as one that the abstract only counts as many, or the other way round: (the claim's
+    count word, the thing), else None."""
+    theirs = _counted_things(abstract_words)
+    for thing, sides in _counted_things(claim_words).items():
+        said = theirs.get(thing)
+        if said and not sides & said:
+            side = next(iter(sides))
+            word = next(w for i, w in enumerate(claim_words[:-1])
+                        if stem(claim_words[i + 1]) == thing and w in (_ONE if side == "one" else _MANY))  # fmt: skip
+            return word, thing
+    return None
