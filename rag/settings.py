@@ -52,7 +52,7 @@ class VerifyPolicy(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     support_threshold: float = Field(
-        default=0.60, ge=0.0, le=1.0,
+        default=0.62, ge=0.0, le=1.0,
         description="Topical support (MiniLM similarity to the evidence + word overlap) a claim needs before the "
         "structured checks run; below it the abstract is about something else.",
     )
@@ -70,7 +70,7 @@ class VerifyPolicy(BaseModel):
         "claim's content words than the best sentence alone.",
     )
     entity_min_similarity: float = Field(
-        default=88.0, ge=0.0, le=100.0,
+        default=85.0, ge=0.0, le=100.0,
         description="rapidfuzz ratio (0-100) at which a name in the claim counts as written in the abstract "
         "(spelling and plural variants); names with digits must match exactly.",
     )
