@@ -164,9 +164,10 @@ def looks_mistyped(
     included, from a word of the vocabulary (rapidfuzz's optimal string alignment distance)."""
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
-    from wordfreq import zipf_frequency
 
-    if len(word) < 4 or word in vocabulary or zipf_frequency(word, "en") >= common_zipf:
+    from rag.word_frequency import zipf_frequency
+
+    if len(word) < 4 or word in vocabulary or zipf_frequency(word) >= common_zipf:
         return False
     edits = long_edits if len(word) >= long_chars else short_edits
     candidates = _of_lengths(vocabulary, len(word) - edits, len(word) + edits)
