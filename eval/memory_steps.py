@@ -34,6 +34,30 @@ def memory_mb() -> dict[str, float]:
     return values
 
 
+def mappings_mb(top: int = 15) -> list[tuple[str, float, float]]:
+    """The largest resident mappings at this moment, by file (anonymous memory as "[anon]", the heap as "[heap]"):
+    (name, resident MiB, anonymous MiB), from /proc/self/smaps."""
+    totals: dict[str, list[float]] = {}
+    name = "[anon]"
+    try:
+        lines = Path("/proc/self/smaps").read_text().splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        head = line.split(None, 5)
+        if head and "-" in head[0] and not head[0].endswith(":"):
+            name = head[5].strip() if len(head) > 5 and head[5].strip() else "[anon]"
+            if "/site-packages/" in name:  # one row per package
+                name = name.split("/site-packages/")[1].split("/")[0]
+            totals.setdefault(name, [0.0, 0.0])
+        elif head[:1] == ["Rss:"]:
+            totals[name][0] += int(head[1]) / 1024
+        elif head[:1] == ["Anonymous:"]:
+            totals[name][1] += int(head[1]) / 1024
+    rows = sorted(((n, r, a) for n, (r, a) in totals.items()), key=lambda row: -row[1])
+    return rows[:top]
+
+
 class Steps:
     """Prints one row per step: each field and its change since the previous row."""
 
@@ -62,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=None, help="question file (default eval/questions.jsonl)")
     parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions (default: all)")
     parser.add_argument("--no-search", action="store_true", help="skip the per-mode searches (answers only)")
+    parser.add_argument("--mappings", type=int, default=0, metavar="N",
+                        help="at the end, print the N largest resident mappings (by file; anonymous memory apart)")
     args = parser.parse_args(argv)
     quiet_libraries()
     steps = Steps()
@@ -119,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     steps.mark(f"all {len(questions)} answers")
     del store
     print(f"peak (VmHWM) {memory_mb().get('VmHWM', float('nan')):.1f} MiB", flush=True)
+    if args.mappings:
+        print(f"\n{'mapping':60} {'resident':>9} {'of it anon':>10}")
+        for name, resident, anon in mappings_mb(args.mappings):
+            print(f"{name[-60:]:60} {resident:9.1f} {anon:10.1f}")
     return 0
 
 

@@ -6,7 +6,7 @@ resident, measured in a serving process) and importing wordfreq costs ~10 MiB mo
 the same values from the same list stored as two arrays (the words sorted, and each word's centibel band, as
 wordfreq stores it), memory-mapped from the data folder, where they are written on first use (well under a second;
 the pipeline writes them at ingest), named by the wordfreq version and a hash of this file, so a change to either
-writes new ones. A lookup is a binary search that touches a few pages. Words of ASCII lower-case letters only (what
+writes new ones. A lookup is a binary search that touches a few pages. Words of ASCII lower-case letters and hyphens (what
 the engine asks about) are looked up without importing wordfreq; anything else is tokenized by wordfreq's own
 tokenizer first. Without a writable folder the arrays are built in memory (~11 MiB).
 """
@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 
 FORMAT = 1
 LANGUAGE = "en"
-# Words that wordfreq's English tokenizer keeps whole and unchanged: one token, the word itself.
-_PLAIN = re.compile(r"[a-z]+")
+# Words that wordfreq's English tokenizer splits at hyphens only: ASCII lower-case letters, hyphens between or around
+# them ("state-of-the-art" -> state, of, the, art). Anything else goes through wordfreq's own tokenizer.
+_PLAIN = re.compile(r"-*[a-z]+(?:-+[a-z]+)*-*")
 # zipf_frequency's default minimum (Zipf 0) as a frequency: what an unknown word gets.
 _MIN_FREQ = 10**0 / 1e9
 
@@ -155,7 +156,7 @@ def use_cache_dir(path: Path | None) -> None:
 def zipf_frequency(word: str) -> float:
     """``wordfreq.zipf_frequency(word, "en")``, read from the on-disk table (0 unknown .. ~7.7 "the")."""
     if _PLAIN.fullmatch(word):
-        tokens = [word]
+        tokens = [part for part in word.split("-") if part]
     else:
         from wordfreq import lossy_tokenize
 
