@@ -153,7 +153,7 @@ class Vocabulary:
     """The alphabetic words of several word sets, as one vocabulary, without building their union (a set of the
     tokenizer's English words and a corpus's words is ~2 MiB of a serving process). Hashable: a cache key."""
 
-    parts: tuple[frozenset[str], ...]
+    parts: tuple[Collection[str], ...]
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and word.isalpha() and any(word in part for part in self.parts)

@@ -19,6 +19,7 @@ import logging
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -288,6 +289,19 @@ def cached_model(folder: Path, cache_dir: Path | None, int8: bool = True) -> str
     return str(path)
 
 
+@lru_cache(maxsize=4)
+def shared_tokenizer(folder: Path):
+    """The fast tokenizer of a model folder, loaded once per process (~4 MiB of vocabulary tables in Rust) and
+    shared read-only: by the encoder's graphs, and by rag.lexicon, which reads its vocabulary as the list of common
+    English words."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
 def all_cores() -> int:
     """CPUs this process may run on (its affinity, not the machine's count)."""
     try:
@@ -334,13 +348,9 @@ class OnnxSentenceEncoder:
     @staticmethod
     def load_tokenizer(folder: Path):
         """The model's fast tokenizer, untruncated and unpadded (the file's own settings truncate at 128 and pad;
-        we count untruncated and truncate to max_tokens in :meth:`token_ids`)."""
-        from tokenizers import Tokenizer
-
-        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
-        return tokenizer
+        we count untruncated and truncate to max_tokens in :meth:`token_ids`). One per folder and process
+        (:func:`shared_tokenizer`)."""
+        return shared_tokenizer(folder.resolve())
 
     @property
     def dimension(self) -> int:
