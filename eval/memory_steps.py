@@ -86,8 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=None, help="question file (default eval/questions.jsonl)")
     parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions (default: all)")
     parser.add_argument("--no-search", action="store_true", help="skip the per-mode searches (answers only)")
-    parser.add_argument("--mappings", type=int, default=0, metavar="N",
-                        help="at the end, print the N largest resident mappings (by file; anonymous memory apart)")
+    parser.add_argument(
+        "--mappings",
+        type=int,
+        default=0,
+        metavar="N",
+        help="at the end, print the N largest resident mappings (by file; anonymous memory apart)",
+    )
     args = parser.parse_args(argv)
     quiet_libraries()
     steps = Steps()

@@ -122,3 +122,23 @@ def test_names_new_finds_a_name_the_question_does_not_give():
 
     assert names_new(["We evaluate on CIFAR-10 and SVHN."], {"foonet"})
     assert not names_new(["FooNet is evaluated on six datasets."], {"foonet"})
+
+
+def test_a_vocabulary_of_several_word_sets_is_their_alphabetic_union():
+    from rag.abstain import Vocabulary, _of_lengths
+
+    corpus, common = frozenset({"graph", "x-ray", "kernel", "gpt4"}), frozenset({"kernel", "graph", "table", "[cls]"})
+    view = Vocabulary((corpus, common))
+    union = frozenset(w for w in corpus | common if w.isalpha())
+    assert {w for w in view} == union
+    assert all(w in view for w in union) and "x-ray" not in view and "gpt4" not in view and "grape" not in view
+    assert _of_lengths(view, 5, 6) == _of_lengths(union, 5, 6) == ("graph", "kernel", "table")  # each word once
+    assert hash(view) == hash(Vocabulary((corpus, common)))  # equal views share the cached length windows
+
+
+def test_looks_mistyped_reads_a_vocabulary_view_as_the_union():
+    from rag.abstain import Vocabulary, looks_mistyped
+
+    view = Vocabulary((frozenset({"electricity", "demand"}), frozenset({"forecasting", "design"})))
+    assert looks_mistyped("electricaty", view) and looks_mistyped("desgin", view)
+    assert not looks_mistyped("design", view)
