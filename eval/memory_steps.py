@@ -1,6 +1,6 @@
 """Memory of the serving path, step by step: resident memory after each thing `rag ask`/`rag ui` does.
 
-``python -m eval.memory_steps [--data-dir DIR] [--questions N]`` opens the index in DIR (default: the settings'
+``python -m eval.memory_steps [--data-dir DIR] [--questions FILE] [--limit N] [--mappings N]`` opens the index in DIR (default: the settings'
 data folder) the way the bench's serving worker does (``eval/bench/retrieval.py``: encoder, snapshot, Chroma store,
 a warm-up search per mode, then searches and extractive answers) and prints, after each step, VmRSS (resident now),
 VmHWM (the peak so far, what the bench reports as "peak RSS"), and resident memory split into anonymous (heap,
