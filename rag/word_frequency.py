@@ -44,8 +44,9 @@ _cache_dir: Path | None = None
 
 class Frequencies:
     """Read-only lookups in the sorted records (word as fixed-width UTF-8, then its band): a binary search that
-    reads one record per step, ~20 per lookup, with ``os.pread`` from the file (not memory-mapped: the kernel maps
-    whole cached folios into the process on a page fault, megabytes per lookup) or from an in-memory array."""
+    reads one record per step, ~20 per lookup, with ``os.pread`` from the file (not memory-mapped: measured, each
+    lookup in a mapped file made megabytes of it resident, the kernel mapping more than the page read) or from an
+    in-memory array."""
 
     def __init__(self, records: np.ndarray | None = None, path: Path | None = None) -> None:
         if path is not None:
