@@ -37,9 +37,11 @@ from rag.question import (
     clauses,
     compare_aspect,
     compare_parts,
+    in_examples,
     is_more_request,
     profile,
     states_unit,
+    term_occurs,
     unit_asked,
 )
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
@@ -221,7 +223,11 @@ def select_evidence(
         )
         # names as written with capitals or digits ("FLUX", "Qwen", "SDXL"), not a lower-case term the corpus
         # sometimes capitalises ("mixture-of-experts")
-        named_links = [link for link in linking.links if is_name_like(link.mention) or link.mention[:1].isupper()]
+        named_links = [
+            link
+            for link in linking.links
+            if (is_name_like(link.mention) or link.mention[:1].isupper()) and not in_examples(prof.text, link.mention)
+        ]
         named = sorted({aid for link in named_links for aid in link.name.abstract_ids}) if shape != "summary" else []
         if named:  # "which papers use X": the papers that name X, whatever else scores well
             shortlist = list(dict.fromkeys([*named, *shortlist]))
@@ -242,6 +248,7 @@ def select_evidence(
             with_contribution=shape in policy.contribution_lines,
             coverage=coverage if topic else None,
             min_coverage=policy.list_min_coverage.get(shape, 0.0),
+            own_names=unlabelled_names(snapshot, shortlist),
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
@@ -296,6 +303,17 @@ def decide_abstention(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
         time.perf_counter() - started, decision.score, linking, readable, signals, fixes,
     )  # fmt: skip
+
+
+def unlabelled_names(snapshot: IndexSnapshot, abstract_ids: Sequence[str]) -> dict[str, str]:
+    """Abstract id -> the name of its work (IndexSnapshot.own_names), for those whose display label does not show
+    it (a label made of the abstract's opening words)."""
+    names = snapshot.own_names
+    return {
+        aid: name
+        for aid in abstract_ids
+        if (name := names.get(aid)) and not term_occurs(name, snapshot.abstracts[aid].label.lower())
+    }
 
 
 def list_shortlist(

@@ -146,10 +146,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_answer(answer) -> None:
+def _print_answer(answer, *, body: bool = True) -> None:
     for notice in answer.notices:
         print(f"note: {notice}", file=sys.stderr)
-    print(answer.text)
+    if body:
+        print(answer.text)
     shown = answer.nearest if answer.abstained else answer.sources
     if shown:
         print("\nNearest abstracts:" if answer.abstained else "\nSources:")
@@ -202,15 +203,20 @@ def cmd_ask(args: argparse.Namespace) -> int:
     history = _load_history(args.history) if args.history else None
     streaming = not args.json and args.stream
     answer = None
+    streamed: list[str] = []
     for event in pipeline.stream(args.question, history, backend=args.backend, model=args.model):
         if isinstance(event, TextDelta) and streaming:
             print(event.text, end="", flush=True)
+            streamed.append(event.text)
         elif isinstance(event, Answer):
             answer = event
     if args.json:
         print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
+    elif streaming and "".join(streamed).strip() == answer.text.strip():
+        print()  # what was streamed is the checked answer: print only its sources and labels, not the text again
+        _print_answer(answer, body=False)
     else:
-        if streaming:
+        if streaming:  # checking changed the text (a sentence dropped or relabelled): show the version that holds
             print("\n\n--- answer with checked citations ---")
         _print_answer(answer)
     return 0

@@ -126,6 +126,7 @@ _GENERIC_NAMES = frozenset(
         "T2I",
     ]
 )
+GENERIC_NAMES = _GENERIC_NAMES  # field acronyms, never the name of one work (also used by rag.lexicon)
 _INTRO = re.compile(
     r"\b(?:we|We)\s+(?:present|propose|introduce|develop|design|build|release|call|name|term|construct|curate)\s+"
     r"(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?",

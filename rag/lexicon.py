@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
+from rag.corpus import GENERIC_NAMES
 from rag.text import content_words, name_singular, sentence_spans
 
 log = logging.getLogger(__name__)
@@ -332,3 +333,48 @@ def _corpus_name(token: str, lowered: str, english: Collection[str], first: bool
 
 def abstracts_naming(lexicon: Lexicon, names: Sequence[str]) -> set[str]:
     return {aid for n in names if n.lower() in lexicon.names for aid in lexicon.names[n.lower()].abstract_ids}
+
+
+_INTRODUCES = re.compile(
+    r"(?i:\b(?:we\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|call|term|name|dub)|our\s+(?:[\w-]+\s+){0,2}"
+    r"(?:method|approach|framework|model|policy|algorithm|benchmark|dataset|system|procedure|metric|index)|called|"
+    r"termed|dubbed|named)\b)"
+    # "Our FooNet policy …", "Our \emph{Foo Net} (FN) …": a capitalised name right after "our" (case matters here)
+    r"|\b[Oo]ur\s+(?:\\[a-z]+\{)?(?=[A-Z])",
+)
+
+
+def own_names(lexicon: Lexicon, texts: Iterable[tuple[str, str]], window: int = 80) -> dict[str, str]:
+    """Abstract id -> the name of its own work: a corpus name that abstract alone uses and that it introduces (within
+    ``window`` characters after "we propose/introduce/present …", "our method/framework/… ", "called/termed …"),
+    the first so introduced. ``texts``: (id, text) pairs. Abstracts that introduce no such name are left out."""
+    single: dict[str, list[str]] = defaultdict(list)  # abstract id -> lower-cased names only it uses
+    for lowered, name in lexicon.names.items():
+        if len(name.abstract_ids) == 1 and name.surface not in GENERIC_NAMES:  # "GUI", "OOD": field vocabulary
+            single[next(iter(name.abstract_ids))].append(lowered)
+    found: dict[str, str] = {}
+    for aid, text in texts:
+        candidates = single.get(aid)
+        if not candidates:
+            continue
+        lowered_text = text.lower()
+        if len(lowered_text) != len(text):  # lower-casing moved offsets (rare letters): cues read lower-cased
+            text = lowered_text
+        best: tuple[int, int, str] | None = None  # (position, -length, name): the first introduced, the longest there
+        for cue in _INTRODUCES.finditer(text):
+            tail = lowered_text[cue.end() : cue.end() + window]
+            for lowered in candidates:
+                at = _find_as_word(lowered, tail)
+                if at >= 0 and (best is None or (cue.end() + at, -len(lowered)) < best[:2]):
+                    best = (cue.end() + at, -len(lowered), lowered)
+            if best is not None:
+                break
+        if best is not None:
+            found[aid] = lexicon.names[best[2]].surface
+    return found
+
+
+def _find_as_word(word: str, text: str) -> int:
+    """Where ``word`` first occurs in ``text`` not inside a longer word (both lower-cased); -1 when it does not."""
+    match = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text)
+    return match.start() if match else -1

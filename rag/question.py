@@ -441,6 +441,28 @@ def clauses(question: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+_EXAMPLE_CUE = re.compile(r"\b(?:such\s+as|for\s+example|for\s+instance|including)\b|\be\.\s?g\.", re.I)
+_EXAMPLE_END = re.compile(r"[)?;:]|\.(?:\s|$)")
+
+
+def example_spans(question: str) -> list[tuple[int, int]]:
+    """Where the question gives examples of what it asks about ("papers on 3D volumes such as MRI", "agents (e.g.
+    FooNet, BarNet)"): from each cue to the end of its clause or parenthesis. A name written there illustrates the
+    topic; it is not the one thing every listed paper must use."""
+    spans = []
+    for cue in _EXAMPLE_CUE.finditer(question):
+        end = _EXAMPLE_END.search(question, cue.end())
+        spans.append((cue.end(), end.start() if end else len(question)))
+    return spans
+
+
+def in_examples(question: str, mention: str) -> bool:
+    """Whether every occurrence of ``mention`` in the question lies in one of its example_spans."""
+    spans = example_spans(question)
+    starts = [m.start() for m in re.finditer(re.escape(mention), question, flags=re.I)]
+    return bool(starts) and all(any(a <= s < b for a, b in spans) for s in starts)
+
+
 def term_variants(term: str) -> set[str]:
     lowered = term.lower()
     return {lowered, name_singular(lowered)}  # GPUs -> gpus, gpu

@@ -19,7 +19,7 @@ from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import Lexicon
+from rag.lexicon import Lexicon, own_names
 from rag.manifest import LazyChunks, Manifest, ManifestColumns, load_bm25, release_pages
 from rag.policy import AnswerPolicy
 from rag.roles import Role, abstract_roles
@@ -45,7 +45,7 @@ class ChunkMatch:
 class RankedAbstract:
     abstract: Abstract
     score: float
-    dense: float | None = None  # best chunk cosine similarity
+    dense: float | None = None  # dense score: mean cosine of its best sentences (AnswerPolicy.dense_sentences)
     bm25: float | None = None  # best chunk BM25 score
     dense_rank: int | None = None  # 1-based
     bm25_rank: int | None = None
@@ -185,6 +185,11 @@ class IndexSnapshot:
     def lexicon(self) -> Lexicon:
         """The corpus's names (methods, benchmarks, datasets, models) and the abstracts using each; built once."""
         return Lexicon.build(zip(self.columns.ids, self.columns.texts(), strict=True), self.policy.generic_name_share)
+
+    @cached_property
+    def own_names(self) -> dict[str, str]:
+        """Abstract id -> the name of its own work (rag.lexicon.own_names), where it has one; built once."""
+        return own_names(self.lexicon, zip(self.columns.ids, self.columns.texts(), strict=True))
 
     @cached_property
     def sentence_roles(self) -> list[Role]:
@@ -349,6 +354,22 @@ class HybridRetriever:
         known = self.snapshot.chunk_index
         return {h.chunk_id: h.similarity for h in hits if h.chunk_id in known}
 
+    def dense_sentence_scores(self, vector: np.ndarray, abstract_ids: Sequence[str], best: int = 2) -> dict[str, float]:
+        """Each candidate abstract's mean cosine with the question over its ``best`` best sentences (all of them when
+        it has fewer); see ``AnswerPolicy.dense_sentences``.
+
+        Only the candidates' sentence rows are read (those the chunk search or BM25 found), so the cost does not grow
+        with the index.
+        """
+        rows_of = self.snapshot.sentence_rows
+        spans = [(aid, rows_of[aid]) for aid in abstract_ids if aid in rows_of]
+        spans = [(aid, rows) for aid, rows in spans if len(rows)]
+        if not spans:
+            return {}
+        index = np.concatenate([np.arange(rows.start, rows.stop) for _, rows in spans])
+        sims = np.asarray(self.snapshot.sentence_vectors[index], dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
+        return top_mean_by_group([aid for aid, _ in spans], [len(rows) for _, rows in spans], sims, best)
+
     def search(
         self,
         question: str,
@@ -383,6 +404,9 @@ class HybridRetriever:
 
         dense_best = _best_per_abstract(dense_chunks)
         bm25_best = _best_per_abstract(bm25_chunks)
+        if dense_chunks and self.policy.dense_sentences > 0:
+            candidates = [*dense_best, *(a for a in bm25_best if a not in dense_best)]
+            dense_best = self.dense_sentence_scores(vector, candidates, self.policy.dense_sentences)
         dense_ranking = sorted(dense_best, key=lambda a: -dense_best[a])
         bm25_ranking = sorted(bm25_best, key=lambda a: -bm25_best[a])
         if self.mode == "dense":
@@ -479,6 +503,19 @@ def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -
     """Abstracts using a name the question mentions -> 1/sqrt(how many abstracts use that name)."""
     linking = snapshot.lexicon.link(question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
     return linking.abstract_weights()
+
+
+def top_mean_by_group(keys: Sequence[str], sizes: Sequence[int], values: np.ndarray, best: int) -> dict[str, float]:
+    """``values`` cut into consecutive groups of ``sizes`` (each at least 1) -> key of each group: the mean of its
+    ``best`` largest values (of all of them in a smaller group)."""
+    out: dict[str, float] = {}
+    start = 0
+    for key, size in zip(keys, sizes, strict=True):
+        group = values[start : start + size]
+        start += size
+        top = group if size <= best else np.partition(group, size - best)[size - best :]
+        out[key] = float(top.mean())
+    return out
 
 
 def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:

@@ -273,6 +273,13 @@ def test_cli_auto_mode_prints_note(pipeline, capsys, monkeypatch):
     assert code == 0 and "1,920" in captured.out and "note:" in captured.err
 
 
+def test_cli_streamed_extractive_answer_is_printed_once(pipeline, capsys, monkeypatch):
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")
+    code = rag_main(["ask", ASSAY_Q, "--data-dir", str(pipeline.settings.data_dir)])
+    out = capsys.readouterr().out
+    assert code == 0 and out.count("1,920") == 1 and "Sources:" in out
+
+
 # --- the real GGUF model behind the Ollama protocol ---
 
 

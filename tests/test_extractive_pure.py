@@ -7,6 +7,7 @@ import pytest
 from rag.compose.extractive import (
     ExtractivePlan,
     membership_scores,
+    naming_sentence,
     plan_compare,
     plan_list,
     plan_more,
@@ -482,3 +483,83 @@ def test_a_general_answer_with_room_names_what_the_work_proposes():
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 3]
     full = AnswerPolicy(max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=full).sentences] == [2]
+
+
+# --- list lines name the work ---
+
+
+def test_a_list_line_that_does_not_name_the_work_quotes_the_sentence_naming_it():
+    evidence = [
+        ev("p", 0, 0.9, "Sorting socks by colour is a hard perceptual task.", role="background"),
+        ev("p", 1, 0.8, "We propose a new approach to sock pairing.", role="contribution"),
+        ev("p", 2, 0.6, "Our method, SockNet, pairs socks from one photo.", role="method"),
+        ev("p", 3, 0.5, "SockNet is widely cited in the introduction.", role="background"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True, own_names={"p": "SockNet"})
+    assert [e.row for e in plan.sentences] == [1, 2]  # the line, then the method sentence naming SockNet
+
+
+def test_a_line_already_naming_the_work_keeps_its_contribution_sentence():
+    evidence = [
+        ev("p", 0, 0.9, "We propose SockNet, which pairs socks from one photo.", role="contribution"),
+        ev("p", 1, 0.8, "We propose a colour loss for sock pairing.", role="contribution"),
+        ev("p", 2, 0.6, "Our method, SockNet, uses colour histograms.", role="method"),
+    ]
+    with_name = plan_list(evidence, POLICY, with_contribution=True, own_names={"p": "SockNet"})
+    without = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in with_name.sentences] == [e.row for e in without.sentences] == [0, 1]
+
+
+def test_naming_sentence_skips_background_and_is_none_without_a_naming_sentence():
+    line = ev("p", 0, 0.9, "We propose a new approach to sock pairing.")
+    background = ev("p", 1, 0.8, "SockNet was first described long ago.", role="background")
+    assert naming_sentence(line, [background], "SockNet") is None
+    assert naming_sentence(ev("p", 0, 0.9, "SockNet pairs socks."), [background], "SockNet") is None
+
+
+def test_membership_adds_weighted_topic_coverage():
+    evidence = [ev("a", 0, 0.8), ev("b", 1, 0.7)]
+    scores = membership_scores(evidence, {"a": 0.2, "b": 1.0}, 0.4)
+    assert scores == {"a": pytest.approx(0.88), "b": pytest.approx(1.1)}
+    assert membership_scores(evidence, {"a": 0.2}, 0.0) == membership_scores(evidence)
+
+
+def test_a_paper_covering_the_topic_joins_though_its_best_sentence_trails():
+    # b's best sentence trails a's by more than the margin, but b uses all the topic's words and a few of them.
+    evidence = [ev("a", 0, 1.0), ev("b", 1, 1.0 - LIST_MARGIN - 0.05), ev("c", 2, 0.5)]
+    coverage = {"a": 0.5, "b": 1.0, "c": 0.5}
+    policy = AnswerPolicy(list_coverage_weight=0.4)
+    assert set(plan_list(evidence, policy, coverage=coverage).abstract_ids) == {"a", "b"}
+    assert plan_list(evidence, AnswerPolicy(list_coverage_weight=0.0), coverage=coverage).abstract_ids == ["a"]
+
+
+def test_a_list_line_quotes_what_the_work_does_not_its_background():
+    evidence = [
+        ev("p", 0, 0.9, "Socks are often lost in the wash.", role="background"),
+        ev("p", 1, 0.6, "We propose SockNet, which pairs socks from one photo.", role="contribution"),
+        ev("p", 2, 0.5, "SockNet matches colour histograms.", role="method"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in plan.sentences] == [1]
+    assert all(e.role != "background" for e in plan.sentences)
+    # Without contribution lines the best sentence stays the line when the contribution trails it by too much.
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [0]
+
+
+def test_a_paper_with_only_background_sentences_keeps_its_best_one():
+    evidence = [
+        ev("p", 0, 0.9, "Socks are often lost.", role="background"),
+        ev("p", 1, 0.5, "Nobody knows why.", role="gap"),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True).sentences] == [0]
+
+
+def test_a_background_line_is_not_replaced_by_a_bare_problem_statement():
+    evidence = [
+        ev("p", 0, 0.9, "Socks are often lost in the wash.", role="gap"),
+        ev("p", 1, 0.6, "We study this question in three settings.", role="contribution"),
+        ev("p", 2, 0.5, "Lost socks cluster behind the drum.", role="result"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True)
+    # The line is the finding (row 2), not the gap or the bare "we study"; that one may follow as what it contributes.
+    assert [e.row for e in plan.sentences] == [1, 2]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import numpy as np
 import pytest
 
 from rag.bm25 import BM25Index
-from rag.retrieve import bm25_strength, lexical_trust, score_fuse
+from rag.retrieve import HybridRetriever, bm25_strength, lexical_trust, score_fuse, top_mean_by_group
 
 DOCS = [
     "We introduce QuillNet, a sparse tokenizer for protein sequences trained on ribosome data.",
@@ -55,3 +58,39 @@ def test_fused_scores_are_shares_of_normalised_scores():
     fused = score_fuse({"a": 1.0, "b": 0.0}, {"a": 2.0, "b": 4.0}, 0.5, 0.5)
     assert fused["a"] == pytest.approx(0.5 + 0.25 * 0.5)
     assert fused["b"] == pytest.approx(0.25)
+
+
+def test_top_mean_by_group_averages_each_consecutive_groups_largest_values():
+    values = np.array([0.1, 0.7, 0.2, 0.5, -0.3, 0.9], dtype=np.float32)
+    assert top_mean_by_group(["x", "y", "z"], [3, 1, 2], values, 1) == pytest.approx({"x": 0.7, "y": 0.5, "z": 0.9})
+    # Two best: x -> (0.7 + 0.2) / 2; y has one value only; z -> (0.9 - 0.3) / 2.
+    assert top_mean_by_group(["x", "y", "z"], [3, 1, 2], values, 2) == pytest.approx({"x": 0.45, "y": 0.5, "z": 0.3})
+
+
+def _fake_snapshot_with_sentences():
+    """A fake snapshot: 'p' has three sentences, two of them on the question's axis 1 and one off it; 'q' has one
+    sentence exactly on axis 1 and three far from it."""
+    vectors = np.array(
+        [[0.0, 0.9, 0.436], [0.0, 0.8, 0.6], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0],
+         [1.0, 0.0, 0.0]],
+        dtype=np.float32,
+    )  # fmt: skip
+    return SimpleNamespace(sentence_rows={"p": range(0, 3), "q": range(3, 7)}, sentence_vectors=vectors)
+
+
+def test_an_abstract_scores_by_its_best_sentences_not_by_all_of_them():
+    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None)  # type: ignore[arg-type]
+    question = np.array([0.0, 1.0, 0.0], dtype=np.float32)
+    two = retriever.dense_sentence_scores(question, ["p", "q"], 2)
+    assert two == pytest.approx({"p": 0.85, "q": 0.5})  # p: two sentences on the topic beat q's single one
+    one = retriever.dense_sentence_scores(question, ["p", "q"], 1)
+    assert one == pytest.approx({"p": 0.9, "q": 1.0})
+    # The mean over every sentence (what one vector of the whole abstract holds) is lower for both.
+    assert np.mean([0.9, 0.8, 0.0]) < two["p"] and np.mean([1.0, 0.0, 0.0, 0.0]) < two["q"]
+
+
+def test_sentence_scores_skip_unknown_abstracts_and_read_only_the_candidates():
+    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None)  # type: ignore[arg-type]
+    question = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    assert retriever.dense_sentence_scores(question, ["q", "gone"], 2) == pytest.approx({"q": 1.0})
+    assert retriever.dense_sentence_scores(question, [], 2) == {}

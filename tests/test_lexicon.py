@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.lexicon import Lexicon, Link, Linking, Name, is_name_like
+from rag.lexicon import Lexicon, Link, Linking, Name, is_name_like, own_names
 
 ABSTRACTS = [
     ("a1", "We introduce FooBench, a benchmark of 512 tasks. FooBench is hard for GPT-7 models."),
@@ -125,6 +125,32 @@ def test_an_acronym_the_corpus_spells_out_is_not_unknown():
     lexicon = Lexicon.build([("a1", "We plan with Monte Carlo tree search over long horizons.")])
     assert "MCTS" not in lexicon.link("Which papers use MCTS?", corpus_text=corpus).unknown
     assert "QXTV" in lexicon.link("Which papers use QXTV?", corpus_text=corpus).unknown
+
+
+def test_own_names_are_the_names_an_abstract_alone_uses_and_introduces():
+    owned = own_names(LEX, ABSTRACTS)
+    assert owned["a1"] == "FooBench"  # "We introduce FooBench"
+    assert owned["a2"] == "Quux-Former"  # introduced; ZetaNet is only studied, and a3 uses it too
+    assert owned["a3"] == "Grapho Pro"  # the longest name where the introduction names it
+    assert "a4" not in owned  # introduces no name
+
+
+def test_a_name_mentioned_without_being_introduced_is_not_the_works_own():
+    abstracts = [("b1", "Experiments on KiloSet show gains. We propose a simple loss for ranking.")]
+    assert own_names(Lexicon.build(abstracts, generic_share=1.0), abstracts) == {}
+
+
+def test_field_acronyms_are_never_a_works_own_name():
+    abstracts = [("c1", "We present a GUI agent that clicks buttons.")]
+    assert own_names(Lexicon.build(abstracts, generic_share=1.0), abstracts) == {}
+
+
+def test_a_capitalised_name_right_after_our_is_introduced_there():
+    abstracts = [("d1", "We study pricing of rooms. Our \\emph{Sliding Price Rule} (SPR) policy posts prices at random.")]
+    owned = own_names(Lexicon.build(abstracts, generic_share=1.0), abstracts)
+    assert owned["d1"] in {"Sliding Price Rule", "SPR"}
+    lowercase = [("d2", "We study pricing of rooms. our results with SPR hold widely, as SPR is simple.")]
+    assert own_names(Lexicon.build(lowercase, generic_share=1.0), lowercase) == {}
 
 
 class FakeTokenizer:

@@ -10,7 +10,9 @@ from rag.question import (
     classify,
     clauses,
     compare_parts,
+    example_spans,
     focus_words,
+    in_examples,
     is_specific_term,
     profile,
     specific_terms,
@@ -473,3 +475,28 @@ def test_one_edit_in_a_longer_shape_word_is_fixed_but_not_an_english_word():
     assert fix_shape_words("which papnrs use graphs?") == "which papers use graphs?"
     assert fix_shape_words("Wrich papers use graphs?").lower() == "which papers use graphs?"
     assert fix_shape_words("what is the theme of FooNet?") == "what is the theme of FooNet?"
+
+
+# --- names given as examples ---
+
+
+@pytest.mark.parametrize(
+    ("question", "mention", "expected"),
+    [
+        ("Which papers study weather radars such as NEXRAD?", "NEXRAD", True),
+        ("Which papers train robots, e.g. with RoboSuite or MetaWorld?", "MetaWorld", True),
+        ("Which papers use sensors (for example LiDAR) on drones?", "LiDAR", True),
+        ("Which papers evaluate on NEXRAD?", "NEXRAD", False),
+        ("Which papers use NEXRAD, including radar work such as storm tracking?", "NEXRAD", False),
+        ("Which papers look like NEXRAD?", "NEXRAD", False),
+    ],
+)
+def test_a_name_written_as_an_example_illustrates_the_topic(question, mention, expected):
+    assert in_examples(question, mention) is expected
+
+
+def test_an_example_span_ends_with_its_clause_or_parenthesis():
+    question = "Papers on sensors (e.g. LiDAR, sonar) for ships?"
+    ((start, end),) = example_spans(question)
+    assert question[start:end].strip() == "LiDAR, sonar"
+    assert example_spans("Papers on sensors for ships?") == []

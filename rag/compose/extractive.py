@@ -191,11 +191,12 @@ def plan_list(
     with_contribution: bool = False,
     coverage: Mapping[str, float] | None = None,
     min_coverage: float = 0.0,
+    own_names: Mapping[str, str] | None = None,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
-    Papers are ranked by ``membership_scores`` (the relevance of their best sentence, role aside); each is quoted
-    by its best sentence for the question's shape (its contribution when nearly as good).
+    Papers are ranked by ``membership_scores`` (their best sentence's relevance, role aside, plus their topic
+    coverage); each is quoted by its best sentence for the question's shape (its contribution when nearly as good).
     ``members``: when the question names something ("which papers use FooNet"), exactly the abstracts naming it,
     each quoted by its best sentence mentioning one of ``mentions`` (else its contribution).
     ``margin``: papers join when their membership score is within this of the best paper's (default
@@ -203,12 +204,14 @@ def plan_list(
     question's topic it covers (rag.evidence.topic_coverage); with it, papers other than ``members`` join only when
     they cover at least ``min_coverage`` (the best paper alone when none does). ``with_contribution``: each paper's line also quotes its best other
     contribution sentence, one saying what the work proposes when there is one (see has_role): a yes/no answer says
-    what the work that addresses it contributes."""
+    what the work that addresses it contributes. ``own_names``: abstract id -> the name of its work (rag.lexicon.
+    own_names), for papers whose label does not show it: a line that does not name the work quotes, as that other
+    sentence, the paper's best one naming it, so every line says which work it is."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
         return ExtractivePlan([], [], "list")
-    member_score = membership_scores(evidence)
+    member_score = membership_scores(evidence, coverage, policy.list_coverage_weight)
     ranked = sorted(best.values(), key=lambda e: (-member_score[e.abstract_id], e.row))
     top = member_score[ranked[0].abstract_id]
     cutoff = max(policy.list_floor, top - (policy.list_margin if margin is None else margin))
@@ -219,7 +222,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(quoted, evidence, lead, with_contribution)
+            return _list_plan(quoted, evidence, lead, with_contribution, own_names)
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -228,26 +231,40 @@ def plan_list(
     chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(quoted, evidence, lead, with_contribution)
+    return _list_plan(quoted, evidence, lead, with_contribution, own_names)
 
 
-def membership_scores(evidence: Sequence[EvidenceSentence]) -> dict[str, float]:
+def membership_scores(
+    evidence: Sequence[EvidenceSentence], coverage: Mapping[str, float] | None = None, coverage_weight: float = 0.0
+) -> dict[str, float]:
     """How strongly each paper belongs in a list answer: the relevance of its best sentence (its score without the
     role bonus: a paper whose sentence on the topic is background still counts; the role picks which sentence to
-    quote, not whether the paper belongs)."""
+    quote, not whether the paper belongs), plus ``coverage_weight`` times the share of the question's topic the
+    paper covers (``coverage``, rag.evidence.topic_coverage): a paper using the topic's rare words throughout is
+    about it even when no one sentence says it in the question's words."""
     scores: dict[str, float] = {}
     for e in evidence:
         scores[e.abstract_id] = max(scores.get(e.abstract_id, float("-inf")), e.relevance)
+    if coverage is not None and coverage_weight:
+        scores = {aid: score + coverage_weight * coverage.get(aid, 0.0) for aid, score in scores.items()}
     return scores
 
 
 def _list_plan(
-    quoted: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], lead: str, with_contribution: bool
+    quoted: Sequence[EvidenceSentence],
+    evidence: Sequence[EvidenceSentence],
+    lead: str,
+    with_contribution: bool,
+    own_names: Mapping[str, str] | None = None,
 ) -> ExtractivePlan:
     sentences: list[EvidenceSentence] = []
     for line in quoted:
+        if with_contribution and line.role in _UNNAMING_ROLES:  # the line says what the work does, not its setting
+            line = next((e for e in evidence if e.abstract_id == line.abstract_id and _says_what_it_does(e)), line)
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
-        extra = next(
+        name = (own_names or {}).get(line.abstract_id)
+        extra = naming_sentence(line, others, name) if name else None
+        extra = extra or next(
             (e for role in ("named_proposal", "proposal", "contribution") for e in others if has_role(e, role)), None
         )
         if with_contribution and extra is not None:
@@ -255,6 +272,25 @@ def _list_plan(
         else:
             sentences.append(line)
     return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
+
+
+_UNNAMING_ROLES = frozenset({"background", "gap", "availability"})
+
+
+def _says_what_it_does(e: EvidenceSentence) -> bool:
+    """A method or result sentence, or a contribution saying what the work does about its problem (not "We study
+    this question")."""
+    return e.role in ("method", "result") or has_role(e, "proposal")
+
+
+def naming_sentence(
+    line: EvidenceSentence, others: Sequence[EvidenceSentence], name: str
+) -> EvidenceSentence | None:
+    """When ``line`` does not name the work (``name``), the best of ``others`` that does and says what the work does
+    (not background, gap or availability); None when the line names it or no such sentence exists."""
+    if term_occurs(name, line.text.lower()):
+        return None
+    return next((e for e in others if e.role not in _UNNAMING_ROLES and term_occurs(name, e.text.lower())), None)
 
 
 def _mentioning(
