@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -151,14 +151,28 @@ def decide(signals: AbstentionSignals, policy: AnswerPolicy | None = None) -> De
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The alphabetic words of several word sets, as one vocabulary, without building their union (a set of the
+    tokenizer's English words and a corpus's words is ~2 MiB of a serving process). Hashable: a cache key."""
+
+    parts: tuple[Collection[str], ...]
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.isalpha() and any(word in part for part in self.parts)
+
+    def __iter__(self) -> Iterator[str]:  # a word in several parts comes once per part
+        return (w for part in self.parts for w in part if w.isalpha())
+
+
 @lru_cache(maxsize=64)
-def _of_lengths(vocabulary: frozenset[str], shortest: int, longest: int) -> tuple[str, ...]:
+def _of_lengths(vocabulary: Collection[str], shortest: int, longest: int) -> tuple[str, ...]:
     """The vocabulary's words of these lengths (a word k edits away differs in length by at most k)."""
-    return tuple(sorted(w for w in vocabulary if shortest <= len(w) <= longest))
+    return tuple(sorted({w for w in vocabulary if shortest <= len(w) <= longest}))
 
 
 def looks_mistyped(
-    word: str, vocabulary: frozenset[str], *, common_zipf: float = 2.0, short_edits: int = 1, long_edits: int = 2,
+    word: str, vocabulary: Collection[str], *, common_zipf: float = 2.0, short_edits: int = 1, long_edits: int = 2,
     long_chars: int = 8,
 ) -> bool:
     """Whether ``word`` (lower case) reads as a typo of a known word: it is not in ``vocabulary``, not a common
@@ -167,9 +181,10 @@ def looks_mistyped(
     included, from a word of the vocabulary (rapidfuzz's optimal string alignment distance)."""
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
-    from wordfreq import zipf_frequency
 
-    if len(word) < 4 or word in vocabulary or zipf_frequency(word, "en") >= common_zipf:
+    from rag.word_frequency import zipf_frequency
+
+    if len(word) < 4 or word in vocabulary or zipf_frequency(word) >= common_zipf:
         return False
     edits = long_edits if len(word) >= long_chars else short_edits
     candidates = _of_lengths(vocabulary, len(word) - edits, len(word) + edits)
@@ -177,7 +192,7 @@ def looks_mistyped(
 
 
 def mistyped_stems(
-    question: str, known_stems: Collection[str], vocabulary: frozenset[str], **limits: float
+    question: str, known_stems: Collection[str], vocabulary: Collection[str], **limits: float
 ) -> set[str]:
     """The content-word stems of the question's words that no abstract uses and that look mistyped
     (``looks_mistyped``). Words with capitals after the first letter ("RMSE", "FooNet") are names, never typos."""

@@ -12,12 +12,13 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rag.abstain import (
     AbstentionSignals,
+    Vocabulary,
     decide,
     features,
     mistyped_stems,
@@ -56,7 +57,9 @@ from rag.question import (
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.settings import VerifyPolicy
 from rag.text import content_words, numbers_in
-from rag.verify import Verdict, check_claim
+
+if TYPE_CHECKING:
+    from rag.verify import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -500,10 +503,9 @@ def _signals(
     )
 
 
-@lru_cache(maxsize=2)
-def _typo_vocabulary(corpus_words: frozenset[str]) -> frozenset[str]:
+def _typo_vocabulary(corpus_words: frozenset[str]) -> Vocabulary:
     """The words a typo is measured against: the corpus's and common English (the tokenizer's whole words)."""
-    return frozenset(w for w in corpus_words | english_words() if w.isalpha())
+    return Vocabulary((corpus_words, english_words()))
 
 
 def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4) -> float:
@@ -546,7 +548,10 @@ def verify_claim(
     vector: np.ndarray | None = None,
 ) -> Verdict:
     """Does abstract ``abstract_id`` support ``claim`` (marker-free text)? The one check behind `rag verify` and
-    the generated-answer verification: MiniLM similarity to each of the abstract's sentences, then rag.verify."""
+    the generated-answer verification: MiniLM similarity to each of the abstract's sentences, then rag.verify
+    (imported here: extractive answers never check claims, and the module is ~1 MiB of a serving process)."""
+    from rag.verify import check_claim
+
     abstract = snapshot.abstracts[abstract_id]
     if vector is None:
         vector = embedder.encode([claim])[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -37,18 +37,41 @@ GENERIC_TERMS = frozenset(
 )
 
 
+class EnglishWords:
+    """The alphabetic whole words of a tokenizer's vocabulary, read from the tokenizer itself (the encoder's, already
+    loaded) instead of a Python set of its 22k words (~4 MiB of a serving process): ``in``, iteration, ``len``."""
+
+    def __init__(self, tokenizer) -> None:
+        self._tokenizer = tokenizer
+        self._size: int | None = None
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.isalpha() and self._tokenizer.token_to_id(word) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        token = self._tokenizer.id_to_token
+        for i in range(self._tokenizer.get_vocab_size(with_added_tokens=True)):
+            word = token(i)
+            if word is not None and word.isalpha():
+                yield word
+
+    def __len__(self) -> int:
+        if self._size is None:
+            self._size = sum(1 for _ in self)
+        return self._size
+
+
 @lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
+def english_words() -> Collection[str]:
     """Whole words of the MiniLM (BERT uncased) vocabulary: a general list of common English words and terms."""
     try:
         from rag.embedding import resolve_model_path
+        from rag.onnx_encoder import OnnxSentenceEncoder
 
-        path = Path(resolve_model_path("all-MiniLM-L6-v2")) / "vocab.txt"
-        words = path.read_text(encoding="utf-8").split("\n")
+        return EnglishWords(OnnxSentenceEncoder.load_tokenizer(Path(resolve_model_path("all-MiniLM-L6-v2"))))
     except Exception as exc:  # the encoder package is a dependency; without it only the generic list applies
         log.warning("no tokenizer vocabulary for common-word checks (%s)", exc)
         return frozenset()
-    return frozenset(w for w in words if w.isalpha() and not w.startswith("["))
 
 
 def is_name_like(token: str) -> bool:
@@ -331,12 +354,12 @@ def _spelt_out(acronym: str, corpus_text: str) -> bool:
     return re.search(pattern, corpus_text) is not None
 
 
-def _ordinary(lowered: str, english: frozenset[str]) -> bool:
+def _ordinary(lowered: str, english: Collection[str]) -> bool:
     """Every part of the word is English or generic research vocabulary ("phd-level", "dna")."""
     return all(part in english or part in GENERIC_TERMS for part in re.split(r"[-&+.]", lowered) if part)
 
 
-def _corpus_name(token: str, lowered: str, english: frozenset[str], first: bool) -> bool:
+def _corpus_name(token: str, lowered: str, english: Collection[str], first: bool) -> bool:
     if lowered in GENERIC_TERMS or lowered.isdigit():
         return False
     if is_name_like(token):  # "RISE", "TACO": capitals make an English word a name in the corpus

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from rag import gloss
+from rag import gloss, word_frequency
 from rag.answer import Answer, BackendStatus, StreamEvent
 from rag.answering import prepare_question, stream_answer, verify_claim
 from rag.compose import make_ollama_composer
@@ -31,6 +31,7 @@ class Pipeline:
         self.settings = settings
         self._embedder = embedder
         gloss.use_cache_dir(settings.models_dir)  # the Chinese dictionary's lookup table is cached beside the models
+        word_frequency.use_cache_dir(settings.models_dir)  # and so is the English word-frequency table
         self._snapshot: IndexSnapshot | None = None
         self._store: ChunkStore | None = None
         self._snapshot_stamp: tuple[int, ...] | None = None
@@ -80,6 +81,7 @@ class Pipeline:
             if self._snapshot is None:
                 self._snapshot, _ = self._load_snapshot(self.store)
                 self._snapshot_stamp = stamp
+                word_frequency.prepare()  # answering reads it; written once per data folder, in a child process
             return self._snapshot
 
     def _load_snapshot(self, store: ChunkStore) -> tuple[IndexSnapshot, ChunkStore]:

@@ -310,7 +310,8 @@ def fix_shape_words(question: str) -> str:
     """Correct typos in the few words that decide a question's shape (rapidfuzz ratio >= 75, same first letter)."""
     from rapidfuzz import fuzz, process
     from rapidfuzz.distance import OSA
-    from wordfreq import zipf_frequency
+
+    from rag.word_frequency import zipf_frequency
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -323,7 +324,7 @@ def fix_shape_words(question: str) -> str:
         if sorted(best[0]) == sorted(lowered) or best[1] >= 85:
             return best[0]
         # one edit in a longer word ("papnrs", "wrich") that is not itself an English word ("theme", "manly")
-        if len(lowered) >= 5 and OSA.distance(lowered, best[0]) <= 1 and zipf_frequency(lowered, "en") < 2.0:
+        if len(lowered) >= 5 and OSA.distance(lowered, best[0]) <= 1 and zipf_frequency(lowered) < 2.0:
             return best[0]
         return word
 

@@ -2164,10 +2164,10 @@ _META = {stem(w) for w in "paper abstract author study studi result results find
 
 @lru_cache(maxsize=50_000)
 def english_frequency(word: str) -> float:
-    """Zipf frequency of ``word`` in English (0 unknown .. ~7 'the'); wordfreq is imported on first use."""
-    from wordfreq import zipf_frequency
+    """Zipf frequency of ``word`` in English (0 unknown .. ~7 'the'; wordfreq's list, read from disk)."""
+    from rag.word_frequency import zipf_frequency
 
-    return zipf_frequency(word, "en")
+    return zipf_frequency(word)
 
 
 _DERIVED_MIN = 4  # letters the shorter stem must have for a longer one to count as derived from it

@@ -163,3 +163,23 @@ def test_names_new_needs_enough_different_names_and_skips_quantities_and_the_que
     assert names_new(one, {"foobench"}) and not names_new(one, {"foobench"}, at_least=2)
     assert not names_new(["FOO covers 4-way splits."], {"foo-bench"})  # a part of the asked name, a quantity
     assert names_new(["We test on ZetaSet and QuuxQA."], set(), at_least=2)
+
+
+def test_a_vocabulary_of_several_word_sets_is_their_alphabetic_union():
+    from rag.abstain import Vocabulary, _of_lengths
+
+    corpus, common = frozenset({"graph", "x-ray", "kernel", "gpt4"}), frozenset({"kernel", "graph", "table", "[cls]"})
+    view = Vocabulary((corpus, common))
+    union = frozenset(w for w in corpus | common if w.isalpha())
+    assert {w for w in view} == union
+    assert all(w in view for w in union) and "x-ray" not in view and "gpt4" not in view and "grape" not in view
+    assert _of_lengths(view, 5, 6) == _of_lengths(union, 5, 6) == ("graph", "kernel", "table")  # each word once
+    assert hash(view) == hash(Vocabulary((corpus, common)))  # equal views share the cached length windows
+
+
+def test_looks_mistyped_reads_a_vocabulary_view_as_the_union():
+    from rag.abstain import Vocabulary, looks_mistyped
+
+    view = Vocabulary((frozenset({"electricity", "demand"}), frozenset({"forecasting", "design"})))
+    assert looks_mistyped("electricaty", view) and looks_mistyped("desgin", view)
+    assert not looks_mistyped("design", view)

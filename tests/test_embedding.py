@@ -133,7 +133,27 @@ def test_a_damaged_cached_graph_is_written_again(tmp_path):
     cached.write_bytes(cached.read_bytes()[:1000])  # a truncated file
     again = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
     assert np.allclose(again.encode(["a question"]), expected, atol=1e-6)
-    assert cached.stat().st_size > 1_000_000
+    assert cached.stat().st_size > 100_000  # the graph; its weights are in the file beside it
+
+
+def test_a_damaged_weights_file_is_written_again(tmp_path):
+    expected = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(["a question"])
+    (weights,) = tmp_path.glob("*.onnx.weights")
+    weights.write_bytes(weights.read_bytes()[:1000])
+    again = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
+    assert np.allclose(again.encode(["a question"]), expected, atol=1e-6)
+    assert weights.stat().st_size > 10_000_000
+
+
+def test_the_cached_graph_keeps_its_weights_in_a_file_beside_it(tmp_path):
+    """ONNX external data: the same vectors as the graph held in memory as one piece (no cache folder)."""
+    texts = ["a question", "Graph neural networks for molecules."]
+    cached = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(texts)
+    (graph,) = tmp_path.glob("*.onnx")
+    weights = graph.with_name(onnx_encoder.weights_file_name(graph.name))
+    assert graph.stat().st_size < 1_000_000 < 10_000_000 < weights.stat().st_size
+    in_memory = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=None).encode(texts)
+    assert np.array_equal(cached, in_memory)
 
 
 def test_an_unwritable_cache_folder_still_encodes(tmp_path):

@@ -171,3 +171,39 @@ def test_a_capitalised_name_right_after_our_is_introduced_there():
     assert owned["d1"] in {"Sliding Price Rule", "SPR"}
     lowercase = [("d2", "We study pricing of rooms. our results with SPR hold widely, as SPR is simple.")]
     assert own_names(Lexicon.build(lowercase, generic_share=1.0), lowercase) == {}
+
+
+class FakeTokenizer:
+    """A made-up vocabulary behind the three calls EnglishWords makes on a `tokenizers.Tokenizer`."""
+
+    def __init__(self, vocabulary: list[str]) -> None:
+        self.vocabulary = vocabulary
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocabulary.index(token) if token in self.vocabulary else None
+
+    def id_to_token(self, i: int) -> str | None:
+        return self.vocabulary[i] if 0 <= i < len(self.vocabulary) else None
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        return len(self.vocabulary)
+
+
+def test_english_words_are_the_alphabetic_whole_words_of_the_tokenizer():
+    from rag.lexicon import EnglishWords
+
+    words = EnglishWords(FakeTokenizer(["[PAD]", "[CLS]", "the", "##ing", "graph", "3d", "naïve", "x-ray"]))
+    assert sorted(words) == ["graph", "naïve", "the"] and len(words) == 3
+    assert "graph" in words and "the" in words
+    assert "##ing" not in words and "[CLS]" not in words and "x-ray" not in words and "trees" not in words
+    assert 3 not in words
+
+
+def test_english_words_match_the_models_vocabulary_file():
+    from pathlib import Path
+
+    from rag.embedding import resolve_model_path
+    from rag.lexicon import english_words
+
+    lines = (Path(resolve_model_path("all-MiniLM-L6-v2")) / "vocab.txt").read_text(encoding="utf-8").split("\n")
+    assert set(english_words()) == {w for w in lines if w.isalpha() and not w.startswith("[")}
