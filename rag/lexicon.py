@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from rapidfuzz import fuzz, process
 
@@ -34,6 +35,17 @@ GENERIC_TERMS = frozenset(
     aistats colt corl rss icra iros miccai tmlr jmlr arxiv openreview github huggingface phd msc bsc ms ba ieee acm
     sota llm llms vlm vlms mllm mllms nlp ai ml rl gpu gpus cpu api apis""".split()
 )
+
+
+class SearchedText(Protocol):
+    """Text searched without being one Python string (``rag.manifest.LoweredText``)."""
+
+    def __contains__(self, text: object) -> bool: ...
+
+    def search(self, pattern: re.Pattern[str], barrier: str = ".") -> bool: ...
+
+
+CorpusText = str | SearchedText
 
 
 @lru_cache(maxsize=1)
@@ -159,12 +171,13 @@ class Lexicon:
         return cls(names, frozenset(words), frozenset(stems))
 
     def link(
-        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, corpus_text: str | None = None
+        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, corpus_text: CorpusText | None = None
     ) -> Linking:
         """Link the question's name mentions to corpus names; report name-like tokens that match nothing.
 
-        With ``corpus_text`` (the lower-cased corpus), a run of capitalised words inside the question ("UK
-        Biobank") that the corpus never writes together is reported as unknown too.
+        With ``corpus_text`` (the lower-cased corpus: a string, or text searched in place such as
+        ``rag.manifest.LoweredText``), a run of capitalised words inside the question ("UK Biobank") that the corpus
+        never writes together is reported as unknown too.
         """
         english = english_words()
         tokens = [(m.group(1).rstrip("."), m.start()) for m in _TOKEN.finditer(question)]
@@ -235,7 +248,7 @@ class Lexicon:
         surface = lowered if not members else members[0].surface[: len(lowered)]
         return Name(surface, frozenset(aid for name in members for aid in name.abstract_ids))
 
-    def _unknown_phrases(self, question, tokens, links, corpus_text: str) -> list[str]:
+    def _unknown_phrases(self, question, tokens, links, corpus_text: CorpusText) -> list[str]:
         linked = {link.mention.lower() for link in links.values()}
         found, run = [], []
         for token, start in [*tokens, ("", len(question))]:
@@ -282,15 +295,17 @@ class Lexicon:
         return self._vocabulary
 
 
-def _spelt_out(acronym: str, corpus_text: str) -> bool:
+def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
     """Whether the (lower-cased) corpus has words whose initials spell the acronym, e.g. "mcts" in "monte carlo
     tree search" (4-6 letters, each word of 3 or more letters, so chance runs of short words do not count; hyphens
     join words too)."""
     letters = [c for c in acronym if c.isalpha()]
     if not 4 <= len(letters) <= 6 or len(letters) != len(acronym):
         return False
-    pattern = r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b"
-    return re.search(pattern, corpus_text) is not None
+    pattern = re.compile(r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b")
+    if isinstance(corpus_text, str):
+        return pattern.search(corpus_text) is not None
+    return corpus_text.search(pattern, ".")  # no match holds a full stop: the text may be searched in blocks
 
 
 def _ordinary(lowered: str, english: frozenset[str]) -> bool:

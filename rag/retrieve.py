@@ -20,9 +20,9 @@ from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import Lexicon
-from rag.manifest import LazyChunks, Manifest, ManifestColumns, load_bm25, release_pages
+from rag.manifest import LazyChunks, LoweredText, Manifest, ManifestColumns, load_bm25, release_pages
 from rag.policy import AnswerPolicy
-from rag.roles import Role, abstract_roles
+from rag.roles import ROLES, Role
 from rag.store import ChunkStore
 from rag.text import Span, content_words
 
@@ -167,9 +167,9 @@ class IndexSnapshot:
         return cols.text(int(cols.sentence_owner_rows[row]))[int(cols.sentence_start[row]) : int(cols.sentence_end[row])]
 
     @cached_property
-    def lowered_corpus(self) -> str:
-        """Every abstract's text, lower-cased, in one string (built on first use)."""
-        return self.columns.all_text(lower=True)
+    def lowered_corpus(self) -> LoweredText:
+        """Every abstract's text, lower-cased and joined by newlines, searched in place (``in``, ``search``)."""
+        return self.columns.lowered()
 
     @cached_property
     def sentence_texts(self) -> list[str]:
@@ -186,14 +186,11 @@ class IndexSnapshot:
         """The corpus's names (methods, benchmarks, datasets, models) and the abstracts using each; built once."""
         return Lexicon.build(zip(self.columns.ids, self.columns.texts(), strict=True), self.policy.generic_name_share)
 
-    @cached_property
-    def sentence_roles(self) -> list[Role]:
-        """Each sentence row's role (background, gap, contribution, method, result, availability); built once."""
-        cols = self.columns
-        roles: list[Role] = []
-        for row, text in enumerate(cols.texts()):
-            roles.extend(abstract_roles([span.of(text) for span in cols.spans(row)]))
-        return roles
+    @property
+    def sentence_roles(self) -> Sequence[Role]:
+        """Each sentence row's role (background, gap, contribution, method, result, availability), read off the
+        index's one-byte column (computed once if the index's roles are of other code)."""
+        return SentenceRoles(self.columns)
 
     def _load_bm25(self, index_dir: Path | None) -> tuple[BM25Index, BM25Index, bool]:
         """(chunk BM25, sentence BM25, whether they came from the saved file)."""
@@ -287,6 +284,13 @@ class SentenceOwners(_SentenceView, Sequence[str]):
 
     def _at(self, row: int) -> str:
         return self._columns.ids[int(self._columns.sentence_owner_rows[row])]
+
+
+class SentenceRoles(_SentenceView, Sequence[Role]):
+    """Sentence row -> its role in its abstract (``rag.roles``)."""
+
+    def _at(self, row: int) -> Role:
+        return ROLES[int(self._columns.sentence_roles[row])]
 
 
 class SentenceSpans(_SentenceView, Sequence[Span]):

@@ -69,7 +69,9 @@ def test_sentence_rows_owners_spans_and_texts(pair):
 
 def test_lowered_corpus_and_labels(pair):
     _, snap = pair
-    assert snap.lowered_corpus == "\n".join(TEXTS).lower()
+    assert snap.lowered_corpus.decode() == "\n".join(TEXTS).lower()
+    assert "ça marche" in snap.lowered_corpus and "Ça marche" not in snap.lowered_corpus
+    assert "inputs.\nsecond" in snap.lowered_corpus and "bien.\n" not in snap.lowered_corpus
     assert snap.ids_labelled("toynet") == ["a0", "a2"] and snap.ids_labelled("second paper") == ["a1"]
     assert snap.ids_labelled("missing") == []
 
@@ -98,3 +100,11 @@ def test_topic_presence_counts_abstracts_not_sentences_and_keeps_to_those_asked(
     assert present == {"a0": {toy}, "a1": {sentences}}
     present, doc_freq = topic_presence(snap, [toy, sentences], among=["a1", "unknown"])
     assert present == {"a1": {sentences}} and doc_freq == {toy: 1, sentences: 1}
+
+
+def test_sentence_roles_are_those_of_each_abstract(pair):
+    from rag.roles import abstract_roles
+
+    made, snap = pair
+    expected = [r for a in made.abstracts for r in abstract_roles(a.sentence_texts())]
+    assert list(snap.sentence_roles) == expected and len(snap.sentence_roles) == len(expected)
