@@ -405,6 +405,19 @@ def _lowered_blob(blob: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return np.frombuffer(lowered, np.uint8)  # a view of the bytearray: no copy
 
 
+def mapping_of(array: object) -> mmap.mmap | None:
+    """The memory map an array views (through its bases), or None for an array in ordinary memory."""
+    seen = 0
+    while array is not None and seen < 16:  # a short chain: reshape of frombuffer of a memoryview of the map
+        if isinstance(array, mmap.mmap):
+            return array
+        if isinstance(array, np.memmap) and isinstance(getattr(array, "_mmap", None), mmap.mmap):
+            return array._mmap
+        array = array.obj if isinstance(array, memoryview) else getattr(array, "base", None)
+        seen += 1
+    return None
+
+
 def _offsets(counts: Sequence[int]) -> np.ndarray:
     out = np.zeros(len(counts) + 1, np.int64)
     np.cumsum(counts, out=out[1:])
