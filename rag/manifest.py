@@ -272,7 +272,7 @@ class ManifestColumns:
         end = max(len(blob) - 1, 0)  # each text is followed by a newline: not the last
         if self._keep_alive is not None and "lower_blob" in self._file_offsets:
             start = self._file_offsets["lower_blob"]
-            return LoweredText(self._keep_alive, start, start + end, release=self.release)
+            return LoweredText(self._keep_alive, start, start + end)
         return LoweredText(bytes(memoryview(blob[:end])), 0, end)
 
     @cached_property
@@ -330,15 +330,15 @@ class LoweredText:
     At 100k chunks the corpus is ~60 MB of UTF-8 but ~120-240 MB as one Python string (two or four bytes a character
     once any character needs them), so it is never decoded whole: ``in`` searches the bytes (a UTF-8 encoded string
     occurs in UTF-8 bytes exactly where the string occurs in the text), and ``search`` decodes about a megabyte at a
-    time. The mapped file's pages are dropped from this process after each search (``release``).
+    time. Both go a megabyte at a time and drop the mapped file's pages of each block from this process when done
+    with it, so a search over the whole corpus adds about a megabyte to the process's memory, not the corpus.
     """
 
     BLOCK = 1 << 20
 
-    def __init__(self, buffer, start: int, end: int, release: Callable[[], None] | None = None) -> None:
+    def __init__(self, buffer, start: int, end: int) -> None:
         self._buffer = buffer  # mmap.mmap or bytes: both have find(sub, start, end) and slicing
         self._start, self._end = start, end
-        self._release = release
 
     def __len__(self) -> int:
         """In bytes."""
@@ -347,9 +347,15 @@ class LoweredText:
     def __contains__(self, text: object) -> bool:
         if not isinstance(text, str):
             raise TypeError("LoweredText holds text; search for a str")
-        found = self._buffer.find(text.encode("utf-8"), self._start, self._end) != -1
-        self._done()
-        return found
+        needle = text.encode("utf-8")
+        lo = self._start
+        while True:  # blocks overlap by len(needle) - 1 bytes, so an occurrence across a cut is in one block
+            hi = min(lo + self.BLOCK + len(needle) - 1, self._end)
+            found = self._buffer.find(needle, lo, hi) != -1
+            self._drop(lo, hi)
+            if found or hi >= self._end:
+                return found
+            lo += self.BLOCK
 
     def search(self, pattern: re.Pattern[str], barrier: str = ".") -> bool:
         """Whether ``pattern`` matches anywhere in the text, exactly as ``pattern.search(text)`` would.
@@ -366,7 +372,9 @@ class LoweredText:
             while lo < self._end:
                 cut = self._buffer.find(mark, min(lo + self.BLOCK, self._end), self._end)
                 hi = self._end if cut == -1 else cut + 1  # the barrier ends this block and starts the next
-                if pattern.search(self._buffer[lo:hi].decode("utf-8")):
+                block = self._buffer[lo:hi]
+                self._drop(lo, hi)
+                if pattern.search(block.decode("utf-8")):
                     return True
                 if hi >= self._end:
                     return False
@@ -374,18 +382,20 @@ class LoweredText:
             return False
         except UnicodeDecodeError as exc:
             raise IndexCorruptError(f"The index's lower-cased text is not UTF-8 ({exc.reason})") from None
-        finally:
-            self._done()
 
     def decode(self) -> str:
         """The whole text as one string (small corpora and tests: this is the copy the class exists to avoid)."""
         text = self._buffer[self._start : self._end].decode("utf-8")
-        self._done()
+        self._drop(self._start, self._end)
         return text
 
-    def _done(self) -> None:
-        if self._release is not None:
-            self._release()
+    def _drop(self, lo: int, hi: int) -> None:
+        """Release the mapped pages of bytes [lo, hi) (and the rest of their first page); nothing for bytes."""
+        advice = getattr(mmap, "MADV_DONTNEED", None)
+        if isinstance(self._buffer, mmap.mmap) and advice is not None and hi > lo:
+            first = lo - lo % mmap.PAGESIZE
+            with contextlib.suppress(OSError, ValueError):
+                self._buffer.madvise(advice, first, hi - first)
 
 
 def _lowered_blob(blob: np.ndarray, offsets: np.ndarray) -> np.ndarray:
