@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -126,15 +127,20 @@ class Lexicon:
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
-        """``abstracts``: (id, text) pairs."""
-        abstracts = list(abstracts)
+        """``abstracts``: (id, text) pairs, read once (an iterator is not held in memory).
+
+        Owners are gathered as abstract numbers in compact arrays (4 bytes each) and made sets of ids only for the
+        names kept: at 100k chunks, sets of ids for every candidate (most of them later dropped as generic) left
+        ~150 MB to the allocator."""
         english = english_words()
         found: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # lower -> surface -> count
-        owners: dict[str, set[str]] = defaultdict(set)
+        owners: dict[str, array[int]] = defaultdict(lambda: array("i"))  # lower -> numbers of the abstracts using it
+        ids: list[str] = []
         words: set[str] = set()
         lowercase: set[str] = set()  # tokens the corpus also writes in lower case (ordinary words there)
         stems: set[str] = set()
         for aid, text in abstracts:
+            here: set[str] = set()  # the names this abstract uses
             stems.update(content_words(text))
             for span in sentence_spans(text):
                 sentence = span.of(text)
@@ -148,7 +154,7 @@ class Lexicon:
                     if not _corpus_name(token, lowered, english, first=i == 0):
                         continue
                     found[lowered][token] += 1
-                    owners[lowered].add(aid)
+                    here.add(lowered)
                     # A multiword name: the name followed by capitalised words ("Who&When Pro", "Arena-T2I Hard").
                     phrase, end = token, match.end()
                     for nxt in tokens[i + 1 : i + 3]:
@@ -158,12 +164,26 @@ class Lexicon:
                             break
                         phrase, end = f"{phrase} {word}", nxt.end()
                         found[phrase.lower()][phrase] += 1
-                        owners[phrase.lower()].add(aid)
-        limit = max(2, int(generic_share * len(abstracts)))
+                        here.add(phrase.lower())
+            for lowered in here:
+                owners[lowered].append(len(ids))
+            ids.append(aid)
+        limit = max(2, int(generic_share * len(ids)))
+        unique_ids = len(set(ids)) == len(ids)  # then an abstract number stands for one id
+
+        def owner_ids(lowered: str) -> frozenset[str] | None:
+            """The ids using the name, or None when more than ``limit`` do (generic: not a subject name)."""
+            rows = owners[lowered]
+            if unique_ids and len(rows) > limit:
+                return None
+            made = frozenset(ids[row] for row in rows)
+            return made if len(made) <= limit else None
+
+        kept = {lowered: owner_ids(lowered) for lowered in found}
         names = {
-            lowered: Name(max(spellings, key=spellings.get), frozenset(owners[lowered]))
+            lowered: Name(max(spellings, key=spellings.get), kept[lowered])  # type: ignore[arg-type]
             for lowered, spellings in found.items()
-            if len(owners[lowered]) <= limit
+            if kept[lowered] is not None
             and lowered not in GENERIC_TERMS
             # a capitalised word the corpus also writes in lower case is an ordinary word ("Gated Attention")
             and not (lowered in lowercase and not any(is_name_like(s) for s in spellings))

@@ -98,6 +98,7 @@ class ManifestColumns:
         "chunk_start", "chunk_end",
     )  # fmt: skip
     NAMES = (*NAMES_V2, "lower_blob", "sentence_role")
+    RELEASE_BYTES = 8 << 20  # texts(): mapped pages are dropped after each this much text
 
     def __init__(
         self,
@@ -249,9 +250,15 @@ class ManifestColumns:
         return text
 
     def texts(self) -> Iterator[str]:
-        """Every abstract's text in order (the file's pages are released after the last)."""
+        """Every abstract's text in order (the file's pages are released every few megabytes and after the last, so
+        a pass over the corpus does not leave the whole file mapped into the process)."""
+        offsets = self.arrays["text_offsets"]
+        mark = int(offsets[0]) if len(offsets) else 0
         for row in range(self.n_abstracts):
             yield self.text(row)
+            if int(offsets[row + 1]) - mark >= self.RELEASE_BYTES:
+                self.release()
+                mark = int(offsets[row + 1])
         self.release()
 
     def all_text(self, lower: bool = False) -> str:
