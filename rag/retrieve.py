@@ -350,8 +350,12 @@ class SentenceOwners(_SentenceView, Sequence[str]):
 class SentenceRoles(_SentenceView, Sequence[Role]):
     """Sentence row -> its role in its abstract (``rag.roles``)."""
 
+    def __init__(self, columns: ManifestColumns) -> None:
+        super().__init__(columns)
+        self._codes = columns.sentence_roles
+
     def _at(self, row: int) -> Role:
-        return ROLES[int(self._columns.sentence_roles[row])]
+        return ROLES[self._codes[row]]
 
 
 class SentenceSpans(_SentenceView, Sequence[Span]):
@@ -470,6 +474,9 @@ class HybridRetriever:
         order = sorted(fused, key=lambda a: (-fused[a], a))[: min(k, n_abstracts)]
         dense_rank = {a: i for i, a in enumerate(dense_ranking, start=1)}
         bm25_rank = {a: i for i, a in enumerate(bm25_ranking, start=1)}
+        by_abstract: dict[str, set[str]] = defaultdict(set)  # one pass over the matched chunks, not one per abstract
+        for cid in (*dense_chunks, *bm25_chunks):
+            by_abstract[cid.rsplit(":", 1)[0]].add(cid)
         return [
             RankedAbstract(
                 abstract=snap.abstracts[aid],
@@ -478,14 +485,14 @@ class HybridRetriever:
                 bm25=bm25_best.get(aid),
                 dense_rank=dense_rank.get(aid),
                 bm25_rank=bm25_rank.get(aid),
-                chunks=self._matched_chunks(aid, dense_chunks, bm25_chunks),
+                chunks=self._matched_chunks(by_abstract.get(aid, set()), dense_chunks, bm25_chunks),
             )
             for aid in order
         ]
 
-    def _matched_chunks(self, abstract_id: str, dense: dict[str, float], bm25: dict[str, float]) -> list[ChunkMatch]:
+    def _matched_chunks(self, ids: set[str], dense: dict[str, float], bm25: dict[str, float]) -> list[ChunkMatch]:
+        """The abstract's best matched chunks (``ids``: its chunks among the matches)."""
         snap = self.snapshot
-        ids = {cid for cid in (*dense, *bm25) if cid.rsplit(":", 1)[0] == abstract_id}
         ranked = sorted(ids, key=lambda cid: (-(dense.get(cid, 0.0)), -(bm25.get(cid, 0.0)), cid))
         matches = []
         for cid in ranked[: self.chunks_per_abstract]:
