@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import logging
 import re
+from array import array
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from rapidfuzz import fuzz, process
 
@@ -59,6 +61,17 @@ class EnglishWords:
         if self._size is None:
             self._size = sum(1 for _ in self)
         return self._size
+
+
+class SearchedText(Protocol):
+    """Text searched without being one Python string (``rag.manifest.LoweredText``)."""
+
+    def __contains__(self, text: object) -> bool: ...
+
+    def search(self, pattern: re.Pattern[str], barrier: str = ".") -> bool: ...
+
+
+CorpusText = str | SearchedText
 
 
 @lru_cache(maxsize=1)
@@ -138,15 +151,20 @@ class Lexicon:
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
-        """``abstracts``: (id, text) pairs."""
-        abstracts = list(abstracts)
+        """``abstracts``: (id, text) pairs, read once (an iterator is not held in memory).
+
+        Owners are gathered as abstract numbers in compact arrays (4 bytes each) and made sets of ids only for the
+        names kept: at 100k chunks, sets of ids for every candidate (most of them later dropped as generic) left
+        ~150 MB to the allocator."""
         english = english_words()
         found: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # lower -> surface -> count
-        owners: dict[str, set[str]] = defaultdict(set)
+        owners: dict[str, array[int]] = defaultdict(lambda: array("i"))  # lower -> numbers of the abstracts using it
+        ids: list[str] = []
         words: set[str] = set()
         lowercase: set[str] = set()  # tokens the corpus also writes in lower case (ordinary words there)
         stems: set[str] = set()
         for aid, text in abstracts:
+            here: set[str] = set()  # the names this abstract uses
             stems.update(content_words(text))
             for span in sentence_spans(text):
                 sentence = span.of(text)
@@ -160,7 +178,7 @@ class Lexicon:
                     if not _corpus_name(token, lowered, english, first=i == 0):
                         continue
                     found[lowered][token] += 1
-                    owners[lowered].add(aid)
+                    here.add(lowered)
                     # A multiword name: the name followed by capitalised words ("Who&When Pro", "Arena-T2I Hard").
                     phrase, end = token, match.end()
                     for nxt in tokens[i + 1 : i + 3]:
@@ -170,12 +188,26 @@ class Lexicon:
                             break
                         phrase, end = f"{phrase} {word}", nxt.end()
                         found[phrase.lower()][phrase] += 1
-                        owners[phrase.lower()].add(aid)
-        limit = max(2, int(generic_share * len(abstracts)))
+                        here.add(phrase.lower())
+            for lowered in here:
+                owners[lowered].append(len(ids))
+            ids.append(aid)
+        limit = max(2, int(generic_share * len(ids)))
+        unique_ids = len(set(ids)) == len(ids)  # then an abstract number stands for one id
+
+        def owner_ids(lowered: str) -> frozenset[str] | None:
+            """The ids using the name, or None when more than ``limit`` do (generic: not a subject name)."""
+            rows = owners[lowered]
+            if unique_ids and len(rows) > limit:
+                return None
+            made = frozenset(ids[row] for row in rows)
+            return made if len(made) <= limit else None
+
+        kept = {lowered: owner_ids(lowered) for lowered in found}
         names = {
-            lowered: Name(max(spellings, key=spellings.get), frozenset(owners[lowered]))
+            lowered: Name(max(spellings, key=spellings.get), kept[lowered])  # type: ignore[arg-type]
             for lowered, spellings in found.items()
-            if len(owners[lowered]) <= limit
+            if kept[lowered] is not None
             and lowered not in GENERIC_TERMS
             # a capitalised word the corpus also writes in lower case is an ordinary word ("Gated Attention")
             and not (lowered in lowercase and not any(is_name_like(s) for s in spellings))
@@ -183,12 +215,13 @@ class Lexicon:
         return cls(names, frozenset(words), frozenset(stems))
 
     def link(
-        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, corpus_text: str | None = None
+        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, corpus_text: CorpusText | None = None
     ) -> Linking:
         """Link the question's name mentions to corpus names; report name-like tokens that match nothing.
 
-        With ``corpus_text`` (the lower-cased corpus), a run of capitalised words inside the question ("UK
-        Biobank") that the corpus never writes together is reported as unknown too.
+        With ``corpus_text`` (the lower-cased corpus: a string, or text searched in place such as
+        ``rag.manifest.LoweredText``), a run of capitalised words inside the question ("UK Biobank") that the corpus
+        never writes together is reported as unknown too.
         """
         english = english_words()
         tokens = [(m.group(1).rstrip("."), m.start()) for m in _TOKEN.finditer(question)]
@@ -259,7 +292,7 @@ class Lexicon:
         surface = lowered if not members else members[0].surface[: len(lowered)]
         return Name(surface, frozenset(aid for name in members for aid in name.abstract_ids))
 
-    def _unknown_phrases(self, question, tokens, links, corpus_text: str) -> list[str]:
+    def _unknown_phrases(self, question, tokens, links, corpus_text: CorpusText) -> list[str]:
         linked = {link.mention.lower() for link in links.values()}
         found, run = [], []
         for token, start in [*tokens, ("", len(question))]:
@@ -329,13 +362,13 @@ def _common_spelling(token: str, opens_sentence: bool, min_ratio: float, common_
     written. Only lower-case words (or a capital that starts a sentence): a capitalised word the corpus lacks is a
     name, and names are matched against the corpus's names, never respelt as English. A word English uses
     (wordfreq Zipf frequency at least ``common_zipf``: "lidar") is left as written."""
-    from wordfreq import zipf_frequency
+    from rag.word_frequency import zipf_frequency
 
     first_capital = token[:1].isupper()
     if token[1:] != token[1:].lower() or not token.isalpha() or (first_capital and not opens_sentence):
         return token
     lowered = token.lower()
-    if zipf_frequency(lowered, "en") >= common_zipf:
+    if zipf_frequency(lowered) >= common_zipf:
         return token
     best = process.extractOne(lowered, _common_vocabulary(), scorer=fuzz.ratio, score_cutoff=min_ratio)
     if best is None or best[0][0] != lowered[0]:
@@ -343,15 +376,17 @@ def _common_spelling(token: str, opens_sentence: bool, min_ratio: float, common_
     return best[0].capitalize() if first_capital else best[0]
 
 
-def _spelt_out(acronym: str, corpus_text: str) -> bool:
+def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
     """Whether the (lower-cased) corpus has words whose initials spell the acronym, e.g. "mcts" in "monte carlo
     tree search" (4-6 letters, each word of 3 or more letters, so chance runs of short words do not count; hyphens
     join words too)."""
     letters = [c for c in acronym if c.isalpha()]
     if not 4 <= len(letters) <= 6 or len(letters) != len(acronym):
         return False
-    pattern = r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b"
-    return re.search(pattern, corpus_text) is not None
+    pattern = re.compile(r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b")
+    if isinstance(corpus_text, str):
+        return pattern.search(corpus_text) is not None
+    return corpus_text.search(pattern, ".")  # no match holds a full stop: the text may be searched in blocks
 
 
 def _ordinary(lowered: str, english: Collection[str]) -> bool:

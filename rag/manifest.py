@@ -6,8 +6,13 @@ interrupted ingest leaves the previous manifest (and so the previous index) in f
 Format 2 (columnar): ``manifest.json`` is a small header; the abstracts, sentence spans and chunks live as flat arrays
 (numbers, and strings as one UTF-8 blob plus offsets) in ``columns-<generation>.bin``, written before the header and
 memory-mapped on load, so opening a 100k-chunk index builds no Python object per abstract, chunk or sentence:
-:class:`ManifestColumns` builds an ``Abstract`` or ``Chunk`` only when one is asked for. Format 1 (everything in the
-JSON) is still read, more slowly; the next ``rag ingest`` rewrites it as format 2.
+:class:`ManifestColumns` builds an ``Abstract`` or ``Chunk`` only when one is asked for.
+
+Format 3 adds two derived columns, so that answering needs no per-sentence or whole-corpus Python objects: the
+lower-cased corpus as one UTF-8 blob (searched in place, see :class:`LoweredText`) and each sentence's role
+(``rag.roles``) as one byte, stored with the roles code's signature (roles of other code are computed again on first
+use). Formats 2 (no derived columns: they are made in memory on load) and 1 (everything in the JSON) are still read,
+more slowly and with more memory; the next ``rag ingest`` rewrites them as format 3.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import itertools
 import logging
 import mmap
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +34,7 @@ from typing import IO
 import numpy as np
 import orjson
 
+from rag import roles
 from rag.bm25 import BM25Index, signature
 from rag.chunking import Chunk
 from rag.corpus import Abstract, Location
@@ -37,7 +44,8 @@ from rag.text import Span, sentence_spans
 log = logging.getLogger(__name__)
 
 MANIFEST_NAME = "manifest.json"
-FORMAT = 2
+FORMAT = 3
+COLUMNS_FORMAT = 2  # columnar, without the derived columns (lowered text, sentence roles); still read
 OLD_FORMAT = 1  # everything in the JSON; still read
 _ALIGN = 64  # each array starts at a multiple of this in the columns file
 
@@ -78,21 +86,34 @@ class ManifestColumns:
     """Abstracts, their sentence spans and the chunks as flat arrays; objects are built only on demand.
 
     Strings (ids, labels, hashes, texts, chunk ids) are one UTF-8 blob each plus ``n + 1`` byte offsets; the texts'
-    blob joins them with a newline, so the lower-cased corpus is one decode. Spans and chunk bounds are character
-    offsets into the abstract's text.
+    blob joins them with a newline, and ``lower_blob`` is that blob lower-cased. Spans and chunk bounds are character
+    offsets into the abstract's text. ``sentence_role`` holds each sentence row's index into ``rag.roles.ROLES``,
+    valid while ``roles_signature`` is the roles code's.
     """
 
-    NAMES = (
+    NAMES_V2 = (
         "id_blob", "id_offsets", "label_blob", "label_offsets", "hash_blob", "hash_offsets", "text_blob",
         "text_offsets", "text_chars", "location_offsets", "location_file", "location_position", "sentence_offsets",
         "sentence_start", "sentence_end", "chunk_id_blob", "chunk_id_offsets", "chunk_abstract", "chunk_ordinal",
         "chunk_start", "chunk_end",
     )  # fmt: skip
+    NAMES = (*NAMES_V2, "lower_blob", "sentence_role")
+    RELEASE_BYTES = 8 << 20  # texts(): mapped pages are dropped after each this much text
 
-    def __init__(self, arrays: Mapping[str, np.ndarray], files: Sequence[str], keep_alive: object = None) -> None:
+    def __init__(
+        self,
+        arrays: Mapping[str, np.ndarray],
+        files: Sequence[str],
+        keep_alive: object = None,
+        *,
+        offsets: Mapping[str, int] | None = None,
+        roles_signature: str = "",
+    ) -> None:
         self.arrays = dict(arrays)
         self.files = list(files)  # location file names, indexed by location_file
         self._keep_alive = keep_alive  # the mmap the arrays view
+        self._file_offsets = dict(offsets or {})  # name -> byte offset in the mapped file (loaded columns)
+        self.roles_signature = roles_signature  # the roles code that sentence_role was made by ("": none stored)
         a = self.arrays
         self.n_abstracts = len(a["id_offsets"]) - 1
         self.n_chunks = len(a["chunk_abstract"])
@@ -129,7 +150,11 @@ class ManifestColumns:
         arrays["chunk_ordinal"] = np.array([c.ordinal for c in chunks], np.int32)
         arrays["chunk_start"] = np.array([c.start for c in chunks], np.int32)
         arrays["chunk_end"] = np.array([c.end for c in chunks], np.int32)
-        return cls(arrays, files)
+        arrays["lower_blob"] = _lowered_blob(arrays["text_blob"], arrays["text_offsets"])
+        arrays["sentence_role"] = np.array(
+            [code for a in abstracts for code in roles.role_codes(a.sentence_texts())], np.uint8
+        )
+        return cls(arrays, files, roles_signature=roles.signature())
 
     def check(self) -> None:
         """Raise ValueError unless the arrays are consistent (counts, offsets in order and in bounds, spans inside
@@ -152,6 +177,12 @@ class ManifestColumns:
                 raise ValueError(f"{name} offsets do not match")
         if len(a["text_chars"]) != n or len(a["location_position"]) != len(a["location_file"]):
             raise ValueError("per-abstract arrays of the wrong length")
+        if len(a["sentence_role"]) != len(a["sentence_start"]) or (
+            len(a["sentence_role"]) and int(a["sentence_role"].max()) >= len(roles.ROLES)
+        ):
+            raise ValueError("sentence roles do not match the sentences")
+        if n and len(a["lower_blob"]) == 0:
+            raise ValueError("no lower-cased text")
         if len(a["location_file"]) and (a["location_file"].min() < 0 or a["location_file"].max() >= len(self.files)):
             raise ValueError("a location names an unknown file")
         starts, ends = a["sentence_start"], a["sentence_end"]
@@ -219,9 +250,15 @@ class ManifestColumns:
         return text
 
     def texts(self) -> Iterator[str]:
-        """Every abstract's text in order (the file's pages are released after the last)."""
+        """Every abstract's text in order (the file's pages are released every few megabytes and after the last, so
+        a pass over the corpus does not leave the whole file mapped into the process)."""
+        offsets = self.arrays["text_offsets"]
+        mark = int(offsets[0]) if len(offsets) else 0
         for row in range(self.n_abstracts):
             yield self.text(row)
+            if int(offsets[row + 1]) - mark >= self.RELEASE_BYTES:
+                self.release()
+                mark = int(offsets[row + 1])
         self.release()
 
     def all_text(self, lower: bool = False) -> str:
@@ -229,23 +266,36 @@ class ManifestColumns:
 
         Decoded and lowered in blocks of about a megabyte: ``str.lower`` of a non-ASCII string reserves 12 bytes per
         character, which over a 100k-chunk corpus at once was a 1 GB transient peak."""
-        blob, offsets = self.arrays["text_blob"], self.arrays["text_offsets"]
         if self.n_abstracts == 0:
             return ""
-        cuts = offsets[np.unique(np.searchsorted(offsets, np.arange(0, int(offsets[-1]), 1 << 20)))].tolist()
-        cuts = sorted({*cuts, int(offsets[-1])})
-        if not lower:
-            text = str(memoryview(blob[:-1]), "utf-8")
-            self.release()
-            return text
-        # Each block lowered and written back as UTF-8 into one buffer, decoded once at the end: no list of
-        # per-block strings whose freed memory the allocator would keep (at 100k chunks: 300 MB -> 200 MB held).
-        lowered = bytearray()
-        for lo, hi in itertools.pairwise(cuts):
-            lowered += str(memoryview(blob[lo:hi]), "utf-8").lower().encode("utf-8")
+        blob = self.arrays["lower_blob" if lower else "text_blob"]
+        text = str(memoryview(blob[:-1]), "utf-8")  # each text is followed by a newline: drop the last
         self.release()
-        del lowered[-1:]  # each text is followed by a newline: drop the last
-        return lowered.decode("utf-8")
+        return text
+
+    def lowered(self) -> LoweredText:
+        """The lower-cased corpus (every text, joined by newlines), searched in place without decoding it whole."""
+        blob = self.arrays["lower_blob"]
+        end = max(len(blob) - 1, 0)  # each text is followed by a newline: not the last
+        if self._keep_alive is not None and "lower_blob" in self._file_offsets:
+            start = self._file_offsets["lower_blob"]
+            return LoweredText(self._keep_alive, start, start + end)
+        return LoweredText(bytes(memoryview(blob[:end])), 0, end)
+
+    @cached_property
+    def sentence_roles(self) -> np.ndarray:
+        """Each sentence row's role code (an index into ``rag.roles.ROLES``): the stored column when the roles code
+        that made it is this one, else computed now from the texts (one pass over the corpus)."""
+        stored = self.arrays.get("sentence_role")
+        if stored is not None and self.roles_signature and self.roles_signature == roles.signature():
+            return stored
+        log.info("sentence roles of the index are stale or missing; computing them (`rag ingest` stores them)")
+        out = np.empty(self.n_sentences, np.uint8)
+        for row, text in enumerate(self.texts()):
+            lo, hi = int(self.sentence_offsets[row]), int(self.sentence_offsets[row + 1])
+            spans = zip(self.sentence_start[lo:hi].tolist(), self.sentence_end[lo:hi].tolist(), strict=True)
+            out[lo:hi] = roles.role_codes([text[s:e] for s, e in spans])
+        return out
 
     def spans(self, row: int) -> tuple[Span, ...]:
         lo, hi = int(self.sentence_offsets[row]), int(self.sentence_offsets[row + 1])
@@ -279,6 +329,110 @@ def release_pages(mapped: object) -> None:
     if isinstance(mapped, mmap.mmap) and advice is not None:
         with contextlib.suppress(OSError, ValueError):  # closed, or not allowed: only memory accounting is lost
             mapped.madvise(advice)
+
+
+class LoweredText:
+    """The lower-cased corpus as UTF-8 bytes, searched where it lies (the mapped columns file, or bytes in memory).
+
+    At 100k chunks the corpus is ~60 MB of UTF-8 but ~120-240 MB as one Python string (two or four bytes a character
+    once any character needs them), so it is never decoded whole: ``in`` searches the bytes (a UTF-8 encoded string
+    occurs in UTF-8 bytes exactly where the string occurs in the text), and ``search`` decodes about a megabyte at a
+    time. Both go a megabyte at a time and drop the mapped file's pages of each block from this process when done
+    with it, so a search over the whole corpus adds about a megabyte to the process's memory, not the corpus.
+    """
+
+    BLOCK = 1 << 20
+
+    def __init__(self, buffer, start: int, end: int) -> None:
+        self._buffer = buffer  # mmap.mmap or bytes: both have find(sub, start, end) and slicing
+        self._start, self._end = start, end
+
+    def __len__(self) -> int:
+        """In bytes."""
+        return self._end - self._start
+
+    def __contains__(self, text: object) -> bool:
+        if not isinstance(text, str):
+            raise TypeError("LoweredText holds text; search for a str")
+        needle = text.encode("utf-8")
+        lo = self._start
+        while True:  # blocks overlap by len(needle) - 1 bytes, so an occurrence across a cut is in one block
+            hi = min(lo + self.BLOCK + len(needle) - 1, self._end)
+            found = self._buffer.find(needle, lo, hi) != -1
+            self._drop(lo, hi)
+            if found or hi >= self._end:
+                return found
+            lo += self.BLOCK
+
+    def search(self, pattern: re.Pattern[str], barrier: str = ".") -> bool:
+        """Whether ``pattern`` matches anywhere in the text, exactly as ``pattern.search(text)`` would.
+
+        The text is decoded in blocks cut at ``barrier``, an ASCII character that no match of ``pattern`` can
+        contain; each block also holds the barrier on its either side, so look-arounds of one character (``\b``)
+        see what they would see in the whole text.
+        """
+        mark = barrier.encode("ascii")
+        if len(mark) != 1:
+            raise ValueError("the barrier is one ASCII character")
+        try:
+            lo = self._start
+            while lo < self._end:
+                cut = self._buffer.find(mark, min(lo + self.BLOCK, self._end), self._end)
+                hi = self._end if cut == -1 else cut + 1  # the barrier ends this block and starts the next
+                block = self._buffer[lo:hi]
+                self._drop(lo, hi)
+                if pattern.search(block.decode("utf-8")):
+                    return True
+                if hi >= self._end:
+                    return False
+                lo = hi - 1
+            return False
+        except UnicodeDecodeError as exc:
+            raise IndexCorruptError(f"The index's lower-cased text is not UTF-8 ({exc.reason})") from None
+
+    def decode(self) -> str:
+        """The whole text as one string (small corpora and tests: this is the copy the class exists to avoid)."""
+        text = self._buffer[self._start : self._end].decode("utf-8")
+        self._drop(self._start, self._end)
+        return text
+
+    def _drop(self, lo: int, hi: int) -> None:
+        """Release the mapped pages of bytes [lo, hi) (and the rest of their first page); nothing for bytes."""
+        advice = getattr(mmap, "MADV_DONTNEED", None)
+        if isinstance(self._buffer, mmap.mmap) and advice is not None and hi > lo:
+            first = lo - lo % mmap.PAGESIZE
+            with contextlib.suppress(OSError, ValueError):
+                self._buffer.madvise(advice, first, hi - first)
+
+
+def _lowered_blob(blob: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The texts' blob (each text followed by a newline) lower-cased, as UTF-8.
+
+    Lowered in blocks of about a megabyte cut at text starts (``str.lower`` of a non-ASCII string reserves 12 bytes
+    per character: at 100k chunks, at once, a 1 GB transient peak), each written back as UTF-8 into one buffer. A
+    newline is not case-ignorable, so the blocks lower exactly as the whole would (the final-sigma rule included).
+    """
+    if len(offsets) <= 1:
+        return np.zeros(0, np.uint8)
+    cuts = offsets[np.unique(np.searchsorted(offsets, np.arange(0, int(offsets[-1]), 1 << 20)))].tolist()
+    cuts = sorted({*cuts, int(offsets[-1])})
+    lowered = bytearray()
+    for lo, hi in itertools.pairwise(cuts):
+        lowered += str(memoryview(blob[lo:hi]), "utf-8").lower().encode("utf-8")
+    return np.frombuffer(lowered, np.uint8)  # a view of the bytearray: no copy
+
+
+def mapping_of(array: object) -> mmap.mmap | None:
+    """The memory map an array views (through its bases), or None for an array in ordinary memory."""
+    seen = 0
+    while array is not None and seen < 16:  # a short chain: reshape of frombuffer of a memoryview of the map
+        if isinstance(array, mmap.mmap):
+            return array
+        if isinstance(array, np.memmap) and isinstance(getattr(array, "_mmap", None), mmap.mmap):
+            return array._mmap
+        array = array.obj if isinstance(array, memoryview) else getattr(array, "base", None)
+        seen += 1
+    return None
 
 
 def _offsets(counts: Sequence[int]) -> np.ndarray:
@@ -380,11 +534,14 @@ def save_columns(index_dir: Path, generation: int, columns: ManifestColumns) -> 
             written += pad + array.nbytes
 
     name = _write_file(index_dir, columns_name(generation), write)
-    return name, {"arrays": layout, "files": columns.files}
+    return name, {"arrays": layout, "files": columns.files, "roles": columns.roles_signature}
 
 
-def load_columns(index_dir: Path, name: str, header: dict) -> ManifestColumns:
-    """The arrays of a columns file, memory-mapped (nothing is copied), checked against the header's layout."""
+def load_columns(index_dir: Path, name: str, header: dict, version: int = FORMAT) -> ManifestColumns:
+    """The arrays of a columns file, memory-mapped (nothing is copied), checked against the header's layout.
+
+    A format-2 file lacks the derived columns: the lower-cased text is made in memory now, and the roles are left
+    to be computed on first use (no stored signature)."""
     path = index_dir / name
     if Path(name).name != name or not name.startswith("columns-"):
         raise ValueError(f"bad columns file name {name!r}")
@@ -393,16 +550,26 @@ def load_columns(index_dir: Path, name: str, header: dict) -> ManifestColumns:
         mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
     layout = header["arrays"]
     arrays = {}
-    for key in ManifestColumns.NAMES:
+    offsets = {}
+    for key in ManifestColumns.NAMES if version == FORMAT else ManifestColumns.NAMES_V2:
         dtype, offset, count = layout[key]
         dtype = np.dtype(dtype)
         if dtype.kind not in "iu" or int(offset) < 0 or int(count) < 0 or int(offset) + dtype.itemsize * int(count) > size:
             raise ValueError(f"array {key} outside the columns file")
         arrays[key] = np.frombuffer(mapped, dtype, int(count), int(offset)) if count else np.zeros(0, dtype)
+        offsets[key] = int(offset)
     files = header["files"]
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise ValueError("location files are not a list of names")
-    columns = ManifestColumns(arrays, files, keep_alive=mapped)
+    stamp = header.get("roles", "") if version == FORMAT else ""
+    if not isinstance(stamp, str):
+        raise ValueError("the roles signature is not a string")
+    if version != FORMAT:
+        log.info("reading an index of the previous format (no stored lower-cased text and roles); `rag ingest` "
+                 "rewrites it in the current one")  # fmt: skip
+        arrays["lower_blob"] = _lowered_blob(arrays["text_blob"], arrays["text_offsets"])
+        arrays["sentence_role"] = np.zeros(len(arrays["sentence_start"]), np.uint8)  # no signature: recomputed
+    columns = ManifestColumns(arrays, files, keep_alive=mapped, offsets=offsets, roles_signature=stamp)
     columns.check()
     return columns
 
@@ -485,10 +652,10 @@ def load_manifest(index_dir: Path) -> Manifest:
         version = payload.get("format")
         if version == OLD_FORMAT:
             return _manifest_v1(payload)
-        if version != FORMAT:
+        if version not in (FORMAT, COLUMNS_FORMAT):
             raise ValueError(f"unknown manifest format {version!r}")
         header = payload["columns"]
-        columns = load_columns(index_dir, str(header["file"]), header)
+        columns = load_columns(index_dir, str(header["file"]), header, version)
         return Manifest(
             collection=payload["collection"],
             embed_model=payload["embed_model"],

@@ -122,7 +122,11 @@ class Pipeline:
         question = self.check_question(question)
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
             raise RagError(f"k must be a whole number of at least 1, not {k!r}", hint="Ask for 1 or more abstracts.")
-        return self.retriever(mode).search(question, k or self.settings.top_k)
+        snapshot = self.snapshot
+        try:
+            return self.retriever(mode).search(question, k or self.settings.top_k)
+        finally:
+            snapshot.release_pages()
 
     def abstracts(self) -> list[Abstract]:
         return list(self.snapshot.manifest.abstracts)
@@ -213,17 +217,21 @@ class Pipeline:
         history = self.check_history(history)
         self._check_backend(backend)
         composer, notices = self._composer(backend, model)
-        yield from stream_answer(
-            question,
-            snapshot=self.snapshot,
-            retriever=self.retriever(),
-            top_k=self.settings.top_k,
-            policy=self.settings.answer,
-            verify_policy=self.settings.verify,
-            history=list(history or []),
-            composer=composer,
-            notices=notices,
-        )
+        snapshot = self.snapshot
+        try:
+            yield from stream_answer(
+                question,
+                snapshot=snapshot,
+                retriever=self.retriever(),
+                top_k=self.settings.top_k,
+                policy=self.settings.answer,
+                verify_policy=self.settings.verify,
+                history=list(history or []),
+                composer=composer,
+                notices=notices,
+            )
+        finally:
+            snapshot.release_pages()  # what this answer read of the index files leaves the process's memory
 
     def ask(self, question: str, history: Sequence[dict] | None = None, **kwargs) -> Answer:
         """The verified answer (the last event of :meth:`stream`)."""

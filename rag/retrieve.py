@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,9 +21,17 @@ from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import Lexicon, own_names
-from rag.manifest import LazyChunks, Manifest, ManifestColumns, load_bm25, release_pages
+from rag.manifest import (
+    LazyChunks,
+    LoweredText,
+    Manifest,
+    ManifestColumns,
+    load_bm25,
+    mapping_of,
+    release_pages,
+)
 from rag.policy import AnswerPolicy
-from rag.roles import Role, abstract_roles
+from rag.roles import ROLES, Role
 from rag.store import ChunkStore
 from rag.text import Span, content_words
 
@@ -140,6 +149,18 @@ class IndexSnapshot:
         self.sentence_owner: Sequence[str] = SentenceOwners(self.columns)
         self.sentence_spans: Sequence[Span] = SentenceSpans(self.columns)
         self.sentence_rows: Mapping[str, range] = SentenceRows(self.columns)
+        # The memory maps the index is read through (columns, BM25, sentence vectors), for release_pages.
+        arrays = [*self.columns.arrays.values(), sentence_vectors]
+        for index in (self.bm25, self.sentence_bm25):
+            arrays += [index.weights.data, index.weights.indices, index.weights.indptr]
+        self._mappings = list({id(m): m for m in map(mapping_of, arrays) if m is not None}.values())
+
+    def release_pages(self) -> None:
+        """Drop the pages of the index files that reading mapped into this process (they stay in the page cache, so
+        reading them again costs a minor fault, not a disk read). Called after each question: over a few hundred
+        questions at 100k chunks, the BM25 and columns files otherwise end up resident whole (~250 MB)."""
+        for mapped in self._mappings:
+            release_pages(mapped)
 
     @property
     def abstract_order(self) -> list[str]:
@@ -167,9 +188,9 @@ class IndexSnapshot:
         return cols.text(int(cols.sentence_owner_rows[row]))[int(cols.sentence_start[row]) : int(cols.sentence_end[row])]
 
     @cached_property
-    def lowered_corpus(self) -> str:
-        """Every abstract's text, lower-cased, in one string (built on first use)."""
-        return self.columns.all_text(lower=True)
+    def lowered_corpus(self) -> LoweredText:
+        """Every abstract's text, lower-cased and joined by newlines, searched in place (``in``, ``search``)."""
+        return self.columns.lowered()
 
     @cached_property
     def sentence_texts(self) -> list[str]:
@@ -191,14 +212,11 @@ class IndexSnapshot:
         """Abstract id -> the name of its own work (rag.lexicon.own_names), where it has one; built once."""
         return own_names(self.lexicon, zip(self.columns.ids, self.columns.texts(), strict=True))
 
-    @cached_property
-    def sentence_roles(self) -> list[Role]:
-        """Each sentence row's role (background, gap, contribution, method, result, availability); built once."""
-        cols = self.columns
-        roles: list[Role] = []
-        for row, text in enumerate(cols.texts()):
-            roles.extend(abstract_roles([span.of(text) for span in cols.spans(row)]))
-        return roles
+    @property
+    def sentence_roles(self) -> Sequence[Role]:
+        """Each sentence row's role (background, gap, contribution, method, result, availability), read off the
+        index's one-byte column (computed once if the index's roles are of other code)."""
+        return SentenceRoles(self.columns)
 
     def _load_bm25(self, index_dir: Path | None) -> tuple[BM25Index, BM25Index, bool]:
         """(chunk BM25, sentence BM25, whether they came from the saved file)."""
@@ -214,30 +232,70 @@ class IndexSnapshot:
 
 
 class MappedRows:
-    """A memory-mapped matrix read by rows (``matrix[rows]`` gives an array). Pages read stay mapped into the
-    process and count as its memory, so once ``release_bytes`` have been read they are dropped (still in the page
-    cache): list questions over a large index read thousands of rows each, and the matrix is 565 MB at 100k chunks.
+    """A matrix in a ``.npy`` file read by rows (``matrix[rows]`` gives an array), with ``pread`` from the file.
+
+    Not through the memory map: a page read through a mapping stays mapped into the process and counts as its
+    memory, and the kernel maps up to 64 KB around each faulting page (fault-around), so a list question reading
+    15k scattered rows of the 565 MB matrix at 100k chunks mapped ~125 MB. ``pread`` copies just the rows asked for
+    out of the page cache (runs of consecutive rows in one call). A key that is not a list of rows, or a matrix not
+    stored in C order, is read through the map and its pages released afterwards.
     """
 
-    def __init__(self, matrix: np.memmap, release_bytes: int = 64 << 20) -> None:
+    def __init__(self, matrix: np.memmap) -> None:
         self._matrix = matrix
-        self._release_bytes = release_bytes
-        self._read = 0
         self.shape, self.dtype, self.ndim = matrix.shape, matrix.dtype, matrix.ndim
+        self._row_bytes = int(np.prod(matrix.shape[1:], dtype=np.int64)) * matrix.dtype.itemsize
+        self._fd: int | None = None
+        if matrix.flags.c_contiguous and getattr(matrix, "filename", None) and hasattr(os, "preadv"):
+            with contextlib.suppress(OSError):
+                self._fd = os.open(matrix.filename, os.O_RDONLY)
+
+    def __del__(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
 
     def __len__(self) -> int:
         return len(self._matrix)
 
     def __getitem__(self, key) -> np.ndarray:
-        out = np.array(self._matrix[key])
-        self._read += out.nbytes
-        if self._read >= self._release_bytes:
-            self._read = 0
+        rows = _row_list(key, len(self))
+        if rows is None or self._fd is None:
+            out = np.array(self._matrix[key])
             release_pages(self._matrix)
-        return out
+            return out
+        return self._pread(rows)
+
+    def _pread(self, rows: np.ndarray) -> np.ndarray:
+        if not len(rows):
+            return np.empty((0, *self.shape[1:]), self.dtype)
+        unique, inverse = np.unique(rows, return_inverse=True)
+        out = np.empty((len(unique), *self.shape[1:]), self.dtype)
+        flat = out.reshape(len(unique), -1).view(np.uint8)
+        cuts = np.flatnonzero(np.diff(unique) != 1) + 1
+        base = int(self._matrix.offset)
+        for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(unique)], strict=True):
+            want = (hi - lo) * self._row_bytes
+            got = os.preadv(self._fd, [flat[lo:hi]], base + int(unique[lo]) * self._row_bytes)
+            if got != want:
+                raise IndexCorruptError("The sentence vectors file is shorter than the manifest says")
+        return out if len(unique) == len(rows) and (len(rows) < 2 or bool((np.diff(rows) > 0).all())) else out[inverse]
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         return np.asarray(self._matrix, dtype=dtype)
+
+
+def _row_list(key, n: int) -> np.ndarray | None:
+    """``key`` as an int64 array of rows in ``[0, n)`` (negative ones counted from the end) when it is a list or
+    1-d integer array of rows; None for anything else (a slice, one row, a mask, a tuple)."""
+    if isinstance(key, list | np.ndarray):
+        rows = np.asarray(key)
+        if rows.ndim == 1 and rows.dtype.kind in "iu" or (rows.size == 0 and isinstance(key, list)):
+            rows = rows.astype(np.int64, copy=False)
+            if rows.size and (rows.min() < -n or rows.max() >= n):
+                raise IndexError("row index out of range")
+            return np.where(rows < 0, rows + n, rows)
+    return None
 
 
 class AbstractsById(Mapping[str, Abstract]):
@@ -292,6 +350,17 @@ class SentenceOwners(_SentenceView, Sequence[str]):
 
     def _at(self, row: int) -> str:
         return self._columns.ids[int(self._columns.sentence_owner_rows[row])]
+
+
+class SentenceRoles(_SentenceView, Sequence[Role]):
+    """Sentence row -> its role in its abstract (``rag.roles``)."""
+
+    def __init__(self, columns: ManifestColumns) -> None:
+        super().__init__(columns)
+        self._codes = columns.sentence_roles
+
+    def _at(self, row: int) -> Role:
+        return ROLES[self._codes[row]]
 
 
 class SentenceSpans(_SentenceView, Sequence[Span]):
@@ -429,6 +498,9 @@ class HybridRetriever:
         order = sorted(fused, key=lambda a: (-fused[a], a))[: min(k, n_abstracts)]
         dense_rank = {a: i for i, a in enumerate(dense_ranking, start=1)}
         bm25_rank = {a: i for i, a in enumerate(bm25_ranking, start=1)}
+        by_abstract: dict[str, set[str]] = defaultdict(set)  # one pass over the matched chunks, not one per abstract
+        for cid in (*dense_chunks, *bm25_chunks):
+            by_abstract[cid.rsplit(":", 1)[0]].add(cid)
         return [
             RankedAbstract(
                 abstract=snap.abstracts[aid],
@@ -437,14 +509,14 @@ class HybridRetriever:
                 bm25=bm25_best.get(aid),
                 dense_rank=dense_rank.get(aid),
                 bm25_rank=bm25_rank.get(aid),
-                chunks=self._matched_chunks(aid, dense_chunks, bm25_chunks),
+                chunks=self._matched_chunks(by_abstract.get(aid, set()), dense_chunks, bm25_chunks),
             )
             for aid in order
         ]
 
-    def _matched_chunks(self, abstract_id: str, dense: dict[str, float], bm25: dict[str, float]) -> list[ChunkMatch]:
+    def _matched_chunks(self, ids: set[str], dense: dict[str, float], bm25: dict[str, float]) -> list[ChunkMatch]:
+        """The abstract's best matched chunks (``ids``: its chunks among the matches)."""
         snap = self.snapshot
-        ids = {cid for cid in (*dense, *bm25) if cid.rsplit(":", 1)[0] == abstract_id}
         ranked = sorted(ids, key=lambda cid: (-(dense.get(cid, 0.0)), -(bm25.get(cid, 0.0)), cid))
         matches = []
         for cid in ranked[: self.chunks_per_abstract]:

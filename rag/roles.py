@@ -8,8 +8,10 @@ describes the method. Position breaks ties: openings are usually background, end
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
 Role = Literal["background", "gap", "contribution", "method", "result", "availability"]
@@ -150,6 +152,23 @@ def sentence_role(sentence: str, position: int, count: int) -> Role:
 
 def abstract_roles(sentences: Sequence[str]) -> list[Role]:
     return [sentence_role(s, i, len(sentences)) for i, s in enumerate(sentences)]
+
+
+def role_codes(sentences: Sequence[str]) -> list[int]:
+    """``abstract_roles`` as indexes into ``ROLES`` (what the index stores, one byte per sentence)."""
+    return [_CODE[role] for role in abstract_roles(sentences)]
+
+
+_CODE: dict[Role, int] = {role: i for i, role in enumerate(ROLES)}
+
+
+def signature() -> str:
+    """What stored role codes are valid for: this file (the cues and the order of ``ROLES``), hashed rather than
+    versioned by hand, so a changed cue never leaves stale roles in use; "" (matching nothing) without a source."""
+    try:
+        return f"roles {hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]}"
+    except (OSError, TypeError):
+        return ""
 
 
 _WANTS_AVAILABILITY = re.compile(

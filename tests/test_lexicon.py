@@ -207,3 +207,17 @@ def test_english_words_match_the_models_vocabulary_file():
 
     lines = (Path(resolve_model_path("all-MiniLM-L6-v2")) / "vocab.txt").read_text(encoding="utf-8").split("\n")
     assert set(english_words()) == {w for w in lines if w.isalpha() and not w.startswith("[")}
+
+
+def test_build_reads_an_iterator_once_with_the_same_names():
+    pairs = [(f"p{i}", f"Results with the {'ZetaNet' if i < 2 else 'OmegaNet'} model on QuuxBench.") for i in range(4)]
+    from_list = Lexicon.build(pairs, 0.5)  # at most 2 of the 4 abstracts: QuuxBench (all 4) is field vocabulary
+    from_iterator = Lexicon.build(iter(pairs), 0.5)
+    assert from_list.names == from_iterator.names and set(from_list.names) == {"zetanet", "omeganet"}
+    assert from_list.names["zetanet"].abstract_ids == {"p0", "p1"}
+
+
+def test_an_abstract_id_given_twice_counts_once_towards_the_generic_limit():
+    # limit = max(2, int(0.25 * 4)) = 2 abstracts: "a" twice and "b" are two abstracts, not three uses
+    pairs = [("a", "We test ZetaNet here."), ("a", "We test ZetaNet again."), ("b", "ZetaNet wins."), ("c", "None.")]
+    assert Lexicon.build(pairs, 0.25).names["zetanet"].abstract_ids == {"a", "b"}

@@ -11,6 +11,7 @@ from rag.chunking import Chunk
 from rag.corpus import Abstract, Location
 from rag.errors import IndexCorruptError
 from rag.manifest import (
+    FORMAT,
     MANIFEST_NAME,
     Manifest,
     load_manifest,
@@ -155,3 +156,88 @@ def test_the_lowered_corpus_is_made_in_blocks_with_the_same_result():
     columns = ManifestColumns.of([abstract(i, t, ()) for i, t in enumerate(texts)], [])
     assert columns.all_text(lower=True) == "\n".join(texts).lower()
     assert columns.all_text() == "\n".join(texts)
+
+
+def _as_format_2(index_dir) -> None:
+    """Rewrite a saved header as format 2 wrote it: no derived columns (lowered text, roles) in its layout."""
+    path = index_dir / MANIFEST_NAME
+    payload = json.loads(path.read_text())
+    payload["format"] = 2
+    for key in ("lower_blob", "sentence_role"):
+        del payload["columns"]["arrays"][key]
+    del payload["columns"]["roles"]
+    path.write_text(json.dumps(payload))
+
+
+def test_the_lowered_text_and_roles_are_stored_columns(tmp_path):
+    from rag.roles import ROLES, abstract_roles
+
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    save_manifest(tmp_path, saved)
+    columns = load_manifest(tmp_path).columns
+    assert not columns.arrays["lower_blob"].flags.writeable and not columns.sentence_roles.flags.writeable  # mapped
+    assert columns.lowered().decode() == "\n".join(TEXTS).lower()
+    assert [ROLES[c] for c in columns.sentence_roles] == [r for a in saved.abstracts for r in abstract_roles(a.sentence_texts())]
+
+
+def test_a_format_2_index_is_read_with_the_derived_columns_made_in_memory(tmp_path):
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    save_manifest(tmp_path / "new", saved)
+    save_manifest(tmp_path / "old", saved)
+    _as_format_2(tmp_path / "old")
+    old, new = load_manifest(tmp_path / "old"), load_manifest(tmp_path / "new")
+    assert tuple(old.abstracts) == tuple(new.abstracts) and tuple(old.chunks) == tuple(new.chunks)
+    assert old.columns.lowered().decode() == new.columns.lowered().decode()
+    assert old.columns.roles_signature == "" and list(old.columns.sentence_roles) == list(new.columns.sentence_roles)
+
+
+def test_roles_stored_by_other_roles_code_are_computed_again(tmp_path):
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(TEXTS)))
+    save_manifest(tmp_path, saved)
+    expected = list(load_manifest(tmp_path).columns.sentence_roles)
+    path = tmp_path / MANIFEST_NAME
+    payload = json.loads(path.read_text())
+    payload["columns"]["roles"] = "roles 0000000000000000"  # written by other cues
+    path.write_text(json.dumps(payload))
+    (tmp_path / "columns-1.bin").write_bytes(_zero_roles(tmp_path, payload))
+    columns = load_manifest(tmp_path).columns
+    assert columns.arrays["sentence_role"].sum() == 0  # the stale column, as written
+    assert list(columns.sentence_roles) == expected  # not used: computed from the texts
+
+
+def _zero_roles(index_dir, payload) -> bytes:
+    data = bytearray((index_dir / "columns-1.bin").read_bytes())
+    _, offset, count = payload["columns"]["arrays"]["sentence_role"]
+    data[offset : offset + count] = bytes(count)
+    return bytes(data)
+
+
+def test_the_current_format_is_written_and_an_unknown_one_refused(tmp_path):
+    save_manifest(tmp_path, manifest_of(abstract(0, TEXTS[0])))
+    payload = json.loads((tmp_path / MANIFEST_NAME).read_text())
+    assert payload["format"] == FORMAT == 3
+    payload["format"] = 4
+    (tmp_path / MANIFEST_NAME).write_text(json.dumps(payload))
+    with pytest.raises(IndexCorruptError, match="unknown manifest format"):
+        load_manifest(tmp_path)
+
+
+@pytest.mark.parametrize("block", [1, 3, 7, 64, 1 << 20])
+def test_searching_the_lowered_text_in_blocks_finds_what_the_whole_string_would(tmp_path, block, monkeypatch):
+    import re
+
+    from rag.manifest import LoweredText
+
+    texts = ["Monte Carlo tree search. Ünï tree-based Search", "graph neural\nnetworks. x.y", "Δ-net. ab cd ef."]
+    saved = manifest_of(*(abstract(i, t) for i, t in enumerate(texts)))
+    save_manifest(tmp_path, saved)
+    monkeypatch.setattr(LoweredText, "BLOCK", block)
+    lowered = load_manifest(tmp_path).columns.lowered()
+    whole = "\n".join(texts).lower()
+    patterns = [r"\bm[a-z]{2,}[\s-]+c[a-z]{2,}[\s-]+t[a-z]{2,}\b", r"\bt[a-z]{2,}[\s-]+s[a-z]{2,}\b",
+                r"\bn[a-z]{2,}[\s-]+n[a-z]{2,}\b", r"\bs[a-z]{2,}[\s-]+g[a-z]{2,}\b", r"\bnï\b", r"\bcd\b",
+                r"\bc[a-z]\b", r"net\b", r"\bearch"]  # fmt: skip
+    for pattern in patterns:
+        assert lowered.search(re.compile(pattern)) == bool(re.search(pattern, whole)), pattern
+    for phrase in ("carlo tree", "search\ngraph", "networks. x", "ünï", "Monte", "Δ-net", "ef.\n", "zz"):
+        assert (phrase in lowered) == (phrase in whole), phrase

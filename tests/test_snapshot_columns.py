@@ -69,21 +69,45 @@ def test_sentence_rows_owners_spans_and_texts(pair):
 
 def test_lowered_corpus_and_labels(pair):
     _, snap = pair
-    assert snap.lowered_corpus == "\n".join(TEXTS).lower()
+    assert snap.lowered_corpus.decode() == "\n".join(TEXTS).lower()
+    assert "ça marche" in snap.lowered_corpus and "Ça marche" not in snap.lowered_corpus
+    assert "inputs.\nsecond" in snap.lowered_corpus and "bien.\n" not in snap.lowered_corpus
     assert snap.ids_labelled("toynet") == ["a0", "a2"] and snap.ids_labelled("second paper") == ["a1"]
     assert snap.ids_labelled("missing") == []
 
 
-def test_mapped_rows_read_the_same_values_after_releasing_pages(tmp_path):
+def test_mapped_rows_read_the_same_values_as_the_matrix(tmp_path):
     from rag.retrieve import MappedRows
 
     matrix = np.arange(4000 * 8, dtype=np.float32).reshape(4000, 8)
     np.save(tmp_path / "m.npy", matrix)
-    rows = MappedRows(np.load(tmp_path / "m.npy", mmap_mode="r"), release_bytes=1000)  # releases every few reads
+    rows = MappedRows(np.load(tmp_path / "m.npy", mmap_mode="r"))
     for start in range(0, 4000, 97):
         picked = list(range(start, min(start + 50, 4000)))
         assert np.array_equal(rows[picked], matrix[picked])
     assert rows.shape == (4000, 8) and len(rows) == 4000 and np.array_equal(np.asarray(rows), matrix)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [[5, 3, 3, 3999, 0, 1, 2, 17], [7], [-1, -4000, 12], np.array([9, 8, 10, 11], np.int32), [], slice(10, 20), 42,
+     np.arange(4000) % 3 == 0],
+)  # fmt: skip
+def test_mapped_rows_read_any_key_as_numpy_would(tmp_path, key):
+    from rag.retrieve import MappedRows
+
+    matrix = np.random.default_rng(0).standard_normal((4000, 6)).astype(np.float32)
+    np.save(tmp_path / "m.npy", matrix)
+    got = MappedRows(np.load(tmp_path / "m.npy", mmap_mode="r"))[key]
+    assert got.shape == matrix[key].shape and np.array_equal(got, matrix[key])
+
+
+def test_mapped_rows_refuse_rows_out_of_range(tmp_path):
+    from rag.retrieve import MappedRows
+
+    np.save(tmp_path / "m.npy", np.zeros((10, 2), np.float32))
+    with pytest.raises(IndexError):
+        MappedRows(np.load(tmp_path / "m.npy", mmap_mode="r"))[[3, 10]]
 
 
 def test_topic_presence_counts_abstracts_not_sentences_and_keeps_to_those_asked(pair):
@@ -98,3 +122,28 @@ def test_topic_presence_counts_abstracts_not_sentences_and_keeps_to_those_asked(
     assert present == {"a0": {toy}, "a1": {sentences}}
     present, doc_freq = topic_presence(snap, [toy, sentences], among=["a1", "unknown"])
     assert present == {"a1": {sentences}} and doc_freq == {toy: 1, sentences: 1}
+
+
+def test_sentence_roles_are_those_of_each_abstract(pair):
+    from rag.roles import abstract_roles
+
+    made, snap = pair
+    expected = [r for a in made.abstracts for r in abstract_roles(a.sentence_texts())]
+    assert list(snap.sentence_roles) == expected and len(snap.sentence_roles) == len(expected)
+
+
+def test_release_pages_leaves_every_view_reading_the_same(tmp_path):
+    from rag.manifest import mapping_of, save_sentence_vectors
+
+    made = _manifest()
+    save_manifest(tmp_path, made)
+    manifest = load_manifest(tmp_path)
+    name = save_sentence_vectors(tmp_path, 1, np.eye(made.sentence_count(), 4, dtype=np.float32))
+    vectors = np.load(tmp_path / name, mmap_mode="r")
+    snap = IndexSnapshot(manifest, vectors)
+    assert mapping_of(manifest.columns.arrays["text_blob"]) is not None and mapping_of(np.zeros(3)) is None
+    assert len(snap._mappings) == 2  # the columns file and the vectors (BM25 built in memory here)
+    before = ([snap.sentence_text(r) for r in range(6)], snap.sentence_vectors[[0, 5]], list(snap.sentence_roles))
+    snap.release_pages()
+    after = ([snap.sentence_text(r) for r in range(6)], snap.sentence_vectors[[0, 5]], list(snap.sentence_roles))
+    assert before[0] == after[0] and np.array_equal(before[1], after[1]) and before[2] == after[2]
