@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from rag.settings import VerifyPolicy
-from rag.text import sentence_spans
-from rag.verify import check_claim, comparisons, tokenize
-
-
-def _check(abstract: str, claim: str):
-    spans = sentence_spans(abstract)
-    return check_claim(claim, abstract, spans, [0.85] + [0.2] * (len(spans) - 1), VerifyPolicy())
+from rag.verify import comparisons, tokenize
+from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 
 def test_closer_to_x_than_to_y_compares_x_with_y():

@@ -5,17 +5,8 @@ Similarities are faked: the sentence named by ``best`` is the one the claim is c
 
 from __future__ import annotations
 
-from rag.settings import VerifyPolicy
-from rag.text import sentence_spans
-from rag.verify import _trend_words, check_claim, clauses, tokenize
-
-
-def _check(abstract: str, claim: str, best: int = 0):
-    spans = sentence_spans(abstract)
-    sims = [0.3] * len(spans)
-    sims[best] = 0.85
-    return check_claim(claim, abstract, spans, sims, VerifyPolicy())
-
+from rag.verify import _trend_words, clauses, tokenize
+from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 # --- acronyms written in the plural ------------------------------------------------------------------------------
 

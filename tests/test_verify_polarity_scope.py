@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-from rag.settings import VerifyPolicy
-from rag.text import sentence_spans
-from rag.verify import _negation_concerns, _shared_words, check_claim, clauses, content_stems, tokenize
-
-
-def _check(abstract: str, claim: str, best: int = 0):
-    spans = sentence_spans(abstract)
-    sims = [0.2] * len(spans)
-    sims[best] = 0.85
-    return check_claim(claim, abstract, spans, sims, VerifyPolicy())
+from rag.verify import _negation_concerns, _shared_words, clauses, content_stems, tokenize
+from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 
 def test_a_negation_later_in_the_sentence_does_not_deny_its_first_part():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rag.settings import VerifyPolicy
 from rag.text import sentence_spans
 from rag.verify import check_claim, quantities
+from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 ABSTRACT = (
     "We present FooBench, a benchmark of 1,200 tasks for image segmentation. "
@@ -75,11 +76,6 @@ def test_quantities_read_scale_and_units():
 # --- second round of checks: each with its own tiny abstract -------------------------------------------------
 
 
-def _check(abstract: str, claim: str, best: int = 0, sim: float = 0.85, **policy):
-    spans = sentence_spans(abstract)
-    sims = [0.2] * len(spans)
-    sims[best] = sim
-    return check_claim(claim, abstract, spans, sims, VerifyPolicy(**policy))
 
 
 def test_a_count_in_words_that_differs_from_the_abstracts_count_is_rejected():

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from rag.settings import VerifyPolicy
-from rag.text import sentence_spans
-from rag.verify import check_claim
 from rag.verify_scope import affix_sibling, narrowed
-
-
-def _check(abstract: str, claim: str):
-    spans = sentence_spans(abstract)
-    return check_claim(claim, abstract, spans, [0.85] + [0.2] * (len(spans) - 1), VerifyPolicy())
+from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 
 def test_prefix_siblings_name_another_setting():
