@@ -899,7 +899,9 @@ def compose_answer(
         text, sources = extractive_answer(retrieved, snapshot)
         suggestions = _did_you_mean(retrieved)
         if suggestions:
-            notices.append("Answered for " + ", ".join(f"“{s}”" for s in suggestions) + " (did you mean it?).")
+            quoted = [f"“{s}”" for s in suggestions]
+            names = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+            notices.append(f"Answered for {names} (did you mean {'it' if len(quoted) == 1 else 'them'}?).")
         yield TextDelta(text)
         verify_started = time.perf_counter()
         sentences = _extractive_sentences(retrieved, sources)

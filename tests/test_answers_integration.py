@@ -280,6 +280,13 @@ def test_cli_streamed_extractive_answer_is_printed_once(pipeline, capsys, monkey
     assert code == 0 and out.count("1,920") == 1 and "Sources:" in out
 
 
+def test_a_corrected_name_is_named_in_a_did_you_mean_notice(pipeline):
+    one = pipeline.ask("how many screens does AsayBench use", backend="extractive")
+    assert "1,920" in one.text and any("“AssayBench” (did you mean it?)" in n for n in one.notices)
+    two = pipeline.ask("how mnay CRIPSR screns dose AsayBench use", backend="extractive")
+    assert any("“CRISPR” and “AssayBench” (did you mean them?)" in n for n in two.notices)
+
+
 # --- the real GGUF model behind the Ollama protocol ---
 
 
