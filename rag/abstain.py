@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.policy import AnswerPolicy
+from rag.text import NUMBER_WORDS
 
 LIST_SHAPES = frozenset({"list", "summary", "yes_no"})
 
@@ -213,7 +214,7 @@ def mistyped_stems(
 _NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.]\w+)*)")
 
 
-_COUNT_WORDS = {w: i for i, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)}
+_COUNT_WORDS = {w: n for w, n in NUMBER_WORDS.items() if n <= 12 and w != "dozen"}  # "two" .. "twelve"
 _COUNTED = re.compile(r"\b(?:which|what)\s+(?:are\s+the\s+|were\s+the\s+)?(\d+|" + "|".join(_COUNT_WORDS) + r")\b", re.I)
 
 

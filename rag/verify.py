@@ -31,6 +31,7 @@ from rapidfuzz import fuzz, process
 
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
+from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
@@ -191,13 +192,6 @@ def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float
 # Numbers
 
 
-_NUMBER_WORDS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90,
-    "hundred": 100, "thousand": 1000, "dozen": 12,
-}  # fmt: skip
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12}
 _UNITS = {
     "%": "%", "percent": "%", "percentage": "%", "pp": "%", "points": "%", "point": "%",
