@@ -320,13 +320,12 @@ def decide_abstention(
 
 
 def unlabelled_names(snapshot: IndexSnapshot, abstract_ids: Sequence[str]) -> dict[str, str]:
-    """Abstract id -> the name of its work (IndexSnapshot.own_names), for those whose display label does not show
+    """Abstract id -> the name of its work (IndexSnapshot.own_name), for those whose display label does not show
     it (a label made of the abstract's opening words)."""
-    names = snapshot.own_names
     return {
         aid: name
         for aid in abstract_ids
-        if (name := names.get(aid)) and not term_occurs(name, snapshot.abstracts[aid].label.lower())
+        if (name := snapshot.own_name(aid)) and not term_occurs(name, snapshot.abstracts[aid].label.lower())
     }
 
 

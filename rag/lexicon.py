@@ -420,30 +420,42 @@ def own_names(lexicon: Lexicon, texts: Iterable[tuple[str, str]], window: int = 
     """Abstract id -> the name of its own work: a corpus name that abstract alone uses and that it introduces (within
     ``window`` characters after "we propose/introduce/present …", "our method/framework/… ", "called/termed …"),
     the first so introduced. ``texts``: (id, text) pairs. Abstracts that introduce no such name are left out."""
-    single: dict[str, list[str]] = defaultdict(list)  # abstract id -> lower-cased names only it uses
+    single = single_owner_names(lexicon)
+    found: dict[str, str] = {}
+    for aid, text in texts:
+        name = introduced_name(lexicon, single.get(aid, ()), text, window)
+        if name is not None:
+            found[aid] = name
+    return found
+
+
+def single_owner_names(lexicon: Lexicon) -> dict[str, list[str]]:
+    """Abstract id -> the lower-cased corpus names only that abstract uses (field vocabulary such as "GUI" aside)."""
+    single: dict[str, list[str]] = defaultdict(list)
     for lowered, name in lexicon.names.items():
         if len(name.abstract_ids) == 1 and name.surface not in GENERIC_NAMES:  # "GUI", "OOD": field vocabulary
             single[next(iter(name.abstract_ids))].append(lowered)
-    found: dict[str, str] = {}
-    for aid, text in texts:
-        candidates = single.get(aid)
-        if not candidates:
-            continue
-        lowered_text = text.lower()
-        if len(lowered_text) != len(text):  # lower-casing moved offsets (rare letters): cues read lower-cased
-            text = lowered_text
-        best: tuple[int, int, str] | None = None  # (position, -length, name): the first introduced, the longest there
-        for cue in _INTRODUCES.finditer(text):
-            tail = lowered_text[cue.end() : cue.end() + window]
-            for lowered in candidates:
-                at = _find_as_word(lowered, tail)
-                if at >= 0 and (best is None or (cue.end() + at, -len(lowered)) < best[:2]):
-                    best = (cue.end() + at, -len(lowered), lowered)
-            if best is not None:
-                break
+    return single
+
+
+def introduced_name(lexicon: Lexicon, candidates: Sequence[str], text: str, window: int = 80) -> str | None:
+    """Which of ``candidates`` (lower-cased names of the abstract's own, see single_owner_names) ``text``
+    introduces (own_names): the first so introduced, the longest there; None when it introduces none."""
+    if not candidates:
+        return None
+    lowered_text = text.lower()
+    if len(lowered_text) != len(text):  # lower-casing moved offsets (rare letters): cues read lower-cased
+        text = lowered_text
+    best: tuple[int, int, str] | None = None  # (position, -length, name): the first introduced, the longest there
+    for cue in _INTRODUCES.finditer(text):
+        tail = lowered_text[cue.end() : cue.end() + window]
+        for lowered in candidates:
+            at = _find_as_word(lowered, tail)
+            if at >= 0 and (best is None or (cue.end() + at, -len(lowered)) < best[:2]):
+                best = (cue.end() + at, -len(lowered), lowered)
         if best is not None:
-            found[aid] = lexicon.names[best[2]].surface
-    return found
+            break
+    return lexicon.names[best[2]].surface if best is not None else None
 
 
 def _find_as_word(word: str, text: str) -> int:

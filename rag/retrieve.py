@@ -20,7 +20,7 @@ from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import Lexicon, own_names
+from rag.lexicon import Lexicon, introduced_name, single_owner_names
 from rag.manifest import (
     LazyChunks,
     LoweredText,
@@ -208,9 +208,21 @@ class IndexSnapshot:
         return Lexicon.build(zip(self.columns.ids, self.columns.texts(), strict=True), self.policy.generic_name_share)
 
     @cached_property
-    def own_names(self) -> dict[str, str]:
-        """Abstract id -> the name of its own work (rag.lexicon.own_names), where it has one; built once."""
-        return own_names(self.lexicon, zip(self.columns.ids, self.columns.texts(), strict=True))
+    def _single_owner_names(self) -> dict[str, list[str]]:
+        return single_owner_names(self.lexicon)
+
+    def own_name(self, abstract_id: str) -> str | None:
+        """The name of the abstract's own work (rag.lexicon.own_names), or None; read for the abstracts asked about
+        only (a list answer's shortlist), not for the whole corpus."""
+        if abstract_id not in self._own_name:
+            candidates = self._single_owner_names.get(abstract_id, ())
+            text = self.abstracts[abstract_id].text if candidates else ""
+            self._own_name[abstract_id] = introduced_name(self.lexicon, candidates, text)
+        return self._own_name[abstract_id]
+
+    @cached_property
+    def _own_name(self) -> dict[str, str | None]:
+        return {}
 
     @property
     def sentence_roles(self) -> Sequence[Role]:
