@@ -316,13 +316,15 @@ def english_rarity(word: str, scale: float) -> float:
 def without_compounds(words: Sequence[str]) -> list[str]:
     """The content-word stems without the hyphenated ones whose parts are all among them ("privacy-rel" next to
     "privaci" and "relat"): a compound counted besides its parts weighs twice, and as a stem no abstract uses."""
-    from rag.text import content_words
+    from rag.text import stem
 
-    kept = set(words)
-    return [
-        w for w in dict.fromkeys(words)
-        if "-" not in w or not all(part in kept for part in content_words(w.replace("-", " ")))
-    ]  # fmt: skip
+    plain = [w for w in words if "-" not in w]
+
+    def covered(part: str) -> bool:  # the compound's stem cuts its last part short: "rel" of "related" ~ "relat"
+        part = stem(part)
+        return len(part) < 2 or any(w.startswith(part) or part.startswith(w) for w in plain)
+
+    return [w for w in dict.fromkeys(words) if "-" not in w or not all(covered(p) for p in w.split("-"))]
 
 
 def slot_missing(sentences: Iterable[str], weights: Mapping[str, float], holds_answer) -> float:
