@@ -41,7 +41,15 @@ def test_each_signal_raises_the_score():
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, phrase_missing=1.0),
         AbstentionSignals(shape="number", linked_exact=True, best_dense=0.7, value_missing=True),
     ):
-        assert abstention_score(changed, POLICY) > base
+        assert abstention_score(changed, POLICY) >= base  # a signal the fit found no use for weighs 0 (never < 0)
+        assert abstention_score(changed, _all_weighted(POLICY)) > abstention_score(CLEAR, _all_weighted(POLICY))
+
+
+def _all_weighted(policy: AnswerPolicy) -> AnswerPolicy:
+    """The policy with every signal weighing at least 1 (as a fit may give it)."""
+    from rag.abstain import WEIGHTS
+
+    return policy.model_copy(update={f: max(1.0, getattr(policy, f)) for f in WEIGHTS.values() if f != "w_list_shape"})
 
 
 def test_a_list_question_whose_best_sentence_is_far_from_it_leans_to_no():
