@@ -38,6 +38,12 @@ class AnswerPolicy(BaseModel):
         description="BM25 strength at or above which BM25 keeps its full fusion weight (linear in between). "
         "Fitted on dev.",
     )
+    lexical_skips_request_words: bool = Field(
+        default=True,
+        description="BM25 (abstracts, chunks and evidence sentences) leaves out the words of the request itself "
+        "('which papers', 'summarize', 'overview', 'study', 'propose'; rag.question.lexical_words): they say what "
+        "kind of answer is wanted, not what it is about. Fitted on dev.",
+    )
     dense_sentences: int = Field(
         default=2,
         ge=0,

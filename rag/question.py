@@ -69,6 +69,17 @@ _QUESTION_WORDS = frozenset(
         "explain list any there"
     )
 )
+
+
+def lexical_words(question: str) -> list[str]:
+    """The question's content words for lexical matching (BM25), without the words of the request itself ("which
+    papers", "summarize", "overview", "study", "propose"): those say what kind of answer is wanted, and matching
+    them ranks an abstract for saying "we study" or "our results" rather than for its topic. All of its content
+    words when nothing else is left (a question made only of such words)."""
+    words = content_words(question)
+    return [w for w in words if w not in _QUESTION_WORDS] or words
+
+
 _ANSWER_CATEGORIES = frozenset(
     content_words(
         "which what dataset datasets benchmark benchmarks model models method methods metric metrics algorithm "

@@ -535,3 +535,17 @@ def test_an_example_span_ends_with_its_clause_or_parenthesis():
     ((start, end),) = example_spans(question)
     assert question[start:end].strip() == "LiDAR, sonar"
     assert example_spans("Papers on sensors for ships?") == []
+
+
+def test_lexical_words_leave_out_the_request():
+    from rag.question import lexical_words
+
+    words = lexical_words("Which papers study protein folding? Give me an overview.")
+    assert "protein" in words and "fold" in words
+    assert not {"paper", "studi", "overview"} & set(words)
+
+
+def test_lexical_words_keep_everything_when_only_request_words_are_left():
+    from rag.question import lexical_words
+
+    assert lexical_words("Which papers?") == ["paper"]
