@@ -352,7 +352,7 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
     kind = kind or classify(question)
     if is_more_request(question):
         return "followup"
-    if _COMPARE.search(question) and _names_works(compare_parts(question)):
+    if _COMPARE.search(question) and _names_works(compare_parts(question), question):
         return "compare"
     if _YES_NO.search(question):
         return "yes_no"
@@ -389,8 +389,14 @@ def compare_parts(question: str) -> list[str]:
     body = _COMPARE_LEAD.sub("", question, count=1)
     how = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare)\s+(?:from|to|with)\s+(.+)$", body, re.I)
     both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
-    if how:
-        body = f"{how.group(1)} and {how.group(2)}"
+    if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
+        first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
+        parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, second)]
+        parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
+        names = specific_terms(question)
+        if all(parts) and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts):
+            return parts
+        body = f"{first} and {second}"
     elif both:  # "How do X and Y differ in …": the works are before the verb
         body = both.group(1)
     # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
@@ -433,9 +439,11 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     return rest if words else ""
 
 
-def _names_works(parts: list[str]) -> bool:
-    """A comparison of named works: two or more short parts ("X and Y"), not "which pairs to compare when …"."""
-    return len(parts) >= 2 and all(len(p.split()) <= 6 for p in parts)
+def _names_works(parts: list[str], question: str = "") -> bool:
+    """A comparison of named works: two or more parts, each short ("X and Y") or naming something the question
+    writes as a name ("FooNet's way of handling joints"), not "which pairs to compare when …"."""
+    names = specific_terms(question) if question else []
+    return len(parts) >= 2 and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts)
 
 
 def profile(question: str) -> QuestionProfile:

@@ -549,3 +549,21 @@ def test_lexical_words_keep_everything_when_only_request_words_are_left():
     from rag.question import lexical_words
 
     assert lexical_words("Which papers?") == ["paper"]
+
+
+def test_how_does_x_differ_from_y_names_two_works_however_long_their_descriptions():
+    from rag.question import compare_parts, profile
+
+    question = "How does QuillNet's way of handling long inputs differ from the sparse approach that introduces RiboSet?"
+    assert compare_parts(question) == [
+        "QuillNet's way of handling long inputs",
+        "sparse approach that introduces RiboSet",
+    ]
+    assert profile(question).shape == "compare"
+
+
+def test_a_long_part_without_a_name_is_no_comparison_of_works():
+    from rag.question import profile
+
+    question = "How does accuracy change and differ from what people expect when the models are trained for much longer?"
+    assert profile(question).shape != "compare"
