@@ -439,10 +439,14 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     return rest if words else ""
 
 
+_HOW_DIFFER = re.compile(r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare)\s+(?:from|to|with)\s+", re.I)
+
+
 def _names_works(parts: list[str], question: str = "") -> bool:
-    """A comparison of named works: two or more parts, each short ("X and Y") or naming something the question
-    writes as a name ("FooNet's way of handling joints"), not "which pairs to compare when …"."""
-    names = specific_terms(question) if question else []
+    """A comparison of named works: two or more short parts ("X and Y"), not "which pairs to compare when …"; in
+    "How does X differ from Y", a longer part too when it holds a name the question writes as one ("FooNet's way of
+    handling joints")."""
+    names = specific_terms(question) if question and _HOW_DIFFER.search(question) else []
     return len(parts) >= 2 and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts)
 
 

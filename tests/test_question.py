@@ -567,3 +567,9 @@ def test_a_long_part_without_a_name_is_no_comparison_of_works():
 
     question = "How does accuracy change and differ from what people expect when the models are trained for much longer?"
     assert profile(question).shape != "compare"
+
+
+def test_a_long_part_naming_a_work_outside_how_does_x_differ_is_no_comparison():
+    from rag.question import profile
+
+    assert profile("how does QuillNet decide which of its input tokens to keep vs throw away?").shape != "compare"
