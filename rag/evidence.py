@@ -17,7 +17,7 @@ import numpy as np
 from rag.lexicon import is_name_like
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
-from rag.retrieve import IndexSnapshot, lexical_scores, query_words
+from rag.retrieve import IndexSnapshot
 from rag.roles import asks_for_availability, states_evaluation
 from rag.text import Span, numbers_in
 
@@ -66,7 +66,7 @@ def score_sentences(
     dense = raw_dense * dense_weight if dense_weight != 1.0 else raw_dense
     if dense_weight != 1.0:
         LEXICAL_WEIGHT = LEXICAL_WEIGHT + (1.0 - dense_weight)  # noqa: N806
-    bm25_all = lexical_scores(snapshot.sentence_bm25, query_words(profile.text, policy))
+    bm25_all = snapshot.sentence_bm25.scores(profile.text)
     top = float(bm25_all.max()) if bm25_all.size else 0.0
     lexical = bm25_all[rows] / top if top > 0 else np.zeros(len(rows), np.float32)
     if len(rows) > DETAILED_ROWS:
