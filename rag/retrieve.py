@@ -506,9 +506,7 @@ class HybridRetriever:
                 trust = lexical_trust(strength, self.policy.bm25_trust_low, self.policy.bm25_trust_high)
             fused = score_fuse(dense_best, bm25_best, weight, trust)
         if self.mode == "hybrid" and linked:
-            for aid, strength in linked.items():
-                if aid in snap.abstracts:
-                    fused[aid] = fused.get(aid, 0.0) + self.policy.link_boost * strength
+            fused = with_links(fused, {a: s for a, s in linked.items() if a in snap.abstracts}, self.policy.link_boost)
         order = sorted(fused, key=lambda a: (-fused[a], a))[: min(k, n_abstracts)]
         dense_rank = {a: i for i, a in enumerate(dense_ranking, start=1)}
         bm25_rank = {a: i for i, a in enumerate(bm25_ranking, start=1)}
@@ -578,6 +576,15 @@ def lexical_scores(index: BM25Index, words: Sequence[str]) -> np.ndarray:
     if not terms or index.n_docs == 0:
         return np.zeros(index.n_docs, dtype=np.float32)
     return index.weights.column_sums(terms)
+
+
+def with_links(fused: Mapping[str, float], linked: Mapping[str, float], boost: float) -> dict[str, float]:
+    """Fused scores (0-1) with ``boost`` times the link strength added for each abstract using a name the question
+    mentions (``linked``: abstract id -> strength); a linked abstract nobody retrieved enters with the boost alone."""
+    out = dict(fused)
+    for aid, strength in linked.items():
+        out[aid] = out.get(aid, 0.0) + boost * strength
+    return out
 
 
 def bm25_strength(index: BM25Index, words: Sequence[str] | str, top_score: float) -> float:

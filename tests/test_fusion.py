@@ -17,6 +17,7 @@ from rag.retrieve import (
     query_words,
     score_fuse,
     top_mean_by_group,
+    with_links,
 )
 from rag.text import content_words
 
@@ -129,3 +130,13 @@ def test_strength_reads_words_or_text_alike():
     text = "QuillNet sparse tokenizer"
     top = float(index.scores(text).max())
     assert bm25_strength(index, content_words(text), top) == pytest.approx(bm25_strength(index, text, top))
+
+
+def test_a_linked_name_decides_between_close_candidates_not_against_a_clear_winner():
+    boost = AnswerPolicy().link_boost
+    close = with_links({"top": 1.0, "named": 0.85}, {"named": 1.0}, boost)
+    assert max(close, key=close.get) == "named"
+    clear = with_links({"top": 1.0, "named": 0.4}, {"named": 1.0}, boost)
+    assert max(clear, key=clear.get) == "top"
+    # an abstract only the name finds still enters the ranking
+    assert with_links({"top": 1.0}, {"named": 0.5}, boost)["named"] == pytest.approx(0.5 * boost)
