@@ -77,7 +77,12 @@ def lexical_words(question: str) -> list[str]:
     them ranks an abstract for saying "we study" or "our results" rather than for its topic. All of its content
     words when nothing else is left (a question made only of such words)."""
     words = content_words(question)
-    return [w for w in words if w not in _QUESTION_WORDS] or words
+    return [w for w in words if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
+
+
+# How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
+# collection", "the literature regarding X"): not words of the topic.
+_ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature"))
 
 
 _ANSWER_CATEGORIES = frozenset(

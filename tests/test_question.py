@@ -573,3 +573,11 @@ def test_a_long_part_naming_a_work_outside_how_does_x_differ_is_no_comparison():
     from rag.question import profile
 
     assert profile("how does QuillNet decide which of its input tokens to keep vs throw away?").shape != "compare"
+
+
+def test_lexical_words_leave_out_how_a_request_points_at_its_topic():
+    from rag.question import lexical_words
+
+    words = lexical_words("Summarise the protein-related papers in the collection")
+    assert "protein" in words
+    assert not {"relat", "collect"} & set(words)
