@@ -504,6 +504,19 @@ def example_spans(question: str) -> list[tuple[int, int]]:
     return spans
 
 
+_KIND_SUFFIX = re.compile(
+    r"-(?:based|driven|guided|aware|free|like|style|specific|agnostic|augmented|centric|conditioned|powered|level|"
+    r"scale|wise)$",
+    re.I,
+)
+
+
+def describes_a_kind(mention: str) -> bool:
+    """A compound that says what kind of thing something is ("LLM-based", "CNN-like", "GPU-free"), not the name of a
+    work: "LLM-based agents" are not the papers that name "LLM-based"."""
+    return bool(_KIND_SUFFIX.search(mention))
+
+
 def in_examples(question: str, mention: str) -> bool:
     """Whether every occurrence of ``mention`` in the question lies in one of its example_spans."""
     spans = example_spans(question)

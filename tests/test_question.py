@@ -581,3 +581,17 @@ def test_lexical_words_leave_out_how_a_request_points_at_its_topic():
     words = lexical_words("Summarise the protein-related papers in the collection")
     assert "protein" in words
     assert not {"relat", "collect"} & set(words)
+
+
+@pytest.mark.parametrize("mention", ["LLM-based", "CNN-like", "GPU-free", "RL-driven", "task-specific"])
+def test_a_compound_saying_what_kind_something_is_is_not_a_works_name(mention):
+    from rag.question import describes_a_kind
+
+    assert describes_a_kind(mention)
+
+
+@pytest.mark.parametrize("mention", ["QuillNet", "GPT-4o", "Who&When", "Co-Locator", "Arena-T2I"])
+def test_a_works_name_is_not_a_kind(mention):
+    from rag.question import describes_a_kind
+
+    assert not describes_a_kind(mention)
