@@ -419,12 +419,12 @@ def number_contexts(text: str) -> tuple[tuple[Quantity, frozenset[str], frozense
     molecules": 0.87 has 'in-distribution', 'drops' before it and 'unseen', 'molecules' after)."""
     tokens = tokenize(text)
     out = []
-    for q in quantities(text):
-        if q.start < 0:
-            continue
-        end = q.start + len(q.text)
+    # numbers in words too ("seven models", "seven-family"), placed by their token, so that "7 models" in a claim
+    # finds its own number there rather than another number with similar words around it
+    worded = [(q, t.start, t.end) for t in tokens for q in _word_number(t)]
+    for q, start, end in [*((q, q.start, q.start + len(q.text)) for q in quantities(text) if q.start >= 0), *worded]:
         before: list[str] = []
-        for t in reversed([t for t in tokens if t.end <= q.start]):
+        for t in reversed([t for t in tokens if t.end <= start]):
             if t.lower[:1].isdigit() or t.text == ";" or len(before) >= _CONTEXT_WORDS:
                 break
             if t.content:
@@ -437,6 +437,14 @@ def number_contexts(text: str) -> tuple[tuple[Quantity, frozenset[str], frozense
                 after.append(t.stem)
         out.append((q, frozenset(before), frozenset(after)))
     return tuple(out)
+
+
+def _word_number(token: Token) -> tuple[Quantity, ...]:
+    """A count written in words, alone ("seven") or as the head of a hyphenated word ("seven-family")."""
+    head = token.lower.partition("-")[0]
+    if head not in _NUMBER_WORDS:
+        return ()
+    return (Quantity(float(_NUMBER_WORDS[head]), "", token.text),)
 
 
 def _misplaced_number(ctx: _Context, q: Quantity) -> str | None:
@@ -605,6 +613,24 @@ def check_entities(ctx: _Context) -> str | None:
     return _swapped_name(ctx, names)
 
 
+def _spelled_out(acronym: str, words: Sequence[Token], at: int) -> bool:
+    """Whether the words around position ``at`` are the long form of ``acronym`` ("Large Language Models" for
+    "LLMs", "vision-language models" for "VLMs"): consecutive words, hyphen parts counted as words, one of them the
+    word at ``at``, whose initials are the acronym's capitals."""
+    if "-" in acronym:  # "Video-LLMs": its acronym part
+        return any(_spelled_out(part, words, at) for part in acronym.split("-") if part)
+    letters = acronym[:-1] if acronym.endswith("s") else acronym
+    if not (2 <= len(letters) <= 8 and letters.isalpha() and letters.isupper()):
+        return False
+    parts = [(k, p) for k, t in enumerate(words) for p in t.text.split("-") if p]
+    n = len(letters)
+    for i in range(len(parts) - n + 1):
+        window = parts[i : i + n]
+        if window[0][0] <= at <= window[-1][0] and all(p[0].upper() == letters[j] for j, (_, p) in enumerate(window)):
+            return True
+    return False
+
+
 def _names_in(tokens: Sequence[Token]) -> list[tuple[int, Token]]:
     words = [t for t in tokens if not t.is_punct]
     return [(i, t) for i, t in enumerate(words) if _looks_like_name(t, first=i == 0)]
@@ -644,6 +670,8 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
                 m_key = _name_key(m.text)
                 if m_key in claim_keys or m_key in key or key in m_key or not role & _neighbours(words, m_at):
                     continue
+                if _spelled_out(m.text, claim_words, n_at) or _spelled_out(n.text, words, m_at):
+                    continue  # "Arbitrarily Conditioned Hierarchical Flows" where the sentence writes "ARCH"
                 return f"the abstract says this of {m.text}, not of {n.text}: {_quote(text)}"
     return None
 
@@ -717,6 +745,22 @@ def _swap_opposites() -> frozenset[frozenset[str]]:
     return frozenset(frozenset((stem(a), stem(b))) for a, b in (*_SWAP_OPPOSITES, *_ANTONYM_WORDS))
 
 
+def _opposite_words(said: set[str], instead: set[str]) -> bool:
+    return any(frozenset((x, y)) in _swap_opposites() for x in said for y in instead)
+
+
+def _same_comparison(claim_clause: Sequence[Token], sentence: Sequence[Token]) -> bool:
+    """The claim part compares the same two sides the same way as the sentence, in other words: "B is outperformed
+    by A" or "B trails A" for "A outperforms B" (the sides trade places in the text, not in the comparison)."""
+    for c in comparisons(claim_clause):
+        for e in comparisons(sentence):
+            same = len(c.near_better & e.near_better) + len(c.near_worse & e.near_worse)
+            swapped = len(c.near_better & e.near_worse) + len(c.near_worse & e.near_better)
+            if same >= 2 and not swapped and c.near_better & e.near_better and c.near_worse & e.near_worse:
+                return True
+    return False
+
+
 def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
     """The one term replaced: inside, with the ends free to differ; or at an end when nothing inside differs (the
     subject swapped: "B causes X" for "A causes X")."""
@@ -788,6 +832,8 @@ def check_swap(ctx: _Context) -> str | None:
                 ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
                 inner = [op for j, op in enumerate(ops) if op[0] != "equal" and 0 < j < len(ops) - 1]
                 if k == 0 and _exchanged(inner, mine, theirs, toks) and _matched(ops) >= need:
+                    if _same_comparison(clause, toks):
+                        continue  # "B is outperformed by A", "B trails A" for "A outperforms B": the direction check's
                     return f"the abstract says it the other way round: {_quote(text)}"
                 term = _replaced_term(ops, len(mine))
                 if term is None:
@@ -811,7 +857,9 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # numbers are the numbers check's; "the model" may stand for the claim's name
                 if any(_is_abbreviation(t) for t in (*said, *instead)):
                     continue  # "LMs" for "language models"
-                opposite = any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p)
+                if all(_judged_elsewhere(t) for t in (*said, *instead)) and not _opposite_words(said_p, instead_p):
+                    continue  # "is better than" for "outperforms": comparison words are the direction check's
+                opposite = _opposite_words(said_p, instead_p)
                 kind = where == "edge" and _modifier_swap(said, instead, mine, theirs, i2, j2)
                 if not opposite and ((where == "edge" and not kind) or not said_p <= abstract_parts - _parts(theirs)):
                     continue  # at an end of the part only an opposite counts (a subject may be named many ways)
@@ -1525,6 +1573,8 @@ class Comparison:
     dimension: str
     clause: tuple[Token, ...]
     head: str = ""  # stem of the word a comparative modifies ("more robust than": robust), when one follows it
+    near_better: frozenset[str] = frozenset()  # the same sides from the words right next to the comparison only
+    near_worse: frozenset[str] = frozenset()
 
 
 # Words that favour their subject over what follows "over": "A improves accuracy over B", "A's gains over B".
@@ -1643,8 +1693,8 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
             if verb:
                 sign = _COMPARE_VERBS[verb]
                 object_from = i + 1
-                if i + 1 < len(clause) and clause[i + 1].lower == "by" and t.lower.endswith("ed"):
-                    sign, object_from = -sign, i + 2  # passive
+                if i + 1 < len(clause) and clause[i + 1].lower == "by" and t.lower.endswith(("ed", "en")):
+                    sign, object_from = -sign, i + 2  # passive ("outperformed by", "beaten by")
             else:
                 marked = _marker(clause, i)
                 if marked:
@@ -1670,8 +1720,25 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
             obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             head = _head(clause, subject_end) if not verb else ""
-            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head))
+            near_subject = set(_near_subject(clause, subject_end))
+            near_obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_NEAR])
+            na, nb = (near_subject, near_obj) if sign > 0 else (near_obj, near_subject)
+            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head,
+                                    frozenset(na - nb), frozenset(nb - na)))  # fmt: skip
     return found
+
+
+_NEAR = 3  # content words next to a comparison that name its sides when the clause opens with a frame
+_NEAR_STOPS = {"that", "which", "where", "whereas", "while", "when", "whether", "because", "since", ","}
+
+
+def _near_subject(clause: Sequence[Token], end: int) -> list[str]:
+    """The comparison's own subject: the content words right before it, not past "that", "which" or a comma (so
+    "Experiments on X show that B trails A" has B, not the experiments, as the side that trails)."""
+    start = end
+    while start > 0 and clause[start - 1].lower not in _NEAR_STOPS and end - start < 2 * _NEAR + 2:
+        start -= 1
+    return _ordered_stems(clause[start:end])[-_NEAR:]
 
 
 def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
@@ -1707,6 +1774,10 @@ def check_direction(ctx: _Context) -> str | None:
                 # the two sides traded places outright: each side of the claim holds words of the other side of
                 # the evidence and none of its own losing side (words both sides share, like the verb, aside)
                 traded = bool(c.better & e.worse) and bool(c.worse & e.better) and not c.worse & e.worse
+                near_same = len(c.near_better & e.near_better) + len(c.near_worse & e.near_worse)
+                near_swapped = len(c.near_better & e.near_worse) + len(c.near_worse & e.near_better)
+                if near_same >= 2 and not near_swapped:
+                    continue  # the sides next to the comparison agree: the rest is a frame ("Experiments show that")
                 if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
