@@ -281,6 +281,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for m in _NUM.finditer(text):
         if any(start < m.start(1) < end for start, end in in_names):
             continue
+        if not (m.group(2) or m.group(3)) and text[m.end(1) : m.end(1) + 1].isalpha():
+            continue  # "3D", "2nd": a term, not a quantity (the names check compares it)
         try:
             value = float(m.group(1).replace(",", ""))
         except ValueError:
@@ -460,7 +462,7 @@ def _misplaced_number(ctx: _Context, q: Quantity) -> str | None:
             score = len(before & a_before) + len(after & a_after)
             if a.value == q.value:
                 own = max(own, score)
-            elif a.unit == q.unit and score > best_score:
+            elif a.unit == q.unit and score > best_score and a.start >= 0:  # a count in words only as its own
                 best, best_score = a, score
     if best is not None and best_score >= own + ctx.policy.number_context_margin:
         return f"the abstract gives {best.text} there, not {q.text}"
@@ -922,7 +924,8 @@ def _crossed_parts(ctx: _Context) -> str | None:
 _NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot", "unable", "fail", "fails",
              "unavailable", "missing", "impossible", "infeasible", "inaccessible", "nonexistent", "unattainable",
              "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely", "avoid",
-             "avoids", "avoiding", "avoided", "freedom", "free"}  # fmt: skip
+             "avoids", "avoiding", "avoided", "freedom", "free", "prevent", "prevents", "preventing", "prevented",
+             "preclude", "precludes", "precluding", "precluded", "inability", "incapable"}  # fmt: skip
 _BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "despite"}
 # "improves X without increasing Y", "unlike existing works that rely on Z, we...": that part alone is negated
 _NEGATED_BOUNDARY = {"without", "unlike"}
@@ -1720,8 +1723,9 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
             obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             head = _head(clause, subject_end) if not verb else ""
-            near_subject = set(_near_subject(clause, subject_end))
-            near_obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_NEAR])
+            # a verb's own sides ("B trails A"); a comparative's subject is further back than the verb before it
+            near_subject = set(_near_subject(clause, subject_end)) if verb else set()
+            near_obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_NEAR]) if verb else set()
             na, nb = (near_subject, near_obj) if sign > 0 else (near_obj, near_subject)
             found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head,
                                     frozenset(na - nb), frozenset(nb - na)))  # fmt: skip
@@ -1776,7 +1780,7 @@ def check_direction(ctx: _Context) -> str | None:
                 traded = bool(c.better & e.worse) and bool(c.worse & e.better) and not c.worse & e.worse
                 near_same = len(c.near_better & e.near_better) + len(c.near_worse & e.near_worse)
                 near_swapped = len(c.near_better & e.near_worse) + len(c.near_worse & e.near_better)
-                if near_same >= 2 and not near_swapped:
+                if near_same >= 2 and not near_swapped and c.near_better & e.near_better and c.near_worse & e.near_worse:
                     continue  # the sides next to the comparison agree: the rest is a frame ("Experiments show that")
                 if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
@@ -1969,6 +1973,13 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
 
 # Words of a formal result: evidence with one of them (and no hedge) supports "proves" ("we establish a bound").
 _FORMAL_RESULT = {stem(w) for w in "bound bounds theorem theorems lemma proof establish derive".split()}
+# Hedges of certainty ("suggests", "may"): what "proves" overstates. "can" says what is possible ("can be written
+# as", "can be approximated"), and "some", "most" say how many: neither makes a shown result less certain.
+_EPISTEMIC = {"suggest", "may", "might", "could", "like", "potenti", "possibl", "indic", "appear", "seem", "hint",
+              "tend", "promis", "preliminari"}  # fmt: skip
+# Words before "to" that make what follows an aim, not a result: "To solve this, ...", "aims to eliminate".
+_AIM_WORDS = {"order", "aim", "aims", "aimed", "seek", "seeks", "designed", "try", "tries", "attempt", "attempts",
+              "intended", "strive", "strives", "goal"}  # fmt: skip
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
 # Words of the evidence as strong as a strong word of the claim (stems).
 _AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
@@ -1984,6 +1995,26 @@ def _strong_key(token: Token) -> str | None:
         if s == key or (len(key) >= 5 and s.startswith(key)):
             return key
     return None
+
+
+_SHOW_WORDS = {stem(w) for w in "show shows demonstrate demonstrates".split()}
+_THEORY_WORDS = {stem(w) for w in "prove proves proved proof theorem theorems lemma".split()}
+
+
+_RIGOROUS = {"rigorously", "formally", "mathematically", "provably"}
+
+
+def _theoretical(abstract: Sequence[Token], evidence: Sequence[Sequence[Token]]) -> bool:
+    """An abstract that states formal results ("we prove", "a theorem"), or evidence that shows "rigorously" or
+    "formally": its "we show" is a proof."""
+    if any(t.stem in _THEORY_WORDS for t in abstract):
+        return True
+    return any(a.lower in _RIGOROUS and b.stem in _SHOW_WORDS for toks in evidence for a, b in zip(toks, toks[1:]))
+
+
+def _covered(part: set[str], stems: frozenset[str] | set[str]) -> int:
+    """How many of ``part`` the stems hold, also in another form ("sharply" for "sharp")."""
+    return sum(1 for p in part if p in stems or _derived_from_any(p, stems))
 
 
 def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key: str) -> bool:
@@ -2047,7 +2078,8 @@ def check_overclaim(ctx: _Context) -> str | None:
     if dropped:
         return dropped
     evidence_stems = {t.stem for toks in ctx.evidence_tokens for t in toks}
-    hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES]
+    # a hedge the claim keeps ("can be approximated" in both) does not limit the claim's other words
+    hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES and t.stem not in ctx.claim_stems]
     claim = [t for t in ctx.claim_tokens if not t.is_punct]
     abstract = [t for t in ctx.abstract_tokens if not t.is_punct]
     for i, t in enumerate(claim):
@@ -2064,10 +2096,13 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
+        if i and claim[i - 1].lower == "to" and (i == 1 or claim[i - 2].lower in _AIM_WORDS):
+            continue  # "To solve this problem, ...": an aim, not a result
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
+        part = {p for p in part if p not in _META and p != t.stem} or part  # what is said, not "finds" or "every"
         if any(
             any(_strong_key(a) == key for a in toks)
-            and len(part & content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+            and _covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
             for toks in ctx.sentence_tokens
         ):
             continue  # as strongly said in another sentence that says much of the claim
@@ -2075,8 +2110,12 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:
             continue
-        if key == "prove" and not hedges and evidence_stems & _FORMAL_RESULT:
-            continue  # "proves bounds" for "we derive / establish / provide matching bounds": a formal result
+        if key == "prove":
+            hedges = [h for h in hedges if h.stem in _EPISTEMIC]
+            if not hedges and evidence_stems & _FORMAL_RESULT:
+                continue  # "proves bounds" for "we derive / establish / rigorously show": a formal result
+            if not hedges and evidence_stems & _SHOW_WORDS and _theoretical(ctx.abstract_tokens, ctx.evidence_tokens):
+                continue  # "we show that every operator can be approximated" in an abstract that proves things
         if hedges:
             return f"the claim says '{t.text}' but the abstract only says '{hedges[0].text}': {_quote(ctx.evidence_texts[0])}"
         return f"the abstract does not say '{t.text}'"
@@ -2131,10 +2170,14 @@ _WHOLE_WORDS = {("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublin
 _SIBLING_ONLY = {("small-scal", "large-scal")}
 
 
+_ADJECTIVE_ENDINGS = ("ual", "al", "ic", "ical")  # "textual descriptions" name the text setting
+
+
 def _term_positions(term: str, stems: Sequence[str]) -> bool:
     parts = term.split()
     if len(parts) == 1:
-        return any(s == term or (len(term) >= 5 and s.startswith(term)) for s in stems)
+        return any(s == term or (len(term) >= 5 and s.startswith(term)) or s[len(term):] in _ADJECTIVE_ENDINGS
+                   and s.startswith(term) for s in stems)  # fmt: skip
     n = len(parts)
     return any(
         all(stems[i + k] == parts[k] or stems[i + k].startswith(parts[k]) for k in range(n))
