@@ -588,8 +588,13 @@ def check_entities(ctx: _Context) -> str | None:
     abstract_keys |= {_name_key(p) for t in ctx.abstract_tokens if "-" in t.text for p in t.text.split("-") if p}
     lowered = ctx.abstract.lower().translate(_DASHES)
     choices = list(abstract_keys)
+    acronyms = {p for t in ctx.abstract_tokens if _is_abbreviation(t) for p in t.text.split("-") if _is_abbreviation(
+        _token(p, p.lower(), p.lower(), 0, 0))}  # fmt: skip
     missing = []
     for name in names:
+        at = next(i for i, t in enumerate(words) if t is name)
+        if any(_spelled_out(a, words, at) for a in acronyms):
+            continue  # "Large Language Models" where the abstract writes "LLMs"
         key = _name_key(name.text)
         if key in abstract_keys or (len(key) >= 4 and key in lowered):
             continue
@@ -895,8 +900,8 @@ def check_roles(ctx: _Context) -> str | None:
         punct_weight=ctx.policy.roles_punctuation_distance,
         settings=settings,
     )
-    if crossing is None:
-        return _crossed_parts(ctx)
+    if crossing is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
+        return _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
     quote = _quote(" ".join(ctx.evidence_texts))
     return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
 
