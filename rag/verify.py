@@ -2014,7 +2014,7 @@ def _theoretical(abstract: Sequence[Token], evidence: Sequence[Sequence[Token]])
     "formally": its "we show" is a proof."""
     if any(t.stem in _THEORY_WORDS for t in abstract):
         return True
-    return any(a.lower in _RIGOROUS and b.stem in _SHOW_WORDS for toks in evidence for a, b in zip(toks, toks[1:]))
+    return any(a.lower in _RIGOROUS and b.stem in _SHOW_WORDS for toks in evidence for a, b in zip(toks, toks[1:], strict=False))
 
 
 def _covered(part: set[str], stems: frozenset[str] | set[str]) -> int:
