@@ -177,11 +177,21 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
     missing = claim_stems - found
     if missing:
         found |= {s for s in missing if _derived_from_any(s, abstract_stems)}
+        for t in claim_tokens:  # "shadow-model-free", "transformer-based": the thing named is the abstract's
+            if "-" in t.lower and t.stem in missing:
+                parts = [stem(p) for p in t.lower.split("-") if p and p not in _STOPWORDS]
+                named = [p for p in parts if p not in _COMPOUND_ENDINGS]
+                if named and len(named) < len(parts) and all(p in abstract_stems or _derived_from_any(p, abstract_stems) for p in named):
+                    found |= {t.stem, *parts} & claim_stems
         words = [t for t in claim_tokens if not t.is_punct]
         for a, b in zip(words, words[1:], strict=False):
             if a.content and b.content and {stem(a.lower + b.lower), stem(a.stem + b.lower)} & abstract_stems:
                 found |= {a.stem, b.stem} & claim_stems
     return len(found) / len(claim_stems)
+
+
+# Last parts of a hyphenated word that say how it relates to the rest ("-free", "-based"), not what it is about.
+_COMPOUND_ENDINGS = {stem(w) for w in "free based aware like level wise driven specific agnostic guided".split()}
 
 
 def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float:
@@ -992,9 +1002,9 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
-        free = _free_of(t)
-        if free is not None:  # "a training-free rule" = a rule without training
-            out.append([_token("without", "without", "without", t.start, t.end), free])
+        free = _free_parts(t)
+        if free:  # "a training-free rule" = a rule without training
+            out.append([_token("without", "without", "without", t.start, t.end), *free])
             out.append([])
             continue
         if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
@@ -1042,13 +1052,24 @@ def _starts_main(token: Token) -> bool:
 
 
 def _free_of(token: Token) -> Token | None:
-    """'calibration-free' -> the word it is free of ('calibration'); not 'free' alone or 'sugar-free'-like names."""
-    if not token.lower.endswith("-free") or token.lower.count("-") != 1:
-        return None
-    word = token.lower[: -len("-free")]
-    if len(word) < 3 or not word.isalpha():
-        return None
-    return _token(word, word, stem(word), token.start, token.start + len(word))
+    """'calibration-free' -> the word it is free of ('calibration'); not 'free' alone or 'sugar-free'-like names.
+    Of 'shadow-model-free', the last word ('model'; `_free_parts` gives them all)."""
+    parts = _free_parts(token)
+    return parts[-1] if parts else None
+
+
+def _free_parts(token: Token) -> tuple[Token, ...]:
+    """'shadow-model-free' -> the words it is free of ('shadow', 'model'), each as a token."""
+    if not token.lower.endswith("-free") or token.lower.count("-") > 3:
+        return ()
+    words = token.lower[: -len("-free")].split("-")
+    if not all(w.isalpha() for w in words) or len(words[-1]) < 3:
+        return ()
+    out, at = [], token.start
+    for w in words:
+        out.append(_token(w, w, stem(w), at, at + len(w)))
+        at += len(w) + 1
+    return tuple(out)
 
 
 def _negates(clause: Sequence[Token], i: int) -> bool:

@@ -178,3 +178,18 @@ def test_textual_descriptions_name_the_text_setting():
                 "descriptions of how each room changes.")  # fmt: skip
     claim = "The simulator is driven by 3D hand poses and edits scenes through anchor frames paired with text describing how each room changes."
     assert _check(abstract, claim).verified
+
+
+# --- topical support: a hyphenated word built on the abstract's words --------------------------------------------
+
+_PROBE = "We propose a probe that scores each sample's leakage risk using one trained model and no shadow models."
+
+
+def test_a_free_compound_of_the_abstracts_words_counts_as_its_words():
+    v = _check(_PROBE, "The paper proposes a shadow-model-free probe that scores each sample's leakage risk.", sim=0.5)
+    assert v.verified, v.reason
+
+
+def test_a_compound_of_words_the_abstract_never_uses_does_not_count():
+    v = _check(_PROBE, "The paper proposes a reward-critic-free probe that scores each sample's leakage risk.", sim=0.5)
+    assert not v.verified
