@@ -855,7 +855,7 @@ def check_swap(ctx: _Context) -> str | None:
                 term = _replaced_term(ops, len(mine))
                 if term is None:
                     flipped = _opposite_replaced(ops, mine, theirs, need, ctx.policy.swap_min_share)
-                    if flipped:
+                    if flipped and _negated(clause) == _negated(unit):  # "not robust" for "brittle" says the same
                         return f"the abstract says '{flipped[1]}' here, not '{flipped[0]}': {_quote(text)}"
                     continue
                 i1, i2, j1, j2, where = term
@@ -877,6 +877,8 @@ def check_swap(ctx: _Context) -> str | None:
                 if all(_judged_elsewhere(t) for t in (*said, *instead)) and not _opposite_words(said_p, instead_p):
                     continue  # "is better than" for "outperforms": comparison words are the direction check's
                 opposite = _opposite_words(said_p, instead_p)
+                if opposite and _negated(clause) != _negated(unit):
+                    continue  # "is not robust" for "is brittle": the negation takes the opposite back
                 kind = where == "edge" and _modifier_swap(said, instead, mine, theirs, i2, j2)
                 if not opposite and ((where == "edge" and not kind) or not said_p <= abstract_parts - _parts(theirs)):
                     continue  # at an end of the part only an opposite counts (a subject may be named many ways)
@@ -940,7 +942,8 @@ _NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot"
              "unavailable", "missing", "impossible", "infeasible", "inaccessible", "nonexistent", "unattainable",
              "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely", "avoid",
              "avoids", "avoiding", "avoided", "freedom", "free", "prevent", "prevents", "preventing", "prevented",
-             "preclude", "precludes", "precluding", "precluded", "inability", "incapable"}  # fmt: skip
+             "preclude", "precludes", "precluding", "precluded", "inability", "incapable", "skip", "skips",
+             "skipping", "skipped", "bypass", "bypasses", "bypassing", "bypassed"}  # fmt: skip
 _BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "despite"}
 # "improves X without increasing Y", "unlike existing works that rely on Z, we...": that part alone is negated
 _NEGATED_BOUNDARY = {"without", "unlike"}
@@ -1282,7 +1285,8 @@ def check_polarity(ctx: _Context) -> str | None:
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
         agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
-            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause)
+            _negated(claim_clause)
+            != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause) ^ _opposed(claim_clause, c)
             and not _kept(claim_clause, c)
             and not (_negated(claim_clause) and any(t.stem in _FAILURE_NOUNS for t in c))
             and _negation_concerns(claim_clause, c)
@@ -1331,12 +1335,15 @@ def check_polarity(ctx: _Context) -> str | None:
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
+    if _double_flip(ctx, claim_words, evidence_words):
+        return None
     for word in claim_words - evidence_words:
         for other in evidence_words - claim_words:
             if _prefix_antonym(word, other) and not _said_negated(ctx, other) and not _lessened(ctx.claim_tokens, word):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
             if (
                 _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
+                and not _lessened(ctx.claim_tokens, word)  # "not robust" for "brittle"
             ):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
     return None
@@ -1389,6 +1396,33 @@ def _antonym_stems() -> dict[str, frozenset[str]]:
         table.setdefault(sa, set()).add(sb)
         table.setdefault(sb, set()).add(sa)
     return {k: frozenset(v) for k, v in table.items()}
+
+
+def _double_flip(ctx: _Context, claim_words: set[str], evidence_words: set[str]) -> bool:
+    """Two opposites that cancel: "unlikely to change the labels" for "likely to preserve the labels" (a change
+    word for a keep word, or the other way round, right after an opposite of the evidence's word before it)."""
+    words = [t for t in ctx.claim_tokens if not t.is_punct]
+    for k, t in enumerate(words):
+        changed = [o for o in evidence_words - claim_words
+                   if (t.stem.startswith(_CHANGE) and stem(o) in _KEEP) or (t.stem in _KEEP and stem(o).startswith(_CHANGE))]  # fmt: skip
+        if not changed or t.lower in evidence_words:
+            continue
+        for w in words[max(0, k - 3) : k]:
+            if w.lower in claim_words - evidence_words and any(
+                _prefix_antonym(w.lower, o) or _lexical_antonym(w.lower, o, claim_words, evidence_words)
+                for o in evidence_words - claim_words
+            ):
+                return True
+    return False
+
+
+def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
+    """The claim's part uses a listed opposite of a word of the abstract's part that it does not use itself: "not
+    robust" against "brittle", "unlikely to change" against "likely to preserve" say the same."""
+    mine = {t.stem for t in claim_clause if t.content}
+    theirs = {t.stem for t in clause if t.content}
+    table = _antonym_stems()
+    return any(table.get(w, frozenset()) & (theirs - mine) for w in mine - theirs)
 
 
 def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_words: set[str]) -> bool:

@@ -193,3 +193,29 @@ def test_a_free_compound_of_the_abstracts_words_counts_as_its_words():
 def test_a_compound_of_words_the_abstract_never_uses_does_not_count():
     v = _check(_PROBE, "The paper proposes a reward-critic-free probe that scores each sample's leakage risk.", sim=0.5)
     assert not v.verified
+
+
+# --- opposites that cancel ---------------------------------------------------------------------------------------
+
+
+def test_skipping_is_avoiding():
+    abstract = "The router flags easy batches whose gradients will likely stay small, thereby avoiding backward passes at those steps."
+    claim = "The router flags easy batches whose gradients will likely stay small, which lets it skip backward passes at those steps."
+    assert _check(abstract, claim).verified
+
+
+def test_unlikely_to_change_is_likely_to_preserve():
+    abstract = "The router flags edge pairs whose removal will likely preserve the ranking of the top results."
+    claim = "The router flags edge pairs whose removal is unlikely to change the ranking of the top results."
+    assert _check(abstract, claim).verified
+
+
+def test_not_robust_is_saying_brittle():
+    abstract = "Tuned on clean scans, the detector is brittle under scanner noise from other hospitals."
+    assert _check(abstract, "Tuned on clean scans, the detector is not robust under scanner noise from other hospitals.").verified
+
+
+def test_two_settings_flipped_together_are_still_caught():
+    abstract = "In non-stationary markets with sparse signals, cooperation can emerge among trading agents without any designed incentive."
+    claim = "In stationary markets with dense signals, cooperation can emerge among trading agents without any designed incentive."
+    assert not _check(abstract, claim).verified
