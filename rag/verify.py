@@ -762,6 +762,19 @@ def _swap_opposites() -> frozenset[frozenset[str]]:
     return frozenset(frozenset((stem(a), stem(b))) for a, b in (*_SWAP_OPPOSITES, *_ANTONYM_WORDS))
 
 
+def _said_elsewhere(ctx: _Context, mine: set[str], said: set[str], sentence: Sequence[Token]) -> bool:
+    """Another sentence of the abstract uses the claim's term and says at least as much of the claim's part as the
+    sentence it seemed to be swapped from ("A is more sample-efficient than B", said in the next sentence)."""
+    here = len(mine & content_stems(sentence))
+    for toks in ctx.sentence_tokens:
+        if toks is sentence:
+            continue
+        stems = content_stems(toks) | _parts(toks)
+        if said <= stems and len(mine & stems) >= max(here, ctx.policy.swap_min_share * len(mine)):
+            return True
+    return False
+
+
 def _opposite_words(said: set[str], instead: set[str]) -> bool:
     return any(frozenset((x, y)) in _swap_opposites() for x in said for y in instead)
 
@@ -886,6 +899,8 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # in one sentence, a swap is two terms trading places, not a synonym
                 if not opposite and len(said) == 1 and "-" not in said[0].lower and said[0].lower not in abstract_words:
                     continue  # "spans" where the abstract has only "the span": another word (a verb), not its term
+                if not opposite and _said_elsewhere(ctx, mine_stems, said_p, toks):
+                    continue  # another sentence says the part with the claim's own term (a combined claim)
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"

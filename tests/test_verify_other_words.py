@@ -219,3 +219,21 @@ def test_two_settings_flipped_together_are_still_caught():
     abstract = "In non-stationary markets with sparse signals, cooperation can emerge among trading agents without any designed incentive."
     claim = "In stationary markets with dense signals, cooperation can emerge among trading agents without any designed incentive."
     assert not _check(abstract, claim).verified
+
+
+# --- a combined claim: a term of another sentence is no swap -----------------------------------------------------
+
+
+def test_a_term_the_next_sentence_says_is_no_swap():
+    abstract = ("We show that each layer of a gated mixer or a plain mixer can be written as a sum of experts. "
+                "Using this view, we show that the gated mixer is more data-efficient than the plain mixer.")  # fmt: skip
+    claim = ("Writing each layer as a sum of experts, the authors show that the gated mixer is more data-efficient "
+             "than the plain mixer.")  # fmt: skip
+    assert _check(abstract, claim).verified
+
+
+def test_a_term_no_sentence_says_there_is_still_a_swap():
+    abstract = ("We adapt variational inference to the tagging setting by exploiting the available label structure. "
+                "We also review sequential Monte Carlo for comparison.")  # fmt: skip
+    claim = "The paper adapts sequential Monte Carlo to the tagging setting by exploiting the available label structure."
+    assert not _check(abstract, claim).verified
