@@ -1759,6 +1759,11 @@ def _head(clause: Sequence[Token], k: int) -> str:
 
 
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
+    return list(_comparisons(tuple(tokens)))
+
+
+@lru_cache(maxsize=20_000)
+def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
     """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
     'A improves X over B', 'A has lower X compared to B'."""
     found = []
@@ -1804,7 +1809,7 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
             na, nb = (near_subject, near_obj) if sign > 0 else (near_obj, near_subject)
             found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head,
                                     frozenset(na - nb), frozenset(nb - na)))  # fmt: skip
-    return found
+    return tuple(found)
 
 
 _NEAR = 3  # content words next to a comparison that name its sides when the clause opens with a frame
@@ -2251,8 +2256,8 @@ _ADJECTIVE_ENDINGS = ("ual", "al", "ic", "ical")  # "textual descriptions" name 
 def _term_positions(term: str, stems: Sequence[str]) -> bool:
     parts = term.split()
     if len(parts) == 1:
-        return any(s == term or (len(term) >= 5 and s.startswith(term)) or s[len(term):] in _ADJECTIVE_ENDINGS
-                   and s.startswith(term) for s in stems)  # fmt: skip
+        return any(s.startswith(term) and (len(term) >= 5 or s == term or s[len(term):] in _ADJECTIVE_ENDINGS)
+                   for s in stems)  # fmt: skip
     n = len(parts)
     return any(
         all(stems[i + k] == parts[k] or stems[i + k].startswith(parts[k]) for k in range(n))
