@@ -405,6 +405,10 @@ def _same_value(a: Quantity, q: Quantity, tolerance: float) -> bool:
     22 points', 'roughly 30%'), equal once rounded as the claim writes it or within ``tolerance`` of it."""
     if a.value == q.value:
         return True
+    if {a.unit, q.unit} == {"", "%"} and max(a.decimals, q.decimals) <= 4:  # "0.91" and "91%"
+        fraction, percent = (a, q) if a.unit == "" else (q, a)
+        if 0 < fraction.value < 1 and round(fraction.value * 100, 6) == percent.value:
+            return True
     if q.bound != "approx" or (a.unit and q.unit and a.unit != q.unit):
         return False
     if round(a.value, q.decimals) == q.value:
@@ -490,6 +494,8 @@ def check_numbers(ctx: _Context) -> str | None:
     tolerance = ctx.policy.number_estimate_tolerance
     for q in claim_q:
         same = [a for a in abstract_q if _same_value(a, q, tolerance)]
+        if not same and not _in_words(q) and _derived_number(ctx, q):
+            continue  # "rises by 7.2 points" where the abstract gives 61.2% and 68.4%
         if not same:
             if _in_words(q):  # "three of the tasks", "doubles": only when the abstract gives another value for it
                 if q.unit == "x":
@@ -519,6 +525,25 @@ def check_numbers(ctx: _Context) -> str | None:
     return None
 
 
+def _derived_number(ctx: _Context, q: Quantity) -> bool:
+    """The claim's number is the difference of two numbers of one sentence of the abstract in the same unit ("a gain
+    of 7.2 points" for "from 61.2% to 68.4%"), or their ratio for a factor ("3x faster" for "40 ms against 120 ms"),
+    as the claim rounds it."""
+    if q.value <= 0 or q.bound in ("lower", "upper"):
+        return False
+    for text in ctx.sentence_texts:
+        numbers = [a for a in quantities(text) if a.start >= 0]
+        for a, b in ((a, b) for i, a in enumerate(numbers) for b in numbers[i + 1 :]):
+            if a.unit != b.unit or a.value == b.value:
+                continue
+            if q.unit == a.unit and round(abs(a.value - b.value), q.decimals) == q.value:
+                return True
+            low, high = sorted((a.value, b.value))
+            if q.unit == "x" and low > 0 and round(high / low, q.decimals) == q.value:
+                return True
+    return False
+
+
 def _counted_text(ctx: _Context, q: Quantity) -> str:
     """The words the abstract counts after ``q`` ('broad classes'), for the reason."""
     found = re.search(rf"(?<![\w.]){re.escape(q.text)}(?!\w)", ctx.abstract)
@@ -534,6 +559,7 @@ def _counted_text(ctx: _Context, q: Quantity) -> str:
 
 
 _MULTIPLIER = re.compile(r"\d+(?:\.\d+)?[x×]")
+_SCALED = re.compile(r"\d+(?:\.\d+)?[kKMBT](?:-[a-z]+)?")  # "1k", "1.2M", "7B-parameter"
 
 
 def _looks_like_name(token: Token, first: bool) -> bool:
@@ -543,8 +569,8 @@ def _looks_like_name(token: Token, first: bool) -> bool:
     uppers = sum(c.isupper() for c in text)
     has_digit = any(c.isdigit() for c in text)
     has_alpha = any(c.isalpha() for c in text)
-    if _MULTIPLIER.fullmatch(text):
-        return False  # "6x", "2.5x": a number (the numbers check's), not a name
+    if _MULTIPLIER.fullmatch(text) or _SCALED.fullmatch(text):
+        return False  # "6x", "2.5x", "1.2M", "7B-parameter": a number (the numbers check's), not a name
     if has_digit and has_alpha:
         return True
     if uppers >= 2 or (uppers == 1 and not text[0].isupper()):  # AssayBench, CRISPR, nDCG
@@ -610,7 +636,8 @@ def check_entities(ctx: _Context) -> str | None:
             continue
         parts = [p for p in name.text.translate(_DASHES).split("-") if p]
         if "-" in key and all(
-            _name_key(p) in abstract_keys or not _looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True)
+            _name_key(p) in abstract_keys
+            or not (_looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True) or _SCALED.fullmatch(p))
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's

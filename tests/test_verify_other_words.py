@@ -237,3 +237,43 @@ def test_a_term_no_sentence_says_there_is_still_a_swap():
                 "We also review sequential Monte Carlo for comparison.")  # fmt: skip
     claim = "The paper adapts sequential Monte Carlo to the tagging setting by exploiting the available label structure."
     assert not _check(abstract, claim).verified
+
+
+# --- numbers written another way ---------------------------------------------------------------------------------
+
+_HOURS = "The archive holds 1.2 million hours of speech from 4 regions."
+
+
+def test_a_scaled_number_is_a_number_not_a_name():
+    assert _check(_HOURS, "The archive holds 1.2M hours of speech from four regions.").verified
+    assert not _check(_HOURS, "The archive holds 1.5M hours of speech from four regions.").verified
+
+
+def test_a_parameter_count_as_a_modifier():
+    abstract = "The model has 7 billion parameters and runs on one GPU in real time."
+    assert _check(abstract, "The 7B-parameter model runs on a single GPU in real time.").verified
+    assert not _check(abstract, "The 13B-parameter model runs on a single GPU in real time.").verified
+
+
+def test_a_digit_part_of_a_name_still_has_to_be_the_abstracts():
+    abstract = "Trained on the CapSet instruction data, RouteNet gains over the CapSet baseline on four benchmarks."
+    claim = "Trained on the CapSet-665K instruction data, RouteNet gains over the CapSet baseline on four benchmarks."
+    assert not _check(abstract, claim).verified
+
+
+def test_a_gain_in_points_is_the_difference_of_the_two_scores():
+    abstract = "With the cache, accuracy rises from 61.2% to 68.4% on the held-out split of the benchmark."
+    assert _check(abstract, "With the cache, accuracy rises by 7.2 points on the held-out split of the benchmark.").verified
+    assert not _check(abstract, "With the cache, accuracy rises by 8.1 points on the held-out split of the benchmark.").verified
+
+
+def test_a_speedup_is_the_ratio_of_the_two_times():
+    abstract = "With the cache, latency on long prompts falls from 120 ms to 40 ms on one server."
+    assert _check(abstract, "With the cache, long prompts run 3x faster on one server.").verified
+    assert not _check(abstract, "With the cache, long prompts run 5x faster on one server.").verified
+
+
+def test_a_fraction_as_a_percentage():
+    abstract = "The probe reaches an AUROC of 0.91 on the held-out split of the benchmark."
+    assert _check(abstract, "The probe reaches an AUROC of 91% on the held-out split of the benchmark.").verified
+    assert not _check(abstract, "The probe reaches an AUROC of 95% on the held-out split of the benchmark.").verified
