@@ -914,6 +914,8 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # numbers are the numbers check's; "the model" may stand for the claim's name
                 if any(_is_abbreviation(t) for t in (*said, *instead)):
                     continue  # "LMs" for "language models"
+                if all(_is_adverb(t) for t in (*said, *instead)) and not _opposite_words(said_p, instead_p):
+                    continue  # "reliably" for "consistently": how it holds, not what it is about
                 if all(_judged_elsewhere(t) for t in (*said, *instead)) and not _opposite_words(said_p, instead_p):
                     continue  # "is better than" for "outperforms": comparison words are the direction check's
                 opposite = _opposite_words(said_p, instead_p)

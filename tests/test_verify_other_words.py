@@ -277,3 +277,9 @@ def test_a_fraction_as_a_percentage():
     abstract = "The probe reaches an AUROC of 0.91 on the held-out split of the benchmark."
     assert _check(abstract, "The probe reaches an AUROC of 91% on the held-out split of the benchmark.").verified
     assert not _check(abstract, "The probe reaches an AUROC of 95% on the held-out split of the benchmark.").verified
+
+
+def test_one_manner_adverb_for_another_is_no_swap():
+    abstract = ("Across all sites, the sampler consistently lowers the variance of the estimate. "
+                "It also runs reliably on older hardware.")  # fmt: skip
+    assert _check(abstract, "Across all sites, the sampler reliably lowers the variance of the estimate.").verified
