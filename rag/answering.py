@@ -39,7 +39,7 @@ from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import GENERIC_TERMS, Link, Linking, english_words, is_name_like
+from rag.lexicon import GENERIC_TERMS, Link, Linking, document_frequency, english_words, is_name_like
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
@@ -163,6 +163,11 @@ def rank(
         min_ratio=policy.fuzzy_min_ratio,
         min_chars=policy.fuzzy_min_chars,
         common_zipf=policy.typo_common_zipf,
+        word_min_chars=policy.typo_min_chars,
+        edits=policy.typo_edits,
+        long_edits=policy.typo_long_edits,
+        long_chars=policy.typo_long_chars,
+        frequency=document_frequency(snapshot.bm25),
     )
     prof = profile(corrected)
     if more is not None:
@@ -173,6 +178,8 @@ def rank(
         min_ratio=policy.fuzzy_min_ratio,
         min_chars=policy.fuzzy_min_chars,
         corpus_text=snapshot.lowered_corpus,
+        common_zipf=policy.typo_common_zipf,
+        neighbour_zipf=policy.plain_name_neighbour_zipf,
     )
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
