@@ -46,6 +46,7 @@ from rag.question import (
     clauses,
     compare_aspect,
     compare_parts,
+    fix_shape_words,
     in_examples,
     is_more_request,
     profile,
@@ -159,7 +160,7 @@ def rank(
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
     corrected, fixes = snapshot.lexicon.correct(
-        question,
+        fix_shape_words(question),  # "paers on …", "is tehre a paper": the words of the question's shape first
         min_ratio=policy.fuzzy_min_ratio,
         min_chars=policy.fuzzy_min_chars,
         common_zipf=policy.typo_common_zipf,

@@ -233,6 +233,8 @@ class Lexicon:
         ``rag.manifest.LoweredText``), a run of capitalised words inside the question ("UK Biobank") that the corpus
         never writes together is reported as unknown too.
         """
+        from rag.word_frequency import zipf_frequency
+
         english = english_words()
         tokens = [(m.group(1).rstrip("."), m.start()) for m in _TOKEN.finditer(question)]
         links: dict[str, Link] = {}
@@ -271,6 +273,11 @@ class Lexicon:
             name_like = is_name_like(token)
             common = lowered in english or lowered in self.words
             plain = not name_like and not token[0].isupper()  # all lower case: a name only if it reads as none
+            if plain and lowered not in english and zipf_frequency(lowered) < common_zipf:
+                family = self._family(lowered)
+                if family is not None:  # "qwen" for "Qwen2.5-7B": a model family typed in lower case
+                    links.setdefault(lowered, Link(token, family, True, 100.0))
+                    continue
             if not name_like:
                 if common or (not plain and _starts_sentence(question, start)):
                     continue  # an ordinary (or mistyped ordinary) word, or a capital that starts a sentence
@@ -442,6 +449,8 @@ class Lexicon:
             if best is None:
                 return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
             surface = self.names[best].surface if best in self.names else best
+            if token == lowered and not is_name_like(surface):
+                surface = surface.lower()  # "thrseholding" -> "thresholding", not a capitalised "Thresholding"
             fixes.append(surface)
             return surface
 
@@ -525,7 +534,9 @@ def _common_spelling(
     lowered = token.lower()
     if zipf_frequency(lowered) >= common_zipf:
         return token
-    best = process.extractOne(lowered, _common_vocabulary(), scorer=fuzz.ratio, score_cutoff=min_ratio)
+    best = None
+    if by_ratio:
+        best = process.extractOne(lowered, _common_vocabulary(), scorer=fuzz.ratio, score_cutoff=min_ratio)
     if best is None or best[0][0] != lowered[0]:
         if by_ratio:
             return token

@@ -304,7 +304,6 @@ def is_more_request(question: str) -> bool:
 # Words that carry a question's shape, so that a typo in them ("how mnay") does not change the plan.
 _SHAPE_WORDS = ("many", "much", "which", "what", "papers", "paper", "compare", "between", "there", "summarize")
 _WORD_TOKEN = re.compile(r"[A-Za-z]+")
-_ENGLISH_ZIPF = 3.0  # wordfreq Zipf frequency of a word English plainly uses ("compared", "theme", "manly")
 
 
 def fix_shape_words(question: str) -> str:
@@ -312,13 +311,16 @@ def fix_shape_words(question: str) -> str:
     from rapidfuzz import fuzz, process
     from rapidfuzz.distance import OSA
 
+    from rag.lexicon import english_words
     from rag.word_frequency import zipf_frequency
+
+    english = english_words()
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
         lowered = word.lower()
-        if len(lowered) < 4 or lowered in _SHAPE_WORDS or zipf_frequency(lowered) >= _ENGLISH_ZIPF:
-            return word  # a shape word, or a word English uses ("compared" is not a typo of "compare")
+        if len(lowered) < 4 or lowered in _SHAPE_WORDS or lowered in english:
+            return word  # a shape word, or an English word ("compared" is not a typo of "compare")
         best = process.extractOne(lowered, _SHAPE_WORDS, scorer=fuzz.ratio, score_cutoff=75)
         if best is None or best[0][0] != lowered[0] or abs(len(best[0]) - len(lowered)) > 1:
             return word

@@ -254,7 +254,7 @@ def test_a_known_part_of_a_hyphenated_token_is_never_respelt():
 
 def test_the_parts_of_a_latex_dashed_name_are_corpus_words():
     assert "monteiro" in TYPED.words and "burer" in TYPED.words
-    assert TYPED.correct("asymmetric burer-monteiroo factorization")[0] == "asymmetric burer-Monteiro factorization"
+    assert TYPED.correct("asymmetric burer-monteiroo factorization")[0] == "asymmetric burer-monteiro factorization"
     assert TYPED.link("asymmetric burer-Monteiro factorization").unknown == ()
 
 
