@@ -106,7 +106,7 @@ def per_kind(judged, split: str) -> dict[str, tuple[int, int]]:
 def score(table: dict[str, tuple[int, int]]) -> tuple[float, float, float]:
     """(faithful accepted, unsupported rejected, worst unsupported kind)."""
     rate = {k: r / n for k, (r, n) in table.items() if n}
-    worst = min(rate.get(k, 0.0) for k in UNSUPPORTED_KINDS if k in rate)
+    worst = min((rate[k] for k in UNSUPPORTED_KINDS if k in rate), default=float("nan"))
     return rate.get("faithful", 0.0), rate.get("unsupported", 0.0), worst
 
 
@@ -254,7 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     judged = judge(prepared, policy)
     print_tables(judged, "Current VerifyPolicy (RAG_VERIFY__* / rag/settings.py): share judged right", splits)
     for split in splits:
-        faithful, rejected, worst = score(per_kind(judged, split))
+        table = per_kind(judged, split)
+        if not table:  # a claims file of one split (e.g. new blind claims, all dev)
+            continue
+        faithful, rejected, worst = score(table)
         print(f"{split}: faithful accepted {faithful:.2f}, unsupported rejected {rejected:.2f}, worst kind {worst:.2f}")
     if args.timing:
         p50, p95, checks95 = timing(claims, pipeline, policy)
