@@ -487,8 +487,10 @@ class Lexicon:
             found.update((word, int(dist)) for word, dist, _ in near if word[0] == lowered[0])
         if min_ratio <= 100.0:
             match = process.extractOne(lowered, vocabulary, scorer=fuzz.ratio, score_cutoff=min_ratio)
-            if match is not None and match[0][0] == lowered[0] and match[0] not in found:
-                found[match[0]] = int(OSA.distance(lowered, match[0]))
+            distance = int(OSA.distance(lowered, match[0])) if match is not None else 0
+            # close by ratio, but not by dropping a part ("simplicity-bias" is not "simplicity")
+            if match is not None and match[0][0] == lowered[0] and distance <= max_edits + 1:
+                found.setdefault(match[0], distance)
         if not found:
             return None
 

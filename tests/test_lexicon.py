@@ -287,3 +287,7 @@ def test_a_short_name_mistyped_by_one_edit_is_linked_or_at_least_not_unknown():
     assert [link.exact for link in linking.links] == [True, False]
     assert TYPED.link("does TAB beat TACO?").unknown == ()  # one edit from both TABX and TACO: linked to neither
     assert [link.name.surface for link in TYPED.link("does TAB beat TACO?").links] == ["TACO"]
+
+
+def test_a_hyphenated_word_is_not_corrected_by_dropping_a_part():
+    assert TYPED.correct("is gated-sparsity good?")[0] == "is gated-sparsity good?"  # not "gated"
