@@ -248,7 +248,8 @@ class Lexicon:
                     continue
                 words = [t.lower() for t, _ in tokens[i : i + n]]
                 joined = [" ".join(words)]
-                if not all(w in english for w in words):  # "gated attention" is not "GatedAttention"
+                # "gated attention" is not "GatedAttention", nor "video LLMs" "Video-LLMs": field vocabulary
+                if not all(w in english or w in GENERIC_TERMS for w in words):
                     joined += ["-".join(words), "".join(words)]
                 phrase = next((p for p in joined if p in self.names), None)
                 if phrase is not None:

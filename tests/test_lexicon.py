@@ -291,3 +291,9 @@ def test_a_short_name_mistyped_by_one_edit_is_linked_or_at_least_not_unknown():
 
 def test_a_hyphenated_word_is_not_corrected_by_dropping_a_part():
     assert TYPED.correct("is gated-sparsity good?")[0] == "is gated-sparsity good?"  # not "gated"
+
+
+def test_english_and_field_words_typed_apart_do_not_join_into_a_name():
+    lexicon = Lexicon.build([("v1", "We study Video-LLMs on clips.")], generic_share=1.0)
+    assert lexicon.link("papers on video LLMs").links == ()
+    assert lexicon.link("papers on Video-LLMs").links != ()
