@@ -150,7 +150,9 @@ class Lexicon:
     _vocabulary: list[str] | None = None  # spelling candidates, built on first use
     _vocabulary_set: frozenset[str] | None = None
     _short: list[str] | None = None
-    _by_length: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)  # typo candidates by length  # corpus words of 3-6 characters (short typos), built on first use
+    _by_length: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)  # typo candidates by length
+    _by_start: dict[str, tuple[str, ...]] = field(default_factory=dict)  # known words by their first two letters
+    _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (typo and abbreviation checks)  # corpus words of 3-6 characters (short typos), built on first use
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
@@ -284,6 +286,8 @@ class Lexicon:
                     continue  # an ordinary (or mistyped ordinary) word, or a capital that starts a sentence
                 if plain and not self._plain_name(lowered, english, common_zipf, neighbour_zipf):
                     continue  # a plain word: rare English, a compound ("multihead"), a typo, an abbreviation
+                if not plain and lowered.isalpha() and self._shortened_or_joined(lowered, english):
+                    continue  # a capitalised abbreviation or compound ("Hyperparams", "Multihead")
             elif _ordinary(lowered, english):
                 continue  # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised
             family = self._family(lowered)
@@ -338,9 +342,33 @@ class Lexicon:
             and zipf_frequency(p) < common_zipf
             and not _compound(p, vocabulary)
             and not self._mistyped(p, english)
+            and not (p.isalpha() and self._abbreviation(p, english))
             and not (p.isalpha() and english_neighbour(p, neighbour_zipf))
         ]
         return bool(odd)
+
+    def _known(self, english: Collection[str]) -> tuple[str, ...]:
+        """The alphabetic words of the corpus and of the tokenizer's vocabulary, once (read on first need)."""
+        if self._known_words is None:
+            self._known_words = tuple(sorted({w for w in self.words if w.isalpha()} | set(english)))
+        return self._known_words
+
+    def _shortened_or_joined(self, word: str, english: Collection[str]) -> bool:
+        """An abbreviation, two known words run together, or a typo of a known word (not a name's spelling)."""
+        return _compound(word, _Either(self.words, english)) or self._abbreviation(word, english)
+
+    def _abbreviation(self, word: str, english: Collection[str]) -> bool:
+        """Whether ``word`` (3+ letters) shortens a longer English or corpus word: its letters in order within that
+        word, the first two letters shared, at least a third of its length ("attn": attention, "hyperparams":
+        hyperparameters, "approx", "perf")."""
+        if len(word) < 3:
+            return False
+        key = word[:2]
+        if key not in self._by_start:
+            self._by_start[key] = tuple(w for w in self._known(english) if w.startswith(key) and len(w) > 3)
+        return any(
+            len(w) > len(word) and 3 * len(word) >= len(w) and _subsequence(word, w) for w in self._by_start[key]
+        )
 
     def _mistyped(
         self, word: str, english: Collection[str], edits: int = 1, long_edits: int = 2, long_chars: int = 8
@@ -353,7 +381,7 @@ class Lexicon:
         key = (len(word) - allowed, len(word) + allowed)
         if key not in self._by_length:
             lo, hi = key
-            self._by_length[key] = tuple({w for w in (*self.words, *english) if w.isalpha() and lo <= len(w) <= hi})
+            self._by_length[key] = tuple(w for w in self._known(english) if lo <= len(w) <= hi)
         return process.extractOne(word, self._by_length[key], scorer=OSA.distance, score_cutoff=allowed) is not None
 
     def _near_short(self, lowered: str) -> str | None:
@@ -564,22 +592,42 @@ class _Either:
         return word in self.first or word in self.second
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEYBOARD = {  # each letter -> the letters around it on a QWERTY keyboard
+    c: "".join(
+        _KEY_ROWS[r][k]
+        for r in range(max(0, row - 1), min(3, row + 2))
+        for k in range(max(0, col - 1), col + 2)
+        if k < len(_KEY_ROWS[r]) and _KEY_ROWS[r][k] != c
+    )
+    for row, keys in enumerate(_KEY_ROWS)
+    for col, c in enumerate(keys)
+}
 
 
 def english_neighbour(word: str, min_zipf: float) -> bool:
-    """Whether a word one edit from ``word`` (a letter dropped, added, replaced, or two adjacent letters swapped) is
-    one English uses (wordfreq Zipf frequency at least ``min_zipf``): ``word`` then reads as a typo of it. About
-    450 lookups for an eight-letter word (~10 ms); asked only of lower-case words neither English nor the corpus
-    uses."""
+    """Whether a word one typing slip from ``word`` (a letter doubled or added, a vowel or a keyboard neighbour
+    dropped or hit instead, two adjacent letters swapped) is one English uses (wordfreq Zipf frequency at least
+    ``min_zipf``): ``word`` then reads as a typo of it. About 150 lookups for an eight-letter word; asked only of
+    lower-case words neither English nor the corpus uses."""
     from rag.word_frequency import zipf_frequency
 
     edits = {word[:i] + word[i + 1 :] for i in range(len(word))}
     edits |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
-    edits |= {word[:i] + c + word[i + 1 :] for i in range(len(word)) for c in _LETTERS}
-    edits |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in _LETTERS}
+    edits |= {word[:i] + c + word[i + 1 :] for i in range(len(word)) for c in _KEYBOARD.get(word[i], "")}
+    edits |= {  # a dropped letter: a vowel, or one next to a neighbouring letter on the keyboard
+        word[:i] + c + word[i:]
+        for i in range(len(word) + 1)
+        for c in set("aeiou" + _KEYBOARD.get(word[i - 1 : i], "") + _KEYBOARD.get(word[i : i + 1], ""))
+    }
     edits.discard(word)
     return any(len(e) >= 2 and zipf_frequency(e) >= min_zipf for e in edits)
+
+
+def _subsequence(short: str, word: str) -> bool:
+    """Whether the letters of ``short`` occur in ``word`` in order."""
+    rest = iter(word)
+    return all(c in rest for c in short)
 
 
 def _compound(word: str, vocabulary: _Either, shortest: int = 3) -> bool:

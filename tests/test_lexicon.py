@@ -297,3 +297,8 @@ def test_english_and_field_words_typed_apart_do_not_join_into_a_name():
     lexicon = Lexicon.build([("v1", "We study Video-LLMs on clips.")], generic_share=1.0)
     assert lexicon.link("papers on video LLMs").links == ()
     assert lexicon.link("papers on Video-LLMs").links != ()
+
+
+@pytest.mark.parametrize("question", ["does Gated Attn use sparse layers?", "what is the perf of gated attention?"])
+def test_abbreviations_of_known_words_are_not_unknown_names(question):
+    assert TYPED.link(question).unknown == ()
