@@ -815,7 +815,8 @@ def prepare_question(
     glossed = False
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
-        glossed_text = None if translated else gloss(standalone)
+        stems = snapshot.lexicon.stems
+        glossed_text = None if translated else gloss(standalone, known=stems.__contains__)
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")
