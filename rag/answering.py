@@ -39,7 +39,15 @@ from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import GENERIC_TERMS, Link, Linking, document_frequency, english_words, is_name_like
+from rag.lexicon import (
+    GENERIC_TERMS,
+    Link,
+    Linking,
+    cooccurrence,
+    document_frequency,
+    english_words,
+    is_name_like,
+)
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
@@ -169,6 +177,9 @@ def rank(
         long_edits=policy.typo_long_edits,
         long_chars=policy.typo_long_chars,
         frequency=document_frequency(snapshot.bm25),
+        together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
+        if policy.real_word_typos
+        else None,
     )
     prof = profile(corrected)
     if more is not None:

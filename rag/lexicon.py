@@ -450,6 +450,7 @@ class Lexicon:
         long_edits: int = 2,
         long_chars: int = 8,
         frequency: Callable[[str], float] | None = None,
+        together: Callable[[str, Sequence[str]], int] | None = None,
     ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
         "AssayBench", "bnech" -> "bench" of "MMDG-Bench"), else, for plain words only, as English does when that
@@ -460,8 +461,13 @@ class Lexicon:
         included; ``long_edits`` from ``long_chars`` letters on), or, for words of ``min_chars`` letters or more, at a
         rapidfuzz ratio of at least ``min_ratio``, with the same first letter; the fewest edits win, then the word
         more abstracts use (``frequency``: word -> how many documents use it; None: English frequency decides).
-        Only then English (``_common_spelling``: "whcih" -> "which"). Returns the corrected question and the corpus
-        spellings used."""
+        Only then English (``_common_spelling``: "whcih" -> "which").
+
+        With ``together`` (a corpus word and other content words -> the most of those one passage holds next to it,
+        see ``cooccurrence``), an English word the corpus never uses, one edit from a corpus word of five letters or
+        more ("patent" for "patient", "filed" for "failed"), is respelt when a passage holds that word with at least
+        half (and two) of the question's other content words: the question then matches the corpus better.
+        Returns the corrected question and the corpus spellings used."""
         english = english_words()
         vocabulary = self._spelling_vocabulary()
 
@@ -495,7 +501,42 @@ class Lexicon:
             parts = token.split("-")
             return "-".join(fix_word(part, opens and i == 0) for i, part in enumerate(parts))
 
-        return _TOKEN.sub(fix, question), fixes
+        corrected = _TOKEN.sub(fix, question)
+        if together is not None:
+            corrected = self._real_word_errors(corrected, english, together, fixes)
+        return corrected, fixes
+
+    def _real_word_errors(
+        self, question: str, english: Collection[str], together: Callable[[str, Sequence[str]], int], fixes: list[str]
+    ) -> str:
+        """``correct``'s second pass: English words the corpus never uses that one passage's words say were meant."""
+        from rapidfuzz.distance import OSA
+
+        stems = content_words(question)
+
+        def fix(match: re.Match[str]) -> str:
+            token = match.group(1)
+            if token != token.lower() or not token.isalpha() or len(token) < 5 or token in self.words:
+                return token
+            own = content_words(token)
+            if not own or any(w in self.stems for w in own):
+                return token  # a stop word, or a word whose stem the corpus uses ("models" for "model")
+            others = [w for w in dict.fromkeys(stems) if w not in own]
+            needed = max(2, (len(others) + 1) // 2)
+            near = process.extract(token, self._spelling_vocabulary(), scorer=OSA.distance, score_cutoff=1, limit=10)
+            best, support = None, 0
+            for word, _, _ in near:
+                if word[0] != token[0] or len(word) < 5 or not word.isalpha():
+                    continue
+                held = together(word, others)
+                if held >= needed and held > support:
+                    best, support = word, held
+            if best is None:
+                return token
+            fixes.append(best)
+            return best
+
+        return _TOKEN.sub(fix, question)
 
     @staticmethod
     def _closest(
@@ -734,6 +775,39 @@ def _find_as_word(word: str, text: str) -> int:
 class _Index(Protocol):
     vocabulary: Mapping[str, int]
     weights: object  # rag.bm25.CscWeights: ``indptr`` bounds each term's column
+
+
+def cooccurrence(
+    index: _Index, group: Callable[[int], str] | None = None
+) -> Callable[[str, Sequence[str]], int]:
+    """(word, other content words) -> the most of the others that one document of a BM25 index
+    (rag.bm25.BM25Index: chunks) holds together with the word's stem, documents taken together by ``group`` (row ->
+    its abstract: one abstract's chunks as one passage): ``Lexicon.correct``'s test that a respelling makes the
+    question match a passage."""
+    weights = index.weights
+
+    def rows(stem: str) -> set:
+        column = index.vocabulary.get(stem)
+        if column is None:
+            return set()
+        lo, hi = int(weights.indptr[column]), int(weights.indptr[column + 1])  # type: ignore[attr-defined]
+        found = weights.indices[lo:hi].tolist()  # type: ignore[attr-defined]
+        return {group(r) for r in found} if group is not None else set(found)
+
+    def held(word: str, others: Sequence[str]) -> int:
+        stems = content_words(word)
+        if not stems:
+            return 0
+        docs = set.intersection(*(rows(s) for s in stems))
+        if not docs:
+            return 0
+        counts = dict.fromkeys(docs, 0)
+        for other in dict.fromkeys(others):
+            for doc in rows(other) & docs:
+                counts[doc] += 1
+        return max(counts.values())
+
+    return held
 
 
 def document_frequency(index: _Index) -> Callable[[str], float]:

@@ -371,6 +371,12 @@ class AnswerPolicy(BaseModel):
         "lacks ('ecmwf': a signal for abstention) unless, among other checks, a word one edit from it has at least "
         "this wordfreq Zipf frequency in English ('shakierr' -> 'shakier': a typo).",
     )
+    real_word_typos: bool = Field(
+        default=True,
+        description="Respell an English word no abstract uses that is one edit from a corpus word when a passage holds "
+        "that corpus word with at least half of the question's other content words ('patent' -> 'patient' in a "
+        "question about a virtual patient study; rag.lexicon.Lexicon.correct).",
+    )
     typo_min_chars: int = Field(
         default=4,
         ge=2,

@@ -302,3 +302,28 @@ def test_english_and_field_words_typed_apart_do_not_join_into_a_name():
 @pytest.mark.parametrize("question", ["does Gated Attn use sparse layers?", "what is the perf of gated attention?"])
 def test_abbreviations_of_known_words_are_not_unknown_names(question):
     assert TYPED.link(question).unknown == ()
+
+
+def test_an_english_word_the_corpus_lacks_is_respelt_only_when_a_passage_backs_the_respelling():
+    lexicon = Lexicon.build(
+        [("p1", "A virtual patient study collects ratings from standardized actors.")], generic_share=1.0
+    )
+
+    def fake_together(word, others):  # a fake co-occurrence: "patient" appears with "virtual" and "rate"
+        return sum(o in {"virtual", "rate"} for o in others) if word == "patient" else 0
+
+    question = "what did the virtual patent study rate?"
+    assert lexicon.correct(question)[0] == question  # "patent" is English: left alone without context
+    assert lexicon.correct(question, together=fake_together)[0] == "what did the virtual patient study rate?"
+    unrelated = "what did the legal patent office rate?"  # nothing in the corpus puts "patient" with these
+    assert lexicon.correct(unrelated, together=fake_together)[0] == unrelated
+
+
+def test_cooccurrence_counts_the_other_words_one_grouped_passage_holds():
+    from rag.bm25 import BM25Index
+    from rag.lexicon import cooccurrence
+
+    index = BM25Index(["virtual patient", "rating scale", "legal patent office"])
+    held = cooccurrence(index, group=lambda row: "a" if row < 2 else "b")  # rows 0 and 1: one abstract
+    assert held("patient", ["virtual", "rate"]) == 2
+    assert held("patent", ["virtual", "rate"]) == 0 and held("unseen", ["virtual"]) == 0
