@@ -54,6 +54,7 @@ from rag.question import (
     clauses,
     compare_aspect,
     compare_parts,
+    describes_a_kind,
     fix_shape_words,
     in_examples,
     is_more_request,
@@ -258,7 +259,9 @@ def select_evidence(
         named_links = [
             link
             for link in linking.links
-            if (is_name_like(link.mention) or link.mention[:1].isupper()) and not in_examples(prof.text, link.mention)
+            if (is_name_like(link.mention) or link.mention[:1].isupper())
+            and not in_examples(prof.text, link.mention)
+            and not describes_a_kind(link.mention)
         ]
         named = sorted({aid for link in named_links for aid in link.name.abstract_ids}) if shape != "summary" else []
         if named:  # "which papers use X": the papers that name X, whatever else scores well
