@@ -286,24 +286,24 @@ class AnswerPolicy(BaseModel):
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-1.98, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-2.27, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=1.87, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=4.17, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=1.64,
+        default=1.92,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=2.50,
+        default=2.72,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=0.70, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=0.63, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
-        default=1.90,
+        default=1.83,
         description="Log-odds added per unit the best evidence similarity falls below similarity_floor (and "
         "removed per unit above it). Not used for questions the encoder cannot read (not English).",
     )
@@ -311,29 +311,29 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=0.76,
+        default=0.69,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=2.61,
+        default=2.36,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=-0.61,
+        default=-0.73,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=0.68, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.65, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=0.73,
+        default=1.08,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=2.03,
+        default=2.26,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
@@ -344,18 +344,18 @@ class AnswerPolicy(BaseModel):
         "topic the corpus lacks. Fitted on dev.",
     )
     w_similarity_list: float = Field(
-        default=2.88,
+        default=4.05,
         description="Log-odds added, for list, summary and yes/no questions, per unit the best evidence similarity "
         "(the best sentence of any shortlisted paper) falls below similarity_floor (on top of w_similarity): when "
         "even the best of many papers is far from the question, no paper is on its topic. Fitted on dev.",
     )
     w_names_missing: float = Field(
-        default=2.81,
+        default=3.36,
         description="Log-odds added when the question asks for names (which datasets, models, baselines…) and no "
         "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
     )
     w_value_missing: float = Field(
-        default=1.22,
+        default=1.81,
         description="Log-odds added when the question asks for a value (a count, or a measure such as an accuracy, "
         "FID or agreement) and no quoted sentence of the answering abstract states a number within a few words of "
         "what is counted or measured. Fitted on dev.",
@@ -370,10 +370,31 @@ class AnswerPolicy(BaseModel):
     )
     typo_edits: int = Field(
         default=1, ge=0, description="... and it is at most this many edits (adjacent swaps included) from a word "
-        "of the corpus or the common English vocabulary."
+        "of the corpus or the common English vocabulary. Also the edits within which the question's spelling is "
+        "corrected to a corpus word (rag.lexicon.Lexicon.correct)."
     )
     typo_long_edits: int = Field(
         default=2, ge=0, description="Edits allowed instead for words of typo_long_chars letters or more."
     )
     typo_long_chars: int = Field(default=8, ge=1, description="Length from which typo_long_edits applies.")
+    plain_name_neighbour_zipf: float = Field(
+        default=1.5,
+        ge=0.0,
+        description="A word typed in lower case that neither English nor the corpus uses is read as a name the corpus "
+        "lacks ('ecmwf': a signal for abstention) unless, among other checks, a word one edit from it has at least "
+        "this wordfreq Zipf frequency in English ('shakierr' -> 'shakier': a typo).",
+    )
+    real_word_typos: bool = Field(
+        default=True,
+        description="Respell an English word no abstract uses that is one edit from a corpus word when a passage holds "
+        "that corpus word with at least half of the question's other content words ('patent' -> 'patient' in a "
+        "question about a virtual patient study; rag.lexicon.Lexicon.correct).",
+    )
+    typo_min_chars: int = Field(
+        default=4,
+        ge=2,
+        description="Shortest word the question's spelling is corrected for (rag.lexicon.Lexicon.correct): a word of "
+        "fuzzy_min_chars letters or more is also matched to corpus words by rapidfuzz ratio; a shorter one only "
+        "within typo_edits edits ('taks' -> 'tasks').",
+    )
 

@@ -183,3 +183,8 @@ def test_looks_mistyped_reads_a_vocabulary_view_as_the_union():
     view = Vocabulary((frozenset({"electricity", "demand"}), frozenset({"forecasting", "design"})))
     assert looks_mistyped("electricaty", view) and looks_mistyped("desgin", view)
     assert not looks_mistyped("design", view)
+
+
+def test_number_near_reads_magnitude_suffixes():
+    assert number_near("It holds 2.5M labelled frogs and 40K toads.", {"frog"})
+    assert number_near("It holds 40K toads.", {"toad"})
