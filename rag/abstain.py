@@ -268,7 +268,7 @@ def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.,][A-Za-z0-9]+)*%?")
-_NUMERIC = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?%?$|^\d+(?:\.\d+)?[x×]$")
+_NUMERIC = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?(?:%|[KMB])?$|^\d+(?:\.\d+)?[x×]$")
 
 
 def number_near(sentence: str, stems: Collection[str], *, stated: Collection[str] = (), window: int = 5) -> bool:

@@ -48,7 +48,15 @@ from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import GENERIC_TERMS, Link, Linking, english_words, is_name_like
+from rag.lexicon import (
+    GENERIC_TERMS,
+    Link,
+    Linking,
+    cooccurrence,
+    document_frequency,
+    english_words,
+    is_name_like,
+)
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
@@ -56,6 +64,7 @@ from rag.question import (
     compare_aspect,
     compare_parts,
     describes_a_kind,
+    fix_shape_words,
     in_examples,
     is_more_request,
     profile,
@@ -169,10 +178,18 @@ def rank(
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
     corrected, fixes = snapshot.lexicon.correct(
-        question,
+        fix_shape_words(question),  # "paers on …", "is tehre a paper": the words of the question's shape first
         min_ratio=policy.fuzzy_min_ratio,
         min_chars=policy.fuzzy_min_chars,
         common_zipf=policy.typo_common_zipf,
+        word_min_chars=policy.typo_min_chars,
+        edits=policy.typo_edits,
+        long_edits=policy.typo_long_edits,
+        long_chars=policy.typo_long_chars,
+        frequency=document_frequency(snapshot.bm25),
+        together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
+        if policy.real_word_typos
+        else None,
     )
     prof = profile(corrected)
     if more is not None:
@@ -183,6 +200,8 @@ def rank(
         min_ratio=policy.fuzzy_min_ratio,
         min_chars=policy.fuzzy_min_chars,
         corpus_text=snapshot.lowered_corpus,
+        common_zipf=policy.typo_common_zipf,
+        neighbour_zipf=policy.plain_name_neighbour_zipf,
     )
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
@@ -901,7 +920,8 @@ def prepare_question(
     glossed = False
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
-        glossed_text = None if translated else gloss(standalone)
+        stems = snapshot.lexicon.stems
+        glossed_text = None if translated else gloss(standalone, known=stems.__contains__)
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")

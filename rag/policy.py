@@ -401,10 +401,31 @@ class AnswerPolicy(BaseModel):
     )
     typo_edits: int = Field(
         default=1, ge=0, description="... and it is at most this many edits (adjacent swaps included) from a word "
-        "of the corpus or the common English vocabulary."
+        "of the corpus or the common English vocabulary. Also the edits within which the question's spelling is "
+        "corrected to a corpus word (rag.lexicon.Lexicon.correct)."
     )
     typo_long_edits: int = Field(
         default=2, ge=0, description="Edits allowed instead for words of typo_long_chars letters or more."
     )
     typo_long_chars: int = Field(default=8, ge=1, description="Length from which typo_long_edits applies.")
+    plain_name_neighbour_zipf: float = Field(
+        default=1.5,
+        ge=0.0,
+        description="A word typed in lower case that neither English nor the corpus uses is read as a name the corpus "
+        "lacks ('ecmwf': a signal for abstention) unless, among other checks, a word one edit from it has at least "
+        "this wordfreq Zipf frequency in English ('shakierr' -> 'shakier': a typo).",
+    )
+    real_word_typos: bool = Field(
+        default=True,
+        description="Respell an English word no abstract uses that is one edit from a corpus word when a passage holds "
+        "that corpus word with at least half of the question's other content words ('patent' -> 'patient' in a "
+        "question about a virtual patient study; rag.lexicon.Lexicon.correct).",
+    )
+    typo_min_chars: int = Field(
+        default=4,
+        ge=2,
+        description="Shortest word the question's spelling is corrected for (rag.lexicon.Lexicon.correct): a word of "
+        "fuzzy_min_chars letters or more is also matched to corpus words by rapidfuzz ratio; a shorter one only "
+        "within typo_edits edits ('taks' -> 'tasks').",
+    )
 

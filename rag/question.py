@@ -327,13 +327,16 @@ def fix_shape_words(question: str) -> str:
     from rapidfuzz import fuzz, process
     from rapidfuzz.distance import OSA
 
+    from rag.lexicon import english_words
     from rag.word_frequency import zipf_frequency
+
+    english = english_words()
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
         lowered = word.lower()
-        if len(lowered) < 4 or lowered in _SHAPE_WORDS:
-            return word
+        if len(lowered) < 4 or lowered in _SHAPE_WORDS or lowered in english:
+            return word  # a shape word, or an English word ("compared" is not a typo of "compare")
         best = process.extractOne(lowered, _SHAPE_WORDS, scorer=fuzz.ratio, score_cutoff=75)
         if best is None or best[0][0] != lowered[0] or abs(len(best[0]) - len(lowered)) > 1:
             return word

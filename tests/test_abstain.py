@@ -277,3 +277,8 @@ def test_the_new_signals_raise_the_score_once_weighted():
     # a single-answer question's z-score and rare-topic share are not read (they are list signals)
     assert abstention_score(AbstentionSignals(shape="fact", best_dense=0.7, similarity_z=0.1, topic_rare_missing=1.0),
                             policy) == abstention_score(AbstentionSignals(shape="fact", best_dense=0.7), policy)  # fmt: skip
+
+
+def test_number_near_reads_magnitude_suffixes():
+    assert number_near("It holds 2.5M labelled frogs and 40K toads.", {"frog"})
+    assert number_near("It holds 40K toads.", {"toad"})

@@ -537,6 +537,13 @@ def test_an_example_span_ends_with_its_clause_or_parenthesis():
     assert example_spans("Papers on sensors for ships?") == []
 
 
+def test_shape_word_fixer_leaves_english_words_as_written():
+    from rag.question import fix_shape_words
+
+    assert fix_shape_words("how is FooNet compared with BarNet?") == "how is FooNet compared with BarNet?"
+    assert fix_shape_words("whcih papers use graphs?") == "which papers use graphs?"
+
+
 def test_lexical_words_leave_out_the_request():
     from rag.question import lexical_words
 
