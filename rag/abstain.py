@@ -14,8 +14,6 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
 - a question asking for a value or for names, where no sentence of the answering abstract that holds such an answer
   (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
   slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A);
-- a list, summary or yes/no question whose best evidence sentence stands out little from the question's typical
-  similarity to the corpus's sentences (a z-score: some questions are close to everything, some to nothing);
 - a list, summary or yes/no question whose best paper lacks the topic's rare words (idf-weighted; a word no abstract
   uses weighs by how rare it is in English, so "anyone" or "give" weigh little and "oversmoothing" much);
 - and, against abstaining, a name of the corpus spelt exactly.
@@ -30,8 +28,6 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
 
 from rag.policy import AnswerPolicy
 from rag.text import NUMBER_WORDS
@@ -56,7 +52,6 @@ class AbstentionSignals:
     names_missing: bool = False  # names are asked for and no quoted sentence names anything the question does not
     value_missing: bool = False  # a value is asked for (a count, a score) and no quoted number sits next to it
     slot_missing: float = 0.0  # 1 - detail-word coverage of the answering abstract's best sentence holding an answer
-    similarity_z: float | None = None  # best evidence similarity in standard deviations above the question's mean
     topic_rare_missing: float = 0.0  # idf- and English-rarity-weighted share of topic words the best paper lacks
 
 
@@ -89,7 +84,6 @@ WEIGHTS = {
     "names_missing": "w_names_missing",
     "value": "w_value_missing",
     "slot": "w_slot_missing",
-    "similarity_rank_list": "w_similarity_rank_list",
     "topic_rare_list": "w_topic_rare_missing_list",
 }
 
@@ -118,10 +112,6 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "names_missing": float(signals.names_missing),
         "value": float(signals.value_missing),
         "slot": signals.slot_missing,
-        # minus the z-score: the less the best sentence stands out, the more it argues for abstaining
-        "similarity_rank_list": -signals.similarity_z
-        if signals.similarity_z is not None and signals.shape in LIST_SHAPES
-        else 0.0,
         "topic_rare_list": signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
     }
 
@@ -158,8 +148,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "The most relevant abstract does not name what the question asks for."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
-    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "similarity_rank_list",
-               "topic_rare_list"):
+    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "topic_rare_list"):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 
@@ -343,12 +332,3 @@ def slot_missing(sentences: Iterable[str], weights: Mapping[str, float], holds_a
             best = max(best, sum(v for w, v in weights.items() if w in words) / total)
     return 1.0 - best
 
-
-def similarity_z(best: float, similarities: np.ndarray) -> float | None:
-    """How many standard deviations ``best`` lies above the mean of ``similarities`` (the question's similarity to
-    a sample of the corpus's sentences); None when there are too few to tell."""
-    sims = np.asarray(similarities, dtype=np.float64)
-    if sims.size < 10:
-        return None
-    spread = float(sims.std())
-    return (best - float(sims.mean())) / spread if spread > 1e-9 else None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import re
 import time
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -30,7 +29,6 @@ from rag.abstain import (
     names_counted,
     names_new,
     number_near,
-    similarity_z,
     slot_missing,
     weighted_missing,
     without_compounds,
@@ -330,9 +328,7 @@ def decide_abstention(
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
     )  # fmt: skip
     vector, unmatched, fixes, started = ranking.vector, ranking.unmatched, ranking.corrections, ranking.started
-    signals = _signals(
-        prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, vector=vector
-    )
+    signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy)
     if glossed:
         signals = replace(
             signals,
@@ -439,8 +435,6 @@ def _signals(
     readable: bool,
     pinned: bool = False,
     policy: AnswerPolicy | None = None,
-    *,
-    vector: np.ndarray | None = None,
 ) -> AbstentionSignals:
     policy = policy or AnswerPolicy()
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
@@ -519,10 +513,9 @@ def _signals(
     names_missing = bool((prof.wants_names or counted) and answer_ids) and not names_new(
         (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted)
     )
-    slot, rare_missing, z = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy, vector, best_dense)
+    slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     return AbstentionSignals(
         slot_missing=slot,
-        similarity_z=z,
         topic_rare_missing=rare_missing,
         phrase_missing=phrase_missing,
         topic_garbled=topic_garbled,
@@ -548,15 +541,13 @@ def _answer_slot_signals(
     answer_ids: Sequence[str],
     linking: Linking,
     policy: AnswerPolicy,
-    vector: np.ndarray | None,
-    best_dense: float | None,
-) -> tuple[float, float, float | None]:
-    """(slot_missing, topic_rare_missing, similarity_z): whether the answering abstract states what is asked (see
-    rag.abstain.slot_missing), the idf- and rarity-weighted topic words a list's best paper lacks, and how far the
-    best evidence stands out from the question's typical similarity (list, summary and yes/no shapes only)."""
-    slot, rare, z = 0.0, 0.0, None
+) -> tuple[float, float]:
+    """(slot_missing, topic_rare_missing): whether the answering abstract states what is asked (see
+    rag.abstain.slot_missing), and the idf- and rarity-weighted topic words a list's best paper lacks (list, summary
+    and yes/no shapes only)."""
+    slot, rare = 0.0, 0.0
     if not answer_ids:
-        return slot, rare, z
+        return slot, rare
     names = {w for link in linking.links for w in content_words(link.mention)}
     details = [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     n_docs = len(snapshot.abstracts)
@@ -567,8 +558,6 @@ def _answer_slot_signals(
         surfaces = _surfaces(prof.text)
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
-        if vector is not None and best_dense is not None:
-            z = similarity_z(best_dense, _sample_similarities(snapshot, vector, policy.similarity_sample))
     elif prof.shape != "compare" and details:
         stated = numbers_in(prof.text)
         wants_value = prof.kind == "number" or value_asked(prof.text, prof.kind) is not None
@@ -583,7 +572,7 @@ def _answer_slot_signals(
 
             sentences = snapshot.abstracts[answer_ids[0]].sentence_texts()
             slot = slot_missing(sentences, idf_weights(details, doc_freq, n_docs), holds_answer)
-    return slot, rare, z
+    return slot, rare
 
 
 def _surfaces(text: str) -> dict[str, str]:
@@ -593,26 +582,6 @@ def _surfaces(text: str) -> dict[str, str]:
         for stem_ in content_words(word):
             found.setdefault(stem_, word.lower())
     return found
-
-
-_SAMPLED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _sample_similarities(snapshot: IndexSnapshot, vector: np.ndarray, size: int) -> np.ndarray:
-    """The question's similarity to a fixed sample of the corpus's sentences (evenly spaced rows, read once per
-    snapshot: at 100k chunks the sentence matrix is ~565 MB, the sample ~3 MB)."""
-    key = (size,)
-    cached = _SAMPLED.get(snapshot)
-    if cached is None or cached[0] != key:
-        total = len(snapshot.sentence_owner)
-        rows = np.unique(np.linspace(0, total - 1, num=min(size, total)).astype(np.int64)) if total else []
-        sample = np.asarray(snapshot.sentence_vectors[list(map(int, rows))], dtype=np.float32) if total else None
-        cached = (key, sample)
-        _SAMPLED[snapshot] = cached
-    sample = cached[1]
-    if sample is None or not len(sample):
-        return np.zeros(0)
-    return sample @ np.asarray(vector, dtype=np.float32)
 
 
 def _typo_vocabulary(corpus_words: frozenset[str]) -> Vocabulary:

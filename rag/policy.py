@@ -367,23 +367,11 @@ class AnswerPolicy(BaseModel):
         "times 1 - the idf-weighted share of its detail words held by the answering abstract's best sentence that "
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
     )
-    w_similarity_rank_list: float = Field(
-        default=0.30,
-        description="Log-odds added, for list, summary and yes/no questions, per standard deviation the best "
-        "evidence similarity lies BELOW the question's mean similarity to a sample of the corpus's sentences (the "
-        "feature is minus that z-score, so a best sentence standing out far lowers the score). Fitted on dev.",
-    )
     w_topic_rare_missing_list: float = Field(
         default=2.37,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words the best paper lacks, each weighted by its idf (a word no abstract uses: the largest idf times "
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
-    )
-    similarity_sample: int = Field(
-        default=2048,
-        ge=10,
-        description="Sentences of the corpus (evenly spaced rows, the same for every question) the question's "
-        "typical similarity is measured on for w_similarity_rank_list; all of them when the corpus has fewer.",
     )
     rarity_zipf_scale: float = Field(
         default=7.0,

@@ -252,30 +252,15 @@ def test_without_compounds_drops_a_hyphenated_stem_whose_parts_are_there():
     assert set(content_words("privacy related")) <= set(kept)
 
 
-def test_similarity_z_reads_how_far_the_best_stands_out():
-    import numpy as np
-
-    from rag.abstain import similarity_z
-
-    sims = np.linspace(0.0, 0.2, 50)
-    assert similarity_z(0.8, sims) > similarity_z(0.25, sims) > 0
-    assert similarity_z(0.8, sims[:3]) is None
-
-
 def test_the_new_signals_raise_the_score_once_weighted():
-    policy = AnswerPolicy(w_slot_missing=2.0, w_similarity_rank_list=0.5, w_topic_rare_missing_list=2.0)
+    policy = AnswerPolicy(w_slot_missing=2.0, w_topic_rare_missing_list=2.0)
     fact = AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7)
     assert abstention_score(AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, slot_missing=1.0),
                             policy) > abstention_score(fact, policy)  # fmt: skip
-    standing_out = AbstentionSignals(shape="list", best_dense=0.5, similarity_z=6.0)
-    ordinary = AbstentionSignals(shape="list", best_dense=0.5, similarity_z=1.0)
-    assert abstention_score(ordinary, policy) > abstention_score(standing_out, policy)
-    rare_missing = AbstentionSignals(shape="yes_no", best_dense=0.5, similarity_z=3.0, topic_rare_missing=1.0)
-    assert abstention_score(rare_missing, policy) > abstention_score(
-        AbstentionSignals(shape="yes_no", best_dense=0.5, similarity_z=3.0), policy
-    )
-    # a single-answer question's z-score and rare-topic share are not read (they are list signals)
-    assert abstention_score(AbstentionSignals(shape="fact", best_dense=0.7, similarity_z=0.1, topic_rare_missing=1.0),
+    rare_missing = AbstentionSignals(shape="yes_no", best_dense=0.5, topic_rare_missing=1.0)
+    assert abstention_score(rare_missing, policy) > abstention_score(AbstentionSignals(shape="yes_no", best_dense=0.5), policy)
+    # a single-answer question's rare-topic share is not read (a list signal)
+    assert abstention_score(AbstentionSignals(shape="fact", best_dense=0.7, topic_rare_missing=1.0),
                             policy) == abstention_score(AbstentionSignals(shape="fact", best_dense=0.7), policy)  # fmt: skip
 
 
