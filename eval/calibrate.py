@@ -332,6 +332,21 @@ def print_ablation(prepared: Sequence[Prepared], policy: VerifyPolicy, title: st
               f"{sum(a.unique.values())} | {kinds(a.unique)} |")  # fmt: skip
 
 
+def per_set(judged, split: str = "dev") -> dict[str, tuple[int, int, int, int]]:
+    """Claim set (the id's first letter: each set was written and scored held out at a different time) ->
+    (faithful accepted, faithful, unsupported rejected, unsupported), on one split."""
+    out: dict[str, list[int]] = {}
+    for p, v in judged:
+        c = p.claim
+        if c.split != split:
+            continue
+        row = out.setdefault(c.id[:1], [0, 0, 0, 0])
+        at = 0 if c.supported else 2
+        row[at] += correct(c, v.verified)
+        row[at + 1] += 1
+    return {k: (a, b, c, d) for k, (a, b, c, d) in out.items()}
+
+
 # Candidate values per threshold; the search keeps the rest of the policy as given.
 GRID = {
     "support_threshold": [0.50, 0.55, 0.58, 0.60, 0.62, 0.65],
@@ -399,6 +414,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.ablation:
         dev = [p for p in prepared if p.claim.split == "dev"]
         print_ablation(dev, policy, "Ablation on dev: what each check costs and catches")
+        print("\nPer dev claim set: faithful accepted, unsupported rejected")
+        for name, (fa, fn, ur, un) in per_set(judged).items():
+            print(f"  {name}: {fa}/{fn} ({fa / max(fn, 1):.2f}), {ur}/{un} ({ur / max(un, 1):.2f})")
     if args.fit:
         fitted = fit(prepared, policy)
         changed = {k: getattr(fitted, k) for k in GRID if getattr(fitted, k) != getattr(policy, k)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from eval.calibrate import Claim, Prepared, firing, tally
+from eval.calibrate import Claim, Prepared, firing, per_set, tally
 from rag.settings import VerifyPolicy
 from rag.text import sentence_spans
 
@@ -54,3 +54,17 @@ def test_firing_names_the_number_check_for_a_changed_count_and_nothing_for_a_res
 def test_firing_reports_the_support_threshold_for_an_unrelated_claim():
     fired = firing([_prepared("Protein folding is solved by diffusion models.", "wrong_paper", False, 1)], VerifyPolicy())
     assert fired[0] == {"support"}
+
+
+class _FakeVerdict:
+    def __init__(self, verified: bool) -> None:
+        self.verified = verified
+
+
+def test_per_set_groups_claims_by_the_first_letter_of_their_id():
+    def item(cid: str, supported: bool, verified: bool, split: str = "dev"):
+        return Prepared(Claim(cid, split, "k", supported, "t", "a"), "", [], []), _FakeVerdict(verified)
+
+    judged = [item("a1", True, True), item("a2", True, False), item("a3", False, False), item("b1", False, True),
+              item("b2", True, True, split="test")]  # fmt: skip
+    assert per_set(judged) == {"a": (1, 2, 1, 1), "b": (0, 0, 0, 1)}
