@@ -4,6 +4,8 @@
     python -m eval.calibrate --fit           also search VerifyPolicy's thresholds on dev (test only reported)
     python -m eval.calibrate --errors dev    list the dev claims judged wrongly, with the verifier's reason
     python -m eval.calibrate --split dev     dev figures only (while choosing; test is only for reporting)
+    python -m eval.calibrate --ablation      per structured check, on dev: faithful claims it rejects and the
+                                             unsupported claims only it rejects (its unique catches), per kind
     python -m eval.calibrate --synthetic     also: false rejections of claims that must pass (every abstract
                                              sentence as written, each pair of adjacent sentences joined, and
                                              sentences rewritten in other words), and number changes caught
@@ -29,7 +31,7 @@ import numpy as np
 from rag.answering import verify_claim
 from rag.pipeline import Pipeline
 from rag.settings import Settings, VerifyPolicy
-from rag.verify import check_claim, quantities
+from rag.verify import CHECKS, check_claim, quantities
 
 DEFAULT_CLAIMS = Path(__file__).resolve().parent / "claims.jsonl"
 SUPPORTED_KINDS = ("paraphrase", "combined", "summary", "exact_number")
@@ -271,6 +273,80 @@ def synthetic_number_changes(pipeline: Pipeline, policy: VerifyPolicy) -> dict[s
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Ablation:
+    """What one check does on a set of claims: faithful claims it rejects (``costs``), faithful claims only it
+    rejects (``sole_costs``: accepted if it were off), and unsupported claims only it rejects (``unique``: missed if
+    it were off). Each is kind -> count."""
+
+    costs: dict[str, int]
+    sole_costs: dict[str, int]
+    unique: dict[str, int]
+
+
+def firing(prepared: Sequence[Prepared], policy: VerifyPolicy) -> list[set[str]]:
+    """Per claim, the names of every check that rejects it on its own ("support": below the support threshold,
+    where the structured checks do not run), found by running each check with the others disabled."""
+    fired: list[set[str]] = [set() for _ in prepared]
+    for name in CHECKS:
+        alone = policy.model_copy(update={"disabled_checks": [c for c in CHECKS if c != name]})
+        for k, (_, verdict) in enumerate(judge(prepared, alone)):
+            if not verdict.verified:
+                checks = {f.check for f in verdict.failures} or {"support"}
+                fired[k] |= checks
+    return fired
+
+
+def tally(claims: Sequence[Claim], fired: Sequence[set[str]], names: Sequence[str]) -> dict[str, Ablation]:
+    """check -> Ablation, given per claim the set of checks that reject it on their own."""
+    out = {name: Ablation({}, {}, {}) for name in names}
+    for claim, checks in zip(claims, fired, strict=True):
+        kind = claim.kind
+        for name in checks:
+            if claim.supported:
+                out[name].costs[kind] = out[name].costs.get(kind, 0) + 1
+            if len(checks) == 1:
+                table = out[name].sole_costs if claim.supported else out[name].unique
+                table[kind] = table.get(kind, 0) + 1
+    return out
+
+
+def ablation(prepared: Sequence[Prepared], policy: VerifyPolicy) -> dict[str, Ablation]:
+    """check -> Ablation over ``prepared`` (pass the dev claims only), with "support" for the threshold."""
+    names = [name for name in ("support", *CHECKS) if name not in policy.disabled_checks]
+    return tally([p.claim for p in prepared], firing(prepared, policy), names)
+
+
+def print_ablation(prepared: Sequence[Prepared], policy: VerifyPolicy, title: str) -> None:
+    table = ablation(prepared, policy)
+    n_faithful = sum(p.claim.supported for p in prepared)
+    n_unsupported = len(prepared) - n_faithful
+    print(f"\n{title} ({n_faithful} faithful, {n_unsupported} unsupported)")
+    print("| check | faithful rejected (only it) | by kind | unique catches | by kind |")
+    print("|---|---|---|---|---|")
+    for name, a in table.items():
+        def kinds(counts: dict[str, int]) -> str:
+            return ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "-"
+
+        print(f"| {name} | {sum(a.costs.values())} ({sum(a.sole_costs.values())}) | {kinds(a.costs)} | "
+              f"{sum(a.unique.values())} | {kinds(a.unique)} |")  # fmt: skip
+
+
+def per_set(judged, split: str = "dev") -> dict[str, tuple[int, int, int, int]]:
+    """Claim set (the id's first letter: each set was written and scored held out at a different time) ->
+    (faithful accepted, faithful, unsupported rejected, unsupported), on one split."""
+    out: dict[str, list[int]] = {}
+    for p, v in judged:
+        c = p.claim
+        if c.split != split:
+            continue
+        row = out.setdefault(c.id[:1], [0, 0, 0, 0])
+        at = 0 if c.supported else 2
+        row[at] += correct(c, v.verified)
+        row[at + 1] += 1
+    return {k: (a, b, c, d) for k, (a, b, c, d) in out.items()}
+
+
 # Candidate values per threshold; the search keeps the rest of the policy as given.
 GRID = {
     "support_threshold": [0.50, 0.55, 0.58, 0.60, 0.62, 0.65],
@@ -304,10 +380,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-timing", dest="timing", action="store_false", help="skip the per-claim timing")
     parser.add_argument("--synthetic", action="store_true",
                         help="also count false rejections of abstract sentences as written and of adjacent pairs joined")
+    parser.add_argument("--ablation", action="store_true",
+                        help="per check on dev: faithful claims it rejects, unsupported claims only it rejects")
+    parser.add_argument("--prefix", help="only claims whose id starts with one of these letters (e.g. 'u' or 'cxyzwv')")
     args = parser.parse_args(argv)
     settings = Settings()
     pipeline = Pipeline(settings)
     claims = load_claims(args.claims, pipeline)
+    if args.prefix:
+        claims = [c for c in claims if c.id[:1] in args.prefix]
     prepared = prepare(claims, pipeline)
     policy = settings.verify
     splits = (args.split,) if args.split else SPLITS
@@ -330,6 +411,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"synthetic number {kind} (must be rejected): {rejected}/{total} rejected")
         for kind, (rejected, total) in synthetic_rewrites(pipeline, policy).items():
             print(f"synthetic rewrite, {kind} (must pass): {rejected}/{total} rejected")
+    if args.ablation:
+        dev = [p for p in prepared if p.claim.split == "dev"]
+        print_ablation(dev, policy, "Ablation on dev: what each check costs and catches")
+        print("\nPer dev claim set: faithful accepted, unsupported rejected")
+        for name, (fa, fn, ur, un) in per_set(judged).items():
+            print(f"  {name}: {fa}/{fn} ({fa / max(fn, 1):.2f}), {ur}/{un} ({ur / max(un, 1):.2f})")
     if args.fit:
         fitted = fit(prepared, policy)
         changed = {k: getattr(fitted, k) for k in GRID if getattr(fitted, k) != getattr(policy, k)}

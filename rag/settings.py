@@ -113,6 +113,14 @@ class VerifyPolicy(BaseModel):
         "as contradicted when an abstract sentence says it holds without it ('even with no new data') and shares at "
         "least this many content words with the condition.",
     )
+    polarity_elsewhere_min_shared: int = Field(
+        default=4,
+        ge=0,
+        description="Content words a claim part must share with an abstract clause outside the aligned evidence "
+        "sentence(s) for that clause's opposite polarity to reject it (within the evidence, the best match is "
+        "enough; 0: any best match, as before). 4 against 0 on dev: +1 faithful, -1 polarity catch on the "
+        "claim sets c..v, +1 faithful on u (eval.calibrate --prefix).",
+    )
     negated_part_coverage: float = Field(
         default=0.8,
         ge=0.5,

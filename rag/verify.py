@@ -1305,6 +1305,7 @@ def check_polarity(ctx: _Context) -> str | None:
     if not evidence_clauses:
         return None
     abstract_clauses = [c for toks in ctx.sentence_tokens for c in clauses(toks)]
+    in_evidence = {id(c) for c in evidence_clauses}
     # What the abstract says of other work ("existing methods require X") is no evidence against a claim about the
     # paper ("ZedCap does not require X"): a claim part that does not itself speak of other work skips it.
     prior = {id(t) for toks in ctx.sentence_tokens for span in _prior_spans(toks) for t in span}
@@ -1327,6 +1328,8 @@ def check_polarity(ctx: _Context) -> str | None:
         if best == 0 or (best < 2 and best < len(stems)):
             continue
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
+        if best < ctx.policy.polarity_elsewhere_min_shared and not any(id(c) in in_evidence for c in matches):
+            continue  # a contradiction from a sentence the claim does not restate needs more words in common
         agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
             _negated(claim_clause)
