@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Validate /work/blind/claims.jsonl against the seed abstracts (stdlib only).
+"""Validate a claims file (default eval/claims.jsonl) against the seed abstracts (stdlib only).
 
-Usage: python3 check_claims.py [claims.jsonl] [seeds_dir]
+Usage: python -m eval.check_claims [claims.jsonl] [seeds_dir]
 Exits non-zero if any problem is found.
 """
 import collections
@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-CLAIMS = sys.argv[1] if len(sys.argv) > 1 else "/work/blind/claims.jsonl"
+CLAIMS = sys.argv[1] if len(sys.argv) > 1 else "eval/claims.jsonl"
 SEEDS = sys.argv[2] if len(sys.argv) > 2 else "seeds"
 
 SUPPORTED_MIN = {"paraphrase": 20, "combined": 20, "summary": 20, "exact_number": 20}

@@ -11,6 +11,11 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   known one: "electricaty"), kept apart from topic_unknown so a typo is not read as an absent topic;
 - a list, summary or yes/no question whose best evidence sentence is far from the question (similarity_list);
 - a question asking for names (which datasets, models…) where no quoted sentence names anything new;
+- a question asking for a value or for names, where no sentence of the answering abstract that holds such an answer
+  (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
+  slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A);
+- a list, summary or yes/no question whose best paper lacks the topic's rare words (idf-weighted; a word no abstract
+  uses weighs by how rare it is in English, so "anyone" or "give" weigh little and "oversmoothing" much);
 - and, against abstaining, a name of the corpus spelt exactly.
 The score is the logistic of their sum: 0 (answer) .. 1 (abstain). It is computed for every question, so the
 abstain / false-abstain trade-off can be drawn from it.
@@ -21,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,6 +52,8 @@ class AbstentionSignals:
     topic_garbled: float = 0.0  # share of the topic words no abstract uses that look like typos of known words
     names_missing: bool = False  # names are asked for and no quoted sentence names anything the question does not
     value_missing: bool = False  # a value is asked for (a count, a score) and no quoted number sits next to it
+    slot_missing: float = 0.0  # 1 - detail-word coverage of the answering abstract's best sentence holding an answer
+    topic_rare_missing: float = 0.0  # idf- and English-rarity-weighted share of topic words the best paper lacks
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +84,8 @@ WEIGHTS = {
     "similarity_list": "w_similarity_list",
     "names_missing": "w_names_missing",
     "value": "w_value_missing",
+    "slot": "w_slot_missing",
+    "topic_rare_list": "w_topic_rare_missing_list",
 }
 
 
@@ -103,6 +112,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         else policy.similarity_floor - signals.best_dense,
         "names_missing": float(signals.names_missing),
         "value": float(signals.value_missing),
+        "slot": signals.slot_missing,
+        "topic_rare_list": signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
     }
 
 
@@ -130,7 +141,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return f"No abstract mentions {_quoted(signals.unknown_names)}."
     if top == "missing" and signals.missing_names:
         return f"The abstracts that answer do not mention {_quoted(signals.missing_names)}."
-    if top in ("number", "value"):
+    if top in ("number", "value", "slot"):
         return "No abstract states the number asked for."
     if top == "focus":
         return "The most relevant abstract does not mention what the question asks about."
@@ -138,7 +149,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "The most relevant abstract does not name what the question asks for."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
-    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list"):
+    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "topic_rare_list"):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 
@@ -256,7 +267,7 @@ def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.,][A-Za-z0-9]+)*%?")
-_NUMERIC = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?%?$|^\d+(?:\.\d+)?[x×]$")
+_NUMERIC = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?(?:%|[KMB])?$|^\d+(?:\.\d+)?[x×]$")
 
 
 def number_near(sentence: str, stems: Collection[str], *, stated: Collection[str] = (), window: int = 5) -> bool:
@@ -273,3 +284,61 @@ def number_near(sentence: str, stems: Collection[str], *, stated: Collection[str
         return False
     near = [i for i, t in enumerate(tokens) if any(s in stems for s in content_words(t))]
     return any(abs(i - j) <= window for i in numbers for j in near)
+
+
+def idf_weights(
+    words: Iterable[str], doc_freq: Mapping[str, int], n_docs: int, absent: Mapping[str, float] | None = None
+) -> dict[str, float]:
+    """Each word's weight: its idf over the abstracts (Lucene's, as BM25's) when some abstract uses it; a word no
+    abstract uses weighs the largest idf times ``absent[word]`` (0..1; 1 when not given)."""
+    top = math.log1p((n_docs + 0.5) / 0.5)
+    absent = absent or {}
+    return {
+        w: math.log1p((n_docs - doc_freq[w] + 0.5) / (doc_freq[w] + 0.5)) if doc_freq.get(w) else top * absent.get(w, 1.0)
+        for w in dict.fromkeys(words)
+    }
+
+
+def weighted_missing(weights: Mapping[str, float], present: Collection[str]) -> float:
+    """The weighted share of the words (``weights``) not in ``present``; 0.0 when nothing weighs."""
+    total = sum(weights.values())
+    return sum(v for w, v in weights.items() if w not in present) / total if total > 0 else 0.0
+
+
+def english_rarity(word: str, scale: float) -> float:
+    """How rare a word is in English, 0 (as common as "the") .. 1 (unknown to wordfreq): 1 - Zipf / ``scale``."""
+    from rag.word_frequency import zipf_frequency
+
+    return min(1.0, max(0.0, 1.0 - zipf_frequency(word) / scale))
+
+
+def without_compounds(words: Sequence[str]) -> list[str]:
+    """The content-word stems without the hyphenated ones whose parts are all among them ("privacy-rel" next to
+    "privaci" and "relat"): a compound counted besides its parts weighs twice, and as a stem no abstract uses."""
+    from rag.text import stem
+
+    plain = [w for w in words if "-" not in w]
+
+    def covered(part: str) -> bool:  # the compound's stem cuts its last part short: "rel" of "related" ~ "relat"
+        part = stem(part)
+        return len(part) < 2 or any(w.startswith(part) or part.startswith(w) for w in plain)
+
+    return [w for w in dict.fromkeys(words) if "-" not in w or not all(covered(p) for p in w.split("-"))]
+
+
+def slot_missing(sentences: Iterable[str], weights: Mapping[str, float], holds_answer) -> float:
+    """1 - the best weighted share of the detail words (``weights``) that one sentence holding an answer
+    (``holds_answer(sentence)``: a number, a name) also holds; 1.0 when no sentence holds an answer, 0.0 when
+    nothing weighs. The answer to "what accuracy on B" is a number said of B, not any number of the abstract."""
+    from rag.text import content_words
+
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    best = 0.0
+    for sentence in sentences:
+        if holds_answer(sentence):
+            words = set(content_words(sentence))
+            best = max(best, sum(v for w, v in weights.items() if w in words) / total)
+    return 1.0 - best
+

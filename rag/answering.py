@@ -9,6 +9,7 @@ as LlamaIndex components (a retriever, two node postprocessors, a response synth
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,14 +18,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.abstain import (
+    LIST_SHAPES,
     AbstentionSignals,
     Vocabulary,
     decide,
+    english_rarity,
     features,
+    idf_weights,
     mistyped_stems,
     names_counted,
     names_new,
     number_near,
+    slot_missing,
+    weighted_missing,
+    without_compounds,
 )
 from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, TextDelta, Timings
 from rag.cite import (
@@ -39,13 +46,23 @@ from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import condense_heuristic, last_sources, last_user_question
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import GENERIC_TERMS, Link, Linking, english_words, is_name_like
+from rag.lexicon import (
+    GENERIC_TERMS,
+    Link,
+    Linking,
+    cooccurrence,
+    document_frequency,
+    english_words,
+    is_name_like,
+)
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
     clauses,
     compare_aspect,
     compare_parts,
+    describes_a_kind,
+    fix_shape_words,
     in_examples,
     is_more_request,
     profile,
@@ -159,10 +176,18 @@ def rank(
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
     corrected, fixes = snapshot.lexicon.correct(
-        question,
+        fix_shape_words(question),  # "paers on …", "is tehre a paper": the words of the question's shape first
         min_ratio=policy.fuzzy_min_ratio,
         min_chars=policy.fuzzy_min_chars,
         common_zipf=policy.typo_common_zipf,
+        word_min_chars=policy.typo_min_chars,
+        edits=policy.typo_edits,
+        long_edits=policy.typo_long_edits,
+        long_chars=policy.typo_long_chars,
+        frequency=document_frequency(snapshot.bm25),
+        together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
+        if policy.real_word_typos
+        else None,
     )
     prof = profile(corrected)
     if more is not None:
@@ -173,6 +198,8 @@ def rank(
         min_ratio=policy.fuzzy_min_ratio,
         min_chars=policy.fuzzy_min_chars,
         corpus_text=snapshot.lowered_corpus,
+        common_zipf=policy.typo_common_zipf,
+        neighbour_zipf=policy.plain_name_neighbour_zipf,
     )
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
@@ -239,7 +266,9 @@ def select_evidence(
         named_links = [
             link
             for link in linking.links
-            if (is_name_like(link.mention) or link.mention[:1].isupper()) and not in_examples(prof.text, link.mention)
+            if (is_name_like(link.mention) or link.mention[:1].isupper())
+            and not in_examples(prof.text, link.mention)
+            and not describes_a_kind(link.mention)
         ]
         named = sorted({aid for link in named_links for aid in link.name.abstract_ids}) if shape != "summary" else []
         if named:  # "which papers use X": the papers that name X, whatever else scores well
@@ -484,7 +513,10 @@ def _signals(
     names_missing = bool((prof.wants_names or counted) and answer_ids) and not names_new(
         (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted)
     )
+    slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     return AbstentionSignals(
+        slot_missing=slot,
+        topic_rare_missing=rare_missing,
         phrase_missing=phrase_missing,
         topic_garbled=topic_garbled,
         value_missing=value_missing,
@@ -500,6 +532,56 @@ def _signals(
         topic_unknown=topic_unknown,
         has_evidence=bool(plan.sentences),
     )
+
+
+def _answer_slot_signals(
+    prof: QuestionProfile,
+    snapshot: IndexSnapshot,
+    plan: extractive.ExtractivePlan,
+    answer_ids: Sequence[str],
+    linking: Linking,
+    policy: AnswerPolicy,
+) -> tuple[float, float]:
+    """(slot_missing, topic_rare_missing): whether the answering abstract states what is asked (see
+    rag.abstain.slot_missing), and the idf- and rarity-weighted topic words a list's best paper lacks (list, summary
+    and yes/no shapes only)."""
+    slot, rare = 0.0, 0.0
+    if not answer_ids:
+        return slot, rare
+    names = {w for link in linking.links for w in content_words(link.mention)}
+    details = [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
+    n_docs = len(snapshot.abstracts)
+    if prof.shape in LIST_SHAPES:
+        topic = without_compounds(details)
+        pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
+        present, doc_freq = topic_presence(snapshot, topic, among=pool)
+        surfaces = _surfaces(prof.text)
+        absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
+        rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
+    elif prof.shape != "compare" and details:
+        stated = numbers_in(prof.text)
+        wants_value = prof.kind == "number" or value_asked(prof.text, prof.kind) is not None
+        if wants_value or prof.wants_names:
+            asked = {t.lower() for t in prof.specific_terms}
+            _, doc_freq = topic_presence(snapshot, details)
+
+            def holds_answer(sentence: str) -> bool:
+                return (wants_value and bool(numbers_in(sentence) - stated)) or (
+                    prof.wants_names and names_new([sentence], asked)
+                )
+
+            sentences = snapshot.abstracts[answer_ids[0]].sentence_texts()
+            slot = slot_missing(sentences, idf_weights(details, doc_freq, n_docs), holds_answer)
+    return slot, rare
+
+
+def _surfaces(text: str) -> dict[str, str]:
+    """Each content-word stem of the text -> the first word (lower case) it comes from (for English frequency)."""
+    found: dict[str, str] = {}
+    for word in re.findall(r"[A-Za-z][A-Za-z-]*", text):
+        for stem_ in content_words(word):
+            found.setdefault(stem_, word.lower())
+    return found
 
 
 def _typo_vocabulary(corpus_words: frozenset[str]) -> Vocabulary:
@@ -807,7 +889,8 @@ def prepare_question(
     glossed = False
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
-        glossed_text = None if translated else gloss(standalone)
+        stems = snapshot.lexicon.stems
+        glossed_text = None if translated else gloss(standalone, known=stems.__contains__)
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")

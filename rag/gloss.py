@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from rag.gloss_dict import Dictionary, load
+from rag.text import content_words
 
 log = logging.getLogger(__name__)
 
@@ -95,19 +97,25 @@ def _segments(text: str) -> list[str]:
     return _tokenizer().lcut(text)  # type: ignore[attr-defined]
 
 
-def _gloss_word(word: str, senses: Dictionary) -> list[str]:
-    """English for one Chinese word: the dictionary's sense, else its longest known pieces (forward maximum
-    matching), else nothing."""
+def _gloss_word(word: str, senses: Dictionary, known: Callable[[str], bool] | None = None) -> list[str]:
+    """English for one Chinese word: the dictionary's sense (with ``known``, the first of its senses whose words
+    all pass it, e.g. the words the corpus uses: 监督 "supervise" rather than "control"), else its longest known
+    pieces (forward maximum matching), else nothing."""
     if word in _FUNCTION_WORDS:
         return [_FUNCTION_WORDS[word]] if _FUNCTION_WORDS[word] else []
-    if word in senses:
-        return [senses[word]]
+    first = senses.sense(word)
+    if first is not None:
+        if known is not None and not _all_known(first, known):
+            chosen = next((s for s in senses.senses(word) if _all_known(s, known)), None)
+            if chosen is not None:
+                return [chosen]
+        return [first]
     out, i = [], 0
     while i < len(word):
         for j in range(min(len(word), i + 6), i, -1):
             piece = word[i:j]
             if piece in _FUNCTION_WORDS or piece in senses:
-                out.extend(_gloss_word(piece, senses) if j - i < len(word) else [])
+                out.extend(_gloss_word(piece, senses, known) if j - i < len(word) else [])
                 i = j
                 break
         else:
@@ -115,9 +123,15 @@ def _gloss_word(word: str, senses: Dictionary) -> list[str]:
     return out
 
 
-def gloss(question: str) -> str | None:
+def _all_known(sense: str, known: Callable[[str], bool]) -> bool:
+    return all(known(w) for w in content_words(sense))  # a sense of stop words only ("method", "how") is kept
+
+
+def gloss(question: str, known: Callable[[str], bool] | None = None) -> str | None:
     """The question with every Chinese word replaced by English (names, numbers and Latin text kept); None when
-    it holds no Chinese or the dictionary is missing."""
+    it holds no Chinese or the dictionary is missing. ``known``: content word (rag.text.content_words) -> whether
+    the corpus uses it; a word's sense is then the first of its dictionary senses the corpus speaks of (the first
+    sense when none is)."""
     if not _CJK.search(question):
         return None
     senses = dictionary()
@@ -131,7 +145,7 @@ def gloss(question: str) -> str | None:
         if segment in _CLASSIFIERS and words and words[-1] == "how many":
             continue  # "多少名", "几个": the measure word after a count question word
         if _CJK.search(segment):
-            words.extend(_gloss_word(segment, senses))
+            words.extend(_gloss_word(segment, senses, known))
         elif segment.strip() in ("？", "?"):
             if words:
                 words[-1] += "?"

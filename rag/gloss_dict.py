@@ -72,8 +72,26 @@ def parse_entries(lines: Iterable[str]) -> Iterator[tuple[list[str], str, bool]]
         yield forms, first, is_proper
 
 
+def other_senses(line: str) -> list[str]:
+    """Every usable English sense of an entry's line, each synonym on its own ("to control; to supervise" ->
+    control, supervise), in the dictionary's order: what a reader may choose from instead of the first."""
+    _, _, rest = line.partition("/")
+    listed = [sense.strip() for sense in rest.strip().rstrip("/").split("/")]
+    found: list[str] = []
+    # plain senses first, then those with a leading qualifier, as parse_entries orders them
+    for sense in [s for s in listed if not s.startswith("(")] + [s for s in listed if s.startswith("(")]:
+        if not sense or _SKIP_SENSE.match(sense):
+            continue
+        for synonym in sense.split(";"):
+            cleaned = clean_sense(synonym)
+            if cleaned and cleaned not in found:
+                found.append(cleaned)
+    return found
+
+
 _SCHEMA = """
 CREATE TABLE words (form TEXT PRIMARY KEY, sense TEXT, proper INTEGER) WITHOUT ROWID;
+CREATE TABLE senses (form TEXT PRIMARY KEY, alternatives TEXT) WITHOUT ROWID;
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE jieba (frag TEXT PRIMARY KEY, freq INTEGER) WITHOUT ROWID;
 """
@@ -83,6 +101,11 @@ _UPSERT_SENSE = (
     "proper = excluded.proper WHERE words.sense IS NULL OR (words.proper = 1 AND excluded.proper = 0)"
 )
 _ADD_WORD = "INSERT OR IGNORE INTO words (form) VALUES (?)"  # a headword without a usable sense: still a word
+# Every usable sense of every entry of a form (entries in file order), "|"-separated.
+_ADD_SENSES = (
+    "INSERT INTO senses VALUES (?, ?) ON CONFLICT(form) DO UPDATE SET alternatives = "
+    "senses.alternatives || '|' || excluded.alternatives"
+)
 
 
 _JIEBA_WORD = "INSERT INTO jieba VALUES (?, ?) ON CONFLICT(frag) DO UPDATE SET freq = excluded.freq"
@@ -122,19 +145,27 @@ def build(connection: sqlite3.Connection, lines: Iterable[str], jieba_lines: Ite
     with connection:
         senses: list[tuple[str, str, int]] = []
         words: list[tuple[str]] = []
-        for forms, sense, is_proper in parse_entries(lines):
-            longest = max(longest, *map(len, forms))
-            if sense:
-                senses.extend((form, sense, int(is_proper)) for form in forms)
-            else:
-                words.extend((form,) for form in forms)
+        alternatives: list[tuple[str, str]] = []
+        for line in lines:
+            for forms, sense, is_proper in parse_entries([line]):
+                longest = max(longest, *map(len, forms))
+                if sense:
+                    senses.extend((form, sense, int(is_proper)) for form in forms)
+                    if not is_proper:
+                        others = "|".join(other_senses(line))
+                        alternatives.extend((form, others) for form in dict.fromkeys(forms))
+                else:
+                    words.extend((form,) for form in forms)
             if len(senses) > 5000 or len(words) > 5000:
                 connection.executemany(_UPSERT_SENSE, senses)
                 connection.executemany(_ADD_WORD, words)
+                connection.executemany(_ADD_SENSES, alternatives)
                 senses.clear()
                 words.clear()
+                alternatives.clear()
         connection.executemany(_UPSERT_SENSE, senses)
         connection.executemany(_ADD_WORD, words)
+        connection.executemany(_ADD_SENSES, alternatives)
         connection.execute("INSERT INTO meta VALUES ('longest', ?)", (str(longest),))
     build_frequencies(connection, jieba_lines)
 
@@ -154,6 +185,12 @@ class Dictionary:
         with self._lock:
             row = self._db.execute("SELECT sense FROM words WHERE form = ?", (form,)).fetchone()
         return row[0] if row else None
+
+    def senses(self, form: str) -> list[str]:
+        """Every usable English sense of the form's common-word entries, in the dictionary's order ([] when none)."""
+        with self._lock:
+            row = self._db.execute("SELECT alternatives FROM senses WHERE form = ?", (form,)).fetchone()
+        return list(dict.fromkeys(row[0].split("|"))) if row and row[0] else []
 
     def __contains__(self, form: object) -> bool:  # has a sense
         return isinstance(form, str) and self.sense(form) is not None

@@ -14,7 +14,7 @@ import logging
 import re
 from array import array
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -152,6 +152,11 @@ class Lexicon:
     words: frozenset[str] = frozenset()  # every lower-cased token of the corpus
     stems: frozenset[str] = frozenset()  # every content word (rag.text.content_words) of the corpus
     _vocabulary: list[str] | None = None  # spelling candidates, built on first use
+    _vocabulary_set: frozenset[str] | None = None
+    _short: list[str] | None = None
+    _by_length: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)  # typo candidates by length
+    _by_start: dict[str, tuple[str, ...]] = field(default_factory=dict)  # known words by their first two letters
+    _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (typo and abbreviation checks)  # corpus words of 3-6 characters (short typos), built on first use
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
@@ -171,7 +176,7 @@ class Lexicon:
             here: set[str] = set()  # the names this abstract uses
             stems.update(content_words(text))
             for span in sentence_spans(text):
-                sentence = span.of(text)
+                sentence = span.of(text).replace("--", "\u2013 ")  # LaTeX's en dash: "Burer--Monteiro"
                 tokens = list(_TOKEN.finditer(sentence))
                 for i, match in enumerate(tokens):
                     token = match.group(1).rstrip(".")
@@ -219,7 +224,14 @@ class Lexicon:
         return cls(names, frozenset(words), frozenset(stems))
 
     def link(
-        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, corpus_text: CorpusText | None = None
+        self,
+        question: str,
+        *,
+        min_ratio: float = 80.0,
+        min_chars: int = 5,
+        corpus_text: CorpusText | None = None,
+        common_zipf: float = 2.0,
+        neighbour_zipf: float = 1.5,
     ) -> Linking:
         """Link the question's name mentions to corpus names; report name-like tokens that match nothing.
 
@@ -227,17 +239,28 @@ class Lexicon:
         ``rag.manifest.LoweredText``), a run of capitalised words inside the question ("UK Biobank") that the corpus
         never writes together is reported as unknown too.
         """
+        from rag.word_frequency import zipf_frequency
+
         english = english_words()
         tokens = [(m.group(1).rstrip("."), m.start()) for m in _TOKEN.finditer(question)]
         links: dict[str, Link] = {}
         unknown: list[str] = []
         used: set[int] = set()
         # Multiword names first ("Who&When Pro"), then single tokens.
+        # A name typed as separate words ("mmdg bench" for "MMDG-Bench", "assay bench" for "AssayBench") too.
         for n in (3, 2):
             for i in range(len(tokens) - n + 1):
-                phrase = " ".join(t for t, _ in tokens[i : i + n]).lower()
-                if phrase in self.names:
-                    links.setdefault(phrase, Link(phrase, self.names[phrase], True, 100.0))
+                if any(j in used for j in range(i, i + n)):
+                    continue
+                words = [t.lower() for t, _ in tokens[i : i + n]]
+                joined = [" ".join(words)]
+                # "gated attention" is not "GatedAttention", nor "video LLMs" "Video-LLMs": field vocabulary
+                if not all(w in english or w in GENERIC_TERMS for w in words):
+                    joined += ["-".join(words), "".join(words)]
+                phrase = next((p for p in joined if p in self.names), None)
+                if phrase is not None:
+                    links.setdefault(phrase, Link(" ".join(t for t, _ in tokens[i : i + n]), self.names[phrase],
+                                                  True, 100.0))  # fmt: skip
                     used.update(range(i, i + n))
         keys = list(self.names)
         for i, (token, start) in enumerate(tokens):
@@ -256,23 +279,42 @@ class Lexicon:
                 continue
             name_like = is_name_like(token)
             common = lowered in english or lowered in self.words
+            plain = not name_like and not token[0].isupper()  # all lower case: a name only if it reads as none
+            if plain and lowered not in english and zipf_frequency(lowered) < common_zipf:
+                family = self._family(lowered)
+                if family is not None:  # "qwen" for "Qwen2.5-7B": a model family typed in lower case
+                    links.setdefault(lowered, Link(token, family, True, 100.0))
+                    continue
             if not name_like:
-                if common or not token[0].isupper() or _starts_sentence(question, start):
+                if common or (not plain and _starts_sentence(question, start)):
                     continue  # an ordinary (or mistyped ordinary) word, or a capital that starts a sentence
+                if plain and not self._plain_name(lowered, english, common_zipf, neighbour_zipf):
+                    continue  # a plain word: rare English, a compound ("multihead"), a typo, an abbreviation
+                if not plain and lowered.isalpha() and self._shortened_or_joined(lowered, english):
+                    continue  # a capitalised abbreviation or compound ("Hyperparams", "Multihead")
             elif _ordinary(lowered, english):
                 continue  # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised
-            family = self._family(lowered) if name_like or token[0].isupper() else None
+            family = self._family(lowered)
             if family is not None:  # "Qwen" for "Qwen2.5-7B" and "Qwen1.5-MoE": a model family's name
                 links.setdefault(lowered, Link(token, family, True, 100.0))
                 continue
             if len(lowered) >= min_chars and keys:
                 match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
-                if match is not None:
+                if match is not None and (not plain or match[0][0] == lowered[0]):
                     key, score, _ = match
                     links.setdefault(key, Link(token, self.names[key], False, float(score)))
                     continue
             if lowered in self.words or any(c in self.words for c in candidates):
                 continue  # used in the corpus, though not as a name (e.g. a capitalised common word)
+            parts = [p for p in re.split(r"[-&+.]", lowered) if p]
+            if len(parts) > 1 and all(p in self.words or p in english or p in GENERIC_TERMS for p in parts):
+                continue  # "burer-Monteiro": words the corpus (or English) uses, joined
+            if len(lowered) < min_chars:
+                near = self._near_short(lowered)
+                if near is not None:  # "TAC" for "TACO", "GUPs" for "GPUs": a short name mistyped
+                    if near in self.names:
+                        links.setdefault(near, Link(token, self.names[near], False, float(fuzz.ratio(lowered, near))))
+                    continue
             if corpus_text is not None and token.isupper() and _spelt_out(lowered, corpus_text):
                 continue  # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search)
             if name_like or lowered not in english:
@@ -280,6 +322,93 @@ class Lexicon:
         if corpus_text is not None:
             unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
         return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _plain_name(
+        self, lowered: str, english: Collection[str], common_zipf: float, neighbour_zipf: float = 1.5
+    ) -> bool:
+        """Whether a word typed all in lower case that neither English nor the corpus uses reads as a name
+        ("ecmwf", "textvqa", "dp-spd"): not a word English uses (wordfreq Zipf below ``common_zipf``), not two
+        English or corpus words run together ("multihead", "pretraining"), not a typo of a known word (of the corpus or
+        the tokenizer's words, or one edit from a word wordfreq gives a Zipf frequency of ``neighbour_zipf`` or more:
+        "shakierr"), and at least four letters unless it has digits ("tll" is a typo of many short words)."""
+        from rag.word_frequency import zipf_frequency
+
+        vocabulary = _Either(self.words, english)
+        parts = [p for p in re.split(r"[-&+.]", lowered) if p]
+        odd = [
+            p
+            for p in parts
+            if sum(c.isalpha() for c in p) >= 2
+            and (len(p) >= 4 or any(c.isdigit() for c in p))
+            and p not in english
+            and p not in self.words
+            and p not in GENERIC_TERMS
+            and zipf_frequency(p) < common_zipf
+            and not _compound(p, vocabulary)
+            and not self._mistyped(p, english)
+            and not (p.isalpha() and self._abbreviation(p, english))
+            and not (p.isalpha() and english_neighbour(p, neighbour_zipf))
+        ]
+        return bool(odd)
+
+    def _known(self, english: Collection[str]) -> tuple[str, ...]:
+        """The alphabetic words of the corpus and of the tokenizer's vocabulary, once (read on first need)."""
+        if self._known_words is None:
+            self._known_words = tuple(sorted({w for w in self.words if w.isalpha()} | set(english)))
+        return self._known_words
+
+    def _shortened_or_joined(self, word: str, english: Collection[str]) -> bool:
+        """An abbreviation, two known words run together, or a typo of a known word (not a name's spelling)."""
+        return _compound(word, _Either(self.words, english)) or self._abbreviation(word, english)
+
+    def _abbreviation(self, word: str, english: Collection[str]) -> bool:
+        """Whether ``word`` (3+ letters) shortens a longer English or corpus word: its letters in order within that
+        word, the first two letters shared, at least a third of its length ("attn": attention, "hyperparams":
+        hyperparameters, "approx", "perf")."""
+        if len(word) < 3:
+            return False
+        key = word[:2]
+        if key not in self._by_start:
+            self._by_start[key] = tuple(w for w in self._known(english) if w.startswith(key) and len(w) > 3)
+        return any(
+            len(w) > len(word) and 3 * len(word) >= len(w) and _subsequence(word, w) for w in self._by_start[key]
+        )
+
+    def _mistyped(
+        self, word: str, english: Collection[str], edits: int = 1, long_edits: int = 2, long_chars: int = 8
+    ) -> bool:
+        """Whether ``word`` is ``edits`` edits (adjacent swaps included; ``long_edits`` from ``long_chars`` letters
+        on) from a corpus word or a word of the tokenizer's vocabulary (as rag.abstain.looks_mistyped reads typos)."""
+        from rapidfuzz.distance import OSA
+
+        allowed = long_edits if len(word) >= long_chars else edits
+        key = (len(word) - allowed, len(word) + allowed)
+        if key not in self._by_length:
+            lo, hi = key
+            self._by_length[key] = tuple(w for w in self._known(english) if lo <= len(w) <= hi)
+        return process.extractOne(word, self._by_length[key], scorer=OSA.distance, score_cutoff=allowed) is not None
+
+    def _near_short(self, lowered: str) -> str | None:
+        """The corpus name, else corpus word, a short token (3-4 letters) mistypes by one edit (adjacent swaps
+        included) keeping its first letter, when exactly one name (else one word) is that close; "" when several
+        names are; None when nothing is."""
+        from rapidfuzz.distance import OSA
+
+        if len(lowered) < 3:
+            return None
+        for pool in (self.names, self._short_words()):
+            near = [w for w in pool if w[:1] == lowered[:1] and len(w) >= 3 and abs(len(w) - len(lowered)) <= 1
+                    and OSA.distance(lowered, w) <= 1]  # fmt: skip
+            if len(near) == 1:
+                return near[0]
+            if near and pool is self.names:
+                return ""  # a typo of one of several names ("TAC": "TAB" or "TACO"): none is linked
+        return None
+
+    def _short_words(self) -> list[str]:
+        if self._short is None:
+            self._short = [w for w in self.words if 3 <= len(w) <= 6]
+        return self._short
 
     def _family(self, lowered: str) -> Name | None:
         """The corpus names that extend ``lowered`` with a version or variant ("qwen" -> "qwen2.5-7b"), as one name
@@ -314,27 +443,57 @@ class Lexicon:
         return found
 
     def correct(
-        self, question: str, *, min_ratio: float = 80.0, min_chars: int = 5, common_zipf: float = 2.0
+        self,
+        question: str,
+        *,
+        min_ratio: float = 80.0,
+        min_chars: int = 5,
+        common_zipf: float = 2.0,
+        word_min_chars: int = 4,
+        edits: int = 1,
+        long_edits: int = 2,
+        long_chars: int = 8,
+        frequency: Callable[[str], float] | None = None,
+        together: Callable[[str, Sequence[str]], int] | None = None,
     ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
-        "AssayBench"): a word that is neither English nor used by the corpus, close to one corpus word. Returns
-        the corrected question and the corpus spellings used."""
+        "AssayBench", "bnech" -> "bench" of "MMDG-Bench"), else, for plain words only, as English does when that
+        helps the question read against the corpus.
+
+        A word is corrected when it is neither English nor used by the corpus (nor a common English word by wordfreq,
+        Zipf at least ``common_zipf``). Corpus words are tried first: those ``edits`` edits away (adjacent swaps
+        included; ``long_edits`` from ``long_chars`` letters on), or, for words of ``min_chars`` letters or more, at a
+        rapidfuzz ratio of at least ``min_ratio``, with the same first letter; the fewest edits win, then the word
+        more abstracts use (``frequency``: word -> how many documents use it; None: English frequency decides).
+        Only then English (``_common_spelling``: "whcih" -> "which").
+
+        With ``together`` (a corpus word and other content words -> the most of those one passage holds next to it,
+        see ``cooccurrence``), an English word the corpus never uses, one edit from a corpus word of five letters or
+        more ("patent" for "patient", "filed" for "failed"), is respelt when a passage holds that word with at least
+        half (and two) of the question's other content words: the question then matches the corpus better.
+        Returns the corrected question and the corpus spellings used."""
         english = english_words()
         vocabulary = self._spelling_vocabulary()
-        fixes: list[str] = []
 
         def fix_word(token: str, opens_sentence: bool) -> str:
             lowered = token.lower()
-            if len(lowered) < min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
+            if len(lowered) < word_min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
                 return token
+            if lowered in self.names or (lowered.isalpha() and lowered in self._spelling_set()):
+                return token  # a corpus name, or a part of a hyphenated corpus word ("locator" of "co-locator")
             if any(c.isdigit() for c in lowered):
                 return token
-            best = process.extractOne(lowered, vocabulary, scorer=fuzz.ratio, score_cutoff=min_ratio)
-            if best is None or best[0][0] != lowered[0]:
-                return _common_spelling(token, opens_sentence, min_ratio, common_zipf)
-            surface = self.names[best[0]].surface if best[0] in self.names else best[0]
+            best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,
+                                 long_edits if len(lowered) >= long_chars else edits, frequency)  # fmt: skip
+            if best is None:
+                return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
+            surface = self.names[best].surface if best in self.names else best
+            if token == lowered and not is_name_like(surface):
+                surface = surface.lower()  # "thrseholding" -> "thresholding", not a capitalised "Thresholding"
             fixes.append(surface)
             return surface
+
+        fixes: list[str] = []
 
         def fix(match: re.Match[str]) -> str:
             token = match.group(1)
@@ -346,11 +505,86 @@ class Lexicon:
             parts = token.split("-")
             return "-".join(fix_word(part, opens and i == 0) for i, part in enumerate(parts))
 
-        return _TOKEN.sub(fix, question), fixes
+        corrected = _TOKEN.sub(fix, question)
+        if together is not None:
+            corrected = self._real_word_errors(corrected, english, together, fixes)
+        return corrected, fixes
+
+    def _real_word_errors(
+        self, question: str, english: Collection[str], together: Callable[[str, Sequence[str]], int], fixes: list[str]
+    ) -> str:
+        """``correct``'s second pass: English words the corpus never uses that one passage's words say were meant."""
+        from rapidfuzz.distance import OSA
+
+        stems = content_words(question)
+
+        def fix(match: re.Match[str]) -> str:
+            token = match.group(1)
+            if token != token.lower() or not token.isalpha() or len(token) < 5 or token in self.words:
+                return token
+            own = content_words(token)
+            if not own or any(w in self.stems for w in own):
+                return token  # a stop word, or a word whose stem the corpus uses ("models" for "model")
+            others = [w for w in dict.fromkeys(stems) if w not in own]
+            needed = max(2, (len(others) + 1) // 2)
+            near = process.extract(token, self._spelling_vocabulary(), scorer=OSA.distance, score_cutoff=1, limit=10)
+            best, support = None, 0
+            for word, _, _ in near:
+                if word[0] != token[0] or len(word) < 5 or not word.isalpha():
+                    continue
+                held = together(word, others)
+                if held >= needed and held > support:
+                    best, support = word, held
+            if best is None:
+                return token
+            fixes.append(best)
+            return best
+
+        return _TOKEN.sub(fix, question)
+
+    @staticmethod
+    def _closest(
+        lowered: str,
+        vocabulary: Sequence[str],
+        min_ratio: float,
+        max_edits: int,
+        frequency: Callable[[str], float] | None,
+    ) -> str | None:
+        """The vocabulary word ``lowered`` most likely mistypes (see ``correct``), or None."""
+        from rapidfuzz.distance import OSA
+
+        from rag.word_frequency import zipf_frequency
+
+        found: dict[str, int] = {}
+        if max_edits > 0:
+            near = process.extract(lowered, vocabulary, scorer=OSA.distance, score_cutoff=max_edits, limit=20)
+            found.update((word, int(dist)) for word, dist, _ in near if word[0] == lowered[0])
+        if min_ratio <= 100.0:
+            match = process.extractOne(lowered, vocabulary, scorer=fuzz.ratio, score_cutoff=min_ratio)
+            distance = int(OSA.distance(lowered, match[0])) if match is not None else 0
+            # close by ratio, but not by dropping a part ("simplicity-bias" is not "simplicity")
+            if match is not None and match[0][0] == lowered[0] and distance <= max_edits + 1:
+                found.setdefault(match[0], distance)
+        if not found:
+            return None
+
+        def weight(word: str) -> float:
+            return frequency(word) if frequency is not None else zipf_frequency(word)
+
+        return min(found, key=lambda w: (found[w], -weight(w), -fuzz.ratio(lowered, w), w))
+
+    def _spelling_set(self) -> frozenset[str]:
+        if self._vocabulary_set is None:
+            self._vocabulary_set = frozenset(self._spelling_vocabulary())
+        return self._vocabulary_set
 
     def _spelling_vocabulary(self) -> list[str]:
+        """Corpus words of four letters or more (the parts of hyphenated words too: "bench" of "mmdg-bench") and
+        the corpus's names."""
         if self._vocabulary is None:
-            self._vocabulary = sorted(w for w in self.words if len(w) >= 4 and w.isalpha() or w in self.names)
+            parts = {p for w in self.words if "-" in w for p in w.split("-")}
+            words = {w for w in self.words | parts if len(w) >= 4 and w.isalpha()}
+            self._vocabulary = sorted(words | set(self.names))
         return self._vocabulary
 
 
@@ -360,7 +594,9 @@ def _common_vocabulary() -> tuple[str, ...]:
     return tuple(sorted(w for w in english_words() if len(w) >= 4))
 
 
-def _common_spelling(token: str, opens_sentence: bool, min_ratio: float, common_zipf: float) -> str:
+def _common_spelling(
+    token: str, opens_sentence: bool, min_ratio: float, common_zipf: float, by_ratio: bool = True
+) -> str:
     """A mistyped ordinary word spelt as common English spells it ("papesr" -> "papers", "siegle" -> "single"),
     when the corpus has no close word: the question's grammar ("which papers …") and its plain words then read as
     written. Only lower-case words (or a capital that starts a sentence): a capitalised word the corpus lacks is a
@@ -374,10 +610,82 @@ def _common_spelling(token: str, opens_sentence: bool, min_ratio: float, common_
     lowered = token.lower()
     if zipf_frequency(lowered) >= common_zipf:
         return token
-    best = process.extractOne(lowered, _common_vocabulary(), scorer=fuzz.ratio, score_cutoff=min_ratio)
+    best = None
+    if by_ratio:
+        best = process.extractOne(lowered, _common_vocabulary(), scorer=fuzz.ratio, score_cutoff=min_ratio)
     if best is None or best[0][0] != lowered[0]:
-        return token
+        if by_ratio:
+            return token
+        # a short word ("taks"): one edit, adjacent swaps included, from a common word of the same first letter
+        from rapidfuzz.distance import OSA
+
+        near = process.extract(lowered, _common_vocabulary(), scorer=OSA.distance, score_cutoff=1, limit=20)
+        near = [w for w, _, _ in near if w[0] == lowered[0]]
+        if not near:
+            return token
+        best = (max(near, key=lambda w: (zipf_frequency(w), w)), 0.0, 0)
     return best[0].capitalize() if first_capital else best[0]
+
+
+class _Either:
+    """Membership in either of two word sets, without building their union."""
+
+    def __init__(self, first: Collection[str], second: Collection[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.first or word in self.second
+
+
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEYBOARD = {  # each letter -> the letters around it on a QWERTY keyboard
+    c: "".join(
+        _KEY_ROWS[r][k]
+        for r in range(max(0, row - 1), min(3, row + 2))
+        for k in range(max(0, col - 1), col + 2)
+        if k < len(_KEY_ROWS[r]) and _KEY_ROWS[r][k] != c
+    )
+    for row, keys in enumerate(_KEY_ROWS)
+    for col, c in enumerate(keys)
+}
+
+
+def english_neighbour(word: str, min_zipf: float) -> bool:
+    """Whether a word one typing slip from ``word`` (a letter doubled or added, a vowel or a keyboard neighbour
+    dropped or hit instead, two adjacent letters swapped) is one English uses (wordfreq Zipf frequency at least
+    ``min_zipf``): ``word`` then reads as a typo of it. About 150 lookups for an eight-letter word; asked only of
+    lower-case words neither English nor the corpus uses."""
+    from rag.word_frequency import zipf_frequency
+
+    edits = {word[:i] + word[i + 1 :] for i in range(len(word))}
+    edits |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    edits |= {word[:i] + c + word[i + 1 :] for i in range(len(word)) for c in _KEYBOARD.get(word[i], "")}
+    edits |= {  # a dropped letter: a vowel, or one next to a neighbouring letter on the keyboard
+        word[:i] + c + word[i:]
+        for i in range(len(word) + 1)
+        for c in set("aeiou" + _KEYBOARD.get(word[i - 1 : i], "") + _KEYBOARD.get(word[i : i + 1], ""))
+    }
+    edits.discard(word)
+    return any(len(e) >= 2 and zipf_frequency(e) >= min_zipf for e in edits)
+
+
+def _subsequence(short: str, word: str) -> bool:
+    """Whether the letters of ``short`` occur in ``word`` in order."""
+    rest = iter(word)
+    return all(c in rest for c in short)
+
+
+def _compound(word: str, vocabulary: _Either, shortest: int = 3) -> bool:
+    """Whether ``word`` is two known words run together ("multihead", "pretraining"), each ``shortest`` letters or
+    more (or a two-letter English prefix such as "co", "re": "coattention")."""
+    for i in range(2, len(word) - shortest + 1):
+        head, tail = word[:i], word[i:]
+        if (len(head) >= shortest or head in _SHORT_PREFIXES) and head in vocabulary and tail in vocabulary:
+            return True
+    return False
+
+
+_SHORT_PREFIXES = frozenset({"co", "re", "de", "un", "bi", "in"})
 
 
 def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
@@ -466,3 +774,56 @@ def _find_as_word(word: str, text: str) -> int:
     """Where ``word`` first occurs in ``text`` not inside a longer word (both lower-cased); -1 when it does not."""
     match = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text)
     return match.start() if match else -1
+
+
+class _Index(Protocol):
+    vocabulary: Mapping[str, int]
+    weights: object  # rag.bm25.CscWeights: ``indptr`` bounds each term's column
+
+
+def cooccurrence(
+    index: _Index, group: Callable[[int], str] | None = None
+) -> Callable[[str, Sequence[str]], int]:
+    """(word, other content words) -> the most of the others that one document of a BM25 index
+    (rag.bm25.BM25Index: chunks) holds together with the word's stem, documents taken together by ``group`` (row ->
+    its abstract: one abstract's chunks as one passage): ``Lexicon.correct``'s test that a respelling makes the
+    question match a passage."""
+    weights = index.weights
+
+    def rows(stem: str) -> set:
+        column = index.vocabulary.get(stem)
+        if column is None:
+            return set()
+        lo, hi = int(weights.indptr[column]), int(weights.indptr[column + 1])  # type: ignore[attr-defined]
+        found = weights.indices[lo:hi].tolist()  # type: ignore[attr-defined]
+        return {group(r) for r in found} if group is not None else set(found)
+
+    def held(word: str, others: Sequence[str]) -> int:
+        stems = content_words(word)
+        if not stems:
+            return 0
+        docs = set.intersection(*(rows(s) for s in stems))
+        if not docs:
+            return 0
+        counts = dict.fromkeys(docs, 0)
+        for other in dict.fromkeys(others):
+            for doc in rows(other) & docs:
+                counts[doc] += 1
+        return max(counts.values())
+
+    return held
+
+
+def document_frequency(index: _Index) -> Callable[[str], float]:
+    """word -> how many documents of a BM25 index (rag.bm25.BM25Index) use its stem: the tie-break of
+    ``Lexicon.correct`` between equally close corpus words ("taks": "tasks" over "takes" in a corpus about tasks)."""
+    indptr = index.weights.indptr  # type: ignore[attr-defined]
+
+    def frequency(word: str) -> float:
+        stems = content_words(word)
+        if not stems:  # a stop word ("their", "with", "paper"): as common as words get
+            return float(index.weights.shape[0])  # type: ignore[attr-defined]
+        columns = [index.vocabulary[s] for s in stems if s in index.vocabulary]
+        return float(min((int(indptr[c + 1] - indptr[c]) for c in columns), default=0))
+
+    return frequency

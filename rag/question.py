@@ -69,6 +69,22 @@ _QUESTION_WORDS = frozenset(
         "explain list any there"
     )
 )
+
+
+def lexical_words(question: str) -> list[str]:
+    """The question's content words for lexical matching (BM25), without the words of the request itself ("which
+    papers", "summarize", "overview", "study", "propose"): those say what kind of answer is wanted, and matching
+    them ranks an abstract for saying "we study" or "our results" rather than for its topic. All of its content
+    words when nothing else is left (a question made only of such words)."""
+    words = content_words(question)
+    return [w for w in words if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
+
+
+# How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
+# collection", "the literature regarding X"): not words of the topic.
+_ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature"))
+
+
 _ANSWER_CATEGORIES = frozenset(
     content_words(
         "which what dataset datasets benchmark benchmarks model models method methods metric metrics algorithm "
@@ -311,13 +327,16 @@ def fix_shape_words(question: str) -> str:
     from rapidfuzz import fuzz, process
     from rapidfuzz.distance import OSA
 
+    from rag.lexicon import english_words
     from rag.word_frequency import zipf_frequency
+
+    english = english_words()
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
         lowered = word.lower()
-        if len(lowered) < 4 or lowered in _SHAPE_WORDS:
-            return word
+        if len(lowered) < 4 or lowered in _SHAPE_WORDS or lowered in english:
+            return word  # a shape word, or an English word ("compared" is not a typo of "compare")
         best = process.extractOne(lowered, _SHAPE_WORDS, scorer=fuzz.ratio, score_cutoff=75)
         if best is None or best[0][0] != lowered[0] or abs(len(best[0]) - len(lowered)) > 1:
             return word
@@ -341,7 +360,7 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
     kind = kind or classify(question)
     if is_more_request(question):
         return "followup"
-    if _COMPARE.search(question) and _names_works(compare_parts(question)):
+    if _COMPARE.search(question) and _names_works(compare_parts(question), question):
         return "compare"
     if _YES_NO.search(question):
         return "yes_no"
@@ -378,8 +397,14 @@ def compare_parts(question: str) -> list[str]:
     body = _COMPARE_LEAD.sub("", question, count=1)
     how = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare)\s+(?:from|to|with)\s+(.+)$", body, re.I)
     both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
-    if how:
-        body = f"{how.group(1)} and {how.group(2)}"
+    if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
+        first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
+        parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, second)]
+        parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
+        names = specific_terms(question)
+        if all(parts) and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts):
+            return parts
+        body = f"{first} and {second}"
     elif both:  # "How do X and Y differ in …": the works are before the verb
         body = both.group(1)
     # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
@@ -422,9 +447,15 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     return rest if words else ""
 
 
-def _names_works(parts: list[str]) -> bool:
-    """A comparison of named works: two or more short parts ("X and Y"), not "which pairs to compare when …"."""
-    return len(parts) >= 2 and all(len(p.split()) <= 6 for p in parts)
+_HOW_DIFFER = re.compile(r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare)\s+(?:from|to|with)\s+", re.I)
+
+
+def _names_works(parts: list[str], question: str = "") -> bool:
+    """A comparison of named works: two or more short parts ("X and Y"), not "which pairs to compare when …"; in
+    "How does X differ from Y", a longer part too when it holds a name the question writes as one ("FooNet's way of
+    handling joints")."""
+    names = specific_terms(question) if question and _HOW_DIFFER.search(question) else []
+    return len(parts) >= 2 and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts)
 
 
 def profile(question: str) -> QuestionProfile:
@@ -474,6 +505,19 @@ def example_spans(question: str) -> list[tuple[int, int]]:
         end = _EXAMPLE_END.search(question, cue.end())
         spans.append((cue.end(), end.start() if end else len(question)))
     return spans
+
+
+_KIND_SUFFIX = re.compile(
+    r"-(?:based|driven|guided|aware|free|like|style|specific|agnostic|augmented|centric|conditioned|powered|level|"
+    r"scale|wise)$",
+    re.I,
+)
+
+
+def describes_a_kind(mention: str) -> bool:
+    """A compound that says what kind of thing something is ("LLM-based", "CNN-like", "GPU-free"), not the name of a
+    work: "LLM-based agents" are not the papers that name "LLM-based"."""
+    return bool(_KIND_SUFFIX.search(mention))
 
 
 def in_examples(question: str, mention: str) -> bool:

@@ -31,6 +31,7 @@ from rag.manifest import (
     release_pages,
 )
 from rag.policy import AnswerPolicy
+from rag.question import lexical_words
 from rag.roles import ROLES, Role
 from rag.store import ChunkStore
 from rag.text import Span, content_words
@@ -477,8 +478,9 @@ class HybridRetriever:
         if self.mode in ("hybrid", "dense"):
             vector = self.embedder.encode([question])[0] if query_vector is None else query_vector
             dense_chunks = self.dense_chunk_scores(vector, min(len(snap.chunks), max(50, 10 * k)))
+        words = query_words(question, self.policy)
         if self.mode in ("hybrid", "bm25"):
-            scores = snap.bm25.scores(question)
+            scores = lexical_scores(snap.bm25, words)
             for i in top_indices(scores, max(50, 10 * k)):
                 if scores[i] > 0:
                     bm25_chunks[snap.chunks[i].id] = float(scores[i])
@@ -500,13 +502,11 @@ class HybridRetriever:
             weight = self.policy.fusion_dense_weight if dense_weight is None else dense_weight
             trust = 1.0
             if weight > 0 and bm25_best:  # a question the encoder reads: BM25 counts as far as its match is strong
-                strength = bm25_strength(snap.bm25, question, max(bm25_best.values()))
+                strength = bm25_strength(snap.bm25, words, max(bm25_best.values()))
                 trust = lexical_trust(strength, self.policy.bm25_trust_low, self.policy.bm25_trust_high)
             fused = score_fuse(dense_best, bm25_best, weight, trust)
         if self.mode == "hybrid" and linked:
-            for aid, strength in linked.items():
-                if aid in snap.abstracts:
-                    fused[aid] = fused.get(aid, 0.0) + self.policy.link_boost * strength
+            fused = with_links(fused, {a: s for a, s in linked.items() if a in snap.abstracts}, self.policy.link_boost)
         order = sorted(fused, key=lambda a: (-fused[a], a))[: min(k, n_abstracts)]
         dense_rank = {a: i for i, a in enumerate(dense_ranking, start=1)}
         bm25_rank = {a: i for i, a in enumerate(bm25_ranking, start=1)}
@@ -559,14 +559,42 @@ def score_fuse(
     return dict(fused)
 
 
-def bm25_strength(index: BM25Index, question: str, top_score: float) -> float:
-    """How much of the question the best BM25 match covers (0..1): its score over the score of a document holding
-    every known query word at saturating frequency, ``(k1 + 1) * sum(idf)``.
+def query_words(question: str, policy: AnswerPolicy) -> list[str]:
+    """The content words BM25 matches for a question: without the words of the request itself
+    (rag.question.lexical_words) when ``policy.lexical_skips_request_words``, else all of them."""
+    return lexical_words(question) if policy.lexical_skips_request_words else content_words(question)
+
+
+def _known_terms(index: BM25Index, words: Sequence[str]) -> list[int]:
+    return sorted({index.vocabulary[w] for w in words if w in index.vocabulary})
+
+
+def lexical_scores(index: BM25Index, words: Sequence[str]) -> np.ndarray:
+    """BM25 score of every document for a query given as content words (``rag.text.content_words``); the same as
+    ``index.scores`` of a text with exactly those words."""
+    terms = _known_terms(index, words)
+    if not terms or index.n_docs == 0:
+        return np.zeros(index.n_docs, dtype=np.float32)
+    return index.weights.column_sums(terms)
+
+
+def with_links(fused: Mapping[str, float], linked: Mapping[str, float], boost: float) -> dict[str, float]:
+    """Fused scores (0-1) with ``boost`` times the link strength added for each abstract using a name the question
+    mentions (``linked``: abstract id -> strength); a linked abstract nobody retrieved enters with the boost alone."""
+    out = dict(fused)
+    for aid, strength in linked.items():
+        out[aid] = out.get(aid, 0.0) + boost * strength
+    return out
+
+
+def bm25_strength(index: BM25Index, words: Sequence[str] | str, top_score: float) -> float:
+    """How much of the query (content words, or a text) the best BM25 match covers (0..1): its score over the score
+    of a document holding every known query word at saturating frequency, ``(k1 + 1) * sum(idf)``.
 
     A question that copies an abstract's rare words scores high; a paraphrase, whose best match shares only a few
     common words, scores low, and its BM25 ranking says little about which abstract it means.
     """
-    terms = index.query_terms(question)
+    terms = _known_terms(index, content_words(words) if isinstance(words, str) else words)
     if not terms or index.n_docs == 0 or top_score <= 0:
         return 0.0
     indptr = index.weights.indptr  # CSC: documents holding each term

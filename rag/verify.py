@@ -177,11 +177,21 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
     missing = claim_stems - found
     if missing:
         found |= {s for s in missing if _derived_from_any(s, abstract_stems)}
+        for t in claim_tokens:  # "shadow-model-free", "transformer-based": the thing named is the abstract's
+            if "-" in t.lower and t.stem in missing:
+                parts = [stem(p) for p in t.lower.split("-") if p and p not in _STOPWORDS]
+                named = [p for p in parts if p not in _COMPOUND_ENDINGS]
+                if named and len(named) < len(parts) and all(p in abstract_stems or _derived_from_any(p, abstract_stems) for p in named):
+                    found |= {t.stem, *parts} & claim_stems
         words = [t for t in claim_tokens if not t.is_punct]
         for a, b in zip(words, words[1:], strict=False):
             if a.content and b.content and {stem(a.lower + b.lower), stem(a.stem + b.lower)} & abstract_stems:
                 found |= {a.stem, b.stem} & claim_stems
     return len(found) / len(claim_stems)
+
+
+# Last parts of a hyphenated word that say how it relates to the rest ("-free", "-based"), not what it is about.
+_COMPOUND_ENDINGS = {stem(w) for w in "free based aware like level wise driven specific agnostic guided".split()}
 
 
 def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float:
@@ -281,6 +291,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for m in _NUM.finditer(text):
         if any(start < m.start(1) < end for start, end in in_names):
             continue
+        if not (m.group(2) or m.group(3)) and text[m.end(1) : m.end(1) + 1].isalpha():
+            continue  # "3D", "2nd": a term, not a quantity (the names check compares it)
         try:
             value = float(m.group(1).replace(",", ""))
         except ValueError:
@@ -393,6 +405,10 @@ def _same_value(a: Quantity, q: Quantity, tolerance: float) -> bool:
     22 points', 'roughly 30%'), equal once rounded as the claim writes it or within ``tolerance`` of it."""
     if a.value == q.value:
         return True
+    if {a.unit, q.unit} == {"", "%"} and max(a.decimals, q.decimals) <= 4:  # "0.91" and "91%"
+        fraction, percent = (a, q) if a.unit == "" else (q, a)
+        if 0 < fraction.value < 1 and round(fraction.value * 100, 6) == percent.value:
+            return True
     if q.bound != "approx" or (a.unit and q.unit and a.unit != q.unit):
         return False
     if round(a.value, q.decimals) == q.value:
@@ -419,12 +435,12 @@ def number_contexts(text: str) -> tuple[tuple[Quantity, frozenset[str], frozense
     molecules": 0.87 has 'in-distribution', 'drops' before it and 'unseen', 'molecules' after)."""
     tokens = tokenize(text)
     out = []
-    for q in quantities(text):
-        if q.start < 0:
-            continue
-        end = q.start + len(q.text)
+    # numbers in words too ("seven models", "seven-family"), placed by their token, so that "7 models" in a claim
+    # finds its own number there rather than another number with similar words around it
+    worded = [(q, t.start, t.end) for t in tokens for q in _word_number(t)]
+    for q, start, end in [*((q, q.start, q.start + len(q.text)) for q in quantities(text) if q.start >= 0), *worded]:
         before: list[str] = []
-        for t in reversed([t for t in tokens if t.end <= q.start]):
+        for t in reversed([t for t in tokens if t.end <= start]):
             if t.lower[:1].isdigit() or t.text == ";" or len(before) >= _CONTEXT_WORDS:
                 break
             if t.content:
@@ -437,6 +453,14 @@ def number_contexts(text: str) -> tuple[tuple[Quantity, frozenset[str], frozense
                 after.append(t.stem)
         out.append((q, frozenset(before), frozenset(after)))
     return tuple(out)
+
+
+def _word_number(token: Token) -> tuple[Quantity, ...]:
+    """A count written in words, alone ("seven") or as the head of a hyphenated word ("seven-family")."""
+    head = token.lower.partition("-")[0]
+    if head not in _NUMBER_WORDS:
+        return ()
+    return (Quantity(float(_NUMBER_WORDS[head]), "", token.text),)
 
 
 def _misplaced_number(ctx: _Context, q: Quantity) -> str | None:
@@ -452,7 +476,7 @@ def _misplaced_number(ctx: _Context, q: Quantity) -> str | None:
             score = len(before & a_before) + len(after & a_after)
             if a.value == q.value:
                 own = max(own, score)
-            elif a.unit == q.unit and score > best_score:
+            elif a.unit == q.unit and score > best_score and a.start >= 0:  # a count in words only as its own
                 best, best_score = a, score
     if best is not None and best_score >= own + ctx.policy.number_context_margin:
         return f"the abstract gives {best.text} there, not {q.text}"
@@ -470,6 +494,8 @@ def check_numbers(ctx: _Context) -> str | None:
     tolerance = ctx.policy.number_estimate_tolerance
     for q in claim_q:
         same = [a for a in abstract_q if _same_value(a, q, tolerance)]
+        if not same and not _in_words(q) and _derived_number(ctx, q):
+            continue  # "rises by 7.2 points" where the abstract gives 61.2% and 68.4%
         if not same:
             if _in_words(q):  # "three of the tasks", "doubles": only when the abstract gives another value for it
                 if q.unit == "x":
@@ -499,6 +525,25 @@ def check_numbers(ctx: _Context) -> str | None:
     return None
 
 
+def _derived_number(ctx: _Context, q: Quantity) -> bool:
+    """The claim's number is the difference of two numbers of one sentence of the abstract in the same unit ("a gain
+    of 7.2 points" for "from 61.2% to 68.4%"), or their ratio for a factor ("3x faster" for "40 ms against 120 ms"),
+    as the claim rounds it."""
+    if q.value <= 0 or q.bound in ("lower", "upper"):
+        return False
+    for text in ctx.sentence_texts:
+        numbers = [a for a in quantities(text) if a.start >= 0]
+        for a, b in ((a, b) for i, a in enumerate(numbers) for b in numbers[i + 1 :]):
+            if a.unit != b.unit or a.value == b.value:
+                continue
+            if q.unit == a.unit and round(abs(a.value - b.value), q.decimals) == q.value:
+                return True
+            low, high = sorted((a.value, b.value))
+            if q.unit == "x" and low > 0 and round(high / low, q.decimals) == q.value:
+                return True
+    return False
+
+
 def _counted_text(ctx: _Context, q: Quantity) -> str:
     """The words the abstract counts after ``q`` ('broad classes'), for the reason."""
     found = re.search(rf"(?<![\w.]){re.escape(q.text)}(?!\w)", ctx.abstract)
@@ -514,6 +559,7 @@ def _counted_text(ctx: _Context, q: Quantity) -> str:
 
 
 _MULTIPLIER = re.compile(r"\d+(?:\.\d+)?[x×]")
+_SCALED = re.compile(r"\d+(?:\.\d+)?[kKMBT](?:-[a-z]+)?")  # "1k", "1.2M", "7B-parameter"
 
 
 def _looks_like_name(token: Token, first: bool) -> bool:
@@ -523,8 +569,8 @@ def _looks_like_name(token: Token, first: bool) -> bool:
     uppers = sum(c.isupper() for c in text)
     has_digit = any(c.isdigit() for c in text)
     has_alpha = any(c.isalpha() for c in text)
-    if _MULTIPLIER.fullmatch(text):
-        return False  # "6x", "2.5x": a number (the numbers check's), not a name
+    if _MULTIPLIER.fullmatch(text) or _SCALED.fullmatch(text):
+        return False  # "6x", "2.5x", "1.2M", "7B-parameter": a number (the numbers check's), not a name
     if has_digit and has_alpha:
         return True
     if uppers >= 2 or (uppers == 1 and not text[0].isupper()):  # AssayBench, CRISPR, nDCG
@@ -578,14 +624,20 @@ def check_entities(ctx: _Context) -> str | None:
     abstract_keys |= {_name_key(p) for t in ctx.abstract_tokens if "-" in t.text for p in t.text.split("-") if p}
     lowered = ctx.abstract.lower().translate(_DASHES)
     choices = list(abstract_keys)
+    acronyms = {p for t in ctx.abstract_tokens if _is_abbreviation(t) for p in t.text.split("-") if _is_abbreviation(
+        _token(p, p.lower(), p.lower(), 0, 0))}  # fmt: skip
     missing = []
     for name in names:
+        at = next(i for i, t in enumerate(words) if t is name)
+        if any(_spelled_out(a, words, at) for a in acronyms):
+            continue  # "Large Language Models" where the abstract writes "LLMs"
         key = _name_key(name.text)
         if key in abstract_keys or (len(key) >= 4 and key in lowered):
             continue
         parts = [p for p in name.text.translate(_DASHES).split("-") if p]
         if "-" in key and all(
-            _name_key(p) in abstract_keys or not _looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True)
+            _name_key(p) in abstract_keys
+            or not (_looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True) or _SCALED.fullmatch(p))
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
@@ -603,6 +655,24 @@ def check_entities(ctx: _Context) -> str | None:
         names_text = ", ".join(dict.fromkeys(missing))
         return f"the abstract does not name {names_text}"
     return _swapped_name(ctx, names)
+
+
+def _spelled_out(acronym: str, words: Sequence[Token], at: int) -> bool:
+    """Whether the words around position ``at`` are the long form of ``acronym`` ("Large Language Models" for
+    "LLMs", "vision-language models" for "VLMs"): consecutive words, hyphen parts counted as words, one of them the
+    word at ``at``, whose initials are the acronym's capitals."""
+    if "-" in acronym:  # "Video-LLMs": its acronym part
+        return any(_spelled_out(part, words, at) for part in acronym.split("-") if part)
+    letters = acronym[:-1] if acronym.endswith("s") else acronym
+    if not (2 <= len(letters) <= 8 and letters.isalpha() and letters.isupper()):
+        return False
+    parts = [(k, p) for k, t in enumerate(words) for p in t.text.split("-") if p]
+    n = len(letters)
+    for i in range(len(parts) - n + 1):
+        window = parts[i : i + n]
+        if window[0][0] <= at <= window[-1][0] and all(p[0].upper() == letters[j] for j, (_, p) in enumerate(window)):
+            return True
+    return False
 
 
 def _names_in(tokens: Sequence[Token]) -> list[tuple[int, Token]]:
@@ -644,6 +714,8 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
                 m_key = _name_key(m.text)
                 if m_key in claim_keys or m_key in key or key in m_key or not role & _neighbours(words, m_at):
                     continue
+                if _spelled_out(m.text, claim_words, n_at) or _spelled_out(n.text, words, m_at):
+                    continue  # "Arbitrarily Conditioned Hierarchical Flows" where the sentence writes "ARCH"
                 return f"the abstract says this of {m.text}, not of {n.text}: {_quote(text)}"
     return None
 
@@ -717,6 +789,35 @@ def _swap_opposites() -> frozenset[frozenset[str]]:
     return frozenset(frozenset((stem(a), stem(b))) for a, b in (*_SWAP_OPPOSITES, *_ANTONYM_WORDS))
 
 
+def _said_elsewhere(ctx: _Context, mine: set[str], said: set[str], sentence: Sequence[Token]) -> bool:
+    """Another sentence of the abstract uses the claim's term and says at least as much of the claim's part as the
+    sentence it seemed to be swapped from ("A is more sample-efficient than B", said in the next sentence)."""
+    here = len(mine & content_stems(sentence))
+    for toks in ctx.sentence_tokens:
+        if toks is sentence:
+            continue
+        stems = content_stems(toks) | _parts(toks)
+        if said <= stems and len(mine & stems) >= max(here, ctx.policy.swap_min_share * len(mine)):
+            return True
+    return False
+
+
+def _opposite_words(said: set[str], instead: set[str]) -> bool:
+    return any(frozenset((x, y)) in _swap_opposites() for x in said for y in instead)
+
+
+def _same_comparison(claim_clause: Sequence[Token], sentence: Sequence[Token]) -> bool:
+    """The claim part compares the same two sides the same way as the sentence, in other words: "B is outperformed
+    by A" or "B trails A" for "A outperforms B" (the sides trade places in the text, not in the comparison)."""
+    for c in comparisons(claim_clause):
+        for e in comparisons(sentence):
+            same = len(c.near_better & e.near_better) + len(c.near_worse & e.near_worse)
+            swapped = len(c.near_better & e.near_worse) + len(c.near_worse & e.near_better)
+            if same >= 2 and not swapped and c.near_better & e.near_better and c.near_worse & e.near_worse:
+                return True
+    return False
+
+
 def _replaced_term(ops, n_mine: int) -> tuple[int, int, int, int, str] | None:
     """The one term replaced: inside, with the ends free to differ; or at an end when nothing inside differs (the
     subject swapped: "B causes X" for "A causes X")."""
@@ -788,11 +889,13 @@ def check_swap(ctx: _Context) -> str | None:
                 ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
                 inner = [op for j, op in enumerate(ops) if op[0] != "equal" and 0 < j < len(ops) - 1]
                 if k == 0 and _exchanged(inner, mine, theirs, toks) and _matched(ops) >= need:
+                    if _same_comparison(clause, toks):
+                        continue  # "B is outperformed by A", "B trails A" for "A outperforms B": the direction check's
                     return f"the abstract says it the other way round: {_quote(text)}"
                 term = _replaced_term(ops, len(mine))
                 if term is None:
                     flipped = _opposite_replaced(ops, mine, theirs, need, ctx.policy.swap_min_share)
-                    if flipped:
+                    if flipped and _negated(clause) == _negated(unit):  # "not robust" for "brittle" says the same
                         return f"the abstract says '{flipped[1]}' here, not '{flipped[0]}': {_quote(text)}"
                     continue
                 i1, i2, j1, j2, where = term
@@ -811,7 +914,13 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # numbers are the numbers check's; "the model" may stand for the claim's name
                 if any(_is_abbreviation(t) for t in (*said, *instead)):
                     continue  # "LMs" for "language models"
-                opposite = any(frozenset((x, y)) in _swap_opposites() for x in said_p for y in instead_p)
+                if all(_is_adverb(t) for t in (*said, *instead)) and not _opposite_words(said_p, instead_p):
+                    continue  # "reliably" for "consistently": how it holds, not what it is about
+                if all(_judged_elsewhere(t) for t in (*said, *instead)) and not _opposite_words(said_p, instead_p):
+                    continue  # "is better than" for "outperforms": comparison words are the direction check's
+                opposite = _opposite_words(said_p, instead_p)
+                if opposite and _negated(clause) != _negated(unit):
+                    continue  # "is not robust" for "is brittle": the negation takes the opposite back
                 kind = where == "edge" and _modifier_swap(said, instead, mine, theirs, i2, j2)
                 if not opposite and ((where == "edge" and not kind) or not said_p <= abstract_parts - _parts(theirs)):
                     continue  # at an end of the part only an opposite counts (a subject may be named many ways)
@@ -819,6 +928,8 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # in one sentence, a swap is two terms trading places, not a synonym
                 if not opposite and len(said) == 1 and "-" not in said[0].lower and said[0].lower not in abstract_words:
                     continue  # "spans" where the abstract has only "the span": another word (a verb), not its term
+                if not opposite and _said_elsewhere(ctx, mine_stems, said_p, toks):
+                    continue  # another sentence says the part with the claim's own term (a combined claim)
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
@@ -845,8 +956,8 @@ def check_roles(ctx: _Context) -> str | None:
         punct_weight=ctx.policy.roles_punctuation_distance,
         settings=settings,
     )
-    if crossing is None:
-        return _crossed_parts(ctx)
+    if crossing is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
+        return _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
     quote = _quote(" ".join(ctx.evidence_texts))
     return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
 
@@ -874,7 +985,9 @@ def _crossed_parts(ctx: _Context) -> str | None:
 _NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot", "unable", "fail", "fails",
              "unavailable", "missing", "impossible", "infeasible", "inaccessible", "nonexistent", "unattainable",
              "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely", "avoid",
-             "avoids", "avoiding", "avoided", "freedom", "free"}  # fmt: skip
+             "avoids", "avoiding", "avoided", "freedom", "free", "prevent", "prevents", "preventing", "prevented",
+             "preclude", "precludes", "precluding", "precluded", "inability", "incapable", "skip", "skips",
+             "skipping", "skipped", "bypass", "bypasses", "bypassing", "bypassed"}  # fmt: skip
 _BOUNDARY_WORDS = {"but", "while", "whereas", "although", "though", "yet", "however", "despite"}
 # "improves X without increasing Y", "unlike existing works that rely on Z, we...": that part alone is negated
 _NEGATED_BOUNDARY = {"without", "unlike"}
@@ -936,9 +1049,9 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
-        free = _free_of(t)
-        if free is not None:  # "a training-free rule" = a rule without training
-            out.append([_token("without", "without", "without", t.start, t.end), free])
+        free = _free_parts(t)
+        if free:  # "a training-free rule" = a rule without training
+            out.append([_token("without", "without", "without", t.start, t.end), *free])
             out.append([])
             continue
         if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
@@ -986,13 +1099,24 @@ def _starts_main(token: Token) -> bool:
 
 
 def _free_of(token: Token) -> Token | None:
-    """'calibration-free' -> the word it is free of ('calibration'); not 'free' alone or 'sugar-free'-like names."""
-    if not token.lower.endswith("-free") or token.lower.count("-") != 1:
-        return None
-    word = token.lower[: -len("-free")]
-    if len(word) < 3 or not word.isalpha():
-        return None
-    return _token(word, word, stem(word), token.start, token.start + len(word))
+    """'calibration-free' -> the word it is free of ('calibration'); not 'free' alone or 'sugar-free'-like names.
+    Of 'shadow-model-free', the last word ('model'; `_free_parts` gives them all)."""
+    parts = _free_parts(token)
+    return parts[-1] if parts else None
+
+
+def _free_parts(token: Token) -> tuple[Token, ...]:
+    """'shadow-model-free' -> the words it is free of ('shadow', 'model'), each as a token."""
+    if not token.lower.endswith("-free") or token.lower.count("-") > 3:
+        return ()
+    words = token.lower[: -len("-free")].split("-")
+    if not all(w.isalpha() for w in words) or len(words[-1]) < 3:
+        return ()
+    out, at = [], token.start
+    for w in words:
+        out.append(_token(w, w, stem(w), at, at + len(w)))
+        at += len(w) + 1
+    return tuple(out)
 
 
 def _negates(clause: Sequence[Token], i: int) -> bool:
@@ -1205,7 +1329,8 @@ def check_polarity(ctx: _Context) -> str | None:
         matches = [c for c, n in zip(candidates, shared, strict=True) if n == best]
         agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
-            _negated(claim_clause) != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause)
+            _negated(claim_clause)
+            != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause) ^ _opposed(claim_clause, c)
             and not _kept(claim_clause, c)
             and not (_negated(claim_clause) and any(t.stem in _FAILURE_NOUNS for t in c))
             and _negation_concerns(claim_clause, c)
@@ -1254,12 +1379,15 @@ def check_polarity(ctx: _Context) -> str | None:
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
     claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
     evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
+    if _double_flip(ctx, claim_words, evidence_words):
+        return None
     for word in claim_words - evidence_words:
         for other in evidence_words - claim_words:
             if _prefix_antonym(word, other) and not _said_negated(ctx, other) and not _lessened(ctx.claim_tokens, word):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
             if (
                 _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
+                and not _lessened(ctx.claim_tokens, word)  # "not robust" for "brittle"
             ):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
     return None
@@ -1312,6 +1440,33 @@ def _antonym_stems() -> dict[str, frozenset[str]]:
         table.setdefault(sa, set()).add(sb)
         table.setdefault(sb, set()).add(sa)
     return {k: frozenset(v) for k, v in table.items()}
+
+
+def _double_flip(ctx: _Context, claim_words: set[str], evidence_words: set[str]) -> bool:
+    """Two opposites that cancel: "unlikely to change the labels" for "likely to preserve the labels" (a change
+    word for a keep word, or the other way round, right after an opposite of the evidence's word before it)."""
+    words = [t for t in ctx.claim_tokens if not t.is_punct]
+    for k, t in enumerate(words):
+        changed = [o for o in evidence_words - claim_words
+                   if (t.stem.startswith(_CHANGE) and stem(o) in _KEEP) or (t.stem in _KEEP and stem(o).startswith(_CHANGE))]  # fmt: skip
+        if not changed or t.lower in evidence_words:
+            continue
+        for w in words[max(0, k - 3) : k]:
+            if w.lower in claim_words - evidence_words and any(
+                _prefix_antonym(w.lower, o) or _lexical_antonym(w.lower, o, claim_words, evidence_words)
+                for o in evidence_words - claim_words
+            ):
+                return True
+    return False
+
+
+def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
+    """The claim's part uses a listed opposite of a word of the abstract's part that it does not use itself: "not
+    robust" against "brittle", "unlikely to change" against "likely to preserve" say the same."""
+    mine = {t.stem for t in claim_clause if t.content}
+    theirs = {t.stem for t in clause if t.content}
+    table = _antonym_stems()
+    return any(table.get(w, frozenset()) & (theirs - mine) for w in mine - theirs)
 
 
 def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_words: set[str]) -> bool:
@@ -1525,6 +1680,8 @@ class Comparison:
     dimension: str
     clause: tuple[Token, ...]
     head: str = ""  # stem of the word a comparative modifies ("more robust than": robust), when one follows it
+    near_better: frozenset[str] = frozenset()  # the same sides from the words right next to the comparison only
+    near_worse: frozenset[str] = frozenset()
 
 
 # Words that favour their subject over what follows "over": "A improves accuracy over B", "A's gains over B".
@@ -1631,6 +1788,11 @@ def _head(clause: Sequence[Token], k: int) -> str:
 
 
 def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
+    return list(_comparisons(tuple(tokens)))
+
+
+@lru_cache(maxsize=20_000)
+def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
     """'A outperforms B', 'B is outperformed by A', 'A achieves higher X than B', 'A is superior to B',
     'A improves X over B', 'A has lower X compared to B'."""
     found = []
@@ -1643,8 +1805,8 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
             if verb:
                 sign = _COMPARE_VERBS[verb]
                 object_from = i + 1
-                if i + 1 < len(clause) and clause[i + 1].lower == "by" and t.lower.endswith("ed"):
-                    sign, object_from = -sign, i + 2  # passive
+                if i + 1 < len(clause) and clause[i + 1].lower == "by" and t.lower.endswith(("ed", "en")):
+                    sign, object_from = -sign, i + 2  # passive ("outperformed by", "beaten by")
             else:
                 marked = _marker(clause, i)
                 if marked:
@@ -1670,8 +1832,26 @@ def comparisons(tokens: Sequence[Token]) -> list[Comparison]:
             obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_SIDE])
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             head = _head(clause, subject_end) if not verb else ""
-            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head))
-    return found
+            # a verb's own sides ("B trails A"); a comparative's subject is further back than the verb before it
+            near_subject = set(_near_subject(clause, subject_end)) if verb else set()
+            near_obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_NEAR]) if verb else set()
+            na, nb = (near_subject, near_obj) if sign > 0 else (near_obj, near_subject)
+            found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head,
+                                    frozenset(na - nb), frozenset(nb - na)))  # fmt: skip
+    return tuple(found)
+
+
+_NEAR = 3  # content words next to a comparison that name its sides when the clause opens with a frame
+_NEAR_STOPS = {"that", "which", "where", "whereas", "while", "when", "whether", "because", "since", ","}
+
+
+def _near_subject(clause: Sequence[Token], end: int) -> list[str]:
+    """The comparison's own subject: the content words right before it, not past "that", "which" or a comma (so
+    "Experiments on X show that B trails A" has B, not the experiments, as the side that trails)."""
+    start = end
+    while start > 0 and clause[start - 1].lower not in _NEAR_STOPS and end - start < 2 * _NEAR + 2:
+        start -= 1
+    return _ordered_stems(clause[start:end])[-_NEAR:]
 
 
 def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
@@ -1707,6 +1887,10 @@ def check_direction(ctx: _Context) -> str | None:
                 # the two sides traded places outright: each side of the claim holds words of the other side of
                 # the evidence and none of its own losing side (words both sides share, like the verb, aside)
                 traded = bool(c.better & e.worse) and bool(c.worse & e.better) and not c.worse & e.worse
+                near_same = len(c.near_better & e.near_better) + len(c.near_worse & e.near_worse)
+                near_swapped = len(c.near_better & e.near_worse) + len(c.near_worse & e.near_better)
+                if near_same >= 2 and not near_swapped and c.near_better & e.near_better and c.near_worse & e.near_worse:
+                    continue  # the sides next to the comparison agree: the rest is a frame ("Experiments show that")
                 if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
@@ -1898,6 +2082,13 @@ _HEDGES = {"suggest", "may", "might", "could", "some", "most", "mani", "sever", 
 
 # Words of a formal result: evidence with one of them (and no hedge) supports "proves" ("we establish a bound").
 _FORMAL_RESULT = {stem(w) for w in "bound bounds theorem theorems lemma proof establish derive".split()}
+# Hedges of certainty ("suggests", "may"): what "proves" overstates. "can" says what is possible ("can be written
+# as", "can be approximated"), and "some", "most" say how many: neither makes a shown result less certain.
+_EPISTEMIC = {"suggest", "may", "might", "could", "like", "potenti", "possibl", "indic", "appear", "seem", "hint",
+              "tend", "promis", "preliminari"}  # fmt: skip
+# Words before "to" that make what follows an aim, not a result: "To solve this, ...", "aims to eliminate".
+_AIM_WORDS = {"order", "aim", "aims", "aimed", "seek", "seeks", "designed", "try", "tries", "attempt", "attempts",
+              "intended", "strive", "strives", "goal"}  # fmt: skip
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
 # Words of the evidence as strong as a strong word of the claim (stems).
 _AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
@@ -1913,6 +2104,26 @@ def _strong_key(token: Token) -> str | None:
         if s == key or (len(key) >= 5 and s.startswith(key)):
             return key
     return None
+
+
+_SHOW_WORDS = {stem(w) for w in "show shows demonstrate demonstrates".split()}
+_THEORY_WORDS = {stem(w) for w in "prove proves proved proof theorem theorems lemma".split()}
+
+
+_RIGOROUS = {"rigorously", "formally", "mathematically", "provably"}
+
+
+def _theoretical(abstract: Sequence[Token], evidence: Sequence[Sequence[Token]]) -> bool:
+    """An abstract that states formal results ("we prove", "a theorem"), or evidence that shows "rigorously" or
+    "formally": its "we show" is a proof."""
+    if any(t.stem in _THEORY_WORDS for t in abstract):
+        return True
+    return any(a.lower in _RIGOROUS and b.stem in _SHOW_WORDS for toks in evidence for a, b in zip(toks, toks[1:], strict=False))
+
+
+def _covered(part: set[str], stems: frozenset[str] | set[str]) -> int:
+    """How many of ``part`` the stems hold, also in another form ("sharply" for "sharp")."""
+    return sum(1 for p in part if p in stems or _derived_from_any(p, stems))
 
 
 def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key: str) -> bool:
@@ -1976,7 +2187,8 @@ def check_overclaim(ctx: _Context) -> str | None:
     if dropped:
         return dropped
     evidence_stems = {t.stem for toks in ctx.evidence_tokens for t in toks}
-    hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES]
+    # a hedge the claim keeps ("can be approximated" in both) does not limit the claim's other words
+    hedges = [t for toks in ctx.evidence_tokens for t in toks if t.stem in _HEDGES and t.stem not in ctx.claim_stems]
     claim = [t for t in ctx.claim_tokens if not t.is_punct]
     abstract = [t for t in ctx.abstract_tokens if not t.is_punct]
     for i, t in enumerate(claim):
@@ -1993,10 +2205,13 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
+        if i and claim[i - 1].lower == "to" and (i == 1 or claim[i - 2].lower in _AIM_WORDS):
+            continue  # "To solve this problem, ...": an aim, not a result
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
+        part = {p for p in part if p not in _META and p != t.stem} or part  # what is said, not "finds" or "every"
         if any(
             any(_strong_key(a) == key for a in toks)
-            and len(part & content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+            and _covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
             for toks in ctx.sentence_tokens
         ):
             continue  # as strongly said in another sentence that says much of the claim
@@ -2004,8 +2219,12 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:
             continue
-        if key == "prove" and not hedges and evidence_stems & _FORMAL_RESULT:
-            continue  # "proves bounds" for "we derive / establish / provide matching bounds": a formal result
+        if key == "prove":
+            hedges = [h for h in hedges if h.stem in _EPISTEMIC]
+            if not hedges and evidence_stems & _FORMAL_RESULT:
+                continue  # "proves bounds" for "we derive / establish / rigorously show": a formal result
+            if not hedges and evidence_stems & _SHOW_WORDS and _theoretical(ctx.abstract_tokens, ctx.evidence_tokens):
+                continue  # "we show that every operator can be approximated" in an abstract that proves things
         if hedges:
             return f"the claim says '{t.text}' but the abstract only says '{hedges[0].text}': {_quote(ctx.evidence_texts[0])}"
         return f"the abstract does not say '{t.text}'"
@@ -2060,10 +2279,14 @@ _WHOLE_WORDS = {("linear", "quadrat", "cubic", "exponenti", "logarithm", "sublin
 _SIBLING_ONLY = {("small-scal", "large-scal")}
 
 
+_ADJECTIVE_ENDINGS = ("ual", "al", "ic", "ical")  # "textual descriptions" name the text setting
+
+
 def _term_positions(term: str, stems: Sequence[str]) -> bool:
     parts = term.split()
     if len(parts) == 1:
-        return any(s == term or (len(term) >= 5 and s.startswith(term)) for s in stems)
+        return any(s.startswith(term) and (len(term) >= 5 or s == term or s[len(term):] in _ADJECTIVE_ENDINGS)
+                   for s in stems)  # fmt: skip
     n = len(parts)
     return any(
         all(stems[i + k] == parts[k] or stems[i + k].startswith(parts[k]) for k in range(n))

@@ -41,7 +41,15 @@ def test_each_signal_raises_the_score():
         AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, phrase_missing=1.0),
         AbstentionSignals(shape="number", linked_exact=True, best_dense=0.7, value_missing=True),
     ):
-        assert abstention_score(changed, POLICY) > base
+        assert abstention_score(changed, POLICY) >= base  # a signal the fit found no use for weighs 0 (never < 0)
+        assert abstention_score(changed, _all_weighted(POLICY)) > abstention_score(CLEAR, _all_weighted(POLICY))
+
+
+def _all_weighted(policy: AnswerPolicy) -> AnswerPolicy:
+    """The policy with every signal weighing at least 1 (as a fit may give it)."""
+    from rag.abstain import WEIGHTS
+
+    return policy.model_copy(update={f: max(1.0, getattr(policy, f)) for f in WEIGHTS.values() if f != "w_list_shape"})
 
 
 def test_a_list_question_whose_best_sentence_is_far_from_it_leans_to_no():
@@ -203,3 +211,79 @@ def test_looks_mistyped_reads_a_vocabulary_view_as_the_union():
     view = Vocabulary((frozenset({"electricity", "demand"}), frozenset({"forecasting", "design"})))
     assert looks_mistyped("electricaty", view) and looks_mistyped("desgin", view)
     assert not looks_mistyped("design", view)
+
+
+# --- whether the answering abstract states what is asked (own made-up sentences) ---
+
+
+def test_slot_missing_is_zero_when_one_sentence_holds_the_number_and_the_details():
+    from rag.abstain import slot_missing
+    from rag.text import content_words, numbers_in
+
+    weights = dict.fromkeys(content_words("top-1 accuracy on the FooSet benchmark"), 1.0)
+    sentences = ["We propose a new optimizer.", "It reaches 91.5% top-1 accuracy on FooSet."]
+    assert slot_missing(sentences, weights, lambda s: bool(numbers_in(s))) < 0.3
+
+
+def test_slot_missing_is_high_when_the_number_is_said_of_something_else():
+    from rag.abstain import slot_missing
+    from rag.text import content_words, numbers_in
+
+    weights = dict.fromkeys(content_words("accuracy on BarSet"), 1.0)
+    sentences = ["On FooSet it gains 4% accuracy.", "We also release BarSet, a harder benchmark."]
+    assert slot_missing(sentences, weights, lambda s: bool(numbers_in(s))) >= 0.5
+
+
+def test_slot_missing_is_one_without_any_answer_and_zero_without_details():
+    from rag.abstain import slot_missing
+
+    assert slot_missing(["No numbers here."], {"number": 1.0}, lambda s: False) == 1.0
+    assert slot_missing(["Anything."], {}, lambda s: True) == 0.0
+
+
+def test_idf_weights_favour_rare_words_and_weigh_absent_words_by_the_given_share():
+    from rag.abstain import idf_weights
+
+    weights = idf_weights(["model", "regret", "zorbing"], {"model": 90, "regret": 2}, 100, {"zorbing": 0.5})
+    assert weights["regret"] > weights["model"] > 0
+    assert 0 < weights["zorbing"] < idf_weights(["zorbing"], {}, 100)["zorbing"]
+
+
+def test_weighted_missing_is_the_weighted_share_not_present():
+    from rag.abstain import weighted_missing
+
+    assert weighted_missing({"a": 3.0, "b": 1.0}, {"a"}) == 0.25
+    assert weighted_missing({}, set()) == 0.0
+
+
+def test_english_rarity_separates_common_words_from_unknown_ones():
+    from rag.abstain import english_rarity
+
+    assert english_rarity("the", 7.0) < english_rarity("give", 7.0) < english_rarity("qwzxvbnet", 7.0) == 1.0
+
+
+def test_without_compounds_drops_a_hyphenated_stem_whose_parts_are_there():
+    from rag.abstain import without_compounds
+    from rag.text import content_words
+
+    words = content_words("privacy-related papers about well-known tricks")
+    kept = without_compounds(words)
+    assert not any("-" in w for w in kept)
+    assert set(content_words("privacy related")) <= set(kept)
+
+
+def test_the_new_signals_raise_the_score_once_weighted():
+    policy = AnswerPolicy(w_slot_missing=2.0, w_topic_rare_missing_list=2.0)
+    fact = AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7)
+    assert abstention_score(AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, slot_missing=1.0),
+                            policy) > abstention_score(fact, policy)  # fmt: skip
+    rare_missing = AbstentionSignals(shape="yes_no", best_dense=0.5, topic_rare_missing=1.0)
+    assert abstention_score(rare_missing, policy) > abstention_score(AbstentionSignals(shape="yes_no", best_dense=0.5), policy)
+    # a single-answer question's rare-topic share is not read (a list signal)
+    assert abstention_score(AbstentionSignals(shape="fact", best_dense=0.7, topic_rare_missing=1.0),
+                            policy) == abstention_score(AbstentionSignals(shape="fact", best_dense=0.7), policy)  # fmt: skip
+
+
+def test_number_near_reads_magnitude_suffixes():
+    assert number_near("It holds 2.5M labelled frogs and 40K toads.", {"frog"})
+    assert number_near("It holds 40K toads.", {"toad"})

@@ -8,7 +8,18 @@ import numpy as np
 import pytest
 
 from rag.bm25 import BM25Index
-from rag.retrieve import HybridRetriever, bm25_strength, lexical_trust, score_fuse, top_mean_by_group
+from rag.policy import AnswerPolicy
+from rag.retrieve import (
+    HybridRetriever,
+    bm25_strength,
+    lexical_scores,
+    lexical_trust,
+    query_words,
+    score_fuse,
+    top_mean_by_group,
+    with_links,
+)
+from rag.text import content_words
 
 DOCS = [
     "We introduce QuillNet, a sparse tokenizer for protein sequences trained on ribosome data.",
@@ -94,3 +105,38 @@ def test_sentence_scores_skip_unknown_abstracts_and_read_only_the_candidates():
     question = np.array([1.0, 0.0, 0.0], dtype=np.float32)
     assert retriever.dense_sentence_scores(question, ["q", "gone"], 2) == pytest.approx({"q": 1.0})
     assert retriever.dense_sentence_scores(question, [], 2) == {}
+
+
+def test_lexical_scores_of_words_equal_the_scores_of_a_text_with_them():
+    index = BM25Index(DOCS)
+    words = content_words("sparse tokenizer for restaurant surveys")
+    assert np.allclose(lexical_scores(index, words), index.scores("sparse tokenizer for restaurant surveys"))
+    assert not lexical_scores(index, ["zebra"]).any()
+
+
+def test_request_words_do_not_rank_an_abstract_for_saying_study():
+    # "study" matches the second abstract only; the topic ("recurrent training") is the third one's
+    index = BM25Index(DOCS)
+    question = "Summarize the papers that study recurrent training"
+    words = query_words(question, AnswerPolicy())
+    assert "studi" not in words and "recurr" in words
+    assert int(np.argmax(lexical_scores(index, words))) == 2
+    all_words = query_words(question, AnswerPolicy(lexical_skips_request_words=False))
+    assert "studi" in all_words
+
+
+def test_strength_reads_words_or_text_alike():
+    index = BM25Index(DOCS)
+    text = "QuillNet sparse tokenizer"
+    top = float(index.scores(text).max())
+    assert bm25_strength(index, content_words(text), top) == pytest.approx(bm25_strength(index, text, top))
+
+
+def test_a_linked_name_decides_between_close_candidates_not_against_a_clear_winner():
+    boost = AnswerPolicy().link_boost
+    close = with_links({"top": 1.0, "named": 0.85}, {"named": 1.0}, boost)
+    assert max(close, key=close.get) == "named"
+    clear = with_links({"top": 1.0, "named": 0.4}, {"named": 1.0}, boost)
+    assert max(clear, key=clear.get) == "top"
+    # an abstract only the name finds still enters the ranking
+    assert with_links({"top": 1.0}, {"named": 0.5}, boost)["named"] == pytest.approx(0.5 * boost)

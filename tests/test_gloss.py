@@ -53,3 +53,22 @@ def test_segmentation_from_the_table_is_jiebas_own():
         "强化学习能否提升语言模型的推理能力",
     ):
         assert _segments(text) == jieba.lcut(text)
+
+
+def test_with_the_corpus_words_a_word_takes_the_first_sense_the_corpus_speaks_of():
+    from rag.gloss import _gloss_word
+
+    class FakeSenses:  # a fake dictionary: one word with two senses
+        def sense(self, form):
+            return "letter" if form == "书" else None
+
+        def senses(self, form):
+            return ["letter", "book"] if form == "书" else []
+
+        def __contains__(self, form):
+            return form == "书"
+
+    assert _gloss_word("书", FakeSenses()) == ["letter"]
+    assert _gloss_word("书", FakeSenses(), known={"book"}.__contains__) == ["book"]
+    assert _gloss_word("书", FakeSenses(), known={"letter", "book"}.__contains__) == ["letter"]
+    assert _gloss_word("书", FakeSenses(), known=set().__contains__) == ["letter"]  # none known: the first

@@ -108,3 +108,11 @@ def test_an_unwritable_cache_falls_back_to_memory(tmp_path: Path, caplog):
     assert d.where == ":memory:" and d["猫"] == "cat"
     assert "in memory" in caplog.text
     assert load(source, "9.9", None)["书"] == "book"
+
+
+def test_every_usable_sense_of_the_common_entries_is_kept_in_order():
+    d = _fake_dictionary()
+    assert d.senses("书") == ["book", "letter"] and d.senses("書") == ["book", "letter"]
+    assert d.senses("张") == ["open up", "sheet"]  # the proper name's entry ("surname Zhang") adds none
+    assert d.senses("跑") == ["run", "flee"]  # plain senses before qualified ones, as for the first sense
+    assert d.senses("狗") == []

@@ -139,8 +139,8 @@ def test_correct_spells_a_mistyped_ordinary_word_as_english_when_the_corpus_has_
 
 
 def test_correct_fixes_each_part_of_a_hyphenated_word():
-    corrected, _ = LEX.correct("any work on self-supervisd lerning?")
-    assert corrected == "any work on self-supervised learning?"
+    corrected, _ = LEX.correct("any work on graph-modelig of langage?")
+    assert corrected == "any work on graph-modeling of language?"  # English "modeling": the corpus has "models"
 
 
 def test_correct_never_respells_an_unknown_capitalised_name_or_a_real_word_as_english():
@@ -238,3 +238,109 @@ def test_an_abstract_id_given_twice_counts_once_towards_the_generic_limit():
     # limit = max(2, int(0.25 * 4)) = 2 abstracts: "a" twice and "b" are two abstracts, not three uses
     pairs = [("a", "We test ZetaNet here."), ("a", "We test ZetaNet again."), ("b", "ZetaNet wins."), ("c", "None.")]
     assert Lexicon.build(pairs, 0.25).names["zetanet"].abstract_ids == {"a", "b"}
+
+
+# --- typed the way people type: typos in short words, lower-case names, names typed as separate words ---
+
+TYPED = Lexicon.build(
+    [
+        ("t1", "We present Zyx-Bench, a suite of 40 tasks. Tasks are hard, and the tasks take long."),
+        ("t2", "We study gated attention in sparse models. Gated layers help on long tasks."),
+        ("t3", "The Burer--Monteiro factorization is analysed. We also propose TACO and TABX for tables."),
+    ],
+    generic_share=1.0,
+)
+
+
+def test_a_part_of_a_hyphenated_corpus_word_is_a_spelling_of_the_corpus():
+    corrected, fixes = TYPED.correct("how many tasks in zyx bnech?")
+    assert corrected == "how many tasks in zyx bench?" and fixes == ["bench"]  # not English "beach"
+
+
+def test_a_four_letter_typo_is_corrected_to_the_corpus_word_more_abstracts_use():
+    def fake_frequency(word: str) -> float:  # a fake document frequency: the corpus is about tasks
+        return {"tasks": 3.0, "take": 1.0, "task": 3.0}.get(word, 0.0)
+
+    corrected, _ = TYPED.correct("which taks are hard?", frequency=fake_frequency)
+    assert corrected == "which tasks are hard?"
+
+
+def test_a_known_part_of_a_hyphenated_token_is_never_respelt():
+    assert TYPED.correct("what does Zyx-Bench measure?")[0] == "what does Zyx-Bench measure?"
+
+
+def test_the_parts_of_a_latex_dashed_name_are_corpus_words():
+    assert "monteiro" in TYPED.words and "burer" in TYPED.words
+    assert TYPED.correct("asymmetric burer-monteiroo factorization")[0] == "asymmetric burer-monteiro factorization"
+    assert TYPED.link("asymmetric burer-Monteiro factorization").unknown == ()
+
+
+def test_a_name_typed_as_separate_words_links_to_the_hyphenated_name():
+    linking = TYPED.link("how many tasks does zyx bench have")
+    assert [link.name.surface for link in linking.links] == ["Zyx-Bench"] and linking.links[0].exact
+
+
+def test_english_words_typed_apart_do_not_join_into_a_name():
+    lexicon = Lexicon.build([("g1", "We study DeepLearning layers.")], generic_share=1.0)
+    assert lexicon.link("is deep learning good?").links == ()
+
+
+def test_a_lower_case_word_neither_english_nor_the_corpus_uses_is_an_unknown_name():
+    assert TYPED.link("how does zyx-bench compare with qxvmbench?").unknown == ("qxvmbench",)
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["multihead", "pretraining", "shakierr", "atention", "tll", "attn", "lidar"],
+)
+def test_lower_case_compounds_typos_and_short_or_real_words_are_not_unknown_names(word):
+    assert TYPED.link(f"does gated attention use {word} layers?").unknown == ()
+
+
+def test_a_short_name_mistyped_by_one_edit_is_linked_or_at_least_not_unknown():
+    linking = TYPED.link("does TABX beat TCO on tables?")
+    assert linking.unknown == ()  # "TCO": one edit from "TACO"
+    assert {link.name.surface for link in linking.links} == {"TABX", "TACO"}
+    assert [link.exact for link in linking.links] == [True, False]
+    assert TYPED.link("does TAB beat TACO?").unknown == ()  # one edit from both TABX and TACO: linked to neither
+    assert [link.name.surface for link in TYPED.link("does TAB beat TACO?").links] == ["TACO"]
+
+
+def test_a_hyphenated_word_is_not_corrected_by_dropping_a_part():
+    assert TYPED.correct("is gated-sparsity good?")[0] == "is gated-sparsity good?"  # not "gated"
+
+
+def test_english_and_field_words_typed_apart_do_not_join_into_a_name():
+    lexicon = Lexicon.build([("v1", "We study Video-LLMs on clips.")], generic_share=1.0)
+    assert lexicon.link("papers on video LLMs").links == ()
+    assert lexicon.link("papers on Video-LLMs").links != ()
+
+
+@pytest.mark.parametrize("question", ["does Gated Attn use sparse layers?", "what is the perf of gated attention?"])
+def test_abbreviations_of_known_words_are_not_unknown_names(question):
+    assert TYPED.link(question).unknown == ()
+
+
+def test_an_english_word_the_corpus_lacks_is_respelt_only_when_a_passage_backs_the_respelling():
+    lexicon = Lexicon.build(
+        [("p1", "A virtual patient study collects ratings from standardized actors.")], generic_share=1.0
+    )
+
+    def fake_together(word, others):  # a fake co-occurrence: "patient" appears with "virtual" and "rate"
+        return sum(o in {"virtual", "rate"} for o in others) if word == "patient" else 0
+
+    question = "what did the virtual patent study rate?"
+    assert lexicon.correct(question)[0] == question  # "patent" is English: left alone without context
+    assert lexicon.correct(question, together=fake_together)[0] == "what did the virtual patient study rate?"
+    unrelated = "what did the legal patent office rate?"  # nothing in the corpus puts "patient" with these
+    assert lexicon.correct(unrelated, together=fake_together)[0] == unrelated
+
+
+def test_cooccurrence_counts_the_other_words_one_grouped_passage_holds():
+    from rag.bm25 import BM25Index
+    from rag.lexicon import cooccurrence
+
+    index = BM25Index(["virtual patient", "rating scale", "legal patent office"])
+    held = cooccurrence(index, group=lambda row: "a" if row < 2 else "b")  # rows 0 and 1: one abstract
+    assert held("patient", ["virtual", "rate"]) == 2
+    assert held("patent", ["virtual", "rate"]) == 0 and held("unseen", ["virtual"]) == 0

@@ -535,3 +535,70 @@ def test_an_example_span_ends_with_its_clause_or_parenthesis():
     ((start, end),) = example_spans(question)
     assert question[start:end].strip() == "LiDAR, sonar"
     assert example_spans("Papers on sensors for ships?") == []
+
+
+def test_shape_word_fixer_leaves_english_words_as_written():
+    from rag.question import fix_shape_words
+
+    assert fix_shape_words("how is FooNet compared with BarNet?") == "how is FooNet compared with BarNet?"
+    assert fix_shape_words("whcih papers use graphs?") == "which papers use graphs?"
+
+
+def test_lexical_words_leave_out_the_request():
+    from rag.question import lexical_words
+
+    words = lexical_words("Which papers study protein folding? Give me an overview.")
+    assert "protein" in words and "fold" in words
+    assert not {"paper", "studi", "overview"} & set(words)
+
+
+def test_lexical_words_keep_everything_when_only_request_words_are_left():
+    from rag.question import lexical_words
+
+    assert lexical_words("Which papers?") == ["paper"]
+
+
+def test_how_does_x_differ_from_y_names_two_works_however_long_their_descriptions():
+    from rag.question import compare_parts, profile
+
+    question = "How does QuillNet's way of handling long inputs differ from the sparse approach that introduces RiboSet?"
+    assert compare_parts(question) == [
+        "QuillNet's way of handling long inputs",
+        "sparse approach that introduces RiboSet",
+    ]
+    assert profile(question).shape == "compare"
+
+
+def test_a_long_part_without_a_name_is_no_comparison_of_works():
+    from rag.question import profile
+
+    question = "How does accuracy change and differ from what people expect when the models are trained for much longer?"
+    assert profile(question).shape != "compare"
+
+
+def test_a_long_part_naming_a_work_outside_how_does_x_differ_is_no_comparison():
+    from rag.question import profile
+
+    assert profile("how does QuillNet decide which of its input tokens to keep vs throw away?").shape != "compare"
+
+
+def test_lexical_words_leave_out_how_a_request_points_at_its_topic():
+    from rag.question import lexical_words
+
+    words = lexical_words("Summarise the protein-related papers in the collection")
+    assert "protein" in words
+    assert not {"relat", "collect"} & set(words)
+
+
+@pytest.mark.parametrize("mention", ["LLM-based", "CNN-like", "GPU-free", "RL-driven", "task-specific"])
+def test_a_compound_saying_what_kind_something_is_is_not_a_works_name(mention):
+    from rag.question import describes_a_kind
+
+    assert describes_a_kind(mention)
+
+
+@pytest.mark.parametrize("mention", ["QuillNet", "GPT-4o", "Who&When", "Co-Locator", "Arena-T2I"])
+def test_a_works_name_is_not_a_kind(mention):
+    from rag.question import describes_a_kind
+
+    assert not describes_a_kind(mention)
