@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rag.lexicon import is_name_like
+from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 from rag.retrieve import IndexSnapshot
@@ -174,7 +175,7 @@ def topic_presence(
         column = bm25.vocabulary.get(w)
         if column is None:
             continue
-        owners = np.unique(owner_rows[bm25.weights.rows_of(column)])
+        owners = sorted_unique(owner_rows[bm25.weights.rows_of(column)])
         doc_freq[w] = int(owners.size)
         held = owners if wanted is None else owners[np.isin(owners, wanted)]
         for r in held:

@@ -41,26 +41,30 @@ GENERIC_TERMS = frozenset(
 
 class EnglishWords:
     """The alphabetic whole words of a tokenizer's vocabulary, read from the tokenizer itself (the encoder's, already
-    loaded) instead of a Python set of its 22k words (~4 MiB of a serving process): ``in``, iteration, ``len``."""
+    loaded) instead of a Python set of its 22k words (~4 MiB of a serving process): ``in`` asks the tokenizer;
+    iteration and ``len`` read the words once into a tuple (~1.4 MiB), whose strings the word lists built from it
+    (spelling candidates, typo candidates by length) then share: the tokenizer makes a new string on every call,
+    and each list held its own copies (~4 MiB over a few hundred questions)."""
 
     def __init__(self, tokenizer) -> None:
         self._tokenizer = tokenizer
-        self._size: int | None = None
+        self._words: tuple[str, ...] | None = None
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and word.isalpha() and self._tokenizer.token_to_id(word) is not None
 
+    def _read(self) -> tuple[str, ...]:
+        if self._words is None:
+            token = self._tokenizer.id_to_token
+            words = (token(i) for i in range(self._tokenizer.get_vocab_size(with_added_tokens=True)))
+            self._words = tuple(w for w in words if w is not None and w.isalpha())
+        return self._words
+
     def __iter__(self) -> Iterator[str]:
-        token = self._tokenizer.id_to_token
-        for i in range(self._tokenizer.get_vocab_size(with_added_tokens=True)):
-            word = token(i)
-            if word is not None and word.isalpha():
-                yield word
+        return iter(self._read())
 
     def __len__(self) -> int:
-        if self._size is None:
-            self._size = sum(1 for _ in self)
-        return self._size
+        return len(self._read())
 
 
 class SearchedText(Protocol):

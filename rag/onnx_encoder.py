@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 # BiasGelu), written here or by onnxruntime.transformers' optimizer, measured no faster than this plain graph (whose
 # MatMul+Add, LayerNorm and GELU ONNX Runtime fuses itself), so the graph stays plain ONNX plus one contrib op.
 # 3: the cached file's weights in a file beside it (write_cached), the graph unchanged.
-EXPORTER_VERSION = 3
+# 4: the word-embedding table outside the graph (WordTable): the graph takes the token vectors, not the token ids.
+EXPORTER_VERSION = 4
 OPSET = 17  # LayerNormalization is standard from 17; every op used here is plain ONNX
 EXTERNAL_MIN_BYTES = 4096  # initializers from this size on are written to the weights file
 
@@ -116,9 +117,17 @@ def quantize_columns(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.clip(np.rint(weight / scale), -127, 127).astype(np.int8), scale
 
 
+def word_record(hidden: int, int8: bool) -> np.dtype:
+    """One row of the word table as stored: the float32 vector, or (int8) its int8 values and their scale."""
+    if int8:
+        return np.dtype([("q", np.int8, (hidden,)), ("scale", "<f4")])
+    return np.dtype([("v", "<f4", (hidden,))])
+
+
 def build_model(folder: Path, int8: bool = True):
-    """The ONNX model of the sentence-transformers folder: token ids and mask in, L2-normalised mean-pooled vectors
-    out, what SentenceTransformer.encode(normalize_embeddings=True) computes.
+    """The ONNX model of the sentence-transformers folder and its word table (:class:`WordTable` records, one per
+    token id): token vectors (the table's rows, looked up outside the graph) and mask in, L2-normalised
+    mean-pooled vectors out, what SentenceTransformer.encode(normalize_embeddings=True) computes.
 
     ``int8``: the weight matmuls run on int8 weights (one scale per output column) and int8 activations quantised
     per call (ONNX Runtime's DynamicQuantizeMatMul, what its dynamic quantisation writes): about twice as fast on
@@ -160,18 +169,18 @@ def build_model(folder: Path, int8: bool = True):
         return node("LayerNormalization", [x, gamma, beta], out, axis=-1, epsilon=shape.eps)
 
     heads, width = shape.heads, shape.hidden // shape.heads
-    # Embeddings: word + position + token type 0 (one sentence), the last two summed once here.
+    # Embeddings: word + position + token type 0 (one sentence), the last two summed once here. The word vectors
+    # come in as the graph's input "words" (WordTable.lookup): the table stays out of the graph.
+    table = w("embeddings.word_embeddings.weight")
+    records = np.empty(table.shape[0], word_record(shape.hidden, int8))
     if int8:  # the word table (half the weights) as int8 rows with one scale each: a smaller file and process
-        table_q, table_scale = quantize_columns(w("embeddings.word_embeddings.weight").T)
-        rows = node("Cast", [node("Gather", [const("word_embeddings_q", table_q.T.copy()), "input_ids"], "words_q")],
-                    "words_qf", to=TensorProto.FLOAT)  # fmt: skip
-        scales = node("Gather", [const("word_scales", table_scale[:, None]), "input_ids"], "words_s")
-        words = node("Mul", [rows, scales], "words")
+        table_q, table_scale = quantize_columns(table.T)
+        records["q"], records["scale"] = table_q.T, table_scale
     else:
-        words = node("Gather", [const("word_embeddings", w("embeddings.word_embeddings.weight")), "input_ids"],
-                     "words")  # fmt: skip
+        records["v"] = table
+    words = "words"
     positions_table = w("embeddings.position_embeddings.weight") + w("embeddings.token_type_embeddings.weight")[0]
-    seq_len = node("Shape", ["input_ids"], "seq_len", start=1, end=2)  # 1-D: [sequence]
+    seq_len = node("Shape", ["attention_mask"], "seq_len", start=1, end=2)  # 1-D: [sequence]
     positions = node("Slice", [const("positions_table", positions_table), const("zero1", np.array([0], np.int64)),
                                seq_len], "positions")  # fmt: skip
     x = layer_norm(node("Add", [words, positions], "embedded"), "embeddings.LayerNorm", "x0")
@@ -220,7 +229,7 @@ def build_model(folder: Path, int8: bool = True):
         nodes,
         "sentence_encoder",
         [
-            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "sequence"]),
+            helper.make_tensor_value_info("words", TensorProto.FLOAT, ["batch", "sequence", shape.hidden]),
             helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "sequence"]),
         ],
         [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", shape.hidden])],
@@ -229,7 +238,71 @@ def build_model(folder: Path, int8: bool = True):
     opsets = [helper.make_opsetid("", OPSET)] + ([helper.make_opsetid("com.microsoft", 1)] if int8 else [])
     model = helper.make_model(graph, opset_imports=opsets, producer_name="rag")
     model.ir_version = 8  # readable by any onnxruntime of the last few years (which also validates it on load)
-    return model
+    return model, records
+
+
+class WordTable:
+    """The word-embedding table, kept out of the ONNX graph: :meth:`lookup` gives the vectors of a batch's token
+    ids, read from the table's file a row at a time (``os.pread``: a few hundred bytes a token).
+
+    Inside the graph, ONNX Runtime maps the table's file into the process and gathers rows from the mapping, so
+    every row any question has touched stays resident: ~11 MiB of the int8 table in a serving process after a
+    few hundred questions, to save reading ~20 rows per question. Read per call, the process holds none of it
+    (the file stays in the page cache). Rows are decoded as the graph did: int8 values cast to float32 times
+    the row's scale, so vectors are bit for bit the same.
+    """
+
+    def __init__(self, dtype: np.dtype, *, records: np.ndarray | None = None, path: Path | None = None) -> None:
+        self.dtype = dtype
+        self.int8 = "q" in (dtype.names or ())
+        self._records = records
+        self._file = None
+        self.rows = 0 if records is None else len(records)
+        if path is not None:
+            size = path.stat().st_size
+            if size == 0 or size % dtype.itemsize:
+                raise ValueError(f"{path.name} is {size} bytes, not whole rows of {dtype.itemsize}")
+            self.rows = size // dtype.itemsize
+            if hasattr(os, "pread"):
+                self._file = open(path, "rb")  # noqa: SIM115 - held for the encoder's life, closed with it
+            else:  # no positional reads (Windows): the table in memory
+                self._records = np.fromfile(path, dtype)
+
+    @classmethod
+    def open(cls, path: Path, dtype: np.dtype, rows: int) -> WordTable:
+        """The table in ``path``; ValueError unless it holds exactly ``rows`` rows (a damaged or foreign file)."""
+        table = cls(dtype, path=path)
+        if table.rows != rows:
+            table.close()
+            raise ValueError(f"{path.name} holds {table.rows} rows, not {rows}")
+        return table
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def _read(self, ids: np.ndarray) -> np.ndarray:
+        if self._records is not None:
+            return self._records[ids]
+        assert self._file is not None
+        fd, size = self._file.fileno(), self.dtype.itemsize
+        chunks = [os.pread(fd, size, int(i) * size) for i in ids]
+        if any(len(chunk) != size for chunk in chunks):
+            raise OSError(f"{self._file.name}: a short read (the file was truncated)")
+        return np.frombuffer(b"".join(chunks), self.dtype)
+
+    def lookup(self, ids: np.ndarray) -> np.ndarray:
+        """float32 vectors of ``ids`` (any shape): shape ``ids.shape + (hidden,)``."""
+        if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= self.rows):
+            raise ValueError(f"token ids outside the table's {self.rows} rows")
+        unique, inverse = np.unique(ids, return_inverse=True)
+        records = self._read(unique)
+        if self.int8:
+            vectors = records["q"].astype(np.float32) * records["scale"][:, None]
+        else:
+            vectors = np.array(records["v"], np.float32)
+        return vectors[inverse.reshape(ids.shape)]
 
 
 def weights_file_name(model_name: str) -> str:
@@ -237,56 +310,78 @@ def weights_file_name(model_name: str) -> str:
     return model_name + ".weights"
 
 
-def write_cached(model, path: Path) -> None:
-    """Write ``model`` to ``path`` with its larger weights in a file beside it (:func:`weights_file_name`), each
-    file written under a temporary name and renamed, the weights first: a process that finds the model finds its
-    weights. ONNX Runtime reads external weights straight into the tensors it runs; from a single file it holds
-    the parsed file as well, measured ~25 MiB more resident for the int8 graph (a serving process's share)."""
-    from onnx import TensorProto
+def words_file_name(model_name: str) -> str:
+    """The file beside a cached model that holds its word table (:class:`WordTable`)."""
+    return model_name + ".words"
 
-    weights_name = weights_file_name(path.name)
-    fd, tmp = tempfile.mkstemp(prefix=".weights-", suffix=".tmp", dir=path.parent)
+
+def _write_replacing(path: Path, write) -> None:
+    """``write(handle)`` into a temporary file beside ``path``, then rename it to ``path``."""
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            for tensor in model.graph.initializer:
-                raw = tensor.raw_data
-                if len(raw) < EXTERNAL_MIN_BYTES:
-                    continue
-                offset = handle.tell()
-                handle.write(raw)
-                tensor.ClearField("raw_data")
-                tensor.data_location = TensorProto.EXTERNAL
-                del tensor.external_data[:]
-                for key, value in (("location", weights_name), ("offset", str(offset)), ("length", str(len(raw)))):
-                    entry = tensor.external_data.add()
-                    entry.key, entry.value = key, value
-        os.replace(tmp, path.parent / weights_name)
-        fd, tmp = tempfile.mkstemp(prefix=".model-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(model.SerializeToString())
+            write(handle)
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
 
 
-def cached_model(folder: Path, cache_dir: Path | None, int8: bool = True) -> str | bytes:
-    """The model's file under ``cache_dir`` (its weights in a file beside it), written when missing; the model's
-    bytes when there is no cache folder or it cannot be written (building takes well under a second)."""
+def write_cached(model, path: Path, words: np.ndarray | None = None) -> None:
+    """Write ``model`` to ``path`` with its larger weights in a file beside it (:func:`weights_file_name`) and its
+    word table in another (:func:`words_file_name`), each file written under a temporary name and renamed, the
+    model last: a process that finds the model finds its weights and word table. ONNX Runtime reads external weights straight into the tensors it runs; from a single file it holds
+    the parsed file as well, measured ~25 MiB more resident for the int8 graph (a serving process's share)."""
+    from onnx import TensorProto
+
+    if words is not None:
+        _write_replacing(path.parent / words_file_name(path.name), lambda handle: handle.write(words.tobytes()))
+    weights_name = weights_file_name(path.name)
+
+    def write_weights(handle) -> None:
+        for tensor in model.graph.initializer:
+            raw = tensor.raw_data
+            if len(raw) < EXTERNAL_MIN_BYTES:
+                continue
+            offset = handle.tell()
+            handle.write(raw)
+            tensor.ClearField("raw_data")
+            tensor.data_location = TensorProto.EXTERNAL
+            del tensor.external_data[:]
+            for key, value in (("location", weights_name), ("offset", str(offset)), ("length", str(len(raw)))):
+                entry = tensor.external_data.add()
+                entry.key, entry.value = key, value
+
+    _write_replacing(path.parent / weights_name, write_weights)
+    _write_replacing(path, lambda handle: handle.write(model.SerializeToString()))
+
+
+def cached_model(folder: Path, cache_dir: Path | None, int8: bool = True) -> tuple[str | bytes, WordTable]:
+    """The model's file under ``cache_dir`` (its weights and word table in files beside it), written when missing
+    or when its word table is damaged, and the word table; the model's bytes and the table in memory when there is
+    no cache folder or it cannot be written (building takes well under a second)."""
+    shape = ModelShape.of(folder)
+    dtype = word_record(shape.hidden, int8)
+    vocab = int(_read_json(folder / "config.json").get("vocab_size") or 0)
     if cache_dir is not None:
         path = cache_dir / model_file_name(folder, int8)
-        if path.is_file() and (cache_dir / weights_file_name(path.name)).is_file():
-            return str(path)
-    model = build_model(folder, int8)
+        words = cache_dir / words_file_name(path.name)
+        if path.is_file() and (cache_dir / weights_file_name(path.name)).is_file() and words.is_file():
+            try:
+                return str(path), WordTable.open(words, dtype, vocab)
+            except (OSError, ValueError) as exc:
+                log.warning("the cached word table %s is unusable (%s); writing the encoder again", words.name, exc)
+    model, records = build_model(folder, int8)
     if cache_dir is None:
-        return model.SerializeToString()
+        return model.SerializeToString(), WordTable(dtype, records=records)
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        write_cached(model, path)
+        write_cached(model, path, records)
         log.info("wrote the ONNX encoder %s", path.name)
+        return str(path), WordTable.open(words, dtype, len(records))
     except OSError as exc:  # a read-only data folder still encodes, from memory
         log.warning("cannot cache the ONNX encoder in %s (%s); building it in memory", cache_dir.name, exc.strerror)
-        return build_model(folder, int8).SerializeToString()  # write_cached moved the weights out of ``model``
-    return str(path)
+        model, records = build_model(folder, int8)  # write_cached moved the weights out of the first ``model``
+        return model.SerializeToString(), WordTable(dtype, records=records)
 
 
 @lru_cache(maxsize=4)
@@ -332,7 +427,7 @@ class OnnxSentenceEncoder:
         self.threads = max(1, threads)
         self.tokenizer = tokenizer if tokenizer is not None else self.load_tokenizer(folder)  # shareable: read-only
         self.int8 = int8
-        self.model = cached_model(folder, cache_dir, int8)
+        self.model, self.words = cached_model(folder, cache_dir, int8)
         try:
             self.session = self._open()
         except Exception as exc:  # onnxruntime raises its own exception types
@@ -342,7 +437,9 @@ class OnnxSentenceEncoder:
             log.warning("the cached ONNX encoder %s is unusable (%s); writing it again", Path(self.model).name, exc)
             Path(self.model).unlink(missing_ok=True)
             Path(self.model).with_name(weights_file_name(Path(self.model).name)).unlink(missing_ok=True)
-            self.model = cached_model(folder, cache_dir, int8)
+            self.words.close()
+            Path(self.model).with_name(words_file_name(Path(self.model).name)).unlink(missing_ok=True)
+            self.model, self.words = cached_model(folder, cache_dir, int8)
             self.session = self._open()
 
     @staticmethod
@@ -399,7 +496,7 @@ class OnnxSentenceEncoder:
             for r, i in enumerate(rows):
                 ids[r, : len(ids_list[i])] = ids_list[i]
                 mask[r, : len(ids_list[i])] = 1
-            out[rows] = self.session.run(["embedding"], {"input_ids": ids, "attention_mask": mask})[0]
+            out[rows] = self.session.run(["embedding"], {"words": self.words.lookup(ids), "attention_mask": mask})[0]
 
         workers = min(workers, len(batches))
         if workers <= 1:

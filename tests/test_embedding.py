@@ -145,6 +145,26 @@ def test_a_damaged_weights_file_is_written_again(tmp_path):
     assert weights.stat().st_size > 10_000_000
 
 
+def test_a_damaged_word_table_is_written_again(tmp_path):
+    expected = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(["a question"])
+    (words,) = tmp_path.glob("*.onnx.words")
+    words.write_bytes(words.read_bytes()[:1001])
+    again = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(["a question"])
+    assert np.array_equal(again, expected)
+    assert words.stat().st_size > 10_000_000
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
+def test_the_word_table_is_read_not_mapped_into_the_process(tmp_path):
+    """ONNX Runtime maps a graph's weights file; rows gathered from a mapped table would pile up in the process."""
+    encoder = LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path)
+    encoder.encode(["which papers study protein folding?", "zebrafish lidar quantum"])
+    with open("/proc/self/maps") as maps:
+        mapped = maps.read()
+    assert ".onnx.weights" in mapped  # the graph's weights, as ONNX Runtime holds them
+    assert ".onnx.words" not in mapped
+
+
 def test_the_cached_graph_keeps_its_weights_in_a_file_beside_it(tmp_path):
     """ONNX external data: the same vectors as the graph held in memory as one piece (no cache folder)."""
     texts = ["a question", "Graph neural networks for molecules."]

@@ -199,6 +199,23 @@ def test_english_words_are_the_alphabetic_whole_words_of_the_tokenizer():
     assert 3 not in words
 
 
+class FreshStringsTokenizer(FakeTokenizer):
+    """Like `tokenizers.Tokenizer`: a new string object on every id_to_token call."""
+
+    def id_to_token(self, i: int) -> str | None:
+        word = super().id_to_token(i)
+        return None if word is None else "".join(list(word))
+
+
+def test_english_words_give_one_string_object_per_word_however_often_they_are_read():
+    from rag.lexicon import EnglishWords
+
+    words = EnglishWords(FreshStringsTokenizer(["[PAD]", "graph", "kernel"]))
+    first, second = list(words), list(words)
+    assert first == second == ["graph", "kernel"]
+    assert all(a is b for a, b in zip(first, second, strict=True))  # word lists built from it share the strings
+
+
 def test_english_words_match_the_models_vocabulary_file():
     from pathlib import Path
 

@@ -241,3 +241,12 @@ def test_searching_the_lowered_text_in_blocks_finds_what_the_whole_string_would(
         assert lowered.search(re.compile(pattern)) == bool(re.search(pattern, whole)), pattern
     for phrase in ("carlo tree", "search\ngraph", "networks. x", "ünï", "Monte", "Δ-net", "ef.\n", "zz"):
         assert (phrase in lowered) == (phrase in whole), phrase
+
+
+def test_sorted_unique_is_numpys_unique_of_integers():
+    from rag.manifest import sorted_unique
+
+    for values in ([], [7], [3, 1, 3, 2, 1], [5, 5, 5], [-2, 9, 0, -2, 9]):
+        array = np.array(values, np.int64)
+        assert np.array_equal(sorted_unique(array), np.unique(array))
+        assert sorted_unique(array).dtype == array.dtype
