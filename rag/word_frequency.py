@@ -6,15 +6,16 @@ resident, measured in a serving process) and importing wordfreq costs ~10 MiB mo
 the same values from the same list stored as two arrays (the words sorted, and each word's centibel band, as
 wordfreq stores it), memory-mapped from the data folder, where they are written on first use (well under a second;
 the pipeline writes them at ingest), named by the wordfreq version and a hash of this file, so a change to either
-writes new ones. A lookup is a binary search that touches a few pages. Words of ASCII lower-case letters and hyphens (what
-the engine asks about) are looked up without importing wordfreq; anything else is tokenized by wordfreq's own
-tokenizer first. Without a writable folder the arrays are built in memory (~11 MiB).
+writes new ones. A lookup is a binary search that touches a few pages. Words of ASCII letters, digits and hyphens
+(what the engine asks about: "3d", "gpt-4o", "F1") are looked up without importing wordfreq; anything else is
+tokenized by wordfreq's own tokenizer first. Without a writable folder the arrays are built in memory (~11 MiB).
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.util
 import logging
 import math
 import os
@@ -33,9 +34,13 @@ log = logging.getLogger(__name__)
 
 FORMAT = 1
 LANGUAGE = "en"
-# Words that wordfreq's English tokenizer splits at hyphens only: ASCII lower-case letters, hyphens between or around
-# them ("state-of-the-art" -> state, of, the, art). Anything else goes through wordfreq's own tokenizer.
-_PLAIN = re.compile(r"-*[a-z]+(?:-+[a-z]+)*-*")
+# Words that wordfreq's English tokenizer splits at hyphens only: ASCII lower-case letters and digits, hyphens between
+# or around them ("state-of-the-art" -> state, of, the, art; "gpt-4o" -> gpt, 4o; checked against wordfreq.tokenize on
+# the corpus's words and 50,000 random strings of letters, digits and hyphens). Anything else (dots, non-ASCII) goes
+# through wordfreq's own tokenizer, except two shapes it keeps whole (checked the same way): decimal numbers, also
+# with a unit or magnitude after them ("0.95", "1,000", "1.7b"), and dotted initials ("i.e", "u.s").
+_PLAIN = re.compile(r"-*[a-z0-9]+(?:-+[a-z0-9]+)*-*")
+_WHOLE = re.compile(r"[0-9]+(?:[.,][0-9]+)+[a-z0-9]*|[a-z](?:\.[a-z])+")
 # zipf_frequency's default minimum (Zipf 0) as a frequency: what an unknown word gets.
 _MIN_FREQ = 10**0 / 1e9
 
@@ -125,21 +130,29 @@ def zipf_of(tokens: list[str], band: Callable[[str], int | None]) -> float:
     for token in tokens:
         smashed = token
         if any(ch.isdigit() for ch in token):
-            from wordfreq.numbers import smash_numbers
-
-            smashed = smash_numbers(token)
+            smashed = _numbers().smash_numbers(token)
         index = band(smashed)
         if index is None:
             return _zipf(_MIN_FREQ)
         freq = 10 ** (-index / 100)
         if smashed != token:
-            from wordfreq.numbers import digit_freq
-
-            freq *= digit_freq(token)
+            freq *= _numbers().digit_freq(token)
         one_over += 1.0 / freq
     unrounded = max(1.0 / one_over, _MIN_FREQ)
     leading_zeroes = math.floor(-math.log(unrounded, 10))
     return _zipf(round(unrounded, leading_zeroes + 3))  # wordfreq keeps 3 significant digits
+
+
+@lru_cache(maxsize=1)
+def _numbers():
+    """wordfreq's ``numbers`` module (it imports only ``regex``) loaded from its file: importing it as
+    ``wordfreq.numbers`` first runs wordfreq's package init (langcodes, msgpack, its tokenizer: ~7 MiB resident,
+    measured in a serving process on the first question with a word such as "3d")."""
+    origin = importlib.util.find_spec("wordfreq").origin
+    spec = importlib.util.spec_from_file_location("rag._wordfreq_numbers", Path(origin).parent / "numbers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _zipf(freq: float) -> float:
@@ -156,8 +169,11 @@ def use_cache_dir(path: Path | None) -> None:
 @lru_cache(maxsize=50_000)
 def zipf_frequency(word: str) -> float:
     """``wordfreq.zipf_frequency(word, "en")``, read from the on-disk table (0 unknown .. ~7.7 "the")."""
-    if _PLAIN.fullmatch(word):
-        tokens = [part for part in word.split("-") if part]
+    folded = word.lower() if word.isascii() else word  # wordfreq case-folds; for ASCII that is lower()
+    if _PLAIN.fullmatch(folded):
+        tokens = [part for part in folded.split("-") if part]
+    elif _WHOLE.fullmatch(folded):
+        tokens = [folded]
     else:
         from wordfreq import lossy_tokenize
 

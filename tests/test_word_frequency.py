@@ -62,11 +62,21 @@ def test_an_unknown_token_or_no_token_is_zipf_zero():
 def test_plain_words_split_at_hyphens_like_wordfreqs_tokenizer():
     from wordfreq import lossy_tokenize
 
-    for word in ("ox", "well-known", "state-of-the-art", "tool-", "-fold", "re--run"):
+    for word in ("ox", "well-known", "state-of-the-art", "tool-", "-fold", "re--run", "gpt4", "3d", "gpt-4o", "2024"):
         assert wf._PLAIN.fullmatch(word)
         assert [p for p in word.split("-") if p] == lossy_tokenize(word, "en")
-    for word in ("Ox", "gpt4", "naïve", "don't", "a b", ""):
-        assert not wf._PLAIN.fullmatch(word)  # these go through wordfreq's own tokenizer
+    for word in ("Ox", "naïve", "don't", "a b", "", "0.5", "b.9"):
+        assert not wf._PLAIN.fullmatch(word)  # not split at hyphens only
+
+
+def test_decimal_numbers_and_dotted_initials_are_one_token_like_wordfreqs_tokenizer():
+    from wordfreq import lossy_tokenize
+
+    for word in ("0.95", "1,000", "3.14.15", "1.7b", "2.5m", "i.e", "u.s.a"):
+        assert wf._WHOLE.fullmatch(word)
+        assert lossy_tokenize(word, "en") == [word]
+    for word in ("b.91", "flux.1", "0.", ".5", "ab.c"):  # wordfreq splits or trims these: its own tokenizer reads them
+        assert not wf._WHOLE.fullmatch(word)
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +106,9 @@ def test_zipf_frequency_reads_the_table_of_the_cache_folder(english, monkeypatch
     monkeypatch.setattr(wf, "_table", english)
     wf.zipf_frequency.cache_clear()
     try:
-        for word in ("network", "federated", "electricaty", "multi-hop", "gpt-4"):
-            assert wf.zipf_frequency(word) == zipf_frequency(word, "en")
+        for word in ("network", "federated", "electricaty", "multi-hop", "gpt-4", "3D", "F1", "70B", "GPT-4o",
+                     "2019", "0.95", "1.7b", "i.e", "e.g.", "Naïve", "b.91"):  # fmt: skip
+            assert wf.zipf_frequency(word) == zipf_frequency(word, "en"), word
     finally:
         wf.zipf_frequency.cache_clear()
 
@@ -113,3 +124,20 @@ def test_an_existing_table_file_is_read_not_rebuilt(english, monkeypatch):
 def test_without_a_cache_folder_the_table_is_built_in_memory():
     table = wf.load(wf._source, "any", None)
     assert table.where == ":memory:" and table.band("the") is not None
+
+
+def test_words_with_capitals_digits_or_dots_are_looked_up_without_importing_wordfreq(english):
+    """Importing wordfreq (its package init: langcodes, msgpack) costs a serving process ~7 MiB: "3D", "F1", "0.95"
+    or "i.e" in a question must not bring it in."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from pathlib import Path; from rag import word_frequency as wf; "
+        f"wf.use_cache_dir(Path({str(Path(english.where).parent)!r})); "
+        "values = [wf.zipf_frequency(w) for w in ('3D', 'F1', 'gpt-4o', '70B', '2019', '0.95', 'i.e', 'Graph')]; "
+        "assert all(v > 0 for v in values), values; "
+        "print('wordfreq' in sys.modules, 'langcodes' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.split() == ["False", "False"]
