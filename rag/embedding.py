@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -159,7 +160,10 @@ class LocalSentenceEmbedding:
         if n_texts > QUERY_MAX_TEXTS:
             _ = self.onnx_encoder
 
-    def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
+    def encode(
+        self, texts: list[str], batch_size: int | None = None, progress: Callable[[int], None] | None = None
+    ) -> np.ndarray:
+        """L2-normalised vectors, one row per text; ``progress(n)`` as each batch of n texts is done."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         texts = list(texts)
@@ -168,5 +172,7 @@ class LocalSentenceEmbedding:
             # vector never depends on what it was batched with, and no padding is computed
             query = self.query_encoder
             size = 1 if query.int8 else (batch_size or self.embed_batch_size)
-            return query.encode(texts, size, 1)
-        return self.onnx_encoder.encode(texts, batch_size or self.embed_batch_size, self.workers_for(len(texts)))
+            return query.encode(texts, size, 1, progress)
+        return self.onnx_encoder.encode(
+            texts, batch_size or self.embed_batch_size, self.workers_for(len(texts)), progress
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import inspect
 import logging
 import os
 import time
@@ -335,6 +336,7 @@ def _embed_and_store(
     reuse: dict[str, np.ndarray],
     batch_size: int,
     progress: ProgressCallback | None,
+    slice_texts: int = 2048,
 ) -> np.ndarray:
     """Encode what is new, add the chunks the store lacks, and return every sentence vector in manifest order.
 
@@ -354,16 +356,29 @@ def _embed_and_store(
     if progress:
         progress(0, total)
     sentence_vectors = dict(reuse)
-    # Encode in slices of about ``step`` texts across abstract boundaries (one huge abstract is many slices), so a
-    # long ingest shows progress; each abstract's chunks are written as soon as its last text is encoded, so an
-    # interruption keeps finished work.
-    step = max(batch_size, 256)
+    # Encode in slices of about ``step`` texts across abstract boundaries (one huge abstract is many slices); each
+    # abstract's chunks are written as soon as its last text is encoded, so an interruption keeps finished work.
+    # Within a slice texts are batched by length and the cores share its batches: slices of 2048 rather than 256
+    # made ingest of the seeds ~10 % faster (less padding, one idle core at a slice's end instead of three).
+    # An encoder that reports its batches (ours) moves the progress bar within a slice.
+    step = max(batch_size, slice_texts)
+    per_batch = progress is not None and "progress" in inspect.signature(embedder.encode).parameters
     texts = [t for _, recipe in todo for t in recipe.texts]
+    encoded = [0]
+
+    def advance(n: int) -> None:  # the encoder finished a batch of n texts
+        encoded[0] += n
+        progress(min(total, encoded[0]), total)
+
     pending = deque(todo)  # abstracts whose texts are not all encoded yet, in order
     encoded_rows: list[np.ndarray] = []  # encoded slices not yet used by a finished abstract
     buffered = 0  # rows in encoded_rows
     for start in range(0, len(texts), step):
-        encoded_rows.append(embedder.encode(texts[start : start + step], batch_size=batch_size))
+        piece = texts[start : start + step]
+        if per_batch:
+            encoded_rows.append(embedder.encode(piece, batch_size=batch_size, progress=advance))
+        else:
+            encoded_rows.append(embedder.encode(piece, batch_size=batch_size))
         buffered += len(encoded_rows[-1])
         new_chunks, new_vectors = [], []
         while pending and len(pending[0][1].texts) <= buffered:

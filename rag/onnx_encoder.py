@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -479,9 +480,11 @@ class OnnxSentenceEncoder:
             ids_list.append(ids)
         return ids_list
 
-    def encode(self, texts: list[str], batch_size: int = 16, workers: int = 1) -> np.ndarray:
+    def encode(
+        self, texts: list[str], batch_size: int = 16, workers: int = 1, progress: Callable[[int], None] | None = None
+    ) -> np.ndarray:
         """Vectors in input order. Texts are encoded in batches of similar length (less padding), ``workers``
-        batches at a time."""
+        batches at a time; ``progress(n)`` is called in this thread as each batch of n texts is done."""
         if not texts:
             return np.zeros((0, self.dimension), np.float32)
         ids_list = self.token_ids(texts)
@@ -489,7 +492,7 @@ class OnnxSentenceEncoder:
         batches = [order[start : start + max(1, batch_size)] for start in range(0, len(order), max(1, batch_size))]
         out = np.empty((len(texts), self.dimension), np.float32)
 
-        def run(rows: list[int]) -> None:
+        def run(rows: list[int]) -> int:
             length = len(ids_list[rows[-1]])
             ids = np.zeros((len(rows), length), np.int64)
             mask = np.zeros((len(rows), length), np.int64)
@@ -497,14 +500,21 @@ class OnnxSentenceEncoder:
                 ids[r, : len(ids_list[i])] = ids_list[i]
                 mask[r, : len(ids_list[i])] = 1
             out[rows] = self.session.run(["embedding"], {"words": self.words.lookup(ids), "attention_mask": mask})[0]
+            return len(rows)
 
         workers = min(workers, len(batches))
         if workers <= 1:
-            for rows in batches:
-                run(rows)
+            done = map(run, batches)
         else:
             from concurrent.futures import ThreadPoolExecutor
 
-            with ThreadPoolExecutor(workers, thread_name_prefix="encode") as pool:
-                list(pool.map(run, batches[::-1]))  # longest first, so no core is left with a long batch at the end
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="encode")
+            done = pool.map(run, batches[::-1])  # longest first, so no core is left with a long batch at the end
+        try:
+            for n in done:
+                if progress is not None:
+                    progress(n)
+        finally:
+            if workers > 1:
+                pool.shutdown(cancel_futures=True)
         return out

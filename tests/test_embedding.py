@@ -114,6 +114,18 @@ def test_data_parallel_batches_give_the_same_vectors(encoder, seed_sentences):
     assert np.array_equal(one_at_a_time, three_at_once)
 
 
+@pytest.mark.parametrize("workers", [1, 3])
+def test_progress_hears_of_every_batch_in_the_calling_thread(encoder, seed_sentences, workers):
+    import threading
+
+    texts, heard = seed_sentences[:70], []
+    vectors = encoder.onnx_encoder.encode(
+        texts, batch_size=8, workers=workers, progress=lambda n: heard.append((n, threading.current_thread().name))
+    )
+    assert sorted(n for n, _ in heard) == [6] + [8] * 8 and {name for _, name in heard} == {"MainThread"}
+    assert np.array_equal(vectors, encoder.onnx_encoder.encode(texts, batch_size=8, workers=1))
+
+
 def test_the_graph_is_written_once_per_model_and_exporter_version(tmp_path, monkeypatch):
     LocalSentenceEmbedding("all-MiniLM-L6-v2", cache_dir=tmp_path).encode(["a question"])
     files = list(tmp_path.glob("*.onnx"))

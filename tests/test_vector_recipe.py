@@ -129,7 +129,8 @@ def test_one_huge_abstract_is_encoded_in_slices_with_progress_after_each():
     chunks = [c for a in abstracts for c in chunk_abstract(a, fake_word_counter, 12, 1)]
     encoder, store, progress = FakeHashEncoder(), FakeListStore(), []
     vectors = _embed_and_store(
-        store, encoder, abstracts, chunks, set(), {}, 16, lambda done, total: progress.append((done, total))
+        store, encoder, abstracts, chunks, set(), {}, 16, lambda done, total: progress.append((done, total)),
+        slice_texts=256,
     )
     total = sum(len(a.sentences) for a in abstracts)
     assert max(encoder.calls) <= 256 and sum(encoder.calls) == total  # 600 sentences are never one call
@@ -138,3 +139,30 @@ def test_one_huge_abstract_is_encoded_in_slices_with_progress_after_each():
     assert store.added == [c.id for c in chunks]  # every chunk stored once, in order
     expected = np.vstack([np.stack([encoder.vector(s) for s in a.sentence_texts()]) for a in abstracts])
     assert np.allclose(vectors, expected, atol=1e-6)  # slicing changes nothing in the vectors
+
+
+class FakeBatchReportingEncoder(FakeHashEncoder):
+    """A fake encoder that, like the real one, reports each batch of 16 texts it finishes."""
+
+    def encode(self, texts, batch_size=None, progress=None) -> np.ndarray:
+        out = super().encode(texts, batch_size)
+        for start in range(0, len(texts), 16):
+            if progress is not None:
+                progress(min(16, len(texts) - start))
+        return out
+
+
+def test_an_encoder_that_reports_batches_moves_progress_within_one_slice():
+    from rag.ingest import _embed_and_store
+
+    bodies = [SIX, " ".join(f"Sentence number {i} is here." for i in range(100))]
+    abstracts = [abstract_of(body) for body in bodies]
+    chunks = [c for a in abstracts for c in chunk_abstract(a, fake_word_counter, 12, 1)]
+    encoder, progress = FakeBatchReportingEncoder(), []
+    _embed_and_store(FakeListStore(), encoder, abstracts, chunks, set(), {}, 16,
+                     lambda done, total: progress.append((done, total)))  # fmt: skip
+    total = sum(len(a.sentences) for a in abstracts)
+    assert encoder.calls == [total]  # one slice
+    dones = [done for done, _ in progress]
+    assert dones[0] == 0 and dones[-1] == total and dones == sorted(dones)
+    assert len(set(dones)) >= total // 16  # a step per batch, not one jump at the end
