@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rag.policy import AnswerPolicy
 from rag.text import NUMBER_WORDS
@@ -164,35 +162,6 @@ def decide(signals: AbstentionSignals, policy: AnswerPolicy | None = None) -> De
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
-@dataclass(frozen=True, slots=True)
-class Vocabulary:
-    """The alphabetic words of several word sets, as one vocabulary, without building their union (a set of the
-    tokenizer's English words and a corpus's words is ~2 MiB of a serving process). Hashable: a cache key."""
-
-    parts: tuple[Collection[str], ...]
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and word.isalpha() and any(word in part for part in self.parts)
-
-    def __iter__(self) -> Iterator[str]:  # a word in several parts comes once per part
-        return (w for part in self.parts for w in part if w.isalpha())
-
-
-@lru_cache(maxsize=4)
-def _by_length(vocabulary: Collection[str]) -> tuple[str, ...]:
-    """The vocabulary's words once each, ordered by length then alphabetically (two stable sorts: no (length, word)
-    key tuple per word, ~1.4 MiB of small objects the allocator would keep)."""
-    return tuple(sorted(sorted(set(vocabulary)), key=len))
-
-
-def _of_lengths(vocabulary: Collection[str], shortest: int, longest: int) -> tuple[str, ...]:
-    """The vocabulary's words of these lengths, once each, by length then alphabetically (a word k edits away
-    differs in length by at most k): a slice of one ordered tuple per vocabulary, not a cached tuple per length
-    window (a serving process held ~4 MiB of those after a few hundred questions)."""
-    words = _by_length(vocabulary)
-    return words[bisect_left(words, shortest, key=len) : bisect_right(words, longest, key=len)]
-
-
 def looks_mistyped(
     word: str, vocabulary: Collection[str], *, common_zipf: float = 2.0, short_edits: int = 1, long_edits: int = 2,
     long_chars: int = 8,
@@ -204,12 +173,13 @@ def looks_mistyped(
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 
+    from rag.lexicon import words_of_lengths
     from rag.word_frequency import zipf_frequency
 
     if len(word) < 4 or word in vocabulary or zipf_frequency(word) >= common_zipf:
         return False
     edits = long_edits if len(word) >= long_chars else short_edits
-    candidates = _of_lengths(vocabulary, len(word) - edits, len(word) + edits)
+    candidates = words_of_lengths(vocabulary, len(word) - edits, len(word) + edits)
     return process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=edits) is not None
 
 
@@ -332,13 +302,8 @@ def slot_missing(sentences: Iterable[str], weights: Mapping[str, float], holds_a
     nothing weighs. The answer to "what accuracy on B" is a number said of B, not any number of the abstract."""
     from rag.text import content_words
 
-    total = sum(weights.values())
-    if total <= 0:
+    if sum(weights.values()) <= 0:
         return 0.0
-    best = 0.0
-    for sentence in sentences:
-        if holds_answer(sentence):
-            words = set(content_words(sentence))
-            best = max(best, sum(v for w, v in weights.items() if w in words) / total)
-    return 1.0 - best
+    missing = (weighted_missing(weights, set(content_words(s))) for s in sentences if holds_answer(s))
+    return min(missing, default=1.0)
 

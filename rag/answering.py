@@ -20,7 +20,6 @@ import numpy as np
 from rag.abstain import (
     LIST_SHAPES,
     AbstentionSignals,
-    Vocabulary,
     decide,
     english_rarity,
     features,
@@ -50,6 +49,7 @@ from rag.lexicon import (
     GENERIC_TERMS,
     Link,
     Linking,
+    Vocabulary,
     cooccurrence,
     document_frequency,
     english_words,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from array import array
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,35 @@ GENERIC_TERMS = frozenset(
     aistats colt corl rss icra iros miccai tmlr jmlr arxiv openreview github huggingface phd msc bsc ms ba ieee acm
     sota llm llms vlm vlms mllm mllms nlp ai ml rl gpu gpus cpu api apis""".split()
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The alphabetic words of several word sets, as one vocabulary, without building their union (a set of the
+    tokenizer's English words and a corpus's words is ~2 MiB of a serving process). Hashable: a cache key."""
+
+    parts: tuple[Collection[str], ...]
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.isalpha() and any(word in part for part in self.parts)
+
+    def __iter__(self) -> Iterator[str]:  # a word in several parts comes once per part
+        return (w for part in self.parts for w in part if w.isalpha())
+
+
+@lru_cache(maxsize=4)
+def _by_length(vocabulary: Collection[str]) -> tuple[str, ...]:
+    """The vocabulary's words once each, ordered by length then alphabetically (two stable sorts: no (length, word)
+    key tuple per word, ~1.4 MiB of small objects the allocator would keep)."""
+    return tuple(sorted(sorted(set(vocabulary)), key=len))
+
+
+def words_of_lengths(vocabulary: Collection[str], shortest: int, longest: int) -> tuple[str, ...]:
+    """The vocabulary's words of these lengths, once each, by length then alphabetically (a word k edits away
+    differs in length by at most k): a slice of one ordered tuple per vocabulary, not a cached tuple per length
+    window (a serving process held ~4 MiB of those after a few hundred questions)."""
+    words = _by_length(vocabulary)
+    return words[bisect_left(words, shortest, key=len) : bisect_right(words, longest, key=len)]
 
 
 class EnglishWords:
@@ -153,10 +183,9 @@ class Lexicon:
     stems: frozenset[str] = frozenset()  # every content word (rag.text.content_words) of the corpus
     _vocabulary: list[str] | None = None  # spelling candidates, built on first use
     _vocabulary_set: frozenset[str] | None = None
-    _short: list[str] | None = None
-    _by_length: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)  # typo candidates by length
+    _short: list[str] | None = None  # corpus words of 3-6 characters (short typos), built on first use
     _by_start: dict[str, tuple[str, ...]] = field(default_factory=dict)  # known words by their first two letters
-    _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (typo and abbreviation checks)  # corpus words of 3-6 characters (short typos), built on first use
+    _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (abbreviation checks), built on first use
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
@@ -378,15 +407,13 @@ class Lexicon:
         self, word: str, english: Collection[str], edits: int = 1, long_edits: int = 2, long_chars: int = 8
     ) -> bool:
         """Whether ``word`` is ``edits`` edits (adjacent swaps included; ``long_edits`` from ``long_chars`` letters
-        on) from a corpus word or a word of the tokenizer's vocabulary (as rag.abstain.looks_mistyped reads typos)."""
+        on) from a corpus word or a word of the tokenizer's vocabulary (as rag.abstain.looks_mistyped reads typos,
+        from the same length-ordered candidates)."""
         from rapidfuzz.distance import OSA
 
         allowed = long_edits if len(word) >= long_chars else edits
-        key = (len(word) - allowed, len(word) + allowed)
-        if key not in self._by_length:
-            lo, hi = key
-            self._by_length[key] = tuple(w for w in self._known(english) if lo <= len(w) <= hi)
-        return process.extractOne(word, self._by_length[key], scorer=OSA.distance, score_cutoff=allowed) is not None
+        candidates = words_of_lengths(Vocabulary((self.words, english)), len(word) - allowed, len(word) + allowed)
+        return process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=allowed) is not None
 
     def _near_short(self, lowered: str) -> str | None:
         """The corpus name, else corpus word, a short token (3-4 letters) mistypes by one edit (adjacent swaps

@@ -174,39 +174,40 @@ def test_names_new_needs_enough_different_names_and_skips_quantities_and_the_que
 
 
 def test_a_vocabulary_of_several_word_sets_is_their_alphabetic_union():
-    from rag.abstain import Vocabulary, _of_lengths
+    from rag.lexicon import Vocabulary, words_of_lengths
 
     corpus, common = frozenset({"graph", "x-ray", "kernel", "gpt4"}), frozenset({"kernel", "graph", "table", "[cls]"})
     view = Vocabulary((corpus, common))
     union = frozenset(w for w in corpus | common if w.isalpha())
     assert {w for w in view} == union
     assert all(w in view for w in union) and "x-ray" not in view and "gpt4" not in view and "grape" not in view
-    assert _of_lengths(view, 5, 6) == _of_lengths(union, 5, 6) == ("graph", "table", "kernel")  # each word once
+    assert words_of_lengths(view, 5, 6) == words_of_lengths(union, 5, 6) == ("graph", "table", "kernel")  # each word once
     assert hash(view) == hash(Vocabulary((corpus, common)))  # equal views share the cached length windows
 
 
 def test_length_windows_are_ordered_by_length_and_clamped_at_the_ends():
-    from rag.abstain import _of_lengths
+    from rag.lexicon import words_of_lengths
 
     words = frozenset({"ab", "abc", "abd", "abcd", "abcdefg"})
-    assert _of_lengths(words, 3, 4) == ("abc", "abd", "abcd")
-    assert _of_lengths(words, -1, 2) == ("ab",)  # a short word's window may start below zero
-    assert _of_lengths(words, 5, 6) == () and _of_lengths(words, 7, 99) == ("abcdefg",)
-    assert _of_lengths(words, 4, 3) == () and _of_lengths(frozenset(), 1, 5) == ()
+    assert words_of_lengths(words, 3, 4) == ("abc", "abd", "abcd")
+    assert words_of_lengths(words, -1, 2) == ("ab",)  # a short word's window may start below zero
+    assert words_of_lengths(words, 5, 6) == () and words_of_lengths(words, 7, 99) == ("abcdefg",)
+    assert words_of_lengths(words, 4, 3) == () and words_of_lengths(frozenset(), 1, 5) == ()
 
 
 def test_length_windows_share_the_vocabularys_strings():
-    from rag.abstain import _of_lengths
+    from rag.lexicon import words_of_lengths
 
     words = frozenset("".join(["kern", "el", str(i)]) for i in range(3)) | {"graphs"}
-    window = _of_lengths(words, 6, 7)
+    window = words_of_lengths(words, 6, 7)
     assert set(window) == words
     assert all(any(w is v for v in words) for w in window)  # references to the same strings, not copies
-    assert all(a is b for a, b in zip(window, _of_lengths(words, 6, 7), strict=True))
+    assert all(a is b for a, b in zip(window, words_of_lengths(words, 6, 7), strict=True))
 
 
 def test_looks_mistyped_reads_a_vocabulary_view_as_the_union():
-    from rag.abstain import Vocabulary, looks_mistyped
+    from rag.abstain import looks_mistyped
+    from rag.lexicon import Vocabulary
 
     view = Vocabulary((frozenset({"electricity", "demand"}), frozenset({"forecasting", "design"})))
     assert looks_mistyped("electricaty", view) and looks_mistyped("desgin", view)
