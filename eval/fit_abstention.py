@@ -37,8 +37,7 @@ from rag.abstain import WEIGHTS
 NON_NEGATIVE = frozenset(
     {
         "unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase", "topic_unknown_list",
-        "garbled", "similarity_list", "names_missing", "value", "slot", "topic_rare_list", "phrase_far",
-        "phrase_elsewhere", "words_far",
+        "garbled", "similarity_list", "names_missing", "value", "slot", "topic_rare_list",
     }
 )  # fmt: skip
 POLICY_FILE = Path(__file__).resolve().parents[1] / "rag" / "policy.py"

@@ -16,10 +16,6 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A);
 - a list, summary or yes/no question whose best paper lacks the topic's rare words (idf-weighted; a word no abstract
   uses weighs by how rare it is in English, so "anyone" or "give" weigh little and "oversmoothing" much);
-- by meaning rather than spelling (encoder similarities, ``soft_coverage``): how far the question's least covered detail
-  phrase and its rarer detail words are from every sentence of the answering abstract (a synonym is near, an unstated
-  detail far), how much nearer another candidate abstract comes to a phrase, and whether one sentence of the abstract
-  stands out for the question or the abstract is only on its topic throughout (``sentence_focus``);
 - and, against abstaining, a name of the corpus spelt exactly.
 The score is the logistic of their sum: 0 (answer) .. 1 (abstain). It is computed for every question, so the
 abstain / false-abstain trade-off can be drawn from it.
@@ -31,8 +27,6 @@ import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from rag.policy import AnswerPolicy
 from rag.text import NUMBER_WORDS
@@ -58,10 +52,6 @@ class AbstentionSignals:
     value_missing: bool = False  # a value is asked for (a count, a score) and no quoted number sits next to it
     slot_missing: float = 0.0  # 1 - detail-word coverage of the answering abstract's best sentence holding an answer
     topic_rare_missing: float = 0.0  # idf- and English-rarity-weighted share of topic words the best paper lacks
-    phrase_far: float = 0.0  # 1 - similarity of the least covered detail phrase to the answering abstract
-    phrase_elsewhere: float = 0.0  # how much nearer another candidate abstract comes to a detail phrase
-    words_far: float = 0.0  # idf-weighted mean distance of the detail words from the answering abstract's sentences
-    sentence_focus: float = 0.0  # question-to-best-sentence minus question-to-abstract similarity (sentence_focus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +84,6 @@ WEIGHTS = {
     "value": "w_value_missing",
     "slot": "w_slot_missing",
     "topic_rare_list": "w_topic_rare_missing_list",
-    "phrase_far": "w_phrase_far",
-    "phrase_elsewhere": "w_phrase_elsewhere",
-    "words_far": "w_words_far",
-    "sentence_focus": "w_sentence_focus",
 }
 
 
@@ -126,10 +112,6 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "value": float(signals.value_missing),
         "slot": signals.slot_missing,
         "topic_rare_list": signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
-        "phrase_far": signals.phrase_far,
-        "phrase_elsewhere": signals.phrase_elsewhere,
-        "words_far": signals.words_far,
-        "sentence_focus": signals.sentence_focus,
     }
 
 
@@ -163,10 +145,6 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "The most relevant abstract does not mention what the question asks about."
     if top == "names_missing":
         return "The most relevant abstract does not name what the question asks for."
-    if top in ("phrase_far", "words_far", "sentence_focus"):
-        return "The most relevant abstract does not state what the question asks about."
-    if top == "phrase_elsewhere":
-        return "What the question asks about is stated by other abstracts than the one it names."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
     if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "topic_rare_list"):
@@ -329,80 +307,3 @@ def slot_missing(sentences: Iterable[str], weights: Mapping[str, float], holds_a
     missing = (weighted_missing(weights, set(content_words(s))) for s in sentences if holds_answer(s))
     return min(missing, default=1.0)
 
-
-
-_PHRASE_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
-
-
-def question_phrases(question: str, skip: Collection[str], generic: Collection[str]) -> list[str]:
-    """The question's detail phrases: maximal runs of its content words as written ("learning rate", "batch
-    size"), split at stop words and at the words of ``skip`` (names the question links, lower case, and their
-    content-word stems) and of ``generic`` (stems of words that say nothing of the topic: "paper", "method")."""
-    from rag.text import content_words
-
-    phrases: list[str] = []
-    run: list[str] = []
-    for word in _PHRASE_WORD.findall(question):
-        stems = content_words(word)
-        keep = bool(stems) and word.lower() not in skip and not any(s in skip for s in stems)
-        if keep and not all(s in generic for s in stems):
-            run.append(word)
-            continue
-        if run:
-            phrases.append(" ".join(run))
-            run = []
-    if run:
-        phrases.append(" ".join(run))
-    return list(dict.fromkeys(phrases))
-
-
-def _unit_rows(vectors) -> np.ndarray:
-    rows = np.asarray(vectors, dtype=np.float32)
-    rows = rows.reshape(len(rows), -1) if rows.ndim == 1 else rows
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
-
-
-def nearest_similarity(vectors, sentences) -> np.ndarray:
-    """Each vector's best cosine similarity to any of ``sentences`` (vectors, one a row); 0 when there are none."""
-    queries, rows = _unit_rows(vectors), _unit_rows(sentences)
-    if not len(queries) or not len(rows):
-        return np.zeros(len(queries), dtype=np.float32)
-    return (queries @ rows.T).max(axis=1)
-
-
-def soft_coverage(
-    phrase_vectors, word_vectors, word_weights: Sequence[float], own_sentences, other_sentences
-) -> tuple[float, float, float]:
-    """How far the answering abstract's sentences (``own_sentences``, encoder vectors) are from what the question
-    asks, by meaning rather than by spelling (a synonym is close, an unstated detail is far):
-
-    - phrase_far: 1 - the similarity of the question's least covered detail phrase to its nearest own sentence;
-    - phrase_elsewhere: how much nearer some other candidate abstract's sentence (``other_sentences``) comes to a
-      phrase than the own ones do (the detail is stated, but by another paper), the largest over the phrases;
-    - words_far: the ``word_weights``-weighted mean of 1 - each detail word's nearest own-sentence similarity.
-
-    All 0.0 when there is nothing to compare."""
-    phrase_far = phrase_elsewhere = words_far = 0.0
-    if len(phrase_vectors) and len(own_sentences):
-        own = nearest_similarity(phrase_vectors, own_sentences)
-        phrase_far = float(1.0 - own.min())
-        if len(other_sentences):
-            phrase_elsewhere = float(np.maximum(0.0, nearest_similarity(phrase_vectors, other_sentences) - own).max())
-    weights = np.asarray(word_weights, dtype=np.float32)
-    if len(word_vectors) and len(own_sentences) and weights.sum() > 0:
-        far = 1.0 - nearest_similarity(word_vectors, own_sentences)
-        words_far = float((weights * far).sum() / weights.sum())
-    return phrase_far, phrase_elsewhere, words_far
-
-
-def sentence_focus(question_vector, sentences) -> float:
-    """The question's similarity to the abstract's nearest sentence minus its similarity to the abstract as a whole
-    (the normalised mean of its sentence vectors): high when one sentence stands out, low when the abstract is on
-    the question's topic everywhere but no sentence states the asked detail. 0.0 without sentences."""
-    rows = _unit_rows(sentences)
-    if not len(rows):
-        return 0.0
-    (query,) = _unit_rows([question_vector])
-    centre = rows.mean(axis=0)
-    centre /= max(float(np.linalg.norm(centre)), 1e-9)
-    return float((rows @ query).max() - centre @ query)

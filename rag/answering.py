@@ -28,10 +28,7 @@ from rag.abstain import (
     names_counted,
     names_new,
     number_near,
-    question_phrases,
-    sentence_focus,
     slot_missing,
-    soft_coverage,
     weighted_missing,
     without_compounds,
 )
@@ -145,8 +142,7 @@ def retrieve(
     policy = policy or AnswerPolicy()
     ranking = rank(question, snapshot, retriever, top_k, policy, more=more, pinned=pinned)
     plan = select_evidence(ranking, snapshot, retriever, policy, more=more)
-    return decide_abstention(ranking, plan, snapshot, top_k, policy, pinned=pinned, glossed=glossed,
-                             embedder=retriever.embedder)  # fmt: skip
+    return decide_abstention(ranking, plan, snapshot, top_k, policy, pinned=pinned, glossed=glossed)
 
 
 @dataclass(slots=True)
@@ -325,19 +321,14 @@ def decide_abstention(
     *,
     pinned: Sequence[str] = (),
     glossed: bool = False,
-    embedder=None,
 ) -> Retrieved:
-    """Score abstention from the ranking and the plan (``retrieve``'s last step); everything found, in one place.
-    ``embedder`` (the retriever's) encodes the question's detail phrases for the signals by meaning; without it
-    they are left out (0)."""
+    """Score abstention from the ranking and the plan (``retrieve``'s last step); everything found, in one place."""
     policy = policy or AnswerPolicy()
     question, prof, ranked, linking, readable = (
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
     )  # fmt: skip
     vector, unmatched, fixes, started = ranking.vector, ranking.unmatched, ranking.corrections, ranking.started
     signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy)
-    if embedder is not None and readable and not glossed:
-        signals = replace(signals, **_meaning_signals(prof, snapshot, plan, ranked, linking, vector, embedder, policy))
     if glossed:
         signals = replace(
             signals,
@@ -582,49 +573,6 @@ def _answer_slot_signals(
             sentences = snapshot.abstracts[answer_ids[0]].sentence_texts()
             slot = slot_missing(sentences, idf_weights(details, doc_freq, n_docs), holds_answer)
     return slot, rare
-
-
-def _meaning_signals(
-    prof: QuestionProfile,
-    snapshot: IndexSnapshot,
-    plan: extractive.ExtractivePlan,
-    ranked: Sequence[RankedAbstract],
-    linking: Linking,
-    vector: np.ndarray,
-    embedder,
-    policy: AnswerPolicy,
-) -> dict[str, float]:
-    """The abstention signals by meaning (rag.abstain.soft_coverage, sentence_focus): the question's detail phrases
-    and rarer detail words (not the names it links) encoded in one batch and compared with the stored sentence
-    vectors of the answering abstract (the best one) and of the other candidate abstracts."""
-    answer_ids = plan.abstract_ids[:1]
-    if not answer_ids:
-        return {}
-    own_rows = list(snapshot.sentence_rows[answer_ids[0]])
-    own = np.asarray(snapshot.sentence_vectors[own_rows], dtype=np.float32)
-    names = {w for link in linking.links for w in content_words(link.mention)}
-    skip = {t.lower() for t in prof.specific_terms} | {link.mention.lower() for link in linking.links} | names
-    phrases = question_phrases(prof.text, skip, GENERIC_STEMS)
-    surfaces = _surfaces(prof.text)
-    details = [
-        w for w in dict.fromkeys(prof.topic_words)
-        if not w.isdigit() and w not in GENERIC_STEMS and w not in skip and surfaces.get(w, w) not in skip
-    ]  # fmt: skip
-    texts = list(dict.fromkeys([*phrases, *(surfaces.get(w, w) for w in details)]))
-    signals = {"sentence_focus": sentence_focus(vector, own)}
-    if not texts:
-        return signals
-    encoded = dict(zip(texts, np.asarray(embedder.encode(texts), dtype=np.float32), strict=True))
-    others = [r.abstract.id for r in ranked[: policy.soft_coverage_abstracts] if r.abstract.id != answer_ids[0]]
-    other_rows = [i for aid in others for i in snapshot.sentence_rows[aid]]
-    other = np.asarray(snapshot.sentence_vectors[other_rows], dtype=np.float32) if other_rows else np.zeros((0, 1))
-    _, doc_freq = topic_presence(snapshot, details)
-    weights = idf_weights(details, doc_freq, len(snapshot.abstracts))
-    phrase_far, phrase_elsewhere, words_far = soft_coverage(
-        [encoded[p] for p in phrases], [encoded[surfaces.get(w, w)] for w in details], [weights[w] for w in details],
-        own, other,
-    )  # fmt: skip
-    return signals | {"phrase_far": phrase_far, "phrase_elsewhere": phrase_elsewhere, "words_far": words_far}
 
 
 def _surfaces(text: str) -> dict[str, str]:
@@ -981,7 +929,7 @@ def stream_answer(
     state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned)
     state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more)
     state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
-                                        glossed=state.glossed, embedder=retriever.embedder)  # fmt: skip
+                                        glossed=state.glossed)  # fmt: skip
     yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,
                               composer=composer, verify_policy=verify_policy)  # fmt: skip
 

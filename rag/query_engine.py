@@ -184,8 +184,7 @@ class AbstentionPostprocessor(BaseNodePostprocessor):
         if state.ranking is None or state.plan is None:
             raise ValueError("AbstentionPostprocessor decides on the evidence: put EvidencePostprocessor before it")
         state.retrieved = decide_abstention(state.ranking, state.plan, self.hybrid.snapshot, self.top_k, policy,
-                                            pinned=state.pinned, glossed=state.glossed,
-                                            embedder=self.hybrid.embedder)  # fmt: skip
+                                            pinned=state.pinned, glossed=state.glossed)  # fmt: skip
         return [] if state.retrieved.abstain else nodes
 
 
