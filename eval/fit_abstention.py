@@ -16,7 +16,7 @@ Prints the in-sample and the out-of-fold trade-off curves side by side, and the 
 settings; with ``--write`` it also rewrites the defaults in ``rag/policy.py``.
 
     python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--C 1,3,10,30] [--folds 5]
-                                  [--repeats 5] [--seed 0] [--features FILE.npz] [--write]
+                                  [--repeats 5] [--seed 0] [--features FILE.npz] [--hold-out h] [--write]
 """
 
 from __future__ import annotations
@@ -182,6 +182,53 @@ def balanced_log_loss(scores: np.ndarray, labels: np.ndarray) -> float:
     return float(-(np.log(s[y == 1]).mean() + np.log(1 - s[y == 0]).mean()) / 2)
 
 
+@dataclass(frozen=True)
+class HeldOut:
+    """A set held out of the fit: what weights, C and threshold chosen without it give it."""
+
+    size: int
+    unanswerable: int
+    abstains: float  # share of its unanswerable questions abstained on at the threshold chosen without it
+    false: float  # share of its answerable questions abstained on at that threshold
+    log_loss: float  # its class-balanced log-loss
+    threshold: float
+    c: float
+    scores: np.ndarray
+    labels: np.ndarray
+
+
+def held_out(
+    features: np.ndarray,
+    labels: np.ndarray,
+    groups: Sequence[str],
+    names: Sequence[str],
+    held: np.ndarray,
+    c_grid: Sequence[float],
+    max_false: float,
+    *,
+    folds: int = 5,
+    repeats: int = 5,
+    seed: int = 0,
+) -> HeldOut:
+    """Transfer to a held-out set (``held``: a boolean row mask): C and the threshold chosen by cross-validation on
+    the other rows, the weights fitted on all of them, then the held-out rows scored. What a new set of questions
+    written blind would get from the fit as it stands; compare candidate signals by it as well as out of fold."""
+    x, y, mask = np.asarray(features, dtype=float), np.asarray(labels), np.asarray(held, dtype=bool)
+    if not mask.any() or mask.all():
+        raise ValueError("the held-out set must be a non-empty part of the questions")
+    kept_groups = [g for g, h in zip(groups, mask, strict=True) if not h]
+    cv = cross_validate(
+        x[~mask], y[~mask], kept_groups, names, c_grid, max_false, folds=folds, repeats=repeats, seed=seed
+    )
+    weights, bias = fit_weights(x[~mask], y[~mask], names, cv.c)
+    scores = scores_of(x[mask], weights, bias)
+    ((_, abstains, false),) = trade_off(scores, y[mask], [cv.threshold])
+    return HeldOut(
+        int(mask.sum()), int(y[mask].sum()), abstains, false, balanced_log_loss(scores, y[mask]), cv.threshold, cv.c,
+        scores, y[mask],
+    )  # fmt: skip
+
+
 def rewrite_defaults(source: str, values: dict[str, float]) -> str:
     """``rag/policy.py`` with each named field's ``default=`` replaced (the field must already exist)."""
     for field, value in values.items():
@@ -269,6 +316,13 @@ def main(argv: list[str] | None = None) -> int:
         "--features", type=Path, default=None, help="cache of the collected features (.npz): read if it exists"
     )
     parser.add_argument("--write", action="store_true", help="rewrite the defaults in rag/policy.py")
+    parser.add_argument(
+        "--hold-out",
+        default="",
+        metavar="PREFIXES",
+        help="also report transfer to the questions whose ID starts with one of these comma-separated prefixes "
+        "(e.g. a new blind set 'h'): fitted and cross-validated without them, then scored on them",
+    )
     args = parser.parse_args(argv)
     splits = [part.strip() for part in args.split.split(",") if part.strip()]
     if "test" in splits:
@@ -277,8 +331,19 @@ def main(argv: list[str] | None = None) -> int:
 
     from rag.policy import AnswerPolicy
 
-    x, y, _, groups = _features(splits, args.questions, args.features)
+    x, y, ids, groups = _features(splits, args.questions, args.features)
     names = list(WEIGHTS)
+    prefixes = tuple(part.strip() for part in args.hold_out.split(",") if part.strip())
+    if prefixes:
+        mask = np.array([str(i).startswith(prefixes) for i in ids])
+        out = held_out(
+            x, y, groups, names, mask, c_grid, args.max_false, folds=args.folds, repeats=args.repeats, seed=args.seed
+        )
+        print(
+            f"held out {'/'.join(prefixes)} ({out.size} questions, {out.unanswerable} unanswerable): fitted without "
+            f"them (C {out.c:g}, threshold {out.threshold:.2f}) they get abstains {out.abstains:.3f}, false "
+            f"{out.false:.3f}, balanced log-loss {out.log_loss:.4f}\n"
+        )
     policy = AnswerPolicy()
     old_w = np.array([getattr(policy, WEIGHTS[n]) for n in names])
     old = scores_of(x, old_w, policy.abstain_bias)

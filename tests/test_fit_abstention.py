@@ -12,6 +12,7 @@ from eval.fit_abstention import (
     chain_groups,
     cross_validate,
     fit_weights,
+    held_out,
     out_of_fold_scores,
     pick_threshold,
     rewrite_defaults,
@@ -199,3 +200,20 @@ def test_an_empty_grid_is_an_error():
     x, y, groups = _separable()
     with pytest.raises(ValueError, match="empty"):
         cross_validate(x, y, groups, ["unknown"], [], 0.05)
+
+
+def test_a_held_out_set_is_scored_by_a_fit_that_never_saw_it():
+    x, y, groups = _separable()
+    held = np.zeros(len(y), dtype=bool)
+    held[[0, -1]] = True  # one answerable and one unanswerable question of the toy
+    out = held_out(x, y, groups, ["unknown"], held, [10.0], 0.0, folds=3, repeats=1)
+    assert (out.size, out.unanswerable) == (2, 1)
+    assert out.abstains == 1.0 and out.false == 0.0
+    assert np.array_equal(out.labels, y[held]) and len(out.scores) == 2
+
+
+def test_holding_out_nothing_or_everything_is_an_error():
+    x, y, groups = _separable()
+    for held in (np.zeros(len(y), dtype=bool), np.ones(len(y), dtype=bool)):
+        with pytest.raises(ValueError):
+            held_out(x, y, groups, ["unknown"], held, [10.0], 0.05)
