@@ -15,7 +15,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
   slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A);
 - a list, summary or yes/no question whose best paper lacks the topic's rare words (idf-weighted; a word no abstract
-  uses weighs by how rare it is in English, so "anyone" or "give" weigh little and "oversmoothing" much);
+  uses weighs by how rare it is in English, so "anyone" or "give" weigh little and "oversmoothing" much), and the
+  same, with its own weight, for a terse keyword query ("optical flow estimation kitti"), which names a topic too;
 - and, against abstaining, a name of the corpus spelt exactly.
 The score is the logistic of their sum: 0 (answer) .. 1 (abstain). It is computed for every question, so the
 abstain / false-abstain trade-off can be drawn from it.
@@ -52,6 +53,7 @@ class AbstentionSignals:
     value_missing: bool = False  # a value is asked for (a count, a score) and no quoted number sits next to it
     slot_missing: float = 0.0  # 1 - detail-word coverage of the answering abstract's best sentence holding an answer
     topic_rare_missing: float = 0.0  # idf- and English-rarity-weighted share of topic words the best paper lacks
+    terse: bool = False  # a keyword query ("optical flow kitti"): its words are all topic, like a list's
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ WEIGHTS = {
     "value": "w_value_missing",
     "slot": "w_slot_missing",
     "topic_rare_list": "w_topic_rare_missing_list",
+    "topic_rare_terse": "w_topic_rare_missing_terse",
 }
 
 
@@ -112,6 +115,10 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "value": float(signals.value_missing),
         "slot": signals.slot_missing,
         "topic_rare_list": signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
+        # a keyword query names a topic, not a detail of a paper: its best paper must use the topic's rare words
+        "topic_rare_terse": signals.topic_rare_missing
+        if signals.terse and signals.shape not in LIST_SHAPES and signals.shape != "compare"
+        else 0.0,
     }
 
 
@@ -147,7 +154,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "The most relevant abstract does not name what the question asks for."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
-    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "topic_rare_list"):
+    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "topic_rare_list", "topic_rare_terse"):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 

@@ -517,6 +517,7 @@ def _signals(
     return AbstentionSignals(
         slot_missing=slot,
         topic_rare_missing=rare_missing,
+        terse=prof.terse,
         phrase_missing=phrase_missing,
         topic_garbled=topic_garbled,
         value_missing=value_missing,
@@ -544,21 +545,21 @@ def _answer_slot_signals(
 ) -> tuple[float, float]:
     """(slot_missing, topic_rare_missing): whether the answering abstract states what is asked (see
     rag.abstain.slot_missing), and the idf- and rarity-weighted topic words a list's best paper lacks (list, summary
-    and yes/no shapes only)."""
+    and yes/no shapes, and terse keyword queries)."""
     slot, rare = 0.0, 0.0
     if not answer_ids:
         return slot, rare
     names = {w for link in linking.links for w in content_words(link.mention)}
     details = [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     n_docs = len(snapshot.abstracts)
-    if prof.shape in LIST_SHAPES:
+    if prof.shape in LIST_SHAPES or (prof.terse and prof.shape != "compare"):  # a keyword query names a topic too
         topic = without_compounds(details)
         pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
         present, doc_freq = topic_presence(snapshot, topic, among=pool)
         surfaces = _surfaces(prof.text)
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
-    elif prof.shape != "compare" and details:
+    if prof.shape not in LIST_SHAPES and prof.shape != "compare" and details:
         stated = numbers_in(prof.text)
         wants_value = prof.kind == "number" or value_asked(prof.text, prof.kind) is not None
         if wants_value or prof.wants_names:

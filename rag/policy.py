@@ -373,6 +373,11 @@ class AnswerPolicy(BaseModel):
         "topic words the best paper lacks, each weighted by its idf (a word no abstract uses: the largest idf times "
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
     )
+    w_topic_rare_missing_terse: float = Field(
+        default=0.0,
+        description="Log-odds added, for a terse keyword query (not a list, summary, yes/no or compare), times the "
+        "same idf- and rarity-weighted share of its topic words that its best paper lacks. Fitted on dev.",
+    )
     rarity_zipf_scale: float = Field(
         default=7.0,
         gt=0.0,

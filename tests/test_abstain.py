@@ -288,3 +288,26 @@ def test_the_new_signals_raise_the_score_once_weighted():
 def test_number_near_reads_magnitude_suffixes():
     assert number_near("It holds 2.5M labelled frogs and 40K toads.", {"frog"})
     assert number_near("It holds 40K toads.", {"toad"})
+
+
+def test_a_terse_keyword_query_whose_best_paper_lacks_its_rare_words_leans_to_no():
+    policy = POLICY.model_copy(update={"w_topic_rare_missing_terse": 2.0})
+    covered = AbstentionSignals(shape="fact", terse=True, best_dense=0.5, topic_rare_missing=0.0)
+    lacking = AbstentionSignals(shape="fact", terse=True, best_dense=0.5, topic_rare_missing=0.8)
+    assert abstention_score(lacking, policy) > abstention_score(covered, policy)
+    assert "topic" in reason_for(AbstentionSignals(shape="fact", terse=True, topic_rare_missing=1.0),
+                                 policy.model_copy(update={"w_topic_rare_missing_terse": 9.0}))  # fmt: skip
+
+
+def test_the_terse_topic_signal_leaves_sentences_lists_and_comparisons_alone():
+    from rag.abstain import features
+
+    for signals in (
+        AbstentionSignals(shape="fact", terse=False, topic_rare_missing=0.8),  # a question written as a sentence
+        AbstentionSignals(shape="list", terse=True, topic_rare_missing=0.8),  # a list has its own weight
+        AbstentionSignals(shape="compare", terse=True, topic_rare_missing=0.8),
+    ):
+        assert features(signals, POLICY)["topic_rare_terse"] == 0.0
+    assert features(AbstentionSignals(shape="fact", terse=True, topic_rare_missing=0.8), POLICY)[
+        "topic_rare_terse"
+    ] == 0.8
