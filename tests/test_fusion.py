@@ -190,3 +190,10 @@ def test_clarity_between_the_bounds_scales_the_lexical_share_linearly():
     policy = AnswerPolicy(bm25_trust_low=0.0, bm25_trust_high=0.5, dense_clear_gap_low=0.2, dense_clear_gap_high=0.6)
     scores = {"a": 1.0, "b": 0.6, "c": 0.2, "d": 0.0}  # clarity 0.4: halfway
     assert fusion_trust(0.25, scores, policy) == pytest.approx(0.5 * 0.5)
+
+
+def test_when_both_rankings_agree_on_the_winner_bm25_keeps_its_share():
+    policy = AnswerPolicy(bm25_trust_low=0.1, bm25_trust_high=0.3, dense_clear_gap_low=0.3, dense_clear_gap_high=0.6)
+    clear = {"a": 0.8, "b": 0.5, "c": 0.45, "d": 0.4}
+    assert fusion_trust(0.25, clear, policy, lexical_top="a") == pytest.approx(0.75)
+    assert fusion_trust(0.25, clear, policy, lexical_top="b") == 0.0
