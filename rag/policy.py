@@ -46,8 +46,9 @@ class AnswerPolicy(BaseModel):
         "over the gap between its first and dense_clarity_reference-th) at or below which a partial lexical match "
         "(BM25 strength under bm25_trust_high) keeps its fusion weight. Above it the weight shrinks linearly, to "
         "nothing at dense_clear_gap_high: a question sharing only some words with an abstract does not override a "
-        "clear semantic winner, while one that names the corpus's rare terms (full BM25 strength) still does. "
-        "Fitted on dev.",
+        "clear semantic winner, while one that names the corpus's rare terms (full BM25 strength) still does; "
+        "applied only when BM25's best abstract is not the dense winner. Fitted on dev with h (592 answerable): "
+        "hybrid hit@1 0.971 either way (a plateau over 0.2-0.4), recall@5 0.985 -> 0.986 (list 0.918 -> 0.929).",
     )
     dense_clear_gap_high: float = Field(
         default=0.6,
