@@ -21,6 +21,8 @@ _LIST = re.compile(
     r"|(?:are|is)\s+there\s+(?:anything|something)\s+(?:on|about)\b"
     r"|what\s+(?:work|research)\b"
     r"|(?:any\s+)?papers?\s+(?:on|about|that|using|with|w/)(?!\w)"
+    # "papers dealing with X", "studies evaluating on Y" (one "paper where …" is a lookup of one paper)
+    r"|(?:any\s+)?(?:papers|studies)\s+(?:which|where|in|for|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
     # a keyword query naming what it wants: "neurosymbolic AI papers", "diffusion model studies?"
     r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)(?:[\w/+-]+\s+){1,5}(?:papers|studies)\s*[?.!]?\s*$)",
     re.IGNORECASE,
@@ -265,7 +267,7 @@ _YES_NO = re.compile(
 )
 _SUMMARY = re.compile(
     r"\bsummar\w+\b|\boverview\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
-    r"(?:papers|abstracts|corpus|works|collection)\s+say\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
+    r"(?:papers|abstracts|corpus|works|collection)\s+(?:say|find|show|report|tell\s+us|conclude)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )
 _HOW_WHY = re.compile(
