@@ -58,6 +58,8 @@ from rag.lexicon import (
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
+    asked_phrase,
+    asks_quantity,
     clauses,
     compare_aspect,
     compare_parts,
@@ -235,8 +237,11 @@ def select_evidence(
     embedder = retriever.embedder
     dense_share = 1.0 if readable else 0.0
 
-    def scored(p: QuestionProfile, rows) -> list[EvidenceSentence]:
-        return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share)
+    def scored(p: QuestionProfile, rows, asked_vector: np.ndarray | None = None) -> list[EvidenceSentence]:
+        return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share, asked_vector=asked_vector)
+
+    def asked_of(names: Sequence[str]) -> str:  # what is asked about the named work(s), when the encoder reads it
+        return asked_phrase(prof.text, names) if readable and policy.asked_weight else ""
 
     shape = prof.shape
     evidence: list[EvidenceSentence]
@@ -246,12 +251,16 @@ def select_evidence(
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences)
     elif shape == "compare":
         works = _compare_works(prof, snapshot, retriever, linking, policy)
-        per_work = [(aid, scored(prof, rows_of(snapshot, [aid]))) for aid in works]
+        asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
+        asked_vector = embedder.encode([asked_text])[0] if asked_text else None
+        per_work = [(aid, scored(prof, rows_of(snapshot, [aid]), asked_vector)) for aid in works]
         evidence = [e for _, ev in per_work for e in ev]
         aspect = compare_aspect(prof.text)
         asked = None
         if aspect and readable:  # "… in terms of the data they use": each work's sentence on that
             aspect_profile, aspect_vector = profile(aspect), embedder.encode([aspect])[0]
+            if aspect_profile.kind != "number" and asks_quantity(aspect):  # "compare the size of X and Y"
+                aspect_profile = replace(aspect_profile, kind="number")
             asked = {
                 aid: score_sentences(aspect_profile, aspect_vector, snapshot, rows_of(snapshot, [aid]), policy)
                 for aid in works
@@ -295,11 +304,14 @@ def select_evidence(
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
-        evidence = scored(prof, rows_of(snapshot, top_ids))
+        parts = clauses(prof.text)
+        asked_text = asked_of([link.mention for link in linking.links])
+        encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
+        part_vectors = encoded[: len(parts)]
+        asked_vector = encoded[len(parts)] if asked_text else None
+        evidence = scored(prof, rows_of(snapshot, top_ids), asked_vector)
         answer_id = top_ids[0] if top_ids else None
         own = [e for e in evidence if e.abstract_id == answer_id]
-        parts = clauses(prof.text)
-        part_vectors = embedder.encode(parts) if parts else []
         clause_evidence = [
             score_sentences(profile(part), part_vector, snapshot, rows_of(snapshot, [answer_id]), policy)
             for part, part_vector in zip(parts, part_vectors, strict=True)

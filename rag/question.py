@@ -6,6 +6,7 @@ Pure functions over the question text; used to pick evidence, shape extractive a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -155,9 +156,27 @@ def classify(question: str) -> Kind:
         ((_NUMBER, "number"), (_UNIT, "number"), (_NAME, "name"), (_WHICH_THING, "name"))
     ):
         match = pattern.search(question)
+        if match and kind == "number" and _DECIDES.search(question[: match.start()]):
+            continue  # "How does X decide how many bits …": how it decides, not a count
         if match:
             cues.append((match.start(), priority, kind))
     return min(cues)[2] if cues else "general"
+
+
+# An indirect question after a verb of deciding: "how does X decide how many …", "… determine how much …".
+_DECIDES = re.compile(
+    r"\b(?:decid(?:e|es|ed|ing)|determin(?:e|es|ed|ing)|choos(?:e|es|ing)|chose|select(?:s|ed|ing)?|"
+    r"estimat(?:e|es|ed|ing)|allocat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|learn(?:s|ed|ing)?|know(?:s|ing)?)\s+$",
+    re.I,
+)
+# A quantity named by a noun in a keyword query or a comparison's aspect: "FooBench size", "number of prompts".
+_QUANTITY_NOUN = re.compile(r"\b(?:sizes?|(?:number|count|amount)\s+of)\b", re.I)
+
+
+def asks_quantity(text: str) -> bool:
+    """Whether ``text`` asks for a number: a number question ("how many …", "what accuracy …") or a quantity
+    named by a noun ("size", "number of …")."""
+    return classify(text) == "number" or bool(_QUANTITY_NOUN.search(text))
 
 
 def focus_words(question: str, kind: Kind) -> list[str]:
@@ -415,7 +434,14 @@ def compare_parts(question: str) -> list[str]:
     parts[-1] = _COMPARE_TAIL.sub("", parts[-1])
     parts = [p.strip(" ?.,;:") for p in parts]
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
+    if parts and (lead := _ASPECT_BEFORE.match(parts[0])):  # "the size of X, Y and Z": X is the first work
+        parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
     return [p for p in parts if p][:4]
+
+
+# What a comparison asks about, written before the works: "Compare the size of X and Y", "contrast the training
+# cost of X with Y" (lower-case words: "Mixture of Experts" is a name, not an aspect).
+_ASPECT_BEFORE = re.compile(r"^(?:the\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(?:of|for|behind)\s+(?=\S)")
 
 
 # Words of a comparison's grammar, not of what the works are compared on.
@@ -444,7 +470,13 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     rest = _ASPECT_LEAD.sub("", " ".join(rest.split()).strip(" ?.:;,-–—")).strip(" ?.")
     names = {w for part in parts for w in content_words(part)}
     words = [w for w in content_words(rest) if w not in _QUESTION_WORDS | _COMPARE_GRAMMAR and w not in names]
-    return rest if words else ""
+    if words:
+        return rest
+    body = re.sub(r"^(?:the|a|an)\s+", "", _COMPARE_LEAD.sub("", question, count=1), flags=re.I)
+    lead = _ASPECT_BEFORE.match(body)  # "Compare the size of X and Y" -> "size"
+    return lead.group(1) if lead and content_words(lead.group(1)) and not _COMPARE_GRAMMAR.issuperset(
+        content_words(lead.group(1))
+    ) else ""
 
 
 _HOW_DIFFER = re.compile(r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare)\s+(?:from|to|with)\s+", re.I)
@@ -461,6 +493,8 @@ def _names_works(parts: list[str], question: str = "") -> bool:
 def profile(question: str) -> QuestionProfile:
     question = fix_shape_words(question)
     kind = classify(question)
+    if kind == "general" and is_terse(question) and _QUANTITY_NOUN.search(question):
+        kind = "number"  # "FooBench benchmark size": a keyword query asking for a number
     shape = classify_shape(question, kind)
     if shape in ("summary", "yes_no"):
         kind = "list"
@@ -483,6 +517,32 @@ def profile(question: str) -> QuestionProfile:
 _CLAUSE_SPLIT = re.compile(
     r",\s*and\s+|\?\s+|;\s+|\s+and\s+(?=(?:what|which|how|why|when|where|who|does|do|is|are|can)\b)", re.I
 )
+
+
+_ASKED_LEAD = re.compile(
+    r"^(?:(?:please\s+)?(?:tell\s+me|explain|describe|summari[sz]e|compare)\b|(?:how|what|which|why|when|where|who)\b"
+    r"(?:\s+(?:exactly\s+)?(?:does|do|did|is|are|was|were|can|could|would|should|has|have))?)\s*",
+    re.I,
+)
+
+
+def asked_phrase(question: str, names: Sequence[str]) -> str:
+    """What the question asks about a work, without the work's name: "How does FooNet pick the step size?" ->
+    "pick the step size". The name makes every sentence of its abstract look alike to the encoder; the rest says
+    which sentence answers. "" when no name is written in the question or fewer than two content words remain."""
+    text = question
+    removed = False
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text, count = re.subn(rf"(?<![\w-]){re.escape(name)}(?:'s|’s)?(?![\w-])", " ", text, flags=re.I)
+        removed = removed or count > 0
+    if not removed:
+        return ""
+    text = " ".join(text.split())
+    for _ in range(3):  # "X vs Y: how do they …" -> "they …"
+        text = text.strip(" ?.:;,-")
+        text = re.sub(r"^(?:and|or|vs\.?|versus|with|between|of|the)\b\s*", "", _ASKED_LEAD.sub("", text), flags=re.I)
+    words = [w for w in content_words(text) if w not in _QUESTION_WORDS]
+    return text if len(words) >= 2 else ""
 
 
 def clauses(question: str) -> list[str]:

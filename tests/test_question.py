@@ -602,3 +602,51 @@ def test_a_works_name_is_not_a_kind(mention):
     from rag.question import describes_a_kind
 
     assert not describes_a_kind(mention)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "asked"),
+    [
+        ("How does QuillNet pick its step size?", ["QuillNet"], "pick its step size"),
+        ("QuillNet vs OrbitRank: how do they each handle noisy labels?", ["QuillNet", "OrbitRank"], "they each handle noisy labels"),
+        ("What is QuillNet?", ["QuillNet"], ""),  # nothing asked beyond the work itself
+        ("How do sparse probes prune layers?", [], ""),  # no name in the question: nothing to take away
+    ],
+)
+def test_asked_phrase_is_the_question_without_its_works_name(text, names, asked):
+    from rag.question import asked_phrase
+
+    assert asked_phrase(text, names) == asked
+
+
+def test_a_comparison_can_name_its_aspect_before_the_works():
+    from rag.question import compare_aspect
+
+    question = "Compare the training cost of QuillNet and OrbitRank"
+    assert compare_parts(question) == ["QuillNet", "OrbitRank"]
+    assert compare_aspect(question) == "training cost"
+
+
+def test_a_capitalised_of_phrase_is_a_works_name_not_an_aspect():
+    from rag.question import compare_aspect
+
+    assert compare_parts("Compare Mixture of Quills and OrbitRank") == ["Mixture of Quills", "OrbitRank"]
+    assert compare_aspect("Compare Mixture of Quills and OrbitRank") == ""
+
+
+def test_how_a_work_decides_how_many_is_a_mechanism_not_a_count():
+    assert classify("How does QuillNet decide how many layers each token visits?") != "number"
+    assert profile("How does QuillNet decide how many layers each token visits?").shape == "how_why"
+    assert classify("In this setting, how many layers does QuillNet use?") == "number"
+
+
+@pytest.mark.parametrize("text", ["quill dataset size", "number of prompts in OrbitBench", "the size"])
+def test_a_quantity_named_by_a_noun_asks_for_a_number(text):
+    from rag.question import asks_quantity
+
+    assert asks_quantity(text)
+
+
+def test_a_keyword_query_naming_a_quantity_is_a_number_question():
+    assert profile("orbit benchmark size").kind == "number"
+    assert profile("orbit benchmark results").kind != "number"
