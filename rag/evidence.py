@@ -17,7 +17,7 @@ import numpy as np
 from rag.lexicon import is_name_like
 from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile
+from rag.question import QuestionProfile, states_count
 from rag.retrieve import IndexSnapshot
 from rag.roles import asks_for_availability, states_evaluation
 from rag.text import Span, numbers_in
@@ -105,8 +105,8 @@ def score_sentences(
         score = float(dense[i]) + LEXICAL_WEIGHT * float(lexical[i]) + FOCUS_WEIGHT * share
         if asked_sim is not None:
             score += float(asked_sim[i])
-        if profile.kind == "number" and has_number:
-            score += NUMBER_BONUS
+        if profile.kind == "number" and has_number and (not profile.asks_count or states_count(text)):
+            score += NUMBER_BONUS  # "how many …" is answered by a count ("6,289 pairs"), not a score ("0.95")
         role = roles[row]
         role_bonus = bonus.get(role, 0.0)
         score += role_bonus

@@ -113,6 +113,7 @@ class QuestionProfile:
     explains_failure: bool = False  # a why-question about a shortcoming: see explains_failure
     terse: bool = False  # a keyword query: see is_terse
     asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
+    asks_count: bool = False  # a number question asking how many or how large: see asks_count
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -171,6 +172,31 @@ _DECIDES = re.compile(
 )
 # A quantity named by a noun in a keyword query or a comparison's aspect: "FooBench size", "number of prompts".
 _QUANTITY_NOUN = re.compile(r"\b(?:sizes?|(?:number|count|amount)\s+of)\b", re.I)
+
+
+_COUNT_ASKED = re.compile(
+    r"\bhow\s+(?:many|large|big)\b|\b(?:number|count)\s+of\b|\bsizes?\b|\bwhat\s+is\s+the\s+(?:number|size)\b", re.I
+)
+_COUNT_STATED = re.compile(
+    r"(?<![\w.$^{/-])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s*[KMB]\b|\d+)(?![\w.,]*\d)(?!\s*(?:%|×|\\%|x\b))"
+    r"\+?\s+(?:[a-zA-Z][\w/-]*\s+){0,2}?[a-z][\w-]*"
+    r"|(?<![\w.$^{/-])\d[\d,]*-[a-z]{3,}\b(?<!-based)(?<!-scale)"
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?)\s+"
+    r"(?:[a-zA-Z][\w/-]*\s+){0,2}?[a-z][\w-]*",
+)
+
+
+def asks_count(question: str) -> bool:
+    """Whether a number question asks how many or how large ("how many prompts", "the size of", "number of …"),
+    as opposed to a measured value ("what accuracy", "how fast"): its answer is a count of things."""
+    return bool(_COUNT_ASKED.search(question))
+
+
+def states_count(sentence: str) -> bool:
+    """Whether the sentence counts things: a whole number (or a word for one) followed by what it counts ("6,289
+    pairs", "310-prompt" aside, "12 tasks", "six datasets", "10K assets"), not a score ("0.95"), a percentage
+    ("45%"), a factor ("4×") or a number inside a name ("GPT-4", "1B-scale")."""
+    return bool(_COUNT_STATED.search(sentence))
 
 
 def asks_quantity(text: str) -> bool:
@@ -511,6 +537,7 @@ def profile(question: str) -> QuestionProfile:
         explains_failure=shape == "how_why" and explains_failure(question),
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),
+        asks_count=kind == "number" and asks_count(question),
     )
 
 

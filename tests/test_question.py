@@ -650,3 +650,30 @@ def test_a_quantity_named_by_a_noun_asks_for_a_number(text):
 def test_a_keyword_query_naming_a_quantity_is_a_number_question():
     assert profile("orbit benchmark size").kind == "number"
     assert profile("orbit benchmark results").kind != "number"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["OrbitBench holds 6,289 labelled pairs.", "It spans 245 categories.", "a corpus of over 10K quill drawings",
+     "we use six datasets", "a 310-prompt stress test"],
+)
+def test_a_sentence_counting_things_states_a_count(sentence):
+    from rag.question import states_count
+
+    assert states_count(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The best model reaches an AUC of 0.95.", "It is 45% cheaper and 4× faster.", "We fine-tune GPT-4 and 1B-scale models."],
+)
+def test_a_score_a_share_or_a_name_is_not_a_count(sentence):
+    from rag.question import states_count
+
+    assert not states_count(sentence)
+
+
+def test_how_many_and_size_ask_for_a_count_but_accuracy_does_not():
+    assert profile("How many prompts does OrbitBench hold?").asks_count
+    assert profile("orbit benchmark size").asks_count
+    assert not profile("What accuracy does OrbitNet reach?").asks_count
