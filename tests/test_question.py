@@ -195,6 +195,7 @@ def test_profile_number_question():
         focus_words=("train", "imag"),
         specific_terms=("FooNet",),
         shape="number",
+        asks_count=True,
     )
 
 
