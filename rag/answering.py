@@ -305,7 +305,7 @@ def select_evidence(
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
         parts = clauses(prof.text)
-        asked_text = asked_of([link.mention for link in linking.links])
+        asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
         encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
         part_vectors = encoded[: len(parts)]
         asked_vector = encoded[len(parts)] if asked_text else None
@@ -358,6 +358,16 @@ def decide_abstention(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
         time.perf_counter() - started, decision.score, linking, readable, signals, fixes,
     )  # fmt: skip
+
+
+def work_names(snapshot: IndexSnapshot, abstract_id: str, linking: Linking) -> list[str]:
+    """How the question may write the name of the abstract's own work: its own name (IndexSnapshot.own_name), its
+    label when that is a name (not the abstract's opening words), and the question's mentions linked to either
+    (a typo: "AsayBench"). Not a dataset or model the work uses: "evaluated on FooQA" asks about FooQA."""
+    label = snapshot.abstracts[abstract_id].label
+    names = [n for n in (snapshot.own_name(abstract_id), None if label.endswith("…") else label) if n]
+    lowered = {n.lower() for n in names}
+    return [*names, *(link.mention for link in linking.links if link.name.surface.lower() in lowered)]
 
 
 def unlabelled_names(snapshot: IndexSnapshot, abstract_ids: Sequence[str]) -> dict[str, str]:
