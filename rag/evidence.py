@@ -109,6 +109,8 @@ def score_sentences(
             score += NUMBER_BONUS  # "how many …" is answered by a count ("6,289 pairs"), not a score ("0.95")
         role = roles[row]
         role_bonus = bonus.get(role, 0.0)
+        if profile.asks_result and role == "result" and profile.kind != "list":
+            role_bonus += policy.result_asked_bonus  # "what was the main finding": the work's result sentences
         score += role_bonus
         new_names = _count_new_names(text, asked) if profile.wants_names or profile.asks_evaluation else 0
         if new_names:

@@ -100,6 +100,13 @@ class AnswerPolicy(BaseModel):
         "the question alike; this picks the one answering what is asked. Fitted on dev (0.2: key facts 0.838 -> "
         "0.840; 0.4: 0.837).",
     )
+    result_asked_bonus: float = Field(
+        default=0.15,
+        ge=0.0,
+        description="Added to a result sentence (rag.roles) when the question asks what a work finds or how well "
+        "something does ('what was the main finding', 'how do models do on it'; rag.question.asks_result), and such "
+        "an answer quotes at least one result sentence. Single-paper answers. Fitted on dev.",
+    )
     number_bonus: float = Field(
         default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
     )

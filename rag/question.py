@@ -114,6 +114,7 @@ class QuestionProfile:
     terse: bool = False  # a keyword query: see is_terse
     asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
     asks_count: bool = False  # a number question asking how many or how large: see asks_count
+    asks_result: bool = False  # asks what a work finds or how well it does: see asks_result
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -197,6 +198,21 @@ def states_count(sentence: str) -> bool:
     pairs", "310-prompt" aside, "12 tasks", "six datasets", "10K assets"), not a score ("0.95"), a percentage
     ("45%"), a factor ("4×") or a number inside a name ("GPT-4", "1B-scale")."""
     return bool(_COUNT_STATED.search(sentence))
+
+
+_RESULT_ASKED = re.compile(
+    r"\b(?:main|key|central|headline|primary|overall)\s+(?:results?|findings?|takeaways?|conclusions?|message)\b"
+    r"|\bwhat\s+(?:were|was|are|is)\s+(?:the\s+|its\s+|their\s+)?(?:results?|findings?|takeaways?|conclusions?)\b"
+    r"|\bwhat\s+(?:do|did|does)\s+(?:\w+\s+){1,2}(?:find|show|conclude|observe|reveal)\b"
+    r"|\bhow\s+well\s+(?:do|does|did|can)\b|\bhow\s+(?:do|did|does)\s+(?:[\w-]+\s+){1,4}(?:do|perform|fare)\b",
+    re.I,
+)
+
+
+def asks_result(question: str) -> bool:
+    """Whether the question asks what a work finds or how well something does ("what was the main finding",
+    "what do they find", "how well does it work", "how do models do on it"): its answer is a result sentence."""
+    return bool(_RESULT_ASKED.search(question))
 
 
 def asks_quantity(text: str) -> bool:
@@ -538,6 +554,7 @@ def profile(question: str) -> QuestionProfile:
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),
         asks_count=kind == "number" and asks_count(question),
+        asks_result=asks_result(question),
     )
 
 

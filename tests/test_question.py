@@ -678,3 +678,25 @@ def test_how_many_and_size_ask_for_a_count_but_accuracy_does_not():
     assert profile("How many prompts does OrbitBench hold?").asks_count
     assert profile("orbit benchmark size").asks_count
     assert not profile("What accuracy does OrbitNet reach?").asks_count
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["what was the main finding", "what do they find?", "How well does QuillNet work on long inputs?",
+     "and how do the baselines do on unseen birds", "what were its results"],
+)
+def test_asking_what_a_work_finds_asks_for_a_result(text):
+    from rag.question import asks_result
+
+    assert asks_result(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["does word overlap predict how well a model scores", "a study finding that late questions hurt",
+     "How does QuillNet pick its step size?"],
+)
+def test_a_question_mentioning_results_in_passing_does_not_ask_for_one(text):
+    from rag.question import asks_result
+
+    assert not asks_result(text)
