@@ -212,6 +212,14 @@ def test_plan_compare_one_row_per_work_with_the_same_aspects():
     assert lines[3] == "| **BarSet** [2] | B does Z [2]. | — | B was tested [2]. |"
 
 
+def test_plan_compare_how_prefers_a_method_sentence_after_the_contribution():
+    a = [ev("a", 1, 0.9, "Attacks should in principle be small.", "method"),
+         ev("a", 2, 0.8, "We propose FooNet.", "contribution"),
+         ev("a", 3, 0.4, "FooNet learns which pairs to skip.", "method")]  # fmt: skip
+    plan = plan_compare([("a", a)])
+    assert plan.rows[0][1][1] is not None and plan.rows[0][1][1].row == 3
+
+
 def test_plan_compare_without_a_contribution_sentence_uses_the_best_other_one():
     a = [ev("a", 1, 0.9, "Availability.", "availability"), ev("a", 2, 0.8, "Background.", "background")]
     plan = plan_compare([("a", a)])

@@ -375,10 +375,15 @@ def plan_compare(
     for aid, evidence in works:
         cells: list[EvidenceSentence | None] = []
         used: set[int] = set()
+        # what the work does, how and what it finds follow its first contribution sentence; a sentence before it
+        # describes the setting the work starts from, whatever its wording
+        start = min((e.row for e in evidence if e.role == "contribution"), default=None)
         for name, roles in ASPECTS:
             candidates = [e for e in evidence if e.role in roles and e.row not in used]
             if name == "What it does":
                 candidates = sorted(candidates, key=lambda e: not _NOVELTY.search(e.text))  # stable: by score within
+            elif start is not None:
+                candidates = sorted(candidates, key=lambda e: e.row < start)  # stable: by score within
             cell = candidates[0] if candidates else None
             if cell is not None:
                 used.add(cell.row)
