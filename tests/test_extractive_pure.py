@@ -166,6 +166,25 @@ def test_plan_single_asked_for_a_finding_quotes_a_result_sentence():
     assert 5 not in [e.row for e in plan_single("a", evidence, plain).sentences]
 
 
+def test_a_sentence_posing_the_problem_is_no_proposal():
+    from rag.compose.extractive import has_role
+
+    poses = ev("a", 1, 1.0, "We introduce the Quill Routing problem, in which a player must route quills.")
+    solves = ev("a", 2, 1.0, "We develop a sampling algorithm based on the Orbit strategy.")
+    assert not has_role(poses, "proposal")
+    assert has_role(solves, "proposal")
+
+
+def test_a_keyword_query_quotes_what_solves_the_problem_it_poses():
+    evidence = [
+        ev("a", 1, 1.0, "We introduce the Quill Routing problem, in which a player must route quills."),
+        ev("a", 4, 0.9, "Our routing beats all baselines by 12%.", role="result"),
+        ev("a", 2, 0.2, "We develop a sampling algorithm based on the Orbit strategy."),
+    ]
+    terse = QuestionProfile(text="quill routing sample complexity", kind="general", topic_words=(), terse=True)
+    assert [e.row for e in plan_single("a", evidence, terse).sentences] == [1, 2, 4]
+
+
 # --- render ---
 
 ABSTRACTS = {"a": abstract("a", "FooNet"), "b": abstract("b", "BarSet")}
