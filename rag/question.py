@@ -324,6 +324,13 @@ _SUMMARY = re.compile(
     r"works)\s+say\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )
+# "FooNet token merging: how does it decide which tokens to merge", "…, and how do they handle occlusion": a how
+# question after a keyword phrase or a first clause (not "how do they perform", "how do they stack up")
+_HOW_LATER = re.compile(
+    r"(?<=\S)(?:[,;:]\s*|\s+)(?:and\s+)?how\s+(?:does|do|did|can|could)\s+(?:it|they|this|these|you|we|(?:the|its|their)"
+    r"\s+[\w-]+)\s+(?!perform\w*\b|do\b|fare\b|compare\b|differ\b|stack\b|rank\b|score\b)[a-z]\w+",
+    re.I,
+)
 _HOW_WHY = re.compile(
     r"^\s*(?:(?:and\s+)?(?:how|why)\b(?!\s+(?:many|much|large|big|long|fast|well|often|accurate|good)\b)"
     r"(?!.*\bperform\w*\b)|"
@@ -431,7 +438,7 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "list"
     if kind == "number":
         return "number"
-    if _HOW_WHY.search(question):
+    if _HOW_WHY.search(question) or _HOW_LATER.search(question):
         return "how_why"
     if kind == "name":
         return "name"

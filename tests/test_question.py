@@ -700,3 +700,19 @@ def test_a_question_mentioning_results_in_passing_does_not_ask_for_one(text):
     from rag.question import asks_result
 
     assert not asks_result(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["quillnet token pruning how does it decide which tokens to drop",
+     "For orbit simulators, how do they handle limbs out of view?"],
+)
+def test_a_how_question_after_a_keyword_phrase_asks_for_the_mechanism(text):
+    assert profile(text).shape == "how_why"
+
+
+@pytest.mark.parametrize(
+    "text", ["Can QuillNet replace tutors, and how do they stack up against people?", "How do QuillNet and OrbitNet perform?"]
+)
+def test_how_they_perform_or_stack_up_is_no_mechanism(text):
+    assert profile(text).shape != "how_why"
