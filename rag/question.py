@@ -309,7 +309,9 @@ _MORE = re.compile(
 )
 _COMPARE = re.compile(
     r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
-    r"\b(?:difference|differences|similarit\w+)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b",
+    r"\b(?:difference|differences|similarit\w+|relationship)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b|"
+    # "how does FooNet relate to BarNet": two names (not "how does the gap relate to model size")
+    r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])",
     re.I,
 )
 _YES_NO = re.compile(
@@ -463,7 +465,9 @@ _COMPARE_TAIL = re.compile(
 def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
     body = _COMPARE_LEAD.sub("", question, count=1)
-    how = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare)\s+(?:from|to|with)\s+(.+)$", body, re.I)
+    how = re.match(
+        r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|relate[sd]?)\s+(?:from|to|with)\s+(.+)$", body, re.I
+    )
     both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
     if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
         first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
@@ -528,7 +532,9 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     ) else ""
 
 
-_HOW_DIFFER = re.compile(r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare)\s+(?:from|to|with)\s+", re.I)
+_HOW_DIFFER = re.compile(
+    r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare|relate[sd]?)\s+(?:from|to|with)\s+", re.I
+)
 
 
 def _names_works(parts: list[str], question: str = "") -> bool:

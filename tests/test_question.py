@@ -716,3 +716,14 @@ def test_a_how_question_after_a_keyword_phrase_asks_for_the_mechanism(text):
 )
 def test_how_they_perform_or_stack_up_is_no_mechanism(text):
     assert profile(text).shape != "how_why"
+
+
+def test_how_one_named_work_relates_to_another_is_a_comparison():
+    question = "how does QuillNet relate to OrbitRank - both about routing?"
+    assert profile(question).shape == "compare"
+    assert compare_parts(question) == ["QuillNet", "OrbitRank"]
+
+
+@pytest.mark.parametrize("text", ["how does the gap relate to model size", "How does QuillNet relate to prior work?"])
+def test_how_a_quantity_or_a_work_relates_to_something_unnamed_is_no_comparison(text):
+    assert profile(text).shape != "compare"
