@@ -268,6 +268,9 @@ def asks_for_names(question: str) -> bool:
     return bool(_NAMED_THINGS.search(question))
 
 
+# A question asking for names ("what backbone …", "which architecture …") about the work's experiments asks what it
+# is evaluated with: "what backbone is used for the experiments", "which network is used to empirically validate X".
+_EVALUATION_WORD = re.compile(r"\b(?:experiment\w*|empirical\w*|validat\w*|evaluat\w*)\b", re.I)
 _EVALUATION_ASKED = re.compile(
     r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:datasets?|benchmarks?|data|environments?|tasks?|test\s*beds?)\b"
     r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|corroborat\w*|verif\w*)\s+"
@@ -562,7 +565,8 @@ def profile(question: str) -> QuestionProfile:
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
         wants_names=kind != "list" and asks_for_names(question),
-        asks_evaluation=kind != "list" and asks_for_evaluation(question),
+        asks_evaluation=kind != "list"
+        and (asks_for_evaluation(question) or (asks_for_names(question) and bool(_EVALUATION_WORD.search(question)))),
         explains_failure=shape == "how_why" and explains_failure(question),
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),

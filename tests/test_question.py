@@ -727,3 +727,16 @@ def test_how_one_named_work_relates_to_another_is_a_comparison():
 @pytest.mark.parametrize("text", ["how does the gap relate to model size", "How does QuillNet relate to prior work?"])
 def test_how_a_quantity_or_a_work_relates_to_something_unnamed_is_no_comparison(text):
     assert profile(text).shape != "compare"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["what backbone is used for the experiments in the quill routing paper",
+     "Which network architecture is used to empirically validate QuillNet's claim?"],
+)
+def test_asking_which_model_the_experiments_use_asks_what_the_work_is_evaluated_with(text):
+    assert profile(text).asks_evaluation
+
+
+def test_asking_for_a_name_without_experiments_is_not_about_evaluation():
+    assert not profile("what backbone does QuillNet build on?").asks_evaluation
