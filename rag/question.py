@@ -165,10 +165,14 @@ def classify(question: str) -> Kind:
     return min(cues)[2] if cues else "general"
 
 
-# An indirect question after a verb of deciding: "how does X decide how many …", "… determine how much …".
+# An indirect question after a verb of deciding ("how does X decide how many …", "… determine how much …") or
+# of studying ("theory on how much data …").
 _DECIDES = re.compile(
     r"\b(?:decid(?:e|es|ed|ing)|determin(?:e|es|ed|ing)|choos(?:e|es|ing)|chose|select(?:s|ed|ing)?|"
-    r"estimat(?:e|es|ed|ing)|allocat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|learn(?:s|ed|ing)?|know(?:s|ing)?)\s+$",
+    r"estimat(?:e|es|ed|ing)|allocat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|learn(?:s|ed|ing)?|know(?:s|ing)?|"
+    # "theory on how much data you need …", "a study of how many …": the topic, not a question for a number
+    r"(?:theory|work|paper|study|studies|research|analysis|results?)\s+(?:on|about|of|into)|"
+    r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing))\s+$",
     re.I,
 )
 # A quantity named by a noun in a keyword query or a comparison's aspect: "FooBench size", "number of prompts".

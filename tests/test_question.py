@@ -740,3 +740,10 @@ def test_asking_which_model_the_experiments_use_asks_what_the_work_is_evaluated_
 
 def test_asking_for_a_name_without_experiments_is_not_about_evaluation():
     assert not profile("what backbone does QuillNet build on?").asks_evaluation
+
+
+@pytest.mark.parametrize(
+    "text", ["theory on how much data you need to learn a gated layer", "a study of how many steps reasoning needs"]
+)
+def test_how_much_as_the_topic_of_a_study_is_no_number_question(text):
+    assert profile(text).kind != "number"
