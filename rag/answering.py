@@ -59,6 +59,7 @@ from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
     asked_phrase,
+    asks_count,
     asks_quantity,
     clauses,
     compare_aspect,
@@ -260,7 +261,7 @@ def select_evidence(
         if aspect and readable:  # "… in terms of the data they use": each work's sentence on that
             aspect_profile, aspect_vector = profile(aspect), embedder.encode([aspect])[0]
             if aspect_profile.kind != "number" and asks_quantity(aspect):  # "compare the size of X and Y"
-                aspect_profile = replace(aspect_profile, kind="number")
+                aspect_profile = replace(aspect_profile, kind="number", asks_count=asks_count(aspect))
             asked = {
                 aid: score_sentences(aspect_profile, aspect_vector, snapshot, rows_of(snapshot, [aid]), policy)
                 for aid in works
