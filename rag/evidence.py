@@ -127,7 +127,11 @@ def score_sentences(
 def role_key(profile: QuestionProfile) -> str:
     """Which ``AnswerPolicy.role_bonus`` entry applies: the shape, or ``how_why_failure`` for a why-question about a
     shortcoming (its answer is the abstract's diagnosis, a gap sentence, not its method)."""
-    return "how_why_failure" if profile.shape == "how_why" and profile.explains_failure else profile.shape
+    if profile.shape == "how_why" and profile.explains_failure:
+        return "how_why_failure"
+    if profile.asks_findings and profile.shape in ("fact", "followup"):  # "what was the main finding?"
+        return "findings"
+    return profile.shape
 
 
 _TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9][\w]*(?:[-.][\w]+)*)")

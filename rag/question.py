@@ -112,6 +112,7 @@ class QuestionProfile:
     explains_failure: bool = False  # a why-question about a shortcoming: see explains_failure
     terse: bool = False  # a keyword query: see is_terse
     asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
+    asks_findings: bool = False  # asks what the work found or how well it does: see asks_findings
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -183,13 +184,23 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
     tail = question[match.end() :] if kind == "number" else question[match.start() :]
     stop = _FOCUS_STOP.search(tail)
     phrase = tail[: stop.start()] if stop else tail
-    words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS]
+    words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS and w not in _COMPARATIVES]
     quantity = _QUANTITY.search(match.group(0)) if kind == "number" else None
     if quantity:  # "what accuracy does X reach": the measured quantity is what the answer must state
         words = content_words(quantity.group(0)) + words
     if kind == "name":  # the category of the answer ("which dataset") is not something the abstract must say
         words = [w for w in words if w not in _ANSWER_CATEGORIES]
     return words
+
+
+# "how much faster/smaller …": the direction of a change, which an abstract states as a speed-up, a ratio or a
+# percentage ("6x", "40% fewer"), not a word it must use
+_COMPARATIVES = frozenset(
+    content_words(
+        "faster slower quicker smaller larger bigger better worse cheaper higher lower fewer longer shorter "
+        "stronger weaker"
+    )
+)
 
 
 _NAMED_THINGS = re.compile(
@@ -202,9 +213,15 @@ _NAMED_THINGS = re.compile(
 )
 
 
+_POLAR = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|have|had|can|could)\b", re.I)
+
+
 def asks_for_names(question: str) -> bool:
-    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"."""
-    return bool(_NAMED_THINGS.search(question))
+    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"; not a yes/no question,
+    which names what it asks about itself ("do they compare against proprietary models?"; one naming a work asks
+    whether the abstract names it, so its sentence naming things is still wanted)."""
+    polar = _POLAR.search(question) and not specific_terms(question.split("?")[0])  # "does X test on FooBench?"
+    return bool(_NAMED_THINGS.search(question)) and not polar
 
 
 _EVALUATION_ASKED = re.compile(
@@ -295,6 +312,23 @@ _REMEDY = re.compile(
 )
 
 
+_FINDINGS = re.compile(
+    r"\b(?:main|key|central|primary|headline|major|core)\s+(?:results?|findings?|takeaways?|conclusions?|lessons?|"
+    r"insights?|message)\b"
+    r"|\bwhat\s+(?:did|do|does)\s+(?:[\w-]+\s+){1,3}?(?:find|conclude|observe|discover|learn|reveal|show)\b"
+    r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the|their|its)\s+(?:results?|findings?|takeaways?|conclusions?)\b"
+    r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
+    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+)?(?:results?|findings?)\W*$",
+    re.I,
+)
+
+
+def asks_findings(question: str) -> bool:
+    """The question asks what a work found or how well it does ("what was the main finding?", "what did they
+    conclude?", "how do models do on it?", "and the results?"): its answer is the abstract's result sentences."""
+    return bool(_FINDINGS.search(question))
+
+
 def asks_remedy(question: str) -> bool:
     """The question also asks how a shortcoming is fixed ("…, and how do the authors fix it?")."""
     return bool(_REMEDY.search(question))
@@ -370,7 +404,7 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "list"
     if kind == "number":
         return "number"
-    if _HOW_WHY.search(question):
+    if _HOW_WHY.search(question) and not asks_findings(question):  # "how do models do on it" asks for results
         return "how_why"
     if kind == "name":
         return "name"
@@ -477,6 +511,7 @@ def profile(question: str) -> QuestionProfile:
         explains_failure=shape == "how_why" and explains_failure(question),
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),
+        asks_findings=asks_findings(question),
     )
 
 

@@ -224,3 +224,11 @@ def test_topic_coverage_leaves_out_words_no_abstract_uses():
     assert topic_coverage(["fairness", "unseen"], {"fairness"}, {"fairness": 2}, 50) == pytest.approx(1.0)
     assert topic_coverage(["unseen"], set(), {}, 50) == 0.0
     assert topic_coverage([], {"x"}, {"x": 1}, 50) == 0.0
+
+
+def test_role_key_sends_questions_about_findings_to_the_findings_bonus():
+    from rag.evidence import role_key
+    from rag.question import profile
+
+    assert role_key(profile("What was the main finding of FooNet?")) == "findings"
+    assert role_key(profile("What does FooNet do?")) == "fact"

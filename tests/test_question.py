@@ -602,3 +602,44 @@ def test_a_works_name_is_not_a_kind(mention):
     from rag.question import describes_a_kind
 
     assert not describes_a_kind(mention)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what was the main finding?",
+        "what's the key takeaway",
+        "what did they conclude about depth?",
+        "how do models do on it",
+        "how well does FooNet perform on long inputs?",
+        "and the results?",
+    ],
+)
+def test_asks_findings(text):
+    from rag.question import asks_findings
+
+    assert asks_findings(text)
+
+
+@pytest.mark.parametrize("text", ["how does it work?", "what dataset does FooNet use?", "what is the main idea"])
+def test_does_not_ask_findings(text):
+    from rag.question import asks_findings
+
+    assert not asks_findings(text)
+
+
+def test_how_do_models_do_is_a_question_about_results_not_a_mechanism():
+    assert profile("how do the baselines do on unseen graphs?").shape != "how_why"
+    assert profile("how do the baselines do on unseen graphs?").asks_findings
+    assert profile("how does FooNet encode graphs?").shape == "how_why"
+
+
+def test_a_yes_no_question_does_not_ask_for_names():
+    assert not profile("do they compare against proprietary models?").wants_names
+    assert profile("which models do they compare against?").wants_names
+    assert profile("does FooNet run experiments on BarBench?").wants_names  # does it name BarBench, and what else
+
+
+def test_a_comparative_is_not_what_a_number_question_counts():
+    assert profile("how much faster does FooNet get on sparse inputs").focus_words == ()
+    assert profile("how many fewer parameters does FooNet need").focus_words == (stem("parameters"),)
