@@ -188,6 +188,7 @@ def rank(
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
         if policy.real_word_typos
         else None,
+        context=cooccurrence(snapshot.sentence_bm25) if policy.typo_context else None,
     )
     prof = profile(corrected)
     if more is not None:

@@ -405,6 +405,12 @@ class AnswerPolicy(BaseModel):
         "lacks ('ecmwf': a signal for abstention) unless, among other checks, a word one edit from it has at least "
         "this wordfreq Zipf frequency in English ('shakierr' -> 'shakier': a typo).",
     )
+    typo_context: bool = Field(
+        default=True,
+        description="Of two corpus words as many edits from a mistyped word, respell it as the one a sentence of the "
+        "corpus holds with more of the question's other content words ('active 3d maping' -> 'mapping', not the more "
+        "frequent 'making'); off: the word more abstracts use (rag.lexicon.Lexicon.correct).",
+    )
     real_word_typos: bool = Field(
         default=True,
         description="Respell an English word no abstract uses that is one edit from a corpus word when a passage holds "

@@ -246,7 +246,8 @@ def value_asked(question: str, kind: Kind) -> str | None:
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
     None when no value is asked for. General vocabulary of reported results, not one question's."""
     match = _VALUE.search(question)
-    if match:
+    # "which OOD scores work best": which of several kinds (named ones), not a measured value
+    if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
         return match.group("measure")
     return "" if kind == "number" else None
 
@@ -404,11 +405,26 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "list"
     if kind == "number":
         return "number"
-    if _HOW_WHY.search(question) and not asks_findings(question):  # "how do models do on it" asks for results
+    # "how do models do on it" asks for results; "FooNet token pruning how does it pick tokens" is a how-question
+    # typed after its keywords
+    if (_HOW_WHY.search(question) or _how_after_keywords(question)) and not asks_findings(question):
         return "how_why"
     if kind == "name":
         return "name"
     return "fact"
+
+
+_ASK_AFTER_KEYWORDS = re.compile(
+    r"^(?P<keywords>(?:[^\s?]+\s+){1,10}?)(?P<ask>(?:how|why)\s+(?:does|do|did|can|could|is|are|was|were)\s+\S.*)$",
+    re.I,
+)
+
+
+def _how_after_keywords(question: str) -> bool:
+    """A how/why question typed after a few keywords ("FooNet token pruning how does it choose tokens"): keywords
+    with no question word or verb of asking of their own, then "how does …" / "why do …"."""
+    match = _ASK_AFTER_KEYWORDS.match(question.strip())
+    return bool(match) and not _QUESTION_CUE.search(match.group("keywords")) and bool(_HOW_WHY.match(match["ask"]))
 
 
 _COMPARE_LEAD = re.compile(

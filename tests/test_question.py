@@ -643,3 +643,16 @@ def test_a_yes_no_question_does_not_ask_for_names():
 def test_a_comparative_is_not_what_a_number_question_counts():
     assert profile("how much faster does FooNet get on sparse inputs").focus_words == ()
     assert profile("how many fewer parameters does FooNet need").focus_words == (stem("parameters"),)
+
+
+def test_a_how_question_typed_after_keywords_is_a_how_question():
+    assert profile("FooNet token pruning how does it choose tokens").shape == "how_why"
+    assert profile("FooNet token pruning how many tokens are kept").shape == "number"
+    assert profile("what is FooNet and how does it work").shape != "how_why"  # a question of its own first
+
+
+def test_which_scores_asks_for_kinds_of_score_not_a_value():
+    from rag.question import value_asked
+
+    assert value_asked("which anomaly scores work best on small images", "name") is None
+    assert value_asked("what accuracy does FooNet reach", "name") == "accuracy"
