@@ -508,10 +508,32 @@ def _names_works(parts: list[str], question: str = "") -> bool:
     return len(parts) >= 2 and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts)
 
 
+_FINDS_A_PAPER = re.compile(
+    r"^\W*(?:(?:is|are)\s+there\b|(?:which|what)\s+(?:paper|work|study|abstract)\b(?!s)|"
+    r"what(?:'s|\s+is)\s+the\s+(?:paper|work|study)\b|(?:has|have)\s+(?:anyone|a\s+paper)\b)",
+    re.I,
+)
+_ASKS = re.compile(r"\b(?:how|what|which|why|where|who|when)\b", re.I)  # anywhere: "use what theory tool?"
+
+
+def asked_after_finding(question: str) -> str | None:
+    """The question asked of a paper once found, when a question first finds the paper and then asks about it
+    ("Is there a paper on X? How many categories does its dataset cover?", "Which paper studies X? What does it
+    find?"): the later sentence(s), whose kind and shape the answer follows; None for any other question."""
+    parts = [p.strip() for p in re.split(r"(?<=\?)\s*", question) if p.strip()]
+    if len(parts) < 2 or not _FINDS_A_PAPER.search(parts[0]):
+        return None
+    later = " ".join(parts[1:])
+    if not _ASKS.search(later) or classify_shape(later) in ("list", "summary", "yes_no", "compare"):
+        return None
+    return later
+
+
 def profile(question: str) -> QuestionProfile:
     question = fix_shape_words(question)
-    kind = classify(question)
-    shape = classify_shape(question, kind)
+    asked = asked_after_finding(question) or question  # "Is there a paper on X? How many …": the later question
+    kind = classify(asked)
+    shape = classify_shape(asked, kind)
     if shape in ("summary", "yes_no"):
         kind = "list"
     topic = [w for w in dict.fromkeys(content_words(question)) if w not in _QUESTION_WORDS]
@@ -519,12 +541,12 @@ def profile(question: str) -> QuestionProfile:
         text=question,
         kind=kind,
         topic_words=tuple(topic),
-        focus_words=tuple(dict.fromkeys(focus_words(question, kind))),
+        focus_words=tuple(dict.fromkeys(focus_words(asked, kind))),
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
-        wants_names=kind != "list" and asks_for_names(question),
-        asks_evaluation=kind != "list" and asks_for_evaluation(question),
-        explains_failure=shape == "how_why" and explains_failure(question),
+        wants_names=kind != "list" and asks_for_names(asked),
+        asks_evaluation=kind != "list" and asks_for_evaluation(asked),
+        explains_failure=shape == "how_why" and explains_failure(asked),
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),
         asks_findings=asks_findings(question),

@@ -656,3 +656,21 @@ def test_which_scores_asks_for_kinds_of_score_not_a_value():
 
     assert value_asked("which anomaly scores work best on small images", "name") is None
     assert value_asked("what accuracy does FooNet reach", "name") == "accuracy"
+
+
+def test_a_question_finding_a_paper_then_asking_about_it_follows_the_later_question():
+    from rag.question import asked_after_finding
+
+    question = "Is there a paper on graph pruning? How many graphs does it use?"
+    assert asked_after_finding(question) == "How many graphs does it use?"
+    assert profile(question).shape == "number" and profile(question).focus_words == (stem("graphs"),)
+    assert profile("Which paper studies graph pruning? What does it find?").shape == "fact"
+
+
+def test_a_list_question_with_a_second_sentence_stays_a_list():
+    from rag.question import asked_after_finding
+
+    assert asked_after_finding("Which papers study graph pruning? What do they find?") is None
+    assert asked_after_finding("Is there a paper on graph pruning? I could not find one.") is None
+    assert asked_after_finding("Is there a paper on graph pruning?") is None
+    assert profile("Which papers study graph pruning? What do they find?").kind == "list"
