@@ -19,7 +19,7 @@ from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 from rag.retrieve import IndexSnapshot
-from rag.roles import asks_for_availability, states_evaluation
+from rag.roles import asks_for_availability, concludes, states_evaluation
 from rag.text import Span, numbers_in
 
 
@@ -98,6 +98,8 @@ def score_sentences(
             score += NUMBER_BONUS
         role = roles[row]
         role_bonus = bonus.get(role, 0.0)
+        if profile.asks_takeaway and concludes(text):  # "what was the main takeaway": the concluding sentence
+            role_bonus += policy.conclusion_bonus
         score += role_bonus
         new_names = _count_new_names(text, asked) if profile.wants_names or profile.asks_evaluation else 0
         if new_names:

@@ -127,6 +127,13 @@ class AnswerPolicy(BaseModel):
         "is for a why-question about a shortcoming ('why does X fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
         "drops the availability penalty.",
     )
+    conclusion_bonus: float = Field(
+        default=0.15,
+        ge=0.0,
+        description="Added to the score of a sentence drawing the work's conclusion ('Together, these results "
+        "establish …', 'Overall, …'; rag.roles.concludes) when the question asks for the main takeaway or conclusion "
+        "(rag.question.asks_takeaway), on top of the role bonus.",
+    )
     terse_role_sentences: int = Field(
         default=1,
         ge=0,

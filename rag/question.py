@@ -113,6 +113,7 @@ class QuestionProfile:
     terse: bool = False  # a keyword query: see is_terse
     asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
     asks_findings: bool = False  # asks what the work found or how well it does: see asks_findings
+    asks_takeaway: bool = False  # asks for the work's main takeaway or conclusion: see asks_takeaway
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -328,6 +329,19 @@ def asks_findings(question: str) -> bool:
     """The question asks what a work found or how well it does ("what was the main finding?", "what did they
     conclude?", "how do models do on it?", "and the results?"): its answer is the abstract's result sentences."""
     return bool(_FINDINGS.search(question))
+
+
+_TAKEAWAY = re.compile(
+    r"\b(?:(?:main|key|central|overall|big|bottom[- ]line)\s+(?:takeaways?|conclusions?|message|lessons?)|takeaways?|"
+    r"conclu(?:de|ded|des|sion|sions)|bottom\s+line)\b",
+    re.I,
+)
+
+
+def asks_takeaway(question: str) -> bool:
+    """The question asks for the work's main takeaway or conclusion ("what was the main takeaway?", "what do they
+    conclude?"): its answer is the sentence drawing the conclusion (rag.roles.concludes)."""
+    return bool(_TAKEAWAY.search(question))
 
 
 def asks_remedy(question: str) -> bool:
@@ -550,6 +564,7 @@ def profile(question: str) -> QuestionProfile:
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),
         asks_findings=asks_findings(question),
+        asks_takeaway=asks_takeaway(asked),
     )
 
 

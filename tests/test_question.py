@@ -674,3 +674,11 @@ def test_a_list_question_with_a_second_sentence_stays_a_list():
     assert asked_after_finding("Is there a paper on graph pruning? I could not find one.") is None
     assert asked_after_finding("Is there a paper on graph pruning?") is None
     assert profile("Which papers study graph pruning? What do they find?").kind == "list"
+
+
+def test_asks_takeaway():
+    from rag.question import asks_takeaway
+
+    assert asks_takeaway("what was the main takeaway?") and asks_takeaway("what do they conclude about depth?")
+    assert not asks_takeaway("what was the main result?") and not asks_takeaway("how does FooNet work?")
+    assert profile("what is the key conclusion of FooNet?").asks_takeaway
