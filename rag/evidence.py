@@ -19,7 +19,7 @@ from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, states_count
 from rag.retrieve import IndexSnapshot
-from rag.roles import asks_for_availability, states_evaluation
+from rag.roles import asks_for_availability, concludes, states_evaluation
 from rag.text import Span, numbers_in
 
 
@@ -109,8 +109,8 @@ def score_sentences(
             score += NUMBER_BONUS  # "how many …" is answered by a count ("6,289 pairs"), not a score ("0.95")
         role = roles[row]
         role_bonus = bonus.get(role, 0.0)
-        if profile.asks_result and role == "result" and profile.kind != "list":
-            role_bonus += policy.result_asked_bonus  # "what was the main finding": the work's result sentences
+        if profile.asks_takeaway and concludes(text):  # "what was the main takeaway": the concluding sentence
+            role_bonus += policy.conclusion_bonus
         score += role_bonus
         new_names = _count_new_names(text, asked) if profile.wants_names or profile.asks_evaluation else 0
         if new_names:
@@ -140,7 +140,11 @@ def score_sentences(
 def role_key(profile: QuestionProfile) -> str:
     """Which ``AnswerPolicy.role_bonus`` entry applies: the shape, or ``how_why_failure`` for a why-question about a
     shortcoming (its answer is the abstract's diagnosis, a gap sentence, not its method)."""
-    return "how_why_failure" if profile.shape == "how_why" and profile.explains_failure else profile.shape
+    if profile.shape == "how_why" and profile.explains_failure:
+        return "how_why_failure"
+    if profile.asks_findings and profile.shape in ("fact", "followup"):  # "what was the main finding?"
+        return "findings"
+    return profile.shape
 
 
 _TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9][\w]*(?:[-.][\w]+)*)")

@@ -114,7 +114,8 @@ class QuestionProfile:
     terse: bool = False  # a keyword query: see is_terse
     asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
     asks_count: bool = False  # a number question asking how many or how large: see asks_count
-    asks_result: bool = False  # asks what a work finds or how well it does: see asks_result
+    asks_findings: bool = False  # asks what the work found or how well it does: see asks_findings
+    asks_takeaway: bool = False  # asks for the work's main takeaway or conclusion: see asks_takeaway
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -204,21 +205,6 @@ def states_count(sentence: str) -> bool:
     return bool(_COUNT_STATED.search(sentence))
 
 
-_RESULT_ASKED = re.compile(
-    r"\b(?:main|key|central|headline|primary|overall)\s+(?:results?|findings?|takeaways?|conclusions?|message)\b"
-    r"|\bwhat\s+(?:were|was|are|is)\s+(?:the\s+|its\s+|their\s+)?(?:results?|findings?|takeaways?|conclusions?)\b"
-    r"|\bwhat\s+(?:do|did|does)\s+(?:\w+\s+){1,2}(?:find|show|conclude|observe|reveal)\b"
-    r"|\bhow\s+well\s+(?:do|does|did|can)\b|\bhow\s+(?:do|did|does)\s+(?:[\w-]+\s+){1,4}(?:do|perform|fare)\b",
-    re.I,
-)
-
-
-def asks_result(question: str) -> bool:
-    """Whether the question asks what a work finds or how well something does ("what was the main finding",
-    "what do they find", "how well does it work", "how do models do on it"): its answer is a result sentence."""
-    return bool(_RESULT_ASKED.search(question))
-
-
 def asks_quantity(text: str) -> bool:
     """Whether ``text`` asks for a number: a number question ("how many …", "what accuracy …") or a quantity
     named by a noun ("size", "number of …")."""
@@ -248,13 +234,23 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
     tail = question[match.end() :] if kind == "number" else question[match.start() :]
     stop = _FOCUS_STOP.search(tail)
     phrase = tail[: stop.start()] if stop else tail
-    words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS]
+    words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS and w not in _COMPARATIVES]
     quantity = _QUANTITY.search(match.group(0)) if kind == "number" else None
     if quantity:  # "what accuracy does X reach": the measured quantity is what the answer must state
         words = content_words(quantity.group(0)) + words
     if kind == "name":  # the category of the answer ("which dataset") is not something the abstract must say
         words = [w for w in words if w not in _ANSWER_CATEGORIES]
     return words
+
+
+# "how much faster/smaller …": the direction of a change, which an abstract states as a speed-up, a ratio or a
+# percentage ("6x", "40% fewer"), not a word it must use
+_COMPARATIVES = frozenset(
+    content_words(
+        "faster slower quicker smaller larger bigger better worse cheaper higher lower fewer longer shorter "
+        "stronger weaker"
+    )
+)
 
 
 _NAMED_THINGS = re.compile(
@@ -267,9 +263,15 @@ _NAMED_THINGS = re.compile(
 )
 
 
+_POLAR = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|have|had|can|could)\b", re.I)
+
+
 def asks_for_names(question: str) -> bool:
-    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"."""
-    return bool(_NAMED_THINGS.search(question))
+    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"; not a yes/no question,
+    which names what it asks about itself ("do they compare against proprietary models?"; one naming a work asks
+    whether the abstract names it, so its sentence naming things is still wanted)."""
+    polar = _POLAR.search(question) and not specific_terms(question.split("?")[0])  # "does X test on FooBench?"
+    return bool(_NAMED_THINGS.search(question)) and not polar
 
 
 # A question asking for names ("what backbone …", "which architecture …") about the work's experiments asks what it
@@ -297,7 +299,8 @@ def value_asked(question: str, kind: Kind) -> str | None:
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
     None when no value is asked for. General vocabulary of reported results, not one question's."""
     match = _VALUE.search(question)
-    if match:
+    # "which OOD scores work best": which of several kinds (named ones), not a measured value
+    if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
         return match.group("measure")
     return "" if kind == "number" else None
 
@@ -333,13 +336,6 @@ _SUMMARY = re.compile(
     r"works)\s+say\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )
-# "FooNet token merging: how does it decide which tokens to merge", "…, and how do they handle occlusion": a how
-# question after a keyword phrase or a first clause (not "how do they perform", "how do they stack up")
-_HOW_LATER = re.compile(
-    r"(?<=\S)(?:[,;:]\s*|\s+)(?:and\s+)?how\s+(?:does|do|did|can|could)\s+(?:it|they|this|these|you|we|(?:the|its|their)"
-    r"\s+[\w-]+)\s+(?!perform\w*\b|do\b|fare\b|compare\b|differ\b|stack\b|rank\b|score\b)[a-z]\w+",
-    re.I,
-)
 _HOW_WHY = re.compile(
     r"^\s*(?:(?:and\s+)?(?:how|why)\b(?!\s+(?:many|much|large|big|long|fast|well|often|accurate|good)\b)"
     r"(?!.*\bperform\w*\b)|"
@@ -370,6 +366,36 @@ _REMEDY = re.compile(
     r"cure[sd]?|repair\w*)\b",
     re.I,
 )
+
+
+_FINDINGS = re.compile(
+    r"\b(?:main|key|central|primary|headline|major|core)\s+(?:results?|findings?|takeaways?|conclusions?|lessons?|"
+    r"insights?|message)\b"
+    r"|\bwhat\s+(?:did|do|does)\s+(?:[\w-]+\s+){1,3}?(?:find|conclude|observe|discover|learn|reveal|show)\b"
+    r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the|their|its)\s+(?:results?|findings?|takeaways?|conclusions?)\b"
+    r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
+    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+)?(?:results?|findings?)\W*$",
+    re.I,
+)
+
+
+def asks_findings(question: str) -> bool:
+    """The question asks what a work found or how well it does ("what was the main finding?", "what did they
+    conclude?", "how do models do on it?", "and the results?"): its answer is the abstract's result sentences."""
+    return bool(_FINDINGS.search(question))
+
+
+_TAKEAWAY = re.compile(
+    r"\b(?:(?:main|key|central|overall|big|bottom[- ]line)\s+(?:takeaways?|conclusions?|message|lessons?)|takeaways?|"
+    r"conclu(?:de|ded|des|sion|sions)|bottom\s+line)\b",
+    re.I,
+)
+
+
+def asks_takeaway(question: str) -> bool:
+    """The question asks for the work's main takeaway or conclusion ("what was the main takeaway?", "what do they
+    conclude?"): its answer is the sentence drawing the conclusion (rag.roles.concludes)."""
+    return bool(_TAKEAWAY.search(question))
 
 
 def asks_remedy(question: str) -> bool:
@@ -447,11 +473,26 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "list"
     if kind == "number":
         return "number"
-    if _HOW_WHY.search(question) or _HOW_LATER.search(question):
+    # "how do models do on it" asks for results; "FooNet token pruning how does it pick tokens" is a how-question
+    # typed after its keywords
+    if (_HOW_WHY.search(question) or _how_after_keywords(question)) and not asks_findings(question):
         return "how_why"
     if kind == "name":
         return "name"
     return "fact"
+
+
+_ASK_AFTER_KEYWORDS = re.compile(
+    r"^(?P<keywords>(?:[^\s?]+\s+){1,10}?)(?P<ask>(?:how|why)\s+(?:does|do|did|can|could|is|are|was|were)\s+\S.*)$",
+    re.I,
+)
+
+
+def _how_after_keywords(question: str) -> bool:
+    """A how/why question typed after a few keywords ("FooNet token pruning how does it choose tokens"): keywords
+    with no question word or verb of asking of their own, then "how does …" / "why do …"."""
+    match = _ASK_AFTER_KEYWORDS.match(question.strip())
+    return bool(match) and not _QUESTION_CUE.search(match.group("keywords")) and bool(_HOW_WHY.match(match["ask"]))
 
 
 _COMPARE_LEAD = re.compile(
@@ -552,12 +593,34 @@ def _names_works(parts: list[str], question: str = "") -> bool:
     return len(parts) >= 2 and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts)
 
 
+_FINDS_A_PAPER = re.compile(
+    r"^\W*(?:(?:is|are)\s+there\b|(?:which|what)\s+(?:paper|work|study|abstract)\b(?!s)|"
+    r"what(?:'s|\s+is)\s+the\s+(?:paper|work|study)\b|(?:has|have)\s+(?:anyone|a\s+paper)\b)",
+    re.I,
+)
+_ASKS = re.compile(r"\b(?:how|what|which|why|where|who|when)\b", re.I)  # anywhere: "use what theory tool?"
+
+
+def asked_after_finding(question: str) -> str | None:
+    """The question asked of a paper once found, when a question first finds the paper and then asks about it
+    ("Is there a paper on X? How many categories does its dataset cover?", "Which paper studies X? What does it
+    find?"): the later sentence(s), whose kind and shape the answer follows; None for any other question."""
+    parts = [p.strip() for p in re.split(r"(?<=\?)\s*", question) if p.strip()]
+    if len(parts) < 2 or not _FINDS_A_PAPER.search(parts[0]):
+        return None
+    later = " ".join(parts[1:])
+    if not _ASKS.search(later) or classify_shape(later) in ("list", "summary", "yes_no", "compare"):
+        return None
+    return later
+
+
 def profile(question: str) -> QuestionProfile:
     question = fix_shape_words(question)
-    kind = classify(question)
+    asked = asked_after_finding(question) or question  # "Is there a paper on X? How many …": the later question
+    kind = classify(asked)
     if kind == "general" and is_terse(question) and _QUANTITY_NOUN.search(question):
         kind = "number"  # "FooBench benchmark size": a keyword query asking for a number
-    shape = classify_shape(question, kind)
+    shape = classify_shape(asked, kind)
     if shape in ("summary", "yes_no"):
         kind = "list"
     topic = [w for w in dict.fromkeys(content_words(question)) if w not in _QUESTION_WORDS]
@@ -565,17 +628,18 @@ def profile(question: str) -> QuestionProfile:
         text=question,
         kind=kind,
         topic_words=tuple(topic),
-        focus_words=tuple(dict.fromkeys(focus_words(question, kind))),
+        focus_words=tuple(dict.fromkeys(focus_words(asked, kind))),
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
-        wants_names=kind != "list" and asks_for_names(question),
+        wants_names=kind != "list" and asks_for_names(asked),
         asks_evaluation=kind != "list"
-        and (asks_for_evaluation(question) or (asks_for_names(question) and bool(_EVALUATION_WORD.search(question)))),
-        explains_failure=shape == "how_why" and explains_failure(question),
+        and (asks_for_evaluation(asked) or (asks_for_names(asked) and bool(_EVALUATION_WORD.search(asked)))),
+        explains_failure=shape == "how_why" and explains_failure(asked),
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),
-        asks_count=kind == "number" and asks_count(question),
-        asks_result=asks_result(question),
+        asks_count=kind == "number" and asks_count(asked),
+        asks_findings=asks_findings(question),
+        asks_takeaway=asks_takeaway(asked),
     )
 
 

@@ -160,7 +160,7 @@ def test_plan_single_cites_one_abstract_and_picks_its_sentences():
 
 def test_plan_single_asked_for_a_finding_quotes_a_result_sentence():
     evidence = [ev("a", 1, 1.0, role="background"), ev("a", 2, 0.95, role="method"), ev("a", 5, 0.2, role="result")]
-    asked = QuestionProfile(text="what was the main finding", kind="general", topic_words=(), asks_result=True)
+    asked = QuestionProfile(text="what was the main finding", kind="general", topic_words=(), asks_findings=True)
     plain = QuestionProfile(text="what is it about", kind="general", topic_words=())
     assert 5 in [e.row for e in plan_single("a", evidence, asked).sentences]
     assert 5 not in [e.row for e in plan_single("a", evidence, plain).sentences]
