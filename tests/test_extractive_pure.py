@@ -158,14 +158,6 @@ def test_plan_single_cites_one_abstract_and_picks_its_sentences():
     assert [e.row for e in plan.sentences] == [2, 4]
 
 
-def test_plan_single_asked_for_a_finding_quotes_a_result_sentence():
-    evidence = [ev("a", 1, 1.0, role="background"), ev("a", 2, 0.95, role="method"), ev("a", 5, 0.2, role="result")]
-    asked = QuestionProfile(text="what was the main finding", kind="general", topic_words=(), asks_findings=True)
-    plain = QuestionProfile(text="what is it about", kind="general", topic_words=())
-    assert 5 in [e.row for e in plan_single("a", evidence, asked).sentences]
-    assert 5 not in [e.row for e in plan_single("a", evidence, plain).sentences]
-
-
 def test_a_sentence_posing_the_problem_is_no_proposal():
     from rag.compose.extractive import has_role
 

@@ -76,8 +76,6 @@ def plan_single(
     # after the roles: the sentence spelling out the best one is not pushed out by them
     if policy.elaboration_shapes and profile.shape in policy.elaboration_shapes:
         chosen = with_elaboration(chosen, evidence, most + policy.elaboration_extra)
-    if profile.asks_findings:  # "what was the main finding": at least one sentence stating a result
-        chosen = with_role(chosen, evidence, [("result", 1)], most)
     if profile.asks_evaluation:  # "which datasets …": the sentence saying where it is evaluated, naming the data
         chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
     if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
