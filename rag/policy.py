@@ -116,6 +116,15 @@ class AnswerPolicy(BaseModel):
     focus_weight: float = Field(
         default=0.2, ge=0.0, description="Weight of the share of the asked-about words a sentence holds."
     )
+    asked_weight: float = Field(
+        default=0.2,
+        ge=0.0,
+        description="Single-paper and compare answers: weight of each sentence's MiniLM similarity to what the "
+        "question asks about its work, the question without the work's name (rag.question.asked_phrase: 'How does "
+        "FooNet pick the step size?' -> 'pick the step size'). The name makes all of a work's sentences resemble "
+        "the question alike; this picks the one answering what is asked. Fitted on dev (0.2: key facts 0.838 -> "
+        "0.840; 0.4: 0.837).",
+    )
     number_bonus: float = Field(
         default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
     )
@@ -144,11 +153,20 @@ class AnswerPolicy(BaseModel):
             "fact": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"background": -0.25, "gap": -0.2, "availability": -0.3},
+            "findings": {"result": 0.15, "background": -0.25, "gap": -0.2, "availability": -0.3},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
-        "method, result, availability). 'how_why_failure' is for a why-question about a shortcoming ('why does X "
-        "fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
+        "method, result, availability). 'findings' is for a question asking what a work found or how well it does "
+        "('what was the main finding?', 'how do models do on it?'; rag.question.asks_findings). 'how_why_failure' "
+        "is for a why-question about a shortcoming ('why does X fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
         "drops the availability penalty.",
+    )
+    conclusion_bonus: float = Field(
+        default=0.15,
+        ge=0.0,
+        description="Added to the score of a sentence drawing the work's conclusion ('Together, these results "
+        "establish …', 'Overall, …'; rag.roles.concludes) when the question asks for the main takeaway or conclusion "
+        "(rag.question.asks_takeaway), on top of the role bonus.",
     )
     terse_role_sentences: int = Field(
         default=1,
@@ -432,6 +450,12 @@ class AnswerPolicy(BaseModel):
         description="A word typed in lower case that neither English nor the corpus uses is read as a name the corpus "
         "lacks ('ecmwf': a signal for abstention) unless, among other checks, a word one edit from it has at least "
         "this wordfreq Zipf frequency in English ('shakierr' -> 'shakier': a typo).",
+    )
+    typo_context: bool = Field(
+        default=True,
+        description="Of two corpus words as many edits from a mistyped word, respell it as the one a sentence of the "
+        "corpus holds with more of the question's other content words ('active 3d maping' -> 'mapping', not the more "
+        "frequent 'making'); off: the word more abstracts use (rag.lexicon.Lexicon.correct).",
     )
     real_word_typos: bool = Field(
         default=True,
