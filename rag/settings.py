@@ -100,6 +100,18 @@ class VerifyPolicy(BaseModel):
         description="A punctuation mark or contrast word ('while', 'but') counts as this many words when a word is "
         "bound to the nearer of two terms (so a word belongs to the term of its own part of the sentence).",
     )
+    exchange_min_gain: int = Field(
+        default=2, ge=1,
+        description="Two terms of the evidence count as put in each other's place in the claim ('under the latent "
+        "pipeline' where the evidence has 'under the pixel pipeline', and the other way round) when exchanging them "
+        "back puts at least this many more shared words in the evidence's order, each standing between the words "
+        "that surround the other in the evidence (rag/verify_binding.py).",
+    )
+    exchange_min_share: float = Field(
+        default=0.75, ge=0.0, le=1.0,
+        description="... and, exchanged back, at least this share of the words the claim shares with the evidence "
+        "are in the evidence's order.",
+    )
     crossed_parts_min_coverage: float = Field(
         default=0.85, ge=0.0, le=1.0,
         description="Two parts of the abstract (split at 'but', 'while', 'whereas', ';', ':') count as what a "

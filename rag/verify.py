@@ -34,7 +34,7 @@ from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
-from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
+from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms
 from rag.verify_scope import affix_sibling, count_swapped, narrowed
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
@@ -957,9 +957,25 @@ def check_roles(ctx: _Context) -> str | None:
         settings=settings,
     )
     if crossing is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
-        return _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
+        return _exchanged_terms(ctx) or _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
     quote = _quote(" ".join(ctx.evidence_texts))
     return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
+
+
+def _exchanged_terms(ctx: _Context) -> str | None:
+    """Two terms of the evidence put in each other's place ("under the latent pipeline ... under the pixel pipeline"
+    for the other way round; rag/verify_binding.py)."""
+    found = exchanged_terms(
+        ctx.claim_tokens,
+        ctx.evidence_tokens,
+        min_gain=ctx.policy.exchange_min_gain,
+        min_share=ctx.policy.exchange_min_share,
+        punct_weight=ctx.policy.roles_punctuation_distance,
+    )
+    if found is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
+        return None  # "B is outperformed by A" for "A outperforms B": the same comparison
+    quote = _quote(" ".join(ctx.evidence_texts))
+    return f"the abstract has '{found.second}' where the claim has '{found.first}' (and the other way round): {quote}"
 
 
 def _crossed_parts(ctx: _Context) -> str | None:
