@@ -161,6 +161,12 @@ class VerifyPolicy(BaseModel):
         "the claim (up to four each side) share at least this many more words with those around another number of "
         "the abstract than with those around any of its own occurrences.",
     )
+    scope_new_setting_words: int = Field(
+        default=2, ge=1,
+        description="A claim whose setting phrases ('from calibrated multi-view rigs', 'for purely temporal event "
+        "sequences': words after on/in/for/from/with/under...) hold at least this many rare words the abstract never "
+        "uses names a setting the abstract does not state (rag/verify_scope.py setting_words).",
+    )
     novel_words_max: int = Field(
         default=3, ge=1,
         description="A claim with this many content words the abstract never uses (after stemming) is taken to add "

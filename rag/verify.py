@@ -35,7 +35,7 @@ from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms
-from rag.verify_scope import affix_sibling, count_swapped, narrowed
+from rag.verify_scope import affix_sibling, count_swapped, narrowed, setting_words
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -2371,7 +2371,17 @@ def _affix_scope(ctx: _Context) -> str | None:
     if narrow:
         only, other = narrow
         return f"the abstract says {only} and {other}, not only {only}: {_quote(' '.join(ctx.evidence_texts))}"
-    return None
+    return _new_setting(ctx)
+
+
+def _new_setting(ctx: _Context) -> str | None:
+    """Setting phrases of the claim ("from calibrated multi-view camera rigs", "for purely temporal sequences") with
+    at least scope_new_setting_words words the abstract never uses: a setting the abstract does not state. Fewer new
+    words than the novelty check needs, since they sit where a setting is named, not where a verb rephrases."""
+    new = list(dict.fromkeys(t.text for t in setting_words(ctx.claim_tokens) if _is_new_word(ctx, t)))
+    if len(new) < ctx.policy.scope_new_setting_words:
+        return None
+    return f"the abstract does not state this setting: it never mentions {', '.join(repr(w) for w in new[:5])}"
 
 
 def _is_part(a: str, b: str) -> bool:
@@ -2434,25 +2444,26 @@ def _judged_word(lower: str, stem_: str) -> bool:
     return stem_ in _HEDGES or _strong_key(_token(lower, lower, stem_, 0, 0)) is not None
 
 
-def check_novelty(ctx: _Context) -> str | None:
-    novel = []
+def _is_new_word(ctx: _Context, t: Token) -> bool:
+    """A rare content word of the claim that the abstract never uses, in any form."""
+    if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
+        return False
+    if _judged_elsewhere(t):
+        return False  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
     common = ctx.policy.novel_word_max_zipf
-    for t in ctx.claim_tokens:
-        if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
-            continue
-        if _judged_elsewhere(t):
-            continue  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
-        if common < 8.0 and english_frequency(t.lower) >= common:
-            continue
-        stems = _stems_of(t)
-        if any(s in ctx.abstract_stems for s in stems):
-            continue
-        if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
-            continue
-        if _derived_from_any(t.stem, ctx.abstract_stems):
-            continue  # "failures" where the abstract says "fail", "reusable" for "reuses"
-        novel.append(t.text)
-    novel = list(dict.fromkeys(novel))
+    if common < 8.0 and english_frequency(t.lower) >= common:
+        return False
+    stems = _stems_of(t)
+    if any(s in ctx.abstract_stems for s in stems):
+        return False
+    if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
+        return False
+    # "failures" where the abstract says "fail", "reusable" for "reuses"
+    return not _derived_from_any(t.stem, ctx.abstract_stems)
+
+
+def check_novelty(ctx: _Context) -> str | None:
+    novel = list(dict.fromkeys(t.text for t in ctx.claim_tokens if _is_new_word(ctx, t)))
     if len(novel) >= ctx.policy.novel_words_max:
         return f"the abstract does not mention {', '.join(repr(w) for w in novel[:5])}"
     return None

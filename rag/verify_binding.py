@@ -256,6 +256,12 @@ def _listed(between: Sequence[str]) -> bool:
     return not others or (linked and len(others) <= 2 and not set(others) & _SLOT_WORDS)
 
 
+def _compound(tokens: Sequence, placed: Sequence[tuple[str, float]], lo: float, hi: float) -> bool:
+    """Only content words (no function word, no punctuation) lie between two terms of the claim: one compound."""
+    between = [t for t, (_, at) in zip(tokens, placed, strict=True) if lo < at < hi]
+    return all(t.content and not t.is_punct for t in between)
+
+
 @dataclass(frozen=True, slots=True)
 class Exchange:
     first: str  # the claim's words of the two exchanged terms, in the claim's order
@@ -379,5 +385,7 @@ def exchanged_terms(
                 lo, hi = b.evidence_at[-1], a.evidence_at[0]
                 if _listed([w for w, at in placed if lo < at < hi]):
                     continue  # "A, C and B": items of a list, in any order
+                if _compound(claim_tokens, claim_placed, a.claim_at[-1], b.claim_at[0]):
+                    continue  # "chart reading tasks" for "tasks for reading charts": one compound turned round
                 best = Exchange(a.text, b.text, before, after, shared)
     return best

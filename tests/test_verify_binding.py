@@ -108,3 +108,7 @@ def test_exchanged_settings_fail_the_roles_check_with_a_reason():
     spans = sentence_spans(SETTINGS_EVIDENCE)
     verdict = check_claim(claim, SETTINGS_EVIDENCE, spans, [0.9] * len(spans), VerifyPolicy())
     assert not verdict.verified and "other way round" in verdict.reason
+
+
+def test_a_compound_turned_round_is_no_exchange():
+    assert _exchange("Lumen is a benchmark of 40 chart reading tasks.", "We introduce Lumen, a benchmark of 40 tasks for reading charts.") is None
