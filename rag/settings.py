@@ -89,6 +89,21 @@ class VerifyPolicy(BaseModel):
         description="... and those matching words are at least this share of the claim part's other content words "
         "(the rest of the part says what that sentence says).",
     )
+    slot_min_context: int = Field(
+        default=3, ge=2,
+        description="A claim part counts as a sentence of the abstract with the term of one slot replaced ('on "
+        "linear attention and state-space models' for '... and softmax attention models') when at least this many "
+        "content words around it match, in order; the claim's term need not occur in the abstract.",
+    )
+    slot_min_share: float = Field(
+        default=0.6, ge=0.0, le=1.0,
+        description="... and those matching words are at least this share of the part's other content words.",
+    )
+    slot_rare_zipf: float = Field(
+        default=3.5, ge=0.0, le=8.0,
+        description="Both replaced terms must be terms: hyphenated, written as a name, or rarer than this Zipf "
+        "frequency ('softmax' 1.3, 'finches' 2.5; 'fixed' 4.7 and 'given' 5.4 are words of a paraphrase).",
+    )
     roles_min_crossed_words: int = Field(
         default=3, ge=2,
         description="Two terms of the evidence count as trading roles in the claim ('A segments, B labels' for 'B "

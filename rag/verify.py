@@ -35,7 +35,7 @@ from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms
-from rag.verify_scope import affix_sibling, count_swapped, narrowed, setting_words
+from rag.verify_scope import SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -930,6 +930,121 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # "spans" where the abstract has only "the span": another word (a verb), not its term
                 if not opposite and _said_elsewhere(ctx, mine_stems, said_p, toks):
                     continue  # another sentence says the part with the claim's own term (a combined claim)
+                a = " ".join(t.text for t in instead)
+                b = " ".join(t.text for t in said)
+                return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
+    return _replaced_slot(ctx)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One term of a slot replaced by another: "on linear attention and state-space models" where the sentence has "on
+# linear attention and softmax attention models", "in social budgerigars" where it has "in social zebra finches".
+
+_SLOT_SKIPPED = {"a", "an", "the", "its", "their", "our", "single"}
+
+
+def _term_like(tokens: Sequence[Token], rare: float) -> bool:
+    """A term rather than a word of the language: hyphenated ('state-space'), written as a name ('GPT-4o', 'ResNet'),
+    or rare (Zipf below ``rare``: 'softmax', 'finches')."""
+    return any("-" in t.lower or any(c.isupper() or c.isdigit() for c in t.text[1:]) or english_frequency(t.lower) < rare
+               for t in tokens)  # fmt: skip
+
+
+def _raw_around(tokens: Sequence[Token], first: Token, last: Token) -> tuple[Token | None, Token | None]:
+    """The word before a term (past articles: 'on the X' -> 'on') and the token after it."""
+    i = next(k for k, t in enumerate(tokens) if t is first)
+    j = next(k for k, t in enumerate(tokens) if t is last)
+    k = i - 1
+    while k > 0 and tokens[k].lower in _SLOT_SKIPPED:
+        k -= 1
+    return (tokens[k] if k >= 0 else None), (tokens[j + 1] if j + 1 < len(tokens) else None)
+
+
+def _term_run(sentence: Sequence[Token], term: Sequence[Token]) -> list[Token]:
+    """The sentence's term cut at its first function word or punctuation ('zebra finches' of 'zebra finches: it
+    comprises ...'), for a claim that ends where the sentence goes on."""
+    i = next(k for k, t in enumerate(sentence) if t is term[0])
+    run = [sentence[i]]
+    for t in sentence[i + 1 :]:
+        if t.is_punct or not any(t is x for x in term) or len(run) == _SWAP_MAX_WORDS:
+            break
+        run.append(t)
+    return run
+
+
+def _slot_frame(said, instead, claim_tokens, sentence) -> bool:
+    """The two terms fill the same slot: after the same setting word ('on', 'under', 'in'), or after the same
+    'and'/'or', with the same head word after them or both ending their text there; or, as two hyphenated terms
+    that share a part ('text-to-video' / 'text-to-image'), before the same head word; or after the same content word,
+    both ending their text there ('in social budgerigars' / 'in social zebra finches:')."""
+    cb, ca = _raw_around(claim_tokens, said[0], said[-1])
+    eb, ea = _raw_around(sentence, instead[0], instead[-1])
+    if cb is None or eb is None:
+        return False
+    same_head = ca is not None and ea is not None and ca.content and ca.stem == ea.stem
+    ends = (ca is None or ca.is_punct) and (ea is None or ea.is_punct)
+    same_before = cb.lower == eb.lower
+    if same_before and cb.lower in SETTING_OPENERS and (same_head or ends):
+        return True
+    if same_before and cb.lower in ("and", "or") and same_head:
+        return True
+    if same_before and cb.content and ends:
+        return True
+    a, b = said[0].lower, instead[0].lower
+    shared_part = len(said) == len(instead) == 1 and "-" in a and "-" in b and set(a.split("-")) & set(b.split("-"))
+    return bool(shared_part and same_head)
+
+
+def _replaced_slot(ctx: _Context) -> str | None:
+    """A part of the claim reads as a sentence of the abstract with the term of one slot replaced by another term:
+    at least slot_min_context content words match in order around it, the claim's term is not in that sentence
+    and the sentence's is not in the claim, both are terms (_term_like), and they fill the same slot
+    (_slot_frame). Unlike check_swap, the claim's term need not occur elsewhere in the abstract: a dataset, species
+    or model the abstract never names is as wrong as one it names in another role."""
+    need = ctx.policy.slot_min_context
+    claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
+    found = clauses(ctx.claim_tokens)
+    for clause in ([ctx.claim_tokens, *found] if len(found) > 1 else found):
+        mine = [t for t in clause if _swap_word(t)]
+        if len(mine) < need + 1:
+            continue
+        mine_stems = {t.stem for t in mine}
+        for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            theirs = [t for t in toks if _swap_word(t)]
+            if len(mine_stems & {t.stem for t in theirs}) < need:
+                continue
+            sentence_parts = _parts(theirs)
+            ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
+            equal = _matched(ops)
+            for op in ops:
+                if op[0] != "replace":
+                    continue
+                i1, i2, j1, j2 = op[1:]
+                at_end = i2 == len(mine)
+                if i2 - i1 > _SWAP_MAX_WORDS or (j2 - j1 > _SWAP_MAX_WORDS and not at_end):
+                    continue
+                if equal < need or equal < ctx.policy.slot_min_share * (len(mine) - (i2 - i1)):
+                    continue
+                said, instead = mine[i1:i2], theirs[j1:j2]
+                if at_end:
+                    instead = _term_run(toks, instead)
+                said_p = _parts(said) - _parts(instead) - sentence_parts
+                instead_p = _parts(instead) - _parts(said) - claim_parts
+                if not said_p or not instead_p:
+                    continue
+                if any(t.lower[0].isdigit() for t in (*said, *instead)):
+                    continue  # numbers are the numbers check's
+                if any(t.lower.endswith("ing") for t in (said[0], instead[0])):
+                    continue  # "without needing" for "without requiring": an action, not a slot's term
+                if any(derived(x, y) for x in said_p for y in sentence_parts | instead_p):
+                    continue
+                if any(_judged_elsewhere(t) or _is_adverb(t) or _is_abbreviation(t) for t in (*said, *instead)):
+                    continue  # comparison words are the direction check's; "LMs" for "language models"
+                rare = ctx.policy.slot_rare_zipf
+                if not (_term_like(said, rare) and _term_like(instead, rare)):
+                    continue  # "for a given model" for "for a fixed model": words of the language, not terms
+                if not _slot_frame(said, instead, ctx.claim_tokens, toks):
+                    continue
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"

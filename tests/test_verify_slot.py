@@ -1,0 +1,37 @@
+"""One slot's term replaced by another term, also one the abstract never names (rag/verify.py _replaced_slot), with
+small own examples."""
+
+from __future__ import annotations
+
+from tests.support.fake_similarity import check_with_fake_similarity as _check
+
+ABSTRACT = ("We release Tundra, an acoustic benchmark for call localization in wild snowy owls. "
+            "We test the trackers on recurrent encoders and convolutional encoders in every setting. "
+            "Our protocol transfers from text-to-audio models to field recordings without retuning.")  # fmt: skip
+
+
+def test_a_species_the_abstract_never_names_in_its_slot_is_rejected():
+    v = _check(ABSTRACT, "Tundra is an acoustic benchmark for call localization in wild barn swallows.", best=0)
+    assert not v.verified and "snowy owls" in v.reason and "barn swallows" in v.reason
+
+
+def test_a_coordinated_model_family_replaced_before_the_same_head_is_rejected():
+    v = _check(ABSTRACT, "The trackers are tested on recurrent encoders and transformer-based encoders in every setting.", best=1)
+    assert not v.verified and "convolutional" in v.reason
+
+
+def test_a_sibling_compound_before_the_same_head_is_rejected():
+    v = _check(ABSTRACT, "The protocol transfers from text-to-video models to field recordings without retuning.", best=2)
+    assert not v.verified and "text-to-audio" in v.reason
+
+
+def test_an_everyday_synonym_in_a_slot_is_accepted():
+    v = _check(ABSTRACT, "Tundra is an acoustic benchmark for call localization in wild snowy owls.", best=0)
+    assert v.verified, v.reason
+    v = _check(ABSTRACT, "The trackers are evaluated on recurrent encoders and convolutional encoders in each setting.", best=1)
+    assert v.verified, v.reason
+
+
+def test_the_same_terms_in_another_order_are_accepted():
+    v = _check(ABSTRACT, "In every setting, the trackers are tested on convolutional encoders and recurrent encoders.", best=1)
+    assert v.verified, v.reason
