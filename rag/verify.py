@@ -962,7 +962,7 @@ def _raw_around(tokens: Sequence[Token], first: Token, last: Token) -> tuple[Tok
 
 def _term_run(sentence: Sequence[Token], term: Sequence[Token]) -> list[Token]:
     """The sentence's term cut at its first function word or punctuation ('zebra finches' of 'zebra finches: it
-    comprises ...'), for a claim that ends where the sentence goes on."""
+    comprises ...'), for a claim that ends where the sentence goes on (given reversed: one that starts later)."""
     i = next(k for k, t in enumerate(sentence) if t is term[0])
     run = [sentence[i]]
     for t in sentence[i + 1 :]:
@@ -992,7 +992,16 @@ def _slot_frame(said, instead, claim_tokens, sentence) -> bool:
         return True
     a, b = said[0].lower, instead[0].lower
     shared_part = len(said) == len(instead) == 1 and "-" in a and "-" in b and set(a.split("-")) & set(b.split("-"))
-    return bool(shared_part and same_head)
+    if shared_part and same_head:
+        return True
+    hyphenated = len(said) == len(instead) == 1 and "-" in a and "-" in b  # "fine-tuned" / "zero-shot": modifiers
+    return hyphenated and same_head and _next_word(claim_tokens, said[-1], 2) == _next_word(sentence, instead[-1], 2) is not None
+
+
+def _next_word(tokens: Sequence[Token], last: Token, k: int) -> str | None:
+    """The stem of the k-th token after ``last`` when it is a content word."""
+    i = next(j for j, t in enumerate(tokens) if t is last) + k
+    return tokens[i].stem if i < len(tokens) and tokens[i].content else None
 
 
 def _replaced_slot(ctx: _Context) -> str | None:
@@ -1020,14 +1029,16 @@ def _replaced_slot(ctx: _Context) -> str | None:
                 if op[0] != "replace":
                     continue
                 i1, i2, j1, j2 = op[1:]
-                at_end = i2 == len(mine)
-                if i2 - i1 > _SWAP_MAX_WORDS or (j2 - j1 > _SWAP_MAX_WORDS and not at_end):
+                at_end, at_start = i2 == len(mine), i1 == 0
+                if i2 - i1 > _SWAP_MAX_WORDS or (j2 - j1 > _SWAP_MAX_WORDS and not (at_end or at_start)):
                     continue
                 if equal < need or equal < ctx.policy.slot_min_share * (len(mine) - (i2 - i1)):
                     continue
                 said, instead = mine[i1:i2], theirs[j1:j2]
                 if at_end:
                     instead = _term_run(toks, instead)
+                elif at_start:
+                    instead = _term_run(toks[::-1], instead[::-1])[::-1]
                 said_p = _parts(said) - _parts(instead) - sentence_parts
                 instead_p = _parts(instead) - _parts(said) - claim_parts
                 if not said_p or not instead_p:
