@@ -1577,13 +1577,33 @@ def _same_role(ctx: _Context, word: str, other: str) -> bool:
     return any(len(content_stems(a) & content_stems(b)) >= 2 for a in mine for b in theirs)
 
 
+def graded_forms(word: str) -> set[str]:
+    """A word with its comparative form, as English builds it ('subtle' -> 'subtler', 'rich' -> 'richer', 'noisy' ->
+    'noisier', 'big' -> 'bigger'). Forms no adjective takes ('promoteser') are never written, so building them for
+    every word is harmless. (Superlatives are left out: 'the simplest setting' is no opposite of 'complex'.)"""
+    if " " in word or "-" in word or len(word) < 3:
+        return {word}
+    if word.endswith("e"):
+        bases = [word[:-1]]
+    elif word.endswith("y") and word[-2] not in "aeiou":
+        bases = [word[:-1] + "i"]
+    elif len(word) <= 4 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou" and word[-3] not in "aeiou":
+        bases = [word + word[-1]]
+    else:
+        bases = [word]
+    return {word} | {b + "er" for b in bases}
+
+
 @lru_cache(maxsize=1)
 def _antonym_stems() -> dict[str, frozenset[str]]:
+    """Listed opposites by stem, each also in its comparative form ('subtler' against 'more conspicuous')."""
     table: dict[str, set[str]] = {}
     for a, b in _ANTONYM_WORDS:
-        sa, sb = stem(a), stem(b)
-        table.setdefault(sa, set()).add(sb)
-        table.setdefault(sb, set()).add(sa)
+        sa, sb = {stem(w) for w in graded_forms(a)}, {stem(w) for w in graded_forms(b)}
+        for x in sa:
+            table.setdefault(x, set()).update(sb)
+        for y in sb:
+            table.setdefault(y, set()).update(sa)
     return {k: frozenset(v) for k, v in table.items()}
 
 

@@ -42,3 +42,22 @@ def test_a_hyphenated_setting_replaced_before_the_same_words_is_rejected():
     v = _check(abstract, "Fine-tuned generalist parsers beat domain-tuned parsers across all benchmarks.")
     assert not v.verified and "zero-shot" in v.reason
     assert _check(abstract, "Zero-shot generalist parsers beat domain-tuned parsers across all benchmarks.").verified
+
+
+# --- listed opposites in their comparative forms (rag/verify.py graded_forms) ---------------------------------------
+
+def test_comparative_forms_are_built_as_english_builds_them():
+    from rag.verify import graded_forms
+
+    assert graded_forms("subtle") == {"subtle", "subtler"}
+    assert graded_forms("noisy") == {"noisy", "noisier"}
+    assert graded_forms("big") == {"big", "bigger"}
+    assert graded_forms("rich") == {"rich", "richer"}
+    assert graded_forms("top-down") == {"top-down"}
+
+
+def test_a_comparative_against_the_opposite_word_is_rejected():
+    abstract = "As sensors get cheaper, their faults become subtler, so automated auditing matters more."
+    v = _check(abstract, "As sensors get cheaper, their faults become more conspicuous, so automated auditing matters more.")
+    assert not v.verified and "opposite" in v.reason
+    assert _check(abstract, "As sensors get cheaper, their faults become more subtle, so automated auditing matters more.").verified
