@@ -1897,10 +1897,19 @@ def _metric_direction(clause: Sequence[Token], k: int, dim: str, sign: int) -> t
     return dim, sign
 
 
+_BEHIND_VERBS = {stem(w) for w in ("fall", "falls", "fell", "lag", "lags", "trail", "trails", "stay", "stays", "remain",
+                                    "remains", "come", "comes", "be", "is", "are", "was", "were")}  # fmt: skip
+
+
 def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None:
     """If clause[i] introduces what a comparison is against ("than", "over", "compared to"...): (sign, dimension,
     where the subject ends, where the object starts)."""
     t = clause[i]
+    if t.lower == "behind" or (t.lower == "of" and i > 0 and clause[i - 1].lower in ("short", "ahead")):
+        # "falls behind B", "lags behind B", "falls short of B": the subject is worse; "stays ahead of B": better
+        verb = i - 1 if t.lower == "behind" else i - 2
+        if verb >= 0 and clause[verb].stem in _BEHIND_VERBS:
+            return (1 if clause[i - 1].lower == "ahead" else -1), "good", verb, i + 1
     if t.lower in ("than", "to", "with", "versus", "vs", "over") and i > 0:
         start = i + 1
         if t.lower in ("to", "with") and clause[i - 1].lower in ("compared", "relative", "contrasted"):

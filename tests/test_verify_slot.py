@@ -61,3 +61,19 @@ def test_a_comparative_against_the_opposite_word_is_rejected():
     v = _check(abstract, "As sensors get cheaper, their faults become more conspicuous, so automated auditing matters more.")
     assert not v.verified and "opposite" in v.reason
     assert _check(abstract, "As sensors get cheaper, their faults become more subtle, so automated auditing matters more.").verified
+
+
+# --- "falls behind", "falls short of", "stays ahead of" as comparisons ----------------------------------------------
+
+PROBE = ("Built on a small backbone, the probe delivers steady gains over the linear baseline and surpasses prior "
+         "multi-scale fusion methods on most benchmarks.")  # fmt: skip
+
+
+def test_falling_behind_what_the_abstract_says_it_surpasses_is_rejected():
+    v = _check(PROBE, "The probe gives steady gains over the linear baseline but falls behind prior multi-scale fusion methods on most benchmarks.")
+    assert not v.verified and "opposite" in v.reason
+    assert not _check(PROBE, "The probe falls short of prior multi-scale fusion methods on most benchmarks.").verified
+
+
+def test_staying_ahead_of_what_the_abstract_says_it_surpasses_is_accepted():
+    assert _check(PROBE, "The probe stays ahead of prior multi-scale fusion methods on most benchmarks.").verified
