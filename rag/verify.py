@@ -1897,8 +1897,9 @@ def _metric_direction(clause: Sequence[Token], k: int, dim: str, sign: int) -> t
     return dim, sign
 
 
-_BEHIND_VERBS = {stem(w) for w in ("fall", "falls", "fell", "lag", "lags", "trail", "trails", "stay", "stays", "remain",
-                                    "remains", "come", "comes", "be", "is", "are", "was", "were")}  # fmt: skip
+# ("lags behind", "trails behind": comparison verbs of their own, _COMPARE_VERBS)
+_BEHIND_VERBS = {stem(w) for w in ("fall", "falls", "fell", "stay", "stays", "remain", "remains", "come", "comes", "be",
+                                    "is", "are", "was", "were")}  # fmt: skip
 
 
 def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None:
@@ -1906,7 +1907,7 @@ def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None
     where the subject ends, where the object starts)."""
     t = clause[i]
     if t.lower == "behind" or (t.lower == "of" and i > 0 and clause[i - 1].lower in ("short", "ahead")):
-        # "falls behind B", "lags behind B", "falls short of B": the subject is worse; "stays ahead of B": better
+        # "falls behind B", "falls short of B": the subject is worse; "stays ahead of B": better
         verb = i - 1 if t.lower == "behind" else i - 2
         if verb >= 0 and clause[verb].stem in _BEHIND_VERBS:
             return (1 if clause[i - 1].lower == "ahead" else -1), "good", verb, i + 1
