@@ -142,6 +142,7 @@ class _Context:
     sentence_tokens: list[tuple[Token, ...]] = field(default_factory=list)
     evidence_stems: set[str] = field(default_factory=set)
     policy: VerifyPolicy = field(default_factory=VerifyPolicy)
+    new_words: dict[int, bool] = field(default_factory=dict)  # _is_new_word by token position, computed once
 
 
 def _quote(text: str, limit: int = 220) -> str:
@@ -1011,6 +1012,10 @@ def _replaced_slot(ctx: _Context) -> str | None:
     (_slot_frame). Unlike check_swap, the claim's term need not occur elsewhere in the abstract: a dataset, species
     or model the abstract never names is as wrong as one it names in another role."""
     need = ctx.policy.slot_min_context
+    rare = ctx.policy.slot_rare_zipf
+    terms = {t.stem for t in ctx.claim_tokens if _swap_word(t) and _term_like((t,), rare)}
+    if not terms:
+        return None  # no term of the claim could be the replaced one
     claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
     found = clauses(ctx.claim_tokens)
     for clause in ([ctx.claim_tokens, *found] if len(found) > 1 else found):
@@ -1020,8 +1025,9 @@ def _replaced_slot(ctx: _Context) -> str | None:
         mine_stems = {t.stem for t in mine}
         for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
             theirs = [t for t in toks if _swap_word(t)]
-            if len(mine_stems & {t.stem for t in theirs}) < need:
-                continue
+            theirs_stems = {t.stem for t in theirs}
+            if len(mine_stems & theirs_stems) < need or not (mine_stems & terms) - theirs_stems:
+                continue  # too little in common, or every term of the part is in the sentence
             sentence_parts = _parts(theirs)
             ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
             equal = _matched(ops)
@@ -1051,7 +1057,6 @@ def _replaced_slot(ctx: _Context) -> str | None:
                     continue
                 if any(_judged_elsewhere(t) or _is_adverb(t) or _is_abbreviation(t) for t in (*said, *instead)):
                     continue  # comparison words are the direction check's; "LMs" for "language models"
-                rare = ctx.policy.slot_rare_zipf
                 if not (_term_like(said, rare) and _term_like(instead, rare)):
                     continue  # "for a given model" for "for a fixed model": words of the language, not terms
                 if not _slot_frame(said, instead, ctx.claim_tokens, toks):
@@ -2601,7 +2606,15 @@ def _judged_word(lower: str, stem_: str) -> bool:
 
 
 def _is_new_word(ctx: _Context, t: Token) -> bool:
-    """A rare content word of the claim that the abstract never uses, in any form."""
+    """A rare content word of the claim that the abstract never uses, in any form (once per token: the scope and
+    novelty checks both ask)."""
+    known = ctx.new_words.get(t.start)
+    if known is None:
+        known = ctx.new_words[t.start] = _new_word(ctx, t)
+    return known
+
+
+def _new_word(ctx: _Context, t: Token) -> bool:
     if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
         return False
     if _judged_elsewhere(t):
