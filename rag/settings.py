@@ -127,6 +127,12 @@ class VerifyPolicy(BaseModel):
         description="... and, exchanged back, at least this share of the words the claim shares with the evidence "
         "are in the evidence's order.",
     )
+    steps_min_moved_words: int = Field(
+        default=3, ge=1,
+        description="A claim saying 'first A, then B' counts as giving the evidence's steps in the other order when "
+        "at least this many words of its first step belong to the evidence's later step and the other way round "
+        "(some each way, more than stay; rag/verify_binding.py steps_reversed).",
+    )
     crossed_parts_min_coverage: float = Field(
         default=0.85, ge=0.0, le=1.0,
         description="Two parts of the abstract (split at 'but', 'while', 'whereas', ';', ':') count as what a "

@@ -34,7 +34,7 @@ from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
-from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms
+from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms, steps_reversed
 from rag.verify_scope import SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
@@ -2076,6 +2076,9 @@ def check_direction(ctx: _Context) -> str | None:
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:
         return reversed_range
+    moved = steps_reversed(ctx.claim_tokens, ctx.evidence_tokens, ctx.policy.steps_min_moved_words)
+    if moved:
+        return f"the abstract gives the steps in the other order: {_quote(' '.join(ctx.evidence_texts))}"
     # A change or degree word whose opposite is what the evidence says about the same thing.
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]

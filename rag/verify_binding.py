@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.text import _STOPWORDS
+from rag.text import _STOPWORDS, stem
 
 _CONTRAST = {"while", "whereas", "but", "however", "although", "though", "yet", "then"}
 _SENTENCE_GAP = 100.0
@@ -389,3 +389,49 @@ def exchanged_terms(
                     continue  # "chart reading tasks" for "tasks for reading charts": one compound turned round
                 best = Exchange(a.text, b.text, before, after, shared)
     return best
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Steps in the other order: "anchors are first clustered and only afterwards converted into paths" where the
+# evidence says "anchors are first converted into paths; we then apply clustering".
+
+_FIRST_STEP = {"first", "firstly", "initially"}
+_LATER_STEP = {"then", "afterwards", "afterward", "subsequently", "later", "next", "finally", "second"}
+_STEP_WINDOW = 8  # content words taken after each step word
+
+
+def _step_words(words: Sequence) -> set[str]:
+    out: set[str] = set()
+    for t in words:
+        if t.content and t.lower not in _LATER_STEP:
+            out |= {_key(stem(p)) for p in t.lower.split("-") if p and p not in _STOPWORDS} if "-" in t.lower else {_key(t.stem)}
+    return out
+
+
+def steps(tokens: Sequence) -> tuple[set[str], set[str]] | None:
+    """(words of the first step, words of the later step) of a text saying "first A ... then B"; None without both."""
+    words = [t for t in tokens if not t.is_punct]
+    first = next((i for i, t in enumerate(words) if t.lower in _FIRST_STEP), None)
+    if first is None:
+        return None
+    later = next((i for i in range(first + 1, len(words)) if words[i].lower in _LATER_STEP), None)
+    if later is None:
+        return None
+    one = _step_words(words[first + 1 : later][:_STEP_WINDOW])
+    two = _step_words(words[later + 1 : later + 1 + _STEP_WINDOW])
+    return one - two, two - one
+
+
+def steps_reversed(claim_tokens: Sequence, evidence_tokens: Sequence[Sequence], min_words: int = 3) -> tuple[str, ...] | None:
+    """The claim's first step holds words of the evidence's later step and its later step words of the evidence's
+    first step, at least ``min_words`` in all and more than stay in their step: the words that moved, else None."""
+    claim = steps(claim_tokens)
+    evidence = steps([t for toks in evidence_tokens for t in toks])
+    if claim is None or evidence is None:
+        return None
+    (c1, c2), (e1, e2) = claim, evidence
+    moved = (c1 & e2) | (c2 & e1)
+    kept = len(c1 & e1) + len(c2 & e2)
+    if not (c1 & e2 and c2 & e1) or len(moved) < min_words or len(moved) <= kept:
+        return None
+    return tuple(sorted(moved))

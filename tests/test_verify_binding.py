@@ -5,7 +5,7 @@ from __future__ import annotations
 from rag.settings import VerifyPolicy
 from rag.text import sentence_spans
 from rag.verify import check_claim, tokenize
-from rag.verify_binding import crossed_roles, exchanged_terms
+from rag.verify_binding import crossed_roles, exchanged_terms, steps_reversed
 
 EVIDENCE = "Our pipeline uses a rule tagger to split the recipe into cooking steps, then applies a neural parser to link the steps."
 
@@ -112,3 +112,34 @@ def test_exchanged_settings_fail_the_roles_check_with_a_reason():
 
 def test_a_compound_turned_round_is_no_exchange():
     assert _exchange("Lumen is a benchmark of 40 chart reading tasks.", "We introduce Lumen, a benchmark of 40 tasks for reading charts.") is None
+
+
+# --- steps in the other order (steps_reversed) ----------------------------------------------------------------------
+
+STEPS = "The raw scans are first denoised with a wavelet filter. We then register the cleaned scans to a common atlas."
+
+
+def test_steps_given_in_the_other_order_are_reversed():
+    claim = "The raw scans are first registered to a common atlas and only afterwards denoised with a wavelet filter."
+    moved = steps_reversed(tokenize(claim), [tokenize(s) for s in sentence_spans_text(STEPS)])
+    assert moved is not None and {"atlas", "denois", "wavelet"} <= set(moved)
+
+
+def test_steps_in_the_same_order_are_not_reversed():
+    claim = "The scans are first denoised with a wavelet filter and then registered to a common atlas."
+    assert steps_reversed(tokenize(claim), [tokenize(s) for s in sentence_spans_text(STEPS)]) is None
+
+
+def test_a_claim_without_steps_is_not_reversed():
+    assert steps_reversed(tokenize("The scans are registered to a common atlas."), [tokenize(STEPS)]) is None
+
+
+def test_reversed_steps_fail_the_direction_check_with_a_reason():
+    claim = "The raw scans are first registered to a common atlas and only afterwards denoised with a wavelet filter."
+    spans = sentence_spans(STEPS)
+    verdict = check_claim(claim, STEPS, spans, [0.9] * len(spans), VerifyPolicy())
+    assert not verdict.verified and "other order" in verdict.reason
+
+
+def sentence_spans_text(text: str) -> list[str]:
+    return [s.of(text) for s in sentence_spans(text)]
