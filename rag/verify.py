@@ -1096,13 +1096,19 @@ def check_roles(ctx: _Context) -> str | None:
 def _exchanged_terms(ctx: _Context) -> str | None:
     """Two terms of the evidence put in each other's place ("under the latent pipeline ... under the pixel pipeline"
     for the other way round; rag/verify_binding.py)."""
-    found = exchanged_terms(
-        ctx.claim_tokens,
-        ctx.evidence_tokens,
-        min_gain=ctx.policy.exchange_min_gain,
-        min_share=ctx.policy.exchange_min_share,
-        punct_weight=ctx.policy.roles_punctuation_distance,
-    )
+    # the evidence as a whole, then each part of it (a term said twice in the sentence may be said once in a part)
+    parts = [p for toks in ctx.evidence_tokens for p in contrast_parts(toks)]
+    found = None
+    for evidence in (ctx.evidence_tokens, *([p] for p in (parts if len(parts) > 1 else []))):
+        found = exchanged_terms(
+            ctx.claim_tokens,
+            evidence,
+            min_gain=ctx.policy.exchange_min_gain,
+            min_share=ctx.policy.exchange_min_share,
+            punct_weight=ctx.policy.roles_punctuation_distance,
+        )
+        if found is not None:
+            break
     if found is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
         return None  # "B is outperformed by A" for "A outperforms B": the same comparison
     quote = _quote(" ".join(ctx.evidence_texts))

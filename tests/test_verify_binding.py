@@ -143,3 +143,14 @@ def test_reversed_steps_fail_the_direction_check_with_a_reason():
 
 def sentence_spans_text(text: str) -> list[str]:
     return [s.of(text) for s in sentence_spans(text)]
+
+
+def test_terms_exchanged_within_one_part_of_a_sentence_that_says_one_twice_fail_the_roles_check():
+    evidence = ("Only heavy pruning changes the outputs of early layers, while late layers tolerate mild noise and "
+                "collapse under pruning.")  # fmt: skip
+    claim = "Late layers tolerate pruning and collapse under mild noise."
+    spans = sentence_spans(evidence)
+    verdict = check_claim(claim, evidence, spans, [0.9] * len(spans), VerifyPolicy())
+    assert not verdict.verified and "other way round" in verdict.reason
+    kept = "Late layers tolerate mild noise and collapse under pruning."
+    assert check_claim(kept, evidence, spans, [0.9] * len(spans), VerifyPolicy()).verified
