@@ -60,7 +60,7 @@ def plan_single(
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
     if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes, finds and how
         n = policy.terse_role_sentences
-        wants = [("contribution", n), ("result", n), ("method", policy.terse_method_sentences)]
+        wants = [("contribution", n), ("proposal", n), ("result", n), ("method", policy.terse_method_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
     if profile.shape == "fact" and not profile.terse and len(chosen) < most:  # room left: name what it proposes
         chosen = with_role(chosen, evidence, [("proposal", policy.proposal_sentences)], most)
@@ -136,13 +136,21 @@ _PROBLEM_STATEMENT = re.compile(
 )
 
 
+# "We introduce the Foo Search problem, in which …": a contribution that poses the problem, not what solves it
+_POSES_PROBLEM = re.compile(
+    r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work))\s+(?:first\s+)?(?:introduce|formulate|define|consider|pose)\s+"
+    r"(?:the|a|an)\s+(?:[\w-]+\s+){0,8}?(?:problem|setting|task)\b(?!\s+(?:solver|method|model|benchmark|dataset))",
+    re.I,
+)
+
+
 def has_role(e: EvidenceSentence, role: str) -> bool:
     """``role`` is a sentence role (rag.roles), or "proposal": a contribution sentence saying what the work does
     about the problem ("We propose FooNet …", "We address this by deriving …"), not the problem it studies ("We
     study X"), or "named_proposal": one saying what it proposes or introduces ("We propose FooNet", "a method
     called FooNet")."""
     if role == "proposal":
-        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text)
+        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text) and not _POSES_PROBLEM.search(e.text)
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
@@ -263,7 +271,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named)
+            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen)
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -272,7 +280,7 @@ def plan_list(
     chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named)
+    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen)
 
 
 def membership_scores(
@@ -298,9 +306,16 @@ def _list_plan(
     with_contribution: bool,
     own_names: Mapping[str, str] | None = None,
     prefer_named: bool = False,
+    bests: Sequence[EvidenceSentence] = (),
 ) -> ExtractivePlan:
+    """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
+    or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
+    the paper's best sentence (``bests``) to its contribution, that best sentence (it states what was asked; not
+    when it is setting: background, gap or availability), else its best other contribution sentence."""
+    best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
+        best = best_of.get(line.abstract_id)
         if with_contribution and line.role in _UNNAMING_ROLES:  # the line says what the work does, not its setting
             line = next((e for e in evidence if e.abstract_id == line.abstract_id and _says_what_it_does(e)), line)
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
@@ -311,6 +326,8 @@ def _list_plan(
             if prefer_named
             else ("named_proposal", "proposal", "contribution")
         )
+        if best is not None and best.row != line.row and best.role not in _UNNAMING_ROLES:
+            extra = extra or best  # the line moved to the contribution: the sentence answering best stays
         extra = extra or next((e for role in roles for e in others if has_role(e, role)), None)
         if with_contribution and extra is not None:
             sentences.extend(sorted((line, extra), key=lambda e: e.row))
@@ -373,10 +390,15 @@ def plan_compare(
     for aid, evidence in works:
         cells: list[EvidenceSentence | None] = []
         used: set[int] = set()
+        # what the work does, how and what it finds follow its first contribution sentence; a sentence before it
+        # describes the setting the work starts from, whatever its wording
+        start = min((e.row for e in evidence if e.role == "contribution"), default=None)
         for name, roles in ASPECTS:
             candidates = [e for e in evidence if e.role in roles and e.row not in used]
             if name == "What it does":
                 candidates = sorted(candidates, key=lambda e: not _NOVELTY.search(e.text))  # stable: by score within
+            elif start is not None:
+                candidates = sorted(candidates, key=lambda e: e.row < start)  # stable: by score within
             cell = candidates[0] if candidates else None
             if cell is not None:
                 used.add(cell.row)
