@@ -34,8 +34,8 @@ from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
-from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
-from rag.verify_scope import affix_sibling, count_swapped, narrowed
+from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms, steps_reversed
+from rag.verify_scope import SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -142,6 +142,7 @@ class _Context:
     sentence_tokens: list[tuple[Token, ...]] = field(default_factory=list)
     evidence_stems: set[str] = field(default_factory=set)
     policy: VerifyPolicy = field(default_factory=VerifyPolicy)
+    new_words: dict[int, bool] = field(default_factory=dict)  # _is_new_word by token position, computed once
 
 
 def _quote(text: str, limit: int = 220) -> str:
@@ -933,6 +934,136 @@ def check_swap(ctx: _Context) -> str | None:
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
+    return _replaced_slot(ctx)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One term of a slot replaced by another: "on linear attention and state-space models" where the sentence has "on
+# linear attention and softmax attention models", "in social budgerigars" where it has "in social zebra finches".
+
+_SLOT_SKIPPED = {"a", "an", "the", "its", "their", "our", "single"}
+
+
+def _term_like(tokens: Sequence[Token], rare: float) -> bool:
+    """A term rather than a word of the language: hyphenated ('state-space'), written as a name ('GPT-4o', 'ResNet'),
+    or rare (Zipf below ``rare``: 'softmax', 'finches')."""
+    return any("-" in t.lower or any(c.isupper() or c.isdigit() for c in t.text[1:]) or english_frequency(t.lower) < rare
+               for t in tokens)  # fmt: skip
+
+
+def _raw_around(tokens: Sequence[Token], first: Token, last: Token) -> tuple[Token | None, Token | None]:
+    """The word before a term (past articles: 'on the X' -> 'on') and the token after it."""
+    i = next(k for k, t in enumerate(tokens) if t is first)
+    j = next(k for k, t in enumerate(tokens) if t is last)
+    k = i - 1
+    while k > 0 and tokens[k].lower in _SLOT_SKIPPED:
+        k -= 1
+    return (tokens[k] if k >= 0 else None), (tokens[j + 1] if j + 1 < len(tokens) else None)
+
+
+def _term_run(sentence: Sequence[Token], term: Sequence[Token]) -> list[Token]:
+    """The sentence's term cut at its first function word or punctuation ('zebra finches' of 'zebra finches: it
+    comprises ...'), for a claim that ends where the sentence goes on (given reversed: one that starts later)."""
+    i = next(k for k, t in enumerate(sentence) if t is term[0])
+    run = [sentence[i]]
+    for t in sentence[i + 1 :]:
+        if t.is_punct or not any(t is x for x in term) or len(run) == _SWAP_MAX_WORDS:
+            break
+        run.append(t)
+    return run
+
+
+def _slot_frame(said, instead, claim_tokens, sentence) -> bool:
+    """The two terms fill the same slot: after the same setting word ('on', 'under', 'in'), or after the same
+    'and'/'or', with the same head word after them or both ending their text there; or, as two hyphenated terms
+    that share a part ('text-to-video' / 'text-to-image'), before the same head word; or after the same content word,
+    both ending their text there ('in social budgerigars' / 'in social zebra finches:')."""
+    cb, ca = _raw_around(claim_tokens, said[0], said[-1])
+    eb, ea = _raw_around(sentence, instead[0], instead[-1])
+    if cb is None or eb is None:
+        return False
+    same_head = ca is not None and ea is not None and ca.content and ca.stem == ea.stem
+    ends = (ca is None or ca.is_punct) and (ea is None or ea.is_punct)
+    same_before = cb.lower == eb.lower
+    if same_before and cb.lower in SETTING_OPENERS and (same_head or ends):
+        return True
+    if same_before and cb.lower in ("and", "or") and same_head:
+        return True
+    if same_before and cb.content and ends:
+        return True
+    a, b = said[0].lower, instead[0].lower
+    shared_part = len(said) == len(instead) == 1 and "-" in a and "-" in b and set(a.split("-")) & set(b.split("-"))
+    if shared_part and same_head:
+        return True
+    hyphenated = len(said) == len(instead) == 1 and "-" in a and "-" in b  # "fine-tuned" / "zero-shot": modifiers
+    return hyphenated and same_head and _next_word(claim_tokens, said[-1], 2) == _next_word(sentence, instead[-1], 2) is not None
+
+
+def _next_word(tokens: Sequence[Token], last: Token, k: int) -> str | None:
+    """The stem of the k-th token after ``last`` when it is a content word."""
+    i = next(j for j, t in enumerate(tokens) if t is last) + k
+    return tokens[i].stem if i < len(tokens) and tokens[i].content else None
+
+
+def _replaced_slot(ctx: _Context) -> str | None:
+    """A part of the claim reads as a sentence of the abstract with the term of one slot replaced by another term:
+    at least slot_min_context content words match in order around it, the claim's term is not in that sentence
+    and the sentence's is not in the claim, both are terms (_term_like), and they fill the same slot
+    (_slot_frame). Unlike check_swap, the claim's term need not occur elsewhere in the abstract: a dataset, species
+    or model the abstract never names is as wrong as one it names in another role."""
+    need = ctx.policy.slot_min_context
+    rare = ctx.policy.slot_rare_zipf
+    terms = {t.stem for t in ctx.claim_tokens if _swap_word(t) and _term_like((t,), rare)}
+    if not terms:
+        return None  # no term of the claim could be the replaced one
+    claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
+    found = clauses(ctx.claim_tokens)
+    for clause in ([ctx.claim_tokens, *found] if len(found) > 1 else found):
+        mine = [t for t in clause if _swap_word(t)]
+        if len(mine) < need + 1:
+            continue
+        mine_stems = {t.stem for t in mine}
+        for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            theirs = [t for t in toks if _swap_word(t)]
+            theirs_stems = {t.stem for t in theirs}
+            if len(mine_stems & theirs_stems) < need or not (mine_stems & terms) - theirs_stems:
+                continue  # too little in common, or every term of the part is in the sentence
+            sentence_parts = _parts(theirs)
+            ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
+            equal = _matched(ops)
+            for op in ops:
+                if op[0] != "replace":
+                    continue
+                i1, i2, j1, j2 = op[1:]
+                at_end, at_start = i2 == len(mine), i1 == 0
+                if i2 - i1 > _SWAP_MAX_WORDS or (j2 - j1 > _SWAP_MAX_WORDS and not (at_end or at_start)):
+                    continue
+                if equal < need or equal < ctx.policy.slot_min_share * (len(mine) - (i2 - i1)):
+                    continue
+                said, instead = mine[i1:i2], theirs[j1:j2]
+                if at_end:
+                    instead = _term_run(toks, instead)
+                elif at_start:
+                    instead = _term_run(toks[::-1], instead[::-1])[::-1]
+                said_p = _parts(said) - _parts(instead) - sentence_parts
+                instead_p = _parts(instead) - _parts(said) - claim_parts
+                if not said_p or not instead_p:
+                    continue
+                if any(t.lower[0].isdigit() for t in (*said, *instead)):
+                    continue  # numbers are the numbers check's
+                if any(t.lower.endswith("ing") for t in (said[0], instead[0])):
+                    continue  # "without needing" for "without requiring": an action, not a slot's term
+                if any(derived(x, y) for x in said_p for y in sentence_parts | instead_p):
+                    continue
+                if any(_judged_elsewhere(t) or _is_adverb(t) or _is_abbreviation(t) for t in (*said, *instead)):
+                    continue  # comparison words are the direction check's; "LMs" for "language models"
+                if not (_term_like(said, rare) and _term_like(instead, rare)):
+                    continue  # "for a given model" for "for a fixed model": words of the language, not terms
+                if not _slot_frame(said, instead, ctx.claim_tokens, toks):
+                    continue
+                a = " ".join(t.text for t in instead)
+                b = " ".join(t.text for t in said)
+                return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
 
 
@@ -957,9 +1088,31 @@ def check_roles(ctx: _Context) -> str | None:
         settings=settings,
     )
     if crossing is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
-        return _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
+        return _exchanged_terms(ctx) or _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
     quote = _quote(" ".join(ctx.evidence_texts))
     return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
+
+
+def _exchanged_terms(ctx: _Context) -> str | None:
+    """Two terms of the evidence put in each other's place ("under the latent pipeline ... under the pixel pipeline"
+    for the other way round; rag/verify_binding.py)."""
+    # the evidence as a whole, then each part of it (a term said twice in the sentence may be said once in a part)
+    parts = [p for toks in ctx.evidence_tokens for p in contrast_parts(toks)]
+    found = None
+    for evidence in (ctx.evidence_tokens, *([p] for p in (parts if len(parts) > 1 else []))):
+        found = exchanged_terms(
+            ctx.claim_tokens,
+            evidence,
+            min_gain=ctx.policy.exchange_min_gain,
+            min_share=ctx.policy.exchange_min_share,
+            punct_weight=ctx.policy.roles_punctuation_distance,
+        )
+        if found is not None:
+            break
+    if found is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
+        return None  # "B is outperformed by A" for "A outperforms B": the same comparison
+    quote = _quote(" ".join(ctx.evidence_texts))
+    return f"the abstract has '{found.second}' where the claim has '{found.first}' (and the other way round): {quote}"
 
 
 def _crossed_parts(ctx: _Context) -> str | None:
@@ -1435,13 +1588,33 @@ def _same_role(ctx: _Context, word: str, other: str) -> bool:
     return any(len(content_stems(a) & content_stems(b)) >= 2 for a in mine for b in theirs)
 
 
+def graded_forms(word: str) -> set[str]:
+    """A word with its comparative form, as English builds it ('subtle' -> 'subtler', 'rich' -> 'richer', 'noisy' ->
+    'noisier', 'big' -> 'bigger'). Forms no adjective takes ('promoteser') are never written, so building them for
+    every word is harmless. (Superlatives are left out: 'the simplest setting' is no opposite of 'complex'.)"""
+    if " " in word or "-" in word or len(word) < 3:
+        return {word}
+    if word.endswith("e"):
+        bases = [word[:-1]]
+    elif word.endswith("y") and word[-2] not in "aeiou":
+        bases = [word[:-1] + "i"]
+    elif len(word) <= 4 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou" and word[-3] not in "aeiou":
+        bases = [word + word[-1]]
+    else:
+        bases = [word]
+    return {word} | {b + "er" for b in bases}
+
+
 @lru_cache(maxsize=1)
 def _antonym_stems() -> dict[str, frozenset[str]]:
+    """Listed opposites by stem, each also in its comparative form ('subtler' against 'more conspicuous')."""
     table: dict[str, set[str]] = {}
     for a, b in _ANTONYM_WORDS:
-        sa, sb = stem(a), stem(b)
-        table.setdefault(sa, set()).add(sb)
-        table.setdefault(sb, set()).add(sa)
+        sa, sb = {stem(w) for w in graded_forms(a)}, {stem(w) for w in graded_forms(b)}
+        for x in sa:
+            table.setdefault(x, set()).update(sb)
+        for y in sb:
+            table.setdefault(y, set()).update(sa)
     return {k: frozenset(v) for k, v in table.items()}
 
 
@@ -1735,10 +1908,20 @@ def _metric_direction(clause: Sequence[Token], k: int, dim: str, sign: int) -> t
     return dim, sign
 
 
+# ("lags behind", "trails behind": comparison verbs of their own, _COMPARE_VERBS)
+_BEHIND_VERBS = {stem(w) for w in ("fall", "falls", "fell", "stay", "stays", "remain", "remains", "come", "comes", "be",
+                                    "is", "are", "was", "were")}  # fmt: skip
+
+
 def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None:
     """If clause[i] introduces what a comparison is against ("than", "over", "compared to"...): (sign, dimension,
     where the subject ends, where the object starts)."""
     t = clause[i]
+    if t.lower == "behind" or (t.lower == "of" and i > 0 and clause[i - 1].lower in ("short", "ahead")):
+        # "falls behind B", "falls short of B": the subject is worse; "stays ahead of B": better
+        verb = i - 1 if t.lower == "behind" else i - 2
+        if verb >= 0 and clause[verb].stem in _BEHIND_VERBS:
+            return (1 if clause[i - 1].lower == "ahead" else -1), "good", verb, i + 1
     if t.lower in ("than", "to", "with", "versus", "vs", "over") and i > 0:
         start = i + 1
         if t.lower in ("to", "with") and clause[i - 1].lower in ("compared", "relative", "contrasted"):
@@ -1899,6 +2082,9 @@ def check_direction(ctx: _Context) -> str | None:
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:
         return reversed_range
+    moved = steps_reversed(ctx.claim_tokens, ctx.evidence_tokens, ctx.policy.steps_min_moved_words)
+    if moved:
+        return f"the abstract gives the steps in the other order: {_quote(' '.join(ctx.evidence_texts))}"
     # A change or degree word whose opposite is what the evidence says about the same thing.
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
@@ -2355,7 +2541,17 @@ def _affix_scope(ctx: _Context) -> str | None:
     if narrow:
         only, other = narrow
         return f"the abstract says {only} and {other}, not only {only}: {_quote(' '.join(ctx.evidence_texts))}"
-    return None
+    return _new_setting(ctx)
+
+
+def _new_setting(ctx: _Context) -> str | None:
+    """Setting phrases of the claim ("from calibrated multi-view camera rigs", "for purely temporal sequences") with
+    at least scope_new_setting_words words the abstract never uses: a setting the abstract does not state. Fewer new
+    words than the novelty check needs, since they sit where a setting is named, not where a verb rephrases."""
+    new = list(dict.fromkeys(t.text for t in setting_words(ctx.claim_tokens) if _is_new_word(ctx, t)))
+    if len(new) < ctx.policy.scope_new_setting_words:
+        return None
+    return f"the abstract does not state this setting: it never mentions {', '.join(repr(w) for w in new[:5])}"
 
 
 def _is_part(a: str, b: str) -> bool:
@@ -2418,25 +2614,34 @@ def _judged_word(lower: str, stem_: str) -> bool:
     return stem_ in _HEDGES or _strong_key(_token(lower, lower, stem_, 0, 0)) is not None
 
 
-def check_novelty(ctx: _Context) -> str | None:
-    novel = []
+def _is_new_word(ctx: _Context, t: Token) -> bool:
+    """A rare content word of the claim that the abstract never uses, in any form (once per token: the scope and
+    novelty checks both ask)."""
+    known = ctx.new_words.get(t.start)
+    if known is None:
+        known = ctx.new_words[t.start] = _new_word(ctx, t)
+    return known
+
+
+def _new_word(ctx: _Context, t: Token) -> bool:
+    if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
+        return False
+    if _judged_elsewhere(t):
+        return False  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
     common = ctx.policy.novel_word_max_zipf
-    for t in ctx.claim_tokens:
-        if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
-            continue
-        if _judged_elsewhere(t):
-            continue  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
-        if common < 8.0 and english_frequency(t.lower) >= common:
-            continue
-        stems = _stems_of(t)
-        if any(s in ctx.abstract_stems for s in stems):
-            continue
-        if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
-            continue
-        if _derived_from_any(t.stem, ctx.abstract_stems):
-            continue  # "failures" where the abstract says "fail", "reusable" for "reuses"
-        novel.append(t.text)
-    novel = list(dict.fromkeys(novel))
+    if common < 8.0 and english_frequency(t.lower) >= common:
+        return False
+    stems = _stems_of(t)
+    if any(s in ctx.abstract_stems for s in stems):
+        return False
+    if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
+        return False
+    # "failures" where the abstract says "fail", "reusable" for "reuses"
+    return not _derived_from_any(t.stem, ctx.abstract_stems)
+
+
+def check_novelty(ctx: _Context) -> str | None:
+    novel = list(dict.fromkeys(t.text for t in ctx.claim_tokens if _is_new_word(ctx, t)))
     if len(novel) >= ctx.policy.novel_words_max:
         return f"the abstract does not mention {', '.join(repr(w) for w in novel[:5])}"
     return None
