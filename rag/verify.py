@@ -1194,7 +1194,8 @@ def _negation_scope(clause: Sequence[Token]) -> set[str]:
     the clause denies ("requires one model and no shadow models" denies shadow models, not the one model)."""
     for i in range(len(clause)):
         if _negates(clause, i):
-            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in _NEGATION}
+            before = {t.stem for t in clause[:i] if t.content}  # "one model and no shadow models": not "model"
+            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in _NEGATION} - before
     return set()
 
 
