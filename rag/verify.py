@@ -1316,6 +1316,8 @@ def check_polarity(ctx: _Context) -> str | None:
             continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
         if claim_clause[0].lower == "not" and ctx.claim[claim_clause[0].start : claim_clause[0].end].lower() in _UNLIKE_WORDS:
             continue  # "Unlike prior methods, whose cost grows with X, ...": what other work does, not a denial
+        if _replaced_part(claim_clause):
+            continue  # "swaps X for Y" presupposes that X is what is done elsewhere: the abstract saying so agrees
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses

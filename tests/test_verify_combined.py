@@ -20,3 +20,10 @@ def test_a_claim_that_needs_the_denied_thing_is_still_rejected():
                 "Our student needs only one labelled graph and no teacher graphs.")  # fmt: skip
     claim = "The student needs teacher graphs."
     assert not _check(abstract, claim, best=1).verified
+
+
+def test_what_a_claim_says_is_swapped_out_may_be_what_the_abstract_says_is_common():
+    abstract = ("Graph pretraining relies on random edge dropping during augmentation. "
+                "We propose EdgeLens, which replaces random dropping with a learned saliency mask.")  # fmt: skip
+    claim = "EdgeLens swaps random edge dropping in graph pretraining for a learned saliency mask."
+    assert _check(abstract, claim, best=1, other=0.6).verified
