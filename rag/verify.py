@@ -161,13 +161,17 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
     coverage = [len(claim_stems & s) / n for s in sentence_stems]
     score = [0.5 * float(sim) + 0.5 * cov for sim, cov in zip(sims, coverage, strict=True)]
     order = sorted(range(len(score)), key=lambda i: -score[i])
-    best = order[0]
-    chosen, best_gain = [best], 0.0
-    for j in order[1:4]:
-        gain = len(claim_stems & (sentence_stems[best] | sentence_stems[j])) / n - coverage[best]
-        if gain >= policy.pair_min_gain and gain > best_gain:
-            chosen, best_gain = sorted([best, j]), gain
-    return chosen
+    chosen = [order[0]]
+    covered = set(sentence_stems[order[0]]) & claim_stems
+    for _ in range(policy.evidence_max_sentences - 1):
+        # the next sentence that adds most of the claim's words not yet covered, among the closest few
+        gains = [(len((sentence_stems[j] & claim_stems) - covered) / n, j) for j in order[1:4] if j not in chosen]
+        gain, j = max(gains, key=lambda g: (g[0], -order.index(g[1])), default=(0.0, -1))
+        if j < 0 or gain < policy.pair_min_gain:
+            break
+        chosen.append(j)
+        covered |= sentence_stems[j] & claim_stems
+    return sorted(chosen)
 
 
 def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str]) -> float:
@@ -2099,6 +2103,9 @@ _AIM_WORDS = {"order", "aim", "aims", "aimed", "seek", "seeks", "designed", "try
 # Words of the evidence as strong as a strong word of the claim (stems).
 _AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
               "best": frozenset({"strongest", "top", "highest", "lead"})}
+# ... and, in a sentence that says the words around the strong word: "selects the most promising mode" for "selects
+# the best mode".
+_AS_STRONG_NEAR = {"best": frozenset({"most"})}
 _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
 
 
@@ -2188,6 +2195,21 @@ def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]
     return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
 
 
+def _gathers(text: str, claim: Sequence[Token], i: int) -> bool:
+    """claim[i] follows a comma and comes before no noun of its own ("..., all without X"; not "..., all models")."""
+    after = claim[i + 1] if i + 1 < len(claim) else None
+    return text[: claim[i].start].rstrip().endswith(",") and (after is None or not after.content)
+
+
+def _near_words(claim: Sequence[Token], i: int, span: int = 2) -> set[str]:
+    """Stems of the content words around claim[i] (up to ``span`` content words each side, meta words aside):
+    what a strong word in a long summary sentence is said of ("questions such that exactly one of two models
+    solves them")."""
+    before = [t for t in claim[:i] if t.content and t.stem not in _META][-span:]
+    after = [t for t in claim[i + 1 :] if t.content and t.stem not in _META][:span]
+    return {t.stem for t in before + after}
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     dropped = _dropped_conditions(ctx)
     if dropped:
@@ -2207,20 +2229,26 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "optimal up to log factors" where the abstract matches lower bounds up to log factors
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
-        if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
-            continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
+        if key == "all" and i and (claim[i - 1].lower in _FLOATING_BEFORE or _gathers(ctx.claim, claim, i)) and _lists_before(claim[:i]):
+            continue  # "X, Y, and Z are all handled", "X, Y and Z, all without W": "all" gathers the claim's list
+        if i and t.text[:1].isupper() and any(a.text == t.text for a in ctx.abstract_tokens[1:]):
+            continue  # "All of Us", "Best-of-N": a name the abstract writes the same way mid-sentence
+        if key == "first" and any(x.lower in ("then", "next", "finally", "second") for x in claim[i + 1 :]):
+            continue  # "first trains A and then B": an order of steps, not a claim to be the first
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
         if i and claim[i - 1].lower == "to" and (i == 1 or claim[i - 2].lower in _AIM_WORDS):
             continue  # "To solve this problem, ...": an aim, not a result
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
         part = {p for p in part if p not in _META and p != t.stem} or part  # what is said, not "finds" or "every"
+        near = _near_words(claim, i)
         if any(
-            any(_strong_key(a) == key for a in toks)
-            and _covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+            any(_strong_key(a) == key or a.stem in _AS_STRONG.get(key, ()) or a.stem in _AS_STRONG_NEAR.get(key, ()) for a in toks)
+            and (_covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+                 or _covered(near, content_stems(toks)) >= ctx.policy.overclaim_near_coverage * len(near))
             for toks in ctx.sentence_tokens
-        ):
-            continue  # as strongly said in another sentence that says much of the claim
+        ):  # fmt: skip
+            continue  # as strongly said in another sentence that says much of the claim, or of the words around it
         if _same_phrase(claim, i, abstract, key):
             continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:

@@ -27,3 +27,48 @@ def test_what_a_claim_says_is_swapped_out_may_be_what_the_abstract_says_is_commo
                 "We propose EdgeLens, which replaces random dropping with a learned saliency mask.")  # fmt: skip
     claim = "EdgeLens swaps random edge dropping in graph pretraining for a learned saliency mask."
     assert _check(abstract, claim, best=1, other=0.6).verified
+
+
+PIPELINE = ("Existing planners predict one goal per step. We propose FlowPlan, which samples many candidate anchors. "
+            "The anchors are turned into paths by a planner. A ranking module then selects the most promising "
+            "route among them. Experiments show that FlowPlan improves coverage in unseen houses.")  # fmt: skip
+
+
+def test_first_before_then_is_an_order_of_steps_not_a_claim_to_be_first():
+    claim = "FlowPlan first samples candidate anchors and then turns them into paths with a planner."
+    assert _check(PIPELINE, claim, best=1, other=0.6).verified
+
+
+def test_first_alone_is_still_a_claim_the_abstract_must_make():
+    claim = "FlowPlan is the first planner that samples candidate anchors."
+    assert not _check(PIPELINE, claim, best=1, other=0.6).verified
+
+
+def test_best_said_as_most_promising_in_a_sentence_with_the_same_words_around_it():
+    claim = "FlowPlan samples candidate anchors, turns them into paths, selects the best route, and improves coverage."
+    assert _check(PIPELINE, claim, best=1, other=0.6).verified
+
+
+def test_best_of_a_claim_about_something_else_is_still_an_overclaim():
+    claim = "FlowPlan samples candidate anchors and is the best planner for unseen houses."
+    assert not _check(PIPELINE, claim, best=1, other=0.6).verified
+
+
+def test_a_capitalised_strong_word_the_abstract_writes_the_same_way_is_a_name():
+    abstract = ("We study ancestry shift in tabular models on the All of Us cohort. "
+                "Local tables beat pooled tables across five phenotypes.")  # fmt: skip
+    claim = "On All of Us, local tables beat pooled tables across five phenotypes."
+    assert _check(abstract, claim, best=1).verified
+
+
+def test_all_after_a_comma_gathers_the_claims_own_list():
+    abstract = ("We release a dataset, a captioning model and a retrieval index for films. "
+                "None of them uses external subtitles.")  # fmt: skip
+    claim = "The paper releases a dataset, a captioning model and a retrieval index for films, all without external subtitles."
+    assert _check(abstract, claim, best=0, other=0.6).verified
+
+
+def test_all_before_a_noun_after_a_list_is_still_a_quantifier():
+    abstract = "On clips of a car moving left, right, up, or down, most video models perform near chance."
+    claim = "On clips of a car moving left, right, up or down, all video models perform near chance."
+    assert not _check(abstract, claim, best=0).verified
