@@ -1564,6 +1564,15 @@ _SELF_NOUNS = {"method", "approach", "framework", "model", "algorithm", "system"
                "procedure", "estimator", "learner", "architecture", "pipeline", "benchmark"}  # fmt: skip
 
 
+def _acted_on(words: Sequence[Token], i: int) -> bool:
+    """The other work named at words[i] is what the paper does something to ("By unifying existing approaches under
+    one pipeline, we ...", "Extending prior methods to graphs, ..."): what follows is the paper's, not theirs."""
+    k = i - 1 if i and words[i - 1].lower not in ("the", "all") else i - 2
+    if k < 0 or not words[k].lower.endswith("ing") or len(words[k].lower) < 6:
+        return False
+    return k == 0 or words[k - 1].lower in ("by", "through", "via", "when", "after")
+
+
 def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
     """The parts of a sentence said of other work: from "existing methods" / "prior works" to where the paper's own
     part starts ("..., we", "but", "whereas")."""
@@ -1573,7 +1582,7 @@ def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
         if t.lower not in _PRIOR_MARKERS:
             continue
         noun = next((k for k in range(i + 1, min(i + 3, len(words))) if words[k].lower in _PRIOR_NOUNS), None)
-        if noun is None:
+        if noun is None or _acted_on(words, i):
             continue
         end = next((k for k in range(noun + 1, len(words)) if words[k].lower in _OWN_START), len(words))
         spans.append(words[noun + 1 : end])

@@ -72,3 +72,18 @@ def test_all_before_a_noun_after_a_list_is_still_a_quantifier():
     abstract = "On clips of a car moving left, right, up, or down, most video models perform near chance."
     claim = "On clips of a car moving left, right, up or down, all video models perform near chance."
     assert not _check(abstract, claim, best=0).verified
+
+
+def test_other_work_the_paper_acts_on_is_not_said_of_other_work():
+    abstract = ("Many solvers approximate the partition function. "
+                "By unifying existing approaches under a two-stage sketching pipeline, we study where error arises. "
+                "Our sketches give estimates far more accurate than prior methods.")  # fmt: skip
+    claim = "Casting partition-function estimation as a two-stage sketching pipeline, the authors get far more accurate estimates."
+    assert _check(abstract, claim, best=2, other=0.6).verified
+
+
+def test_what_other_work_does_is_still_not_the_papers():
+    abstract = ("Existing approaches rely on costly Monte Carlo sampling of the partition function. "
+                "We propose SketchZ, a deterministic sketch.")  # fmt: skip
+    claim = "SketchZ relies on costly Monte Carlo sampling of the partition function."
+    assert not _check(abstract, claim, best=1, other=0.6).verified
