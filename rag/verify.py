@@ -1058,6 +1058,9 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             out.append([_token("without", "without", "without", t.start, t.end), *free])
             out.append([])
             continue
+        if t.lower == "and" and out[-1] and out[-1][0].lower == "without" and _starts_verb_phrase(tokens, i + 1):
+            out.append([])  # "allocates bits without calibration data and consistently outperforms X": said positively
+            continue
         if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
             # "without labels by combining X": the means are said positively ("without using X" stays negated)
             out.append([t])
@@ -1078,6 +1081,22 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             continue
         out[-1].append(t)
     return tuple(tuple(c) for c in out if any(_is_content(t) for t in c))
+
+
+# Verbs that state a result ("and outperforms X", "and reduces Y"): after "without A and" they start a new part.
+_RESULT_VERBS = ("outperform", "surpass", "beat", "exceed", "improv", "reduc", "increas", "achiev", "yield", "match",
+                 "reach", "attain", "deliv", "scale", "generaliz", "remain", "run", "lower", "rais", "boost",
+                 "speed", "cut", "halv", "doubl", "recov", "produc", "enabl")  # fmt: skip
+
+
+def _starts_verb_phrase(tokens: Sequence[Token], j: int) -> bool:
+    """tokens[j:] start with a finite verb of a result, perhaps after an adverb ("consistently outperforms")."""
+    if j < len(tokens) and tokens[j].lower.endswith("ly") and len(tokens[j].lower) > 4:
+        j += 1
+    if j >= len(tokens):
+        return False
+    word = tokens[j].lower
+    return word.endswith("s") and not word.endswith("ss") and word.startswith(_RESULT_VERBS)
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}

@@ -87,3 +87,16 @@ def test_what_other_work_does_is_still_not_the_papers():
                 "We propose SketchZ, a deterministic sketch.")  # fmt: skip
     claim = "SketchZ relies on costly Monte Carlo sampling of the partition function."
     assert not _check(abstract, claim, best=1, other=0.6).verified
+
+
+def test_a_result_verb_after_without_and_is_said_positively():
+    abstract = ("We propose BitQ, a calibration-free bit-allocation method. "
+                "Across several models, BitQ consistently outperforms calibration-based baselines.")  # fmt: skip
+    claim = "BitQ allocates bits without calibration data and consistently outperforms calibration-based baselines."
+    assert _check(abstract, claim, best=1, other=0.6).verified
+
+
+def test_without_a_and_b_still_denies_both():
+    abstract = ("We propose BitQ, a bit-allocation method. BitQ needs calibration data and outlier statistics.")
+    claim = "BitQ allocates bits without calibration data and outlier statistics."
+    assert not _check(abstract, claim, best=1, other=0.6).verified
