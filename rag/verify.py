@@ -295,6 +295,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for m in _NUM.finditer(text):
         if any(start < m.start(1) < end for start, end in in_names):
             continue
+        if text[: m.start(1)].rstrip("{ ").endswith("^"):
+            continue  # "$R^2$", "$n^{3}$": an exponent of a symbol, not a quantity
         if not (m.group(2) or m.group(3)) and text[m.end(1) : m.end(1) + 1].isalpha():
             continue  # "3D", "2nd": a term, not a quantity (the names check compares it)
         try:
@@ -349,8 +351,12 @@ _BIG_O = re.compile(r"(?<![A-Za-z])([OΘΩ]|\\Theta|\\Omega|\\mathcal\{O\})\s*\(
 _FRACTION = re.compile(r"(\([^()]*\)|[\w\u03b1-\u03c9]+)\s*/\s*(\([^()]*\)|[\w\u03b1-\u03c9]+)")
 
 
+_SUPERSCRIPTS = str.maketrans({"²": "^2", "³": "^3", "⁴": "^4", "ⁿ": "^n", "ᵏ": "^k"})
+
+
 def _math_normal(text: str) -> str:
     """LaTeX and plain math in one spelling: '$\\tfrac{1-\\epsilon}{2}$' reads '(1-ε)/(2)'."""
+    text = text.translate(_SUPERSCRIPTS)  # "(log n)²" = "(\\log n)^2"
     text = text.replace("$", " ").replace("\\left", "").replace("\\right", "").replace("\\mathcal{O}", "O")
     text = _FRAC.sub(lambda m: f"({m.group(1)})/({m.group(2)})", text)
     text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)

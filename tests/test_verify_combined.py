@@ -100,3 +100,16 @@ def test_without_a_and_b_still_denies_both():
     abstract = ("We propose BitQ, a bit-allocation method. BitQ needs calibration data and outlier statistics.")
     claim = "BitQ allocates bits without calibration data and outlier statistics."
     assert not _check(abstract, claim, best=1, other=0.6).verified
+
+
+def test_a_latex_exponent_is_not_a_quantity_of_the_abstract():
+    abstract = ("Classification holds up out of distribution. "
+                "Regression is more sensitive, with $R^2$ decreasing from 0.71 to about 0.40 on new scaffolds.")  # fmt: skip
+    claim = "Regression suffers more, with R² falling from 0.71 to roughly 0.40 on new scaffolds."
+    assert _check(abstract, claim, best=1).verified
+
+
+def test_a_superscript_bound_reads_as_the_latex_one():
+    abstract = "We prove that the re-solving policy achieves $O((\\log n)^2)$ regret in the large-budget regime."
+    assert _check(abstract, "The re-solving policy achieves O((log n)²) regret in the large-budget regime.").verified
+    assert not _check(abstract, "The re-solving policy achieves O((log n)³) regret in the large-budget regime.").verified
