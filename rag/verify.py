@@ -605,6 +605,17 @@ def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     return any(all(words[i + k][0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
 
 
+def _name_suffix(name: str, tokens: Sequence[Token]) -> bool:
+    """An acronym that ends names of the abstract ('QA' of 'HotpotQA', 'GAN' of 'StyleGAN'): the kind they are."""
+    if not (2 <= len(name) <= 6 and name.isalpha() and name.isupper()):
+        return False
+    n = len(name)
+    return any(
+        len(t.text) > n and t.text.endswith(name) and (t.text[-n - 1].islower() or t.text[-n - 1].isdigit())
+        for t in tokens
+    )
+
+
 def _pair_acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     """'QA' where the abstract writes 'question answering': two letters, the initials of two words written next to
     each other, each of at least four letters (so short function words do not make one by chance)."""
@@ -651,9 +662,12 @@ def check_entities(ctx: _Context) -> str | None:
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
-        initials = name.text[:-1] if name.text.endswith("s") and name.text[:-1].isupper() else name.text  # "LLMs"
+        bare = re.sub(r"['\u2019]s$", "", name.text)  # "an LLM's confidence"
+        initials = bare[:-1] if bare.endswith("s") and bare[:-1].isupper() else bare  # "LLMs"
         if _acronym_of(initials, ctx.abstract_tokens) or _pair_acronym_of(initials, ctx.abstract_tokens):
             continue
+        if _name_suffix(initials, ctx.abstract_tokens):
+            continue  # "QA datasets" where the abstract names "HotpotQA" and "MultihopQA"
         if re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", _flat_math(ctx.abstract)):
             continue  # "l2" where the abstract writes "$\\ell_2$" (as a whole word, not inside another)
         if not any(c.isdigit() for c in key) and process.extractOne(

@@ -113,3 +113,15 @@ def test_a_superscript_bound_reads_as_the_latex_one():
     abstract = "We prove that the re-solving policy achieves $O((\\log n)^2)$ regret in the large-budget regime."
     assert _check(abstract, "The re-solving policy achieves O((log n)²) regret in the large-budget regime.").verified
     assert not _check(abstract, "The re-solving policy achieves O((log n)³) regret in the large-budget regime.").verified
+
+
+def test_a_possessive_acronym_is_matched_to_its_long_form():
+    abstract = "Reliable confidence is essential for deploying large language models. We estimate it from one trace."
+    claim = "The method estimates an LLM's confidence from one trace."
+    assert _check(abstract, claim, best=1, other=0.6).verified
+
+
+def test_an_acronym_that_ends_the_abstracts_names_is_their_kind():
+    abstract = "We train retrieval agents with selective updates. Across HotpotQA and MultihopQA, our agents beat baselines."
+    assert _check(abstract, "The agents beat baselines on two QA datasets.", best=1).verified
+    assert not _check(abstract, "The agents beat baselines on two OCR datasets.", best=1).verified
