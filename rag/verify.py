@@ -198,6 +198,12 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
 _COMPOUND_ENDINGS = {stem(w) for w in "free based aware like level wise driven specific agnostic guided".split()}
 
 
+# Words that frame a statement as reported ("The authors find that", "According to the paper", "This work
+# shows"): an assistant's answer uses them, the abstract says "we"; they are not content the abstract must hold.
+_FRAME = frozenset(stem(w) for w in "paper papers author authors study work according find finds found findings "
+                   "show shows showed shown demonstrate demonstrates report reports argue argues".split())  # fmt: skip
+
+
 def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float:
     return round(policy.dense_weight * max(0.0, min(1.0, dense)) + policy.overlap_weight * overlap, 4)
 
@@ -2559,7 +2565,9 @@ def check_claim(
     evidence = tuple(sentence_spans[i] for i in chosen)
     abstract_tokens = tuple(t for toks in sentence_tokens for t in toks)
     abstract_stems = set().union(*sentence_stems)
-    overlap = _overlap(claim_tokens, claim_stems, abstract_stems) if claim_stems else 1.0
+    # "According to the paper, ...": who says it is not what is said (a frame word the abstract has still counts)
+    said = claim_stems - (_FRAME - abstract_stems) or claim_stems
+    overlap = _overlap(claim_tokens, said, abstract_stems) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:

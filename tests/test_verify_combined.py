@@ -125,3 +125,10 @@ def test_an_acronym_that_ends_the_abstracts_names_is_their_kind():
     abstract = "We train retrieval agents with selective updates. Across HotpotQA and MultihopQA, our agents beat baselines."
     assert _check(abstract, "The agents beat baselines on two QA datasets.", best=1).verified
     assert not _check(abstract, "The agents beat baselines on two OCR datasets.", best=1).verified
+
+
+def test_an_assistants_attribution_frame_is_not_content_the_abstract_must_hold():
+    abstract = "We study linear probes on frozen encoders. Sparse probes transfer across model families."
+    claim = "According to the authors, the paper reports that sparse probes transfer."
+    assert _check(abstract, claim, best=1, sim=0.7).verified
+    assert not _check(abstract, "According to the paper, dense adapters fuse vision tokens.", best=1, sim=0.7).verified
