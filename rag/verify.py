@@ -1890,6 +1890,12 @@ def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
             # the words right before the comparison, and the clause's first words (its subject, when a long
             # phrase separates it from the comparative: "baselines identify the riskiest points ... better than")
             subject = set(before[-_SIDE:]) | set(before[:_SUBJECT_HEAD])
+            coordinated = verb is not None and _after_and(clause, i)
+            if coordinated:
+                # "gains over A and beats B": the second verb's subject is the first's, not its object A
+                first = next((k for k in range(i) if clause[k].lower in _OBJECT_MARKERS
+                              or any(clause[k].stem.startswith(v) for v in _COMPARE_VERBS)), i)  # fmt: skip
+                subject = set(_ordered_stems(clause[:first]))
             if t.lower == "over" and clause[subject_end].stem.startswith(_CHOOSE_WORDS):
                 # "scores prioritize adherence over aesthetics": what is chosen is between the verb and "over"
                 subject = set(_ordered_stems(clause[subject_end + 1 : i]))
@@ -1897,12 +1903,23 @@ def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             head = _head(clause, subject_end) if not verb else ""
             # a verb's own sides ("B trails A"); a comparative's subject is further back than the verb before it
-            near_subject = set(_near_subject(clause, subject_end)) if verb else set()
+            near_subject = set(_near_subject(clause, subject_end)) if verb and not coordinated else set()
             near_obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_NEAR]) if verb else set()
             na, nb = (near_subject, near_obj) if sign > 0 else (near_obj, near_subject)
             found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head,
                                     frozenset(na - nb), frozenset(nb - na)))  # fmt: skip
     return tuple(found)
+
+
+_OBJECT_MARKERS = {"over", "than", "against", "versus", "vs"}  # what comes after them is the compared-with side
+
+
+def _after_and(clause: Sequence[Token], i: int) -> bool:
+    """clause[i] follows "and" (perhaps after an adverb: "and consistently beats")."""
+    k = i - 1
+    if k >= 0 and clause[k].lower.endswith("ly") and len(clause[k].lower) > 4:
+        k -= 1
+    return k >= 1 and clause[k].lower == "and"
 
 
 _NEAR = 3  # content words next to a comparison that name its sides when the clause opens with a frame

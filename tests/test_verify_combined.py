@@ -132,3 +132,13 @@ def test_an_assistants_attribution_frame_is_not_content_the_abstract_must_hold()
     claim = "According to the authors, the paper reports that sparse probes transfer."
     assert _check(abstract, claim, best=1, sim=0.7).verified
     assert not _check(abstract, "According to the paper, dense adapters fuse vision tokens.", best=1, sim=0.7).verified
+
+
+def test_a_second_comparison_verb_after_and_keeps_the_first_ones_subject():
+    abstract = ("We propose ZedNet, a gated fusion module. Built on BaseNet-7B and 13B, ZedNet delivers consistent "
+                "gains over the BaseNet-7B baseline (e.g., +4.2 on SQA) and surpasses prior multi-layer fusion methods on most benchmarks.")  # fmt: skip
+    claim = ("ZedNet gates fusion, giving consistent gains over BaseNet-7B and beating prior multi-layer fusion methods on "
+             "most benchmarks.")  # fmt: skip
+    assert _check(abstract, claim, best=1).verified
+    swapped = "Prior multi-layer fusion methods beat ZedNet on most benchmarks."
+    assert not _check(abstract, swapped, best=1).verified
