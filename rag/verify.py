@@ -1049,6 +1049,9 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
+        if t.lower in ("and", "or") and out[-1] and out[-1][0].lower == "without" and _starts_predicate(tokens, i + 1):
+            out.append([])  # "without labels and consistently outperforms X": the "without" part ends at "and"
+            continue
         free = _free_parts(t)
         if free:  # "a training-free rule" = a rule without training
             out.append([_token("without", "without", "without", t.start, t.end), *free])
@@ -1074,6 +1077,32 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             continue
         out[-1].append(t)
     return tuple(tuple(c) for c in out if any(_is_content(t) for t in c))
+
+
+# Words that start a second predicate after "and" ("... without labels and is faster", "and also improves").
+_AUXILIARIES = {"is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should", "must", "has",
+                "have", "had", "does", "do", "did", "remains", "remain", "becomes", "become"}  # fmt: skip
+_ADVERBS = {"also", "still", "further", "then", "thus", "thereby", "even", "often", "always", "again"}
+
+
+def _is_adverb_word(token: Token) -> bool:
+    return token.lower in _ADVERBS or (token.lower.endswith("ly") and len(token.lower) > 4 and token.lower.isalpha())
+
+
+def _starts_predicate(tokens: Sequence[Token], j: int) -> bool:
+    """Whether the words from ``j`` (after an "and"/"or") start a new predicate rather than continue a noun phrase:
+    an auxiliary or modal ("and is", "and can"), an adverb before the next word ("and consistently outperforms"),
+    or a comparison or change verb in its finite form ("and outperforms", "and reduces")."""
+    if j >= len(tokens):
+        return False
+    t = tokens[j]
+    if t.lower in _AUXILIARIES:
+        return True
+    if _is_adverb_word(t):
+        return j + 1 < len(tokens) and not tokens[j + 1].is_punct and not _looks_like_name(tokens[j + 1], first=False)
+    if not t.lower.endswith("s") or t.lower.endswith("ss"):
+        return False
+    return t.stem.startswith(_VERB_PREFIXES) or any(t.stem.startswith(k) for k in _TRENDS if len(k) >= 4)
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}

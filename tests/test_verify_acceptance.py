@@ -1,0 +1,43 @@
+"""Faithful restatements worded differently from the abstract are accepted, and the same claims with their meaning
+changed are still rejected (rag/verify.py). Small hand-written abstracts; similarities are faked (``best`` is the
+sentence the claim is closest to)."""
+
+from __future__ import annotations
+
+from rag.verify import _negated, clauses, tokenize
+from tests.support.fake_similarity import check_with_fake_similarity as _check
+
+# --- a "without" part ends where a second predicate starts --------------------------------------------------------
+
+
+def _parts(text: str) -> list[tuple[str, bool]]:
+    return [(" ".join(t.text for t in c), _negated(c)) for c in clauses(tokenize(text))]
+
+
+def test_without_part_ends_at_and_before_an_adverb_and_verb():
+    parts = _parts("ZedQ packs weights without outlier statistics and consistently beats rounding baselines.")
+    assert ("without outlier statistics", True) in parts
+    assert ("consistently beats rounding baselines", False) in parts
+
+
+def test_without_part_ends_at_and_before_a_finite_comparison_verb_or_auxiliary():
+    assert ("outperforms pruning", False) in _parts("It compresses models without retraining and outperforms pruning.")
+    assert ("is faster", False) in _parts("It compresses models without retraining and is faster.")
+
+
+def test_without_part_keeps_a_list_of_nouns():
+    parts = _parts("It segments cells without labels and stain metadata.")
+    assert ("without labels and stain metadata", True) in parts
+
+
+def test_claim_with_a_without_part_and_a_positive_result_is_accepted():
+    abstract = ("We propose ZedQ, an outlier-free scheme for packing weights. "
+                "Across four model families, ZedQ consistently beats rounding baselines at equal memory.")
+    claim = "ZedQ packs weights without outlier statistics and consistently beats rounding baselines across four model families."
+    assert _check(abstract, claim, best=1).verified
+
+
+def test_the_same_result_denied_is_still_rejected():
+    abstract = "Across four model families, ZedQ consistently beats rounding baselines at equal memory."
+    claim = "ZedQ does not beat rounding baselines across four model families."
+    assert not _check(abstract, claim).verified
