@@ -280,11 +280,26 @@ def _fraction_value(word: str) -> float | None:
     return None
 
 
+_MATH_NUMBER = re.compile(r"\$\s*\d{1,3}(?:\s*(?:\{,\}|,)\s*\d{3})+\s*\$")
+_MATH_SEPARATOR = re.compile(r"\s*(?:\{,\}|,)\s*")
+
+
+def _math_thousands(text: str) -> str:
+    """A number alone in LaTeX math with its thousands separated ('$7, 402$', '$12{,}500$': LaTeX prints 7,402)
+    written '7,402', padded with spaces so that every offset stays where it was."""
+    def one(m: re.Match[str]) -> str:
+        number = _MATH_SEPARATOR.sub(",", m.group(0)[1:-1].strip())
+        return f" {number}".ljust(len(m.group(0)))
+
+    return _MATH_NUMBER.sub(one, text) if "$" in text else text
+
+
 @lru_cache(maxsize=20_000)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers written in ``text`` with their scale and unit: '1.2M' = 1,200,000; '45 percent' = 45 %; the bound
     before each ('more than 50%') and a factor or fraction in words ('doubles' = 2x, 'three-quarters' = 75%)."""
     found: list[Quantity] = []
+    text = _math_thousands(text)
     tokens = tokenize(text)
     # Digits inside a name ("GPT-4o", "CIFAR-100", "Llama-3.1") are the name's, which the names check compares.
     in_names = [(t.start, t.end) for t in tokens if t.text[:1].isalpha() and any(c.isdigit() for c in t.text)]

@@ -41,3 +41,20 @@ def test_the_same_result_denied_is_still_rejected():
     abstract = "Across four model families, ZedQ consistently beats rounding baselines at equal memory."
     claim = "ZedQ does not beat rounding baselines across four model families."
     assert not _check(abstract, claim).verified
+
+
+# --- numbers written in LaTeX math with thousands separators ------------------------------------------------------
+
+
+def test_a_latex_number_with_spaced_thousands_reads_as_one_number():
+    from rag.verify import quantities
+
+    assert [q.value for q in quantities("We train $3, 150$ probes.")] == [3150.0]
+    assert [q.value for q in quantities("We train $3{,}150$ probes.")] == [3150.0]
+    assert [q.value for q in quantities("in the set $\\{1, 150\\}$")] == [1.0, 150.0]
+
+
+def test_a_claim_with_the_number_in_digits_agrees_with_the_latex_one():
+    abstract = "ZedBench spans $12, 480$ graded questions in nine subjects."
+    assert _check(abstract, "ZedBench has 12,480 graded questions across nine subjects.").verified
+    assert not _check(abstract, "ZedBench has 12,840 graded questions across nine subjects.").verified
