@@ -2220,6 +2220,19 @@ def _lists_before(words: Sequence[Token]) -> bool:
     return any(t.lower in ("and", "or") for t in words[-12:])
 
 
+_DETERMINERS = {"the", "these", "those", "its", "their", "our", "such", "other", "of"}
+
+
+def _floating_all(after: Token | None) -> bool:
+    """'all' gathers what was listed before it when no noun follows ("..., all without X", "..., all trained on Y"),
+    not when it quantifies the next noun ("..., all models fail")."""
+    if after is None:
+        return True
+    if after.lower in _DETERMINERS:
+        return False
+    return not after.content or after.lower.endswith(("ed", "ing"))
+
+
 def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]) -> bool:
     """'optimal up to X' where the abstract says the result matches a lower bound (or is tight) up to X."""
     after = [t.lower for t in claim[i + 1 : i + 4]]
@@ -2250,6 +2263,9 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "all together" = jointly
         if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
             continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
+        if key == "all" and i and ctx.claim[: t.start].rstrip().endswith((",", "\u2014")) and _lists_before(claim[:i]) \
+                and _floating_all(claim[i + 1] if i + 1 < len(claim) else None):
+            continue  # "a dataset, a model and a framework, all built without X": the same, after a comma
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
         if i and claim[i - 1].lower == "to" and (i == 1 or claim[i - 2].lower in _AIM_WORDS):

@@ -58,3 +58,21 @@ def test_a_claim_with_the_number_in_digits_agrees_with_the_latex_one():
     abstract = "ZedBench spans $12, 480$ graded questions in nine subjects."
     assert _check(abstract, "ZedBench has 12,480 graded questions across nine subjects.").verified
     assert not _check(abstract, "ZedBench has 12,840 graded questions across nine subjects.").verified
+
+
+# --- "all" gathering a list after a comma -------------------------------------------------------------------------
+
+
+_TOOLKIT = ("We release ZedKit for bird-song analysis: a corpus, a labelling tool and a baseline tagger. "
+            "Every part works without manual segmentation of the recordings.")
+
+
+def test_all_after_a_comma_gathers_the_list_before_it():
+    claim = "ZedKit offers a corpus, a labelling tool and a baseline tagger, all without manual segmentation of recordings."
+    assert _check(_TOOLKIT, claim).verified
+
+
+def test_all_before_a_noun_after_a_list_still_quantifies():
+    abstract = "On clips of a ball moving left, right, up, or down, most trackers drift within ten frames."
+    v = _check(abstract, "On clips of a ball moving left, right, up or down, all trackers drift within ten frames.")
+    assert not v.verified and "all" in v.reason
