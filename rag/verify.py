@@ -1919,6 +1919,7 @@ def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
 
 def check_direction(ctx: _Context) -> str | None:
     claim_cmp = comparisons(ctx.claim_tokens)
+    agreed: set[str] = set()  # comparative words of claim comparisons whose sides agree with one of the abstract's
     if claim_cmp:
         # Every comparison the abstract makes: the alignment may have picked a sentence that makes none.
         evidence_cmp = [c for toks in ctx.evidence_tokens for c in comparisons(toks)]
@@ -1940,6 +1941,9 @@ def check_direction(ctx: _Context) -> str | None:
                     continue  # the sides next to the comparison agree: the rest is a frame ("Experiments show that")
                 if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
+                if same >= 2 and not swapped and c.better & e.better and c.worse & e.worse:
+                    # "B is less X than A" for "A is more X than B": the converse, so its "less" is no change
+                    agreed |= {t.lower for t in c.clause if t.lower in _COMPARATIVES}
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:
         return reversed_range
@@ -1947,6 +1951,8 @@ def check_direction(ctx: _Context) -> str | None:
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
     for dim, sign, near, word in claim_words:
+        if word.lower() in agreed:
+            continue
         same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)
                 and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]

@@ -76,3 +76,17 @@ def test_all_before_a_noun_after_a_list_still_quantifies():
     abstract = "On clips of a ball moving left, right, up, or down, most trackers drift within ten frames."
     v = _check(abstract, "On clips of a ball moving left, right, up or down, all trackers drift within ten frames.")
     assert not v.verified and "all" in v.reason
+
+
+# --- a comparison said from the other side ------------------------------------------------------------------------
+
+_SAMPLERS = "Our analysis shows that ZedWalk is more sample-efficient than random restarts on sparse graphs."
+
+
+def test_the_converse_of_a_comparison_is_accepted():
+    assert _check(_SAMPLERS, "Random restarts are less sample-efficient than ZedWalk on sparse graphs.").verified
+
+
+def test_a_comparison_turned_round_is_still_rejected():
+    assert not _check(_SAMPLERS, "ZedWalk is less sample-efficient than random restarts on sparse graphs.").verified
+    assert not _check(_SAMPLERS, "Random restarts are more sample-efficient than ZedWalk on sparse graphs.").verified
