@@ -170,7 +170,8 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
     return chosen
 
 
-def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str]) -> float:
+def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str],
+             abstract_tokens: Sequence[Token] = ()) -> float:  # fmt: skip
     """Share of the claim's content stems the abstract has, also in another form ("failures" for "fail") or as
     one word where the claim writes two ("running time" for "runtime")."""
     found = claim_stems & abstract_stems
@@ -187,7 +188,46 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
         for a, b in zip(words, words[1:], strict=False):
             if a.content and b.content and {stem(a.lower + b.lower), stem(a.stem + b.lower)} & abstract_stems:
                 found |= {a.stem, b.stem} & claim_stems
+        if abstract_tokens:
+            found |= _written_otherwise(claim_tokens, claim_stems - found, abstract_stems, abstract_tokens)
     return len(found) / len(claim_stems)
+
+
+def _written_otherwise(claim_tokens: Sequence[Token], missing: set[str] | frozenset[str], abstract_stems: set[str],
+                       abstract_tokens: Sequence[Token]) -> set[str]:  # fmt: skip
+    """Stems of claim words the abstract writes in another form: a hyphenated word as its parts next to each other
+    ("single-neuron" for "single neuron", "quality-speed" for "quality--speed"), a count in words for its digits
+    ("seventeen" for "17") or in digits for its word, an acronym of words written next to each other ("LLM" for
+    "large language model", "LMs" for "language models")."""
+    out: set[str] = set()
+    pairs = None
+    for t in claim_tokens:
+        if t.stem not in missing:
+            continue
+        if "-" in t.lower:
+            parts = [stem(p) for p in t.lower.split("-") if p]
+            if pairs is None:
+                words = [a for a in abstract_tokens if not a.is_punct]
+                pairs = {(a.stem, b.stem) for a, b in zip(words, words[1:], strict=False)}
+            if len(parts) >= 2 and all((a, b) in pairs for a, b in zip(parts, parts[1:], strict=False)):
+                out.add(t.stem)
+        elif _count_written_otherwise(t.lower, abstract_stems):
+            out.add(t.stem)
+        elif t.text.isupper() or (t.text[:-1].isupper() and t.text.endswith("s")):
+            letters = t.text[:-1] if t.text.endswith("s") else t.text
+            if _acronym_of(letters, abstract_tokens) or _pair_acronym_of(letters, abstract_tokens):
+                out.add(t.stem)
+    return out
+
+
+_DIGIT_WORDS = {value: stem(word) for word, value in _NUMBER_WORDS.items()}
+
+
+def _count_written_otherwise(word: str, abstract_stems: set[str]) -> bool:
+    """'seventeen' where the abstract writes '17', or '17' where it writes 'seventeen'."""
+    if word in _NUMBER_WORDS:
+        return str(_NUMBER_WORDS[word]) in abstract_stems
+    return word.isdigit() and _DIGIT_WORDS.get(int(word), "") in abstract_stems
 
 
 # Last parts of a hyphenated word that say how it relates to the rest ("-free", "-based"), not what it is about.
@@ -2546,7 +2586,7 @@ def check_claim(
     evidence = tuple(sentence_spans[i] for i in chosen)
     abstract_tokens = tuple(t for toks in sentence_tokens for t in toks)
     abstract_stems = set().union(*sentence_stems)
-    overlap = _overlap(claim_tokens, claim_stems, abstract_stems) if claim_stems else 1.0
+    overlap = _overlap(claim_tokens, claim_stems, abstract_stems, abstract_tokens) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:

@@ -90,3 +90,30 @@ def test_the_converse_of_a_comparison_is_accepted():
 def test_a_comparison_turned_round_is_still_rejected():
     assert not _check(_SAMPLERS, "ZedWalk is less sample-efficient than random restarts on sparse graphs.").verified
     assert not _check(_SAMPLERS, "Random restarts are more sample-efficient than ZedWalk on sparse graphs.").verified
+
+
+# --- words the abstract writes in another form count towards support ---------------------------------------------
+
+
+def _overlap_of(claim: str, abstract: str) -> float:
+    from rag.verify import _overlap, content_stems
+
+    claim_tokens, abstract_tokens = tokenize(claim), tokenize(abstract)
+    return _overlap(claim_tokens, content_stems(claim_tokens), set(content_stems(abstract_tokens)), abstract_tokens)
+
+
+def test_a_hyphenated_word_matches_its_parts_written_next_to_each_other():
+    assert _overlap_of("single-neuron edits", "edits of a single neuron") == 1.0
+    assert _overlap_of("single-neuron edits", "a single layer edits each neuron") < 1.0
+
+
+def test_a_count_in_words_matches_its_digits_and_back():
+    assert _overlap_of("seventeen raters", "17 raters") == 1.0
+    assert _overlap_of("17 raters", "seventeen raters") == 1.0
+    assert _overlap_of("sixteen raters", "17 raters") < 1.0
+
+
+def test_an_acronym_matches_the_words_it_abbreviates():
+    assert _overlap_of("LLM calibration", "calibration of large language models") == 1.0
+    assert _overlap_of("LMs calibration", "calibration of language models") == 1.0
+    assert _overlap_of("GNN calibration", "calibration of large language models") < 1.0
