@@ -1381,6 +1381,17 @@ def _replaced_part(clause: Sequence[Token]) -> bool:
     return clause[0].lower == "not" and clause[0].text.lower() in _REPLACE
 
 
+# Words that make a negation deny exclusiveness, not the thing: "not only X", "rather than X alone".
+_EXCLUSIVE = {"alone", "only", "solely", "merely", "just", "exclusively", "purely"}
+
+
+def _denies_exclusiveness(clause: Sequence[Token]) -> bool:
+    """The clause's negation is of "only"/"alone" ("not only X", "rather than X alone"): an exclusiveness word
+    after its first negation."""
+    first = next((i for i in range(len(clause)) if _negates(clause, i)), None)
+    return first is not None and any(t.lower in _EXCLUSIVE for t in clause[first + 1 :])
+
+
 def check_polarity(ctx: _Context) -> str | None:
     only_if = _only_if_contradicted(ctx)
     if only_if:
@@ -1399,6 +1410,8 @@ def check_polarity(ctx: _Context) -> str | None:
             continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
         if claim_clause[0].lower == "not" and ctx.claim[claim_clause[0].start : claim_clause[0].end].lower() in _UNLIKE_WORDS:
             continue  # "Unlike prior methods, whose cost grows with X, ...": what other work does, not a denial
+        if _negated(claim_clause) and _denies_exclusiveness(claim_clause):
+            continue  # "rather than X alone", "not only X": X is used, just not by itself
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses

@@ -117,3 +117,19 @@ def test_an_acronym_matches_the_words_it_abbreviates():
     assert _overlap_of("LLM calibration", "calibration of large language models") == 1.0
     assert _overlap_of("LMs calibration", "calibration of language models") == 1.0
     assert _overlap_of("GNN calibration", "calibration of large language models") < 1.0
+
+
+# --- negations of exclusiveness -----------------------------------------------------------------------------------
+
+_GRAPHS = ("Earlier tools localize bugs using call graphs of the code. "
+           "ZedLoc combines call graphs with review graphs built from the project's issue history.")
+
+
+def test_rather_than_x_alone_does_not_deny_x():
+    claim = "Rather than relying on call graphs alone, ZedLoc also uses review graphs built from the issue history."
+    assert _check(_GRAPHS, claim, best=1).verified
+
+
+def test_not_relying_on_x_at_all_is_still_rejected():
+    claim = "ZedLoc does not use call graphs, relying on review graphs built from the issue history."
+    assert not _check(_GRAPHS, claim, best=1).verified
