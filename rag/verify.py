@@ -1104,6 +1104,9 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
+        if t.lower in ("and", "or") and after in ("no", "not", "never", "without") and out[-1] and not _negated(out[-1]):
+            out.append([])  # "needs one model and no shadow models": only the part after "and" is negated
+            continue
         if t.lower in ("and", "or") and out[-1] and out[-1][0].lower == "without" and _starts_predicate(tokens, i + 1):
             out.append([])  # "without labels and consistently outperforms X": the "without" part ends at "and"
             continue

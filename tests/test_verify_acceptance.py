@@ -133,3 +133,15 @@ def test_rather_than_x_alone_does_not_deny_x():
 def test_not_relying_on_x_at_all_is_still_rejected():
     claim = "ZedLoc does not use call graphs, relying on review graphs built from the issue history."
     assert not _check(_GRAPHS, claim, best=1).verified
+
+
+def test_and_no_negates_only_what_follows_it():
+    parts = _parts("The score needs one trained model and no shadow models.")
+    assert ("The score needs one trained model", False) in parts
+    assert ("no shadow models", True) in parts
+
+
+def test_a_claim_about_the_part_before_and_no_is_accepted():
+    abstract = "We propose ZedScore, a privacy score that needs one trained model and no shadow models."
+    assert _check(abstract, "ZedScore estimates privacy risk from one trained model, with no shadow models.").verified
+    assert not _check(abstract, "ZedScore needs shadow models as well as one trained model.").verified
