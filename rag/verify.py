@@ -1535,11 +1535,18 @@ def _same_role(ctx: _Context, word: str, other: str) -> bool:
     return any(len(content_stems(a) & content_stems(b)) >= 2 for a in mine for b in theirs)
 
 
+def _antonym_key(word: str) -> str:
+    """The stem an opposite is looked up by; an adjective in -ly keeps it ('costly', not 'cost': "low costs" is
+    not the opposite of "cheap")."""
+    key = stem(word)
+    return key + "ly" if word.endswith("ly") and not key.endswith(("li", "ly")) else key
+
+
 @lru_cache(maxsize=1)
 def _antonym_stems() -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
     for a, b in _ANTONYM_WORDS:
-        sa, sb = stem(a), stem(b)
+        sa, sb = _antonym_key(a), _antonym_key(b)
         table.setdefault(sa, set()).add(sb)
         table.setdefault(sb, set()).add(sa)
     return {k: frozenset(v) for k, v in table.items()}
@@ -1566,8 +1573,8 @@ def _double_flip(ctx: _Context, claim_words: set[str], evidence_words: set[str])
 def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
     """The claim's part uses a listed opposite of a word of the abstract's part that it does not use itself: "not
     robust" against "brittle", "unlikely to change" against "likely to preserve" say the same."""
-    mine = {t.stem for t in claim_clause if t.content}
-    theirs = {t.stem for t in clause if t.content}
+    mine = {_antonym_key(t.lower) for t in claim_clause if t.content}
+    theirs = {_antonym_key(t.lower) for t in clause if t.content}
     table = _antonym_stems()
     return any(table.get(w, frozenset()) & (theirs - mine) for w in mine - theirs)
 
@@ -1575,12 +1582,12 @@ def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
 def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_words: set[str]) -> bool:
     """``word`` (claim only) and ``other`` (evidence only) are listed opposites, and neither side also uses the
     other's word (a sentence saying "from short to long" says both)."""
-    opposites = _antonym_stems().get(stem(word))
-    if not opposites or stem(other) not in opposites:
+    opposites = _antonym_stems().get(_antonym_key(word))
+    if not opposites or _antonym_key(other) not in opposites:
         return False
-    claim_stems = {stem(w) for w in claim_words}
-    evidence_stems = {stem(w) for w in evidence_words}
-    return stem(word) not in evidence_stems and stem(other) not in claim_stems
+    claim_stems = {_antonym_key(w) for w in claim_words}
+    evidence_stems = {_antonym_key(w) for w in evidence_words}
+    return _antonym_key(word) not in evidence_stems and _antonym_key(other) not in claim_stems
 
 
 _LESSENING = {"less", "not", "no", "never", "hardly", "barely", "least"}

@@ -145,3 +145,16 @@ def test_a_claim_about_the_part_before_and_no_is_accepted():
     abstract = "We propose ZedScore, a privacy score that needs one trained model and no shadow models."
     assert _check(abstract, "ZedScore estimates privacy risk from one trained model, with no shadow models.").verified
     assert not _check(abstract, "ZedScore needs shadow models as well as one trained model.").verified
+
+
+# --- listed opposites compared by word, not only by stem ------------------------------------------------------------
+
+
+def test_cheap_is_not_the_opposite_of_low_costs():
+    abstract = "We find that, under low annotation costs, active labelling needs fewer queries than random labelling."
+    assert _check(abstract, "With cheap annotation, active labelling needs fewer queries than random labelling.").verified
+
+
+def test_cheap_is_still_the_opposite_of_costly():
+    abstract = "We find that annotation is costly for active labelling of rare classes."
+    assert not _check(abstract, "We find that annotation is cheap for active labelling of rare classes.").verified
