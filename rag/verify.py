@@ -1107,8 +1107,10 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.lower in ("and", "or") and after in ("no", "not", "never", "without") and out[-1] and not _negated(out[-1]):
             out.append([])  # "needs one model and no shadow models": only the part after "and" is negated
             continue
-        if t.lower in ("and", "or") and out[-1] and out[-1][0].lower == "without" and _starts_predicate(tokens, i + 1):
-            out.append([])  # "without labels and consistently outperforms X": the "without" part ends at "and"
+        if t.lower in ("and", "or") and out[-1] and _negated(out[-1]) and _starts_predicate(tokens, i + 1):
+            # "without labels and consistently outperforms X", "needs no labels and relies on Y": the negated part
+            # ends at "and"
+            out.append([])
             continue
         free = _free_parts(t)
         if free:  # "a training-free rule" = a rule without training
@@ -1140,6 +1142,12 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
 # Words that start a second predicate after "and" ("... without labels and is faster", "and also improves").
 _AUXILIARIES = {"is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should", "must", "has",
                 "have", "had", "does", "do", "did", "remains", "remain", "becomes", "become"}  # fmt: skip
+# Verbs of results and methods in the third person, which start a predicate after "and" (rarely a plural noun).
+_FINITE_VERBS = {"relies", "requires", "achieves", "yields", "attains", "enables", "provides", "remains", "keeps",
+                 "preserves", "retains", "generalizes", "generalises", "scales", "learns", "produces", "reaches",
+                 "delivers", "maintains", "matches", "allows", "offers", "operates", "converges", "recovers",
+                 "identifies", "predicts", "captures", "handles", "adapts", "depends", "performs", "obtains",
+                 "exhibits", "shows", "demonstrates", "leads", "leverages", "exploits", "employs", "applies"}  # fmt: skip
 _ADVERBS = {"also", "still", "further", "then", "thus", "thereby", "even", "often", "always", "again"}
 
 
@@ -1160,7 +1168,7 @@ def _starts_predicate(tokens: Sequence[Token], j: int) -> bool:
         return j + 1 < len(tokens) and not tokens[j + 1].is_punct and not _looks_like_name(tokens[j + 1], first=False)
     if not t.lower.endswith("s") or t.lower.endswith("ss"):
         return False
-    return t.stem.startswith(_VERB_PREFIXES) or any(t.stem.startswith(k) for k in _TRENDS if len(k) >= 4)
+    return t.lower in _FINITE_VERBS or t.stem.startswith(_VERB_PREFIXES) or any(t.stem.startswith(k) for k in _TRENDS if len(k) >= 4)
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}

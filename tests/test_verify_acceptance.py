@@ -158,3 +158,9 @@ def test_cheap_is_not_the_opposite_of_low_costs():
 def test_cheap_is_still_the_opposite_of_costly():
     abstract = "We find that annotation is costly for active labelling of rare classes."
     assert not _check(abstract, "We find that annotation is cheap for active labelling of rare classes.").verified
+
+
+def test_a_negated_part_ends_at_and_before_a_finite_verb():
+    parts = _parts("The probe needs no extra calls to the model and relies on a small helper model.")
+    assert ("relies on a small helper model", False) in parts
+    assert any(negated and "extra calls" in text for text, negated in parts)
