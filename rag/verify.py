@@ -174,7 +174,8 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
     return sorted(chosen)
 
 
-def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str]) -> float:
+def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str],
+             abstract_tokens: Sequence[Token] = ()) -> float:  # fmt: skip
     """Share of the claim's content stems the abstract has, also in another form ("failures" for "fail") or as
     one word where the claim writes two ("running time" for "runtime")."""
     found = claim_stems & abstract_stems
@@ -191,7 +192,46 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
         for a, b in zip(words, words[1:], strict=False):
             if a.content and b.content and {stem(a.lower + b.lower), stem(a.stem + b.lower)} & abstract_stems:
                 found |= {a.stem, b.stem} & claim_stems
+        if abstract_tokens:
+            found |= _written_otherwise(claim_tokens, claim_stems - found, abstract_stems, abstract_tokens)
     return len(found) / len(claim_stems)
+
+
+def _written_otherwise(claim_tokens: Sequence[Token], missing: set[str] | frozenset[str], abstract_stems: set[str],
+                       abstract_tokens: Sequence[Token]) -> set[str]:  # fmt: skip
+    """Stems of claim words the abstract writes in another form: a hyphenated word as its parts next to each other
+    ("single-neuron" for "single neuron", "quality-speed" for "quality--speed"), a count in words for its digits
+    ("seventeen" for "17") or in digits for its word, an acronym of words written next to each other ("LLM" for
+    "large language model", "LMs" for "language models")."""
+    out: set[str] = set()
+    pairs = None
+    for t in claim_tokens:
+        if t.stem not in missing:
+            continue
+        if "-" in t.lower:
+            parts = [stem(p) for p in t.lower.split("-") if p]
+            if pairs is None:
+                words = [a for a in abstract_tokens if not a.is_punct]
+                pairs = {(a.stem, b.stem) for a, b in zip(words, words[1:], strict=False)}
+            if len(parts) >= 2 and all((a, b) in pairs for a, b in zip(parts, parts[1:], strict=False)):
+                out.add(t.stem)
+        elif _count_written_otherwise(t.lower, abstract_stems):
+            out.add(t.stem)
+        elif t.text.isupper() or (t.text[:-1].isupper() and t.text.endswith("s")):
+            letters = t.text[:-1] if t.text.endswith("s") else t.text
+            if _acronym_of(letters, abstract_tokens) or _pair_acronym_of(letters, abstract_tokens):
+                out.add(t.stem)
+    return out
+
+
+_DIGIT_WORDS = {value: stem(word) for word, value in _NUMBER_WORDS.items()}
+
+
+def _count_written_otherwise(word: str, abstract_stems: set[str]) -> bool:
+    """'seventeen' where the abstract writes '17', or '17' where it writes 'seventeen'."""
+    if word in _NUMBER_WORDS:
+        return str(_NUMBER_WORDS[word]) in abstract_stems
+    return word.isdigit() and _DIGIT_WORDS.get(int(word), "") in abstract_stems
 
 
 # Last parts of a hyphenated word that say how it relates to the rest ("-free", "-based"), not what it is about.
@@ -290,11 +330,26 @@ def _fraction_value(word: str) -> float | None:
     return None
 
 
+_MATH_NUMBER = re.compile(r"\$\s*\d{1,3}(?:\s*(?:\{,\}|,)\s*\d{3})+\s*\$")
+_MATH_SEPARATOR = re.compile(r"\s*(?:\{,\}|,)\s*")
+
+
+def _math_thousands(text: str) -> str:
+    """A number alone in LaTeX math with its thousands separated ('$7, 402$', '$12{,}500$': LaTeX prints 7,402)
+    written '7,402', padded with spaces so that every offset stays where it was."""
+    def one(m: re.Match[str]) -> str:
+        number = _MATH_SEPARATOR.sub(",", m.group(0)[1:-1].strip())
+        return f" {number}".ljust(len(m.group(0)))
+
+    return _MATH_NUMBER.sub(one, text) if "$" in text else text
+
+
 @lru_cache(maxsize=20_000)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers written in ``text`` with their scale and unit: '1.2M' = 1,200,000; '45 percent' = 45 %; the bound
     before each ('more than 50%') and a factor or fraction in words ('doubles' = 2x, 'three-quarters' = 75%)."""
     found: list[Quantity] = []
+    text = _math_thousands(text)
     tokens = tokenize(text)
     # Digits inside a name ("GPT-4o", "CIFAR-100", "Llama-3.1") are the name's, which the names check compares.
     in_names = [(t.start, t.end) for t in tokens if t.text[:1].isalpha() and any(c.isdigit() for c in t.text)]
@@ -1079,13 +1134,18 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
+        if t.lower in ("and", "or") and after in ("no", "not", "never", "without") and out[-1] and not _negated(out[-1]):
+            out.append([])  # "needs one model and no shadow models": only the part after "and" is negated
+            continue
+        if t.lower in ("and", "or") and out[-1] and _negated(out[-1]) and _starts_predicate(tokens, i + 1):
+            # "without labels and consistently outperforms X", "needs no labels and relies on Y": the negated part
+            # ends at "and"
+            out.append([])
+            continue
         free = _free_parts(t)
         if free:  # "a training-free rule" = a rule without training
             out.append([_token("without", "without", "without", t.start, t.end), *free])
             out.append([])
-            continue
-        if t.lower == "and" and out[-1] and out[-1][0].lower == "without" and _starts_verb_phrase(tokens, i + 1):
-            out.append([])  # "allocates bits without calibration data and consistently outperforms X": said positively
             continue
         if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
             # "without labels by combining X": the means are said positively ("without using X" stays negated)
@@ -1109,20 +1169,36 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     return tuple(tuple(c) for c in out if any(_is_content(t) for t in c))
 
 
-# Verbs that state a result ("and outperforms X", "and reduces Y"): after "without A and" they start a new part.
-_RESULT_VERBS = ("outperform", "surpass", "beat", "exceed", "improv", "reduc", "increas", "achiev", "yield", "match",
-                 "reach", "attain", "deliv", "scale", "generaliz", "remain", "run", "lower", "rais", "boost",
-                 "speed", "cut", "halv", "doubl", "recov", "produc", "enabl")  # fmt: skip
+# Words that start a second predicate after "and" ("... without labels and is faster", "and also improves").
+_AUXILIARIES = {"is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should", "must", "has",
+                "have", "had", "does", "do", "did", "remains", "remain", "becomes", "become"}  # fmt: skip
+# Verbs of results and methods in the third person, which start a predicate after "and" (rarely a plural noun).
+_FINITE_VERBS = {"relies", "requires", "achieves", "yields", "attains", "enables", "provides", "remains", "keeps",
+                 "preserves", "retains", "generalizes", "generalises", "scales", "learns", "produces", "reaches",
+                 "delivers", "maintains", "matches", "allows", "offers", "operates", "converges", "recovers",
+                 "identifies", "predicts", "captures", "handles", "adapts", "depends", "performs", "obtains",
+                 "exhibits", "shows", "demonstrates", "leads", "leverages", "exploits", "employs", "applies"}  # fmt: skip
+_ADVERBS = {"also", "still", "further", "then", "thus", "thereby", "even", "often", "always", "again"}
 
 
-def _starts_verb_phrase(tokens: Sequence[Token], j: int) -> bool:
-    """tokens[j:] start with a finite verb of a result, perhaps after an adverb ("consistently outperforms")."""
-    if j < len(tokens) and tokens[j].lower.endswith("ly") and len(tokens[j].lower) > 4:
-        j += 1
+def _is_adverb_word(token: Token) -> bool:
+    return token.lower in _ADVERBS or (token.lower.endswith("ly") and len(token.lower) > 4 and token.lower.isalpha())
+
+
+def _starts_predicate(tokens: Sequence[Token], j: int) -> bool:
+    """Whether the words from ``j`` (after an "and"/"or") start a new predicate rather than continue a noun phrase:
+    an auxiliary or modal ("and is", "and can"), an adverb before the next word ("and consistently outperforms"),
+    or a comparison or change verb in its finite form ("and outperforms", "and reduces")."""
     if j >= len(tokens):
         return False
-    word = tokens[j].lower
-    return word.endswith("s") and not word.endswith("ss") and word.startswith(_RESULT_VERBS)
+    t = tokens[j]
+    if t.lower in _AUXILIARIES:
+        return True
+    if _is_adverb_word(t):
+        return j + 1 < len(tokens) and not tokens[j + 1].is_punct and not _looks_like_name(tokens[j + 1], first=False)
+    if not t.lower.endswith("s") or t.lower.endswith("ss"):
+        return False
+    return t.lower in _FINITE_VERBS or t.stem.startswith(_VERB_PREFIXES) or any(t.stem.startswith(k) for k in _TRENDS if len(k) >= 4)
 
 
 _FAIL = {"fail", "fails", "failed", "failing"}
@@ -1347,6 +1423,17 @@ def _replaced_part(clause: Sequence[Token]) -> bool:
     return clause[0].lower == "not" and clause[0].text.lower() in _REPLACE
 
 
+# Words that make a negation deny exclusiveness, not the thing: "not only X", "rather than X alone".
+_EXCLUSIVE = {"alone", "only", "solely", "merely", "just", "exclusively", "purely"}
+
+
+def _denies_exclusiveness(clause: Sequence[Token]) -> bool:
+    """The clause's negation is of "only"/"alone" ("not only X", "rather than X alone"): an exclusiveness word
+    after its first negation."""
+    first = next((i for i in range(len(clause)) if _negates(clause, i)), None)
+    return first is not None and any(t.lower in _EXCLUSIVE for t in clause[first + 1 :])
+
+
 def check_polarity(ctx: _Context) -> str | None:
     only_if = _only_if_contradicted(ctx)
     if only_if:
@@ -1367,6 +1454,8 @@ def check_polarity(ctx: _Context) -> str | None:
             continue  # "Unlike prior methods, whose cost grows with X, ...": what other work does, not a denial
         if _replaced_part(claim_clause):
             continue  # "swaps X for Y" presupposes that X is what is done elsewhere: the abstract saying so agrees
+        if _negated(claim_clause) and _denies_exclusiveness(claim_clause):
+            continue  # "rather than X alone", "not only X": X is used, just not by itself
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses
@@ -1487,11 +1576,18 @@ def _same_role(ctx: _Context, word: str, other: str) -> bool:
     return any(len(content_stems(a) & content_stems(b)) >= 2 for a in mine for b in theirs)
 
 
+def _antonym_key(word: str) -> str:
+    """The stem an opposite is looked up by; an adjective in -ly keeps it ('costly', not 'cost': "low costs" is
+    not the opposite of "cheap")."""
+    key = stem(word)
+    return key + "ly" if word.endswith("ly") and not key.endswith(("li", "ly")) else key
+
+
 @lru_cache(maxsize=1)
 def _antonym_stems() -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
     for a, b in _ANTONYM_WORDS:
-        sa, sb = stem(a), stem(b)
+        sa, sb = _antonym_key(a), _antonym_key(b)
         table.setdefault(sa, set()).add(sb)
         table.setdefault(sb, set()).add(sa)
     return {k: frozenset(v) for k, v in table.items()}
@@ -1518,8 +1614,8 @@ def _double_flip(ctx: _Context, claim_words: set[str], evidence_words: set[str])
 def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
     """The claim's part uses a listed opposite of a word of the abstract's part that it does not use itself: "not
     robust" against "brittle", "unlikely to change" against "likely to preserve" say the same."""
-    mine = {t.stem for t in claim_clause if t.content}
-    theirs = {t.stem for t in clause if t.content}
+    mine = {_antonym_key(t.lower) for t in claim_clause if t.content}
+    theirs = {_antonym_key(t.lower) for t in clause if t.content}
     table = _antonym_stems()
     return any(table.get(w, frozenset()) & (theirs - mine) for w in mine - theirs)
 
@@ -1527,12 +1623,12 @@ def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
 def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_words: set[str]) -> bool:
     """``word`` (claim only) and ``other`` (evidence only) are listed opposites, and neither side also uses the
     other's word (a sentence saying "from short to long" says both)."""
-    opposites = _antonym_stems().get(stem(word))
-    if not opposites or stem(other) not in opposites:
+    opposites = _antonym_stems().get(_antonym_key(word))
+    if not opposites or _antonym_key(other) not in opposites:
         return False
-    claim_stems = {stem(w) for w in claim_words}
-    evidence_stems = {stem(w) for w in evidence_words}
-    return stem(word) not in evidence_stems and stem(other) not in claim_stems
+    claim_stems = {_antonym_key(w) for w in claim_words}
+    evidence_stems = {_antonym_key(w) for w in evidence_words}
+    return _antonym_key(word) not in evidence_stems and _antonym_key(other) not in claim_stems
 
 
 _LESSENING = {"less", "not", "no", "never", "hardly", "barely", "least"}
@@ -1953,6 +2049,7 @@ def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
 
 def check_direction(ctx: _Context) -> str | None:
     claim_cmp = comparisons(ctx.claim_tokens)
+    agreed: set[str] = set()  # comparative words of claim comparisons whose sides agree with one of the abstract's
     if claim_cmp:
         # Every comparison the abstract makes: the alignment may have picked a sentence that makes none.
         evidence_cmp = [c for toks in ctx.evidence_tokens for c in comparisons(toks)]
@@ -1974,6 +2071,9 @@ def check_direction(ctx: _Context) -> str | None:
                     continue  # the sides next to the comparison agree: the rest is a frame ("Experiments show that")
                 if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
+                if same >= 2 and not swapped and c.better & e.better and c.worse & e.worse:
+                    # "B is less X than A" for "A is more X than B": the converse, so its "less" is no change
+                    agreed |= {t.lower for t in c.clause if t.lower in _COMPARATIVES}
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:
         return reversed_range
@@ -1981,6 +2081,8 @@ def check_direction(ctx: _Context) -> str | None:
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
     for dim, sign, near, word in claim_words:
+        if word.lower() in agreed:
+            continue
         same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)
                 and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]
@@ -2257,6 +2359,19 @@ def _lists_before(words: Sequence[Token]) -> bool:
     return any(t.lower in ("and", "or") for t in words[-12:])
 
 
+_DETERMINERS = {"the", "these", "those", "its", "their", "our", "such", "other", "of"}
+
+
+def _floating_all(after: Token | None) -> bool:
+    """'all' gathers what was listed before it when no noun follows ("..., all without X", "..., all trained on Y"),
+    not when it quantifies the next noun ("..., all models fail")."""
+    if after is None:
+        return True
+    if after.lower in _DETERMINERS:
+        return False
+    return not after.content or after.lower.endswith(("ed", "ing"))
+
+
 def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]) -> bool:
     """'optimal up to X' where the abstract says the result matches a lower bound (or is tight) up to X."""
     after = [t.lower for t in claim[i + 1 : i + 4]]
@@ -2264,12 +2379,6 @@ def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]
         return False
     stems = {t.stem for t in abstract}
     return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
-
-
-def _gathers(text: str, claim: Sequence[Token], i: int) -> bool:
-    """claim[i] follows a comma and comes before no noun of its own ("..., all without X"; not "..., all models")."""
-    after = claim[i + 1] if i + 1 < len(claim) else None
-    return text[: claim[i].start].rstrip().endswith(",") and (after is None or not after.content)
 
 
 def _near_words(claim: Sequence[Token], i: int, span: int = 2) -> set[str]:
@@ -2300,8 +2409,11 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "optimal up to log factors" where the abstract matches lower bounds up to log factors
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
-        if key == "all" and i and (claim[i - 1].lower in _FLOATING_BEFORE or _gathers(ctx.claim, claim, i)) and _lists_before(claim[:i]):
-            continue  # "X, Y, and Z are all handled", "X, Y and Z, all without W": "all" gathers the claim's list
+        if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
+            continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
+        if key == "all" and i and ctx.claim[: t.start].rstrip().endswith((",", "\u2014")) and _lists_before(claim[:i]) \
+                and _floating_all(claim[i + 1] if i + 1 < len(claim) else None):
+            continue  # "a dataset, a model and a framework, all built without X": the same, after a comma
         if i and t.text[:1].isupper() and any(a.text == t.text for a in ctx.abstract_tokens[1:]):
             continue  # "All of Us", "Best-of-N": a name the abstract writes the same way mid-sentence
         if key == "first" and any(x.lower in ("then", "next", "finally", "second") for x in claim[i + 1 :]):
@@ -2584,7 +2696,7 @@ def check_claim(
     abstract_stems = set().union(*sentence_stems)
     # "According to the paper, ...": who says it is not what is said (a frame word the abstract has still counts)
     said = claim_stems - (_FRAME - abstract_stems) or claim_stems
-    overlap = _overlap(claim_tokens, said, abstract_stems) if claim_stems else 1.0
+    overlap = _overlap(claim_tokens, said, abstract_stems, abstract_tokens) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:
