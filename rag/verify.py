@@ -2381,6 +2381,26 @@ def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]
     return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
 
 
+# Words that make a denial partial ("does not consistently outperform", "without excess regret asymptotically").
+_QUALIFIERS = {stem(w) for w in "consistently always necessarily asymptotically generally typically usually often "
+               "significantly substantially entirely fully completely reliably".split()}  # fmt: skip
+
+
+def _flatly_denied(ctx: _Context, near: set[str]) -> bool:
+    """A sentence of the abstract that says at least half the words around the claim's 'never' denies it plainly: a
+    part of it is negated ('no', 'not', 'without') with no qualifier or hedge in that part."""
+    if not near:
+        return False
+    for toks in ctx.sentence_tokens:
+        if _covered(near, content_stems(toks)) < 0.5 * len(near):
+            continue
+        for part in clauses(toks):
+            if _negated(part) and not any(t.stem in _QUALIFIERS or t.stem in _HEDGES for t in part):
+                if _covered(near, content_stems(part) | {t.stem for t in part}) >= 1:
+                    return True
+    return False
+
+
 def _near_words(claim: Sequence[Token], i: int, span: int = 2) -> set[str]:
     """Stems of the content words around claim[i] (up to ``span`` content words each side, meta words aside):
     what a strong word in a long summary sentence is said of ("questions such that exactly one of two models
@@ -2425,6 +2445,8 @@ def check_overclaim(ctx: _Context) -> str | None:
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
         part = {p for p in part if p not in _META and p != t.stem} or part  # what is said, not "finds" or "every"
         near = _near_words(claim, i)
+        if key == "never" and _flatly_denied(ctx, near):
+            continue  # "never sees the rewards" where the abstract says "observes ... but not the rewards"
         if any(
             any(_strong_key(a) == key or a.stem in _AS_STRONG.get(key, ()) or a.stem in _AS_STRONG_NEAR.get(key, ()) for a in toks)
             and (_covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)

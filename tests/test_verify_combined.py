@@ -142,3 +142,18 @@ def test_a_second_comparison_verb_after_and_keeps_the_first_ones_subject():
     assert _check(abstract, claim, best=1).verified
     swapped = "Prior multi-layer fusion methods beat ZedNet on most benchmarks."
     assert not _check(abstract, swapped, best=1).verified
+
+
+ASSISTED = ("In each round, a player sees the costs but picks only between two routes offered by a planner, while the "
+            "planner sees the player's choice but not the realized costs. We design planners with low joint regret. "
+            "Splitting the work this way avoids excess regret asymptotically.")  # fmt: skip
+
+
+def test_never_for_a_plain_denial_of_the_same_thing_in_the_abstract():
+    claim = "The planner never sees the realized costs, yet the planners reach low joint regret."
+    assert _check(ASSISTED, claim, best=1, other=0.6).verified
+
+
+def test_never_for_a_qualified_denial_is_still_an_overclaim():
+    claim = "Splitting the work this way never incurs excess regret."
+    assert not _check(ASSISTED, claim, best=2, other=0.6).verified
