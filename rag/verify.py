@@ -2381,6 +2381,8 @@ def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]
     return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
 
 
+_VERB_KEYS = {"solv"}  # not "can guarantee", "can eliminate": strong still
+_MODALS = {"can", "could", "may", "might"}
 # Words that make a denial partial ("does not consistently outperform", "without excess regret asymptotically").
 _QUALIFIERS = {stem(w) for w in "consistently always necessarily asymptotically generally typically usually often "
                "significantly substantially entirely fully completely reliably".split()}  # fmt: skip
@@ -2445,6 +2447,8 @@ def check_overclaim(ctx: _Context) -> str | None:
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
         part = {p for p in part if p not in _META and p != t.stem} or part  # what is said, not "finds" or "every"
         near = _near_words(claim, i)
+        if key in _VERB_KEYS and i and claim[i - 1].lower in _MODALS:
+            continue  # "questions that exactly one model can solve": what may be done, not a claim that it is
         if key == "never" and _flatly_denied(ctx, near):
             continue  # "never sees the rewards" where the abstract says "observes ... but not the rewards"
         if any(

@@ -157,3 +157,11 @@ def test_never_for_a_plain_denial_of_the_same_thing_in_the_abstract():
 def test_never_for_a_qualified_denial_is_still_an_overclaim():
     claim = "Splitting the work this way never incurs excess regret."
     assert not _check(ASSISTED, claim, best=2, other=0.6).verified
+
+
+def test_can_solve_says_what_is_possible_not_that_it_is_solved():
+    abstract = ("We present QuizGen, which trains models to write questions at a skill level. "
+                "A question is calibrated if exactly one of two reference models answers it correctly.")  # fmt: skip
+    claim = "QuizGen trains models to write questions that exactly one of two reference models can solve."
+    assert _check(abstract, claim, best=0, other=0.6).verified
+    assert not _check(abstract, "QuizGen solves question writing at every skill level.", best=0, other=0.6).verified
