@@ -2397,9 +2397,9 @@ def _flatly_denied(ctx: _Context, near: set[str]) -> bool:
         if _covered(near, content_stems(toks)) < 0.5 * len(near):
             continue
         for part in clauses(toks):
-            if _negated(part) and not any(t.stem in _QUALIFIERS or t.stem in _HEDGES for t in part):
-                if _covered(near, content_stems(part) | {t.stem for t in part}) >= 1:
-                    return True
+            plain = _negated(part) and not any(t.stem in _QUALIFIERS or t.stem in _HEDGES for t in part)
+            if plain and _covered(near, {t.stem for t in part}) >= 1:  # the denial is of a word around 'never'
+                return True
     return False
 
 
