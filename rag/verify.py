@@ -1134,6 +1134,9 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
+        if t.lower in _CONDITION_STARTS and after in ("no", "not", "none", "nothing"):
+            out.append([])  # "a score for judging samples when no reference exists": the condition is a part
+            continue
         if t.lower in ("and", "or") and after in ("no", "not", "never", "without") and out[-1] and not _negated(out[-1]):
             out.append([])  # "needs one model and no shadow models": only the part after "and" is negated
             continue
@@ -1201,6 +1204,7 @@ def _starts_predicate(tokens: Sequence[Token], j: int) -> bool:
     return t.lower in _FINITE_VERBS or t.stem.startswith(_VERB_PREFIXES) or any(t.stem.startswith(k) for k in _TRENDS if len(k) >= 4)
 
 
+_CONDITION_STARTS = {"when", "where", "whenever", "if", "once"}
 _FAIL = {"fail", "fails", "failed", "failing"}
 # Verbs that deny their first object in favour of a second, and the word before the second.
 _REPLACE = {"replace": "with", "replaces": "with", "replacing": "with", "substitute": "with", "substitutes": "with",

@@ -165,3 +165,12 @@ def test_can_solve_says_what_is_possible_not_that_it_is_solved():
     claim = "QuizGen trains models to write questions that exactly one of two reference models can solve."
     assert _check(abstract, claim, best=0, other=0.6).verified
     assert not _check(abstract, "QuizGen solves question writing at every skill level.", best=0, other=0.6).verified
+
+
+def test_a_condition_with_no_is_a_part_of_its_own():
+    abstract = ("Standard quality metrics become circular for new attribute combinations. "
+                "We propose a per-sample trust score for rating generated samples using only the training distribution.")  # fmt: skip
+    claim = "The paper proposes a per-sample trust score for rating generated samples when no reference distribution exists."
+    assert _check(abstract, claim, best=1).verified
+    denied = "The paper proposes a per-sample trust score for rating generated samples when no training distribution is used."
+    assert not _check(abstract, denied, best=1).verified
