@@ -2216,7 +2216,7 @@ _AIM_WORDS = {"order", "aim", "aims", "aimed", "seek", "seeks", "designed", "try
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
 # Words of the evidence as strong as a strong word of the claim (stems).
 _AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
-              "best": frozenset({"strongest", "top", "highest", "lead"})}
+              "best": frozenset({"strongest", "top", "highest", "lead", "optim"}), "optim": frozenset({"best"})}
 _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
 
 
@@ -2319,6 +2319,27 @@ def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]
     return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
 
 
+_SEQUENCE = {"then", "next", "second", "secondly", "afterwards", "finally", "later", "subsequently"}
+
+
+def _negated_elsewhere(ctx: _Context, word: Token) -> bool:
+    """The claim's part with ``word`` ("never") is said negated by a part of the abstract that shares at least two of
+    its content words: "never" is then the abstract's own negation, not a stronger claim."""
+    part = next((c for c in clauses(ctx.claim_tokens) if any(x is word for x in c)), ())
+    stems = {x.stem for x in part if x.content and x is not word}
+    return any(
+        _negated(c) and len(stems & {x.stem for x in c if x.content}) >= 2
+        and not any(x.lower in _NOT_ALWAYS for x in c)  # "does not consistently outperform" is weaker than "never"
+        for toks in ctx.sentence_tokens
+        for c in clauses(toks)
+    )
+
+
+# Words that make a negation partial: "not always", "not consistently", "not all" (weaker than "never").
+_NOT_ALWAYS = {"always", "consistently", "necessarily", "fully", "entirely", "completely", "all", "every", "uniformly",
+               "significantly", "substantially", "much", "greatly", "reliably", "systematically"}  # fmt: skip
+
+
 def check_overclaim(ctx: _Context) -> str | None:
     dropped = _dropped_conditions(ctx)
     if dropped:
@@ -2338,6 +2359,12 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "optimal up to log factors" where the abstract matches lower bounds up to log factors
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
+        if i and t.text[:1].isupper() and not claim[i - 1].text.endswith(":"):
+            continue  # a capital inside the sentence: part of a name ("the All of Us cohort"), not a strength
+        if key == "first" and any(w.lower in _SEQUENCE for w in claim[i + 1 :]):
+            continue  # "first trains X and then Y": an order of steps, not a priority claim
+        if key == "never" and _negated_elsewhere(ctx, t):
+            continue  # "never sees rewards" where the abstract says "observes ... but not the rewards"
         if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
             continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
         if key == "all" and i and ctx.claim[: t.start].rstrip().endswith((",", "\u2014")) and _lists_before(claim[:i]) \

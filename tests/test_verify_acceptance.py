@@ -164,3 +164,32 @@ def test_a_negated_part_ends_at_and_before_a_finite_verb():
     parts = _parts("The probe needs no extra calls to the model and relies on a small helper model.")
     assert ("relies on a small helper model", False) in parts
     assert any(negated and "extra calls" in text for text, negated in parts)
+
+
+# --- strong words that are not stronger than the abstract ---------------------------------------------------------
+
+
+def test_first_then_orders_steps():
+    abstract = "ZedGen trains part-level generators and injects the assembled parts into a whole-scene latent."
+    assert _check(abstract, "ZedGen first trains part-level generators and then injects the parts into a whole-scene latent.").verified
+    assert not _check(abstract, "ZedGen is the first to train part-level generators for whole scenes.").verified
+
+
+def test_a_capitalised_strong_word_inside_a_name_is_the_name():
+    abstract = "On the All of Us cohort, ZedTab tables beat size-matched tables on most phenotypes."
+    assert _check(abstract, "ZedTab tables beat size-matched tables on most phenotypes of the All of Us cohort.").verified
+
+
+def test_never_restates_a_negation_of_the_abstract():
+    abstract = "In each round the helper observes the user's choice but not the realized rewards."
+    assert _check(abstract, "In each round the helper never observes the realized rewards, only the user's choice.").verified
+
+
+def test_never_is_stronger_than_not_consistently():
+    abstract = "We find that trimodal fusion does not consistently outperform the strongest bimodal fusion."
+    assert not _check(abstract, "We find that trimodal fusion never outperforms the strongest bimodal fusion.").verified
+
+
+def test_best_restates_optimal():
+    abstract = "We show that computing the optimal static price menu is NP-hard for sold GPUs."
+    assert _check(abstract, "Computing the best static price menu for sold GPUs is NP-hard.").verified
