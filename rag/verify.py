@@ -346,6 +346,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for m in _NUM.finditer(text):
         if any(start < m.start(1) < end for start, end in in_names):
             continue
+        if text[max(0, m.start(1) - 2) : m.start(1)].endswith(("^", "^{")):
+            continue  # an exponent ("$R^2$", "$n^{3}$"): part of a symbol, not a quantity
         if not (m.group(2) or m.group(3)) and text[m.end(1) : m.end(1) + 1].isalpha():
             continue  # "3D", "2nd": a term, not a quantity (the names check compares it)
         try:
@@ -366,7 +368,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not unit and latex:
             unit, end = ("%" if latex.group(1) == "%" else "x"), end + latex.end()
         decimals = len(m.group(1).partition(".")[2])
-        found.append(Quantity(round(value, 6), unit, m.group(0).strip(), _counted_after(tokens, end),
+        counted = _counted_after(tokens, end)
+        joined = re.match(r"-([A-Za-z]{3,})", text[m.end() :])
+        if joined:  # "a 310-prompt benchmark" counts prompts
+            counted |= {stem(joined.group(1).lower())}
+        found.append(Quantity(round(value, 6), unit, m.group(0).strip(), counted,
                               *bound_before(text, m.start()), decimals, m.start()))  # fmt: skip
     for token in tokens:
         if not token.lower[:1].isalpha():
@@ -400,9 +406,13 @@ _BIG_O = re.compile(r"(?<![A-Za-z])([OΘΩ]|\\Theta|\\Omega|\\mathcal\{O\})\s*\(
 _FRACTION = re.compile(r"(\([^()]*\)|[\w\u03b1-\u03c9]+)\s*/\s*(\([^()]*\)|[\w\u03b1-\u03c9]+)")
 
 
+_SUPERSCRIPTS = str.maketrans({"\u00b2": "^2", "\u00b3": "^3", "\u00b9": "^1", "\u2070": "^0", "\u2074": "^4"})
+
+
 def _math_normal(text: str) -> str:
     """LaTeX and plain math in one spelling: '$\\tfrac{1-\\epsilon}{2}$' reads '(1-ε)/(2)'."""
     text = text.replace("$", " ").replace("\\left", "").replace("\\right", "").replace("\\mathcal{O}", "O")
+    text = text.translate(_SUPERSCRIPTS)  # "(log n)²" = "(log n)^2"
     text = _FRAC.sub(lambda m: f"({m.group(1)})/({m.group(2)})", text)
     text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
     text = re.sub(r"√\s*(\w+)", r"sqrt(\1)", text.replace("√(", "sqrt("))

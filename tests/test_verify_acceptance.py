@@ -193,3 +193,26 @@ def test_never_is_stronger_than_not_consistently():
 def test_best_restates_optimal():
     abstract = "We show that computing the optimal static price menu is NP-hard for sold GPUs."
     assert _check(abstract, "Computing the best static price menu for sold GPUs is NP-hard.").verified
+
+
+def test_an_exponent_is_no_quantity():
+    from rag.verify import quantities
+
+    assert [q.value for q in quantities("with $R^2$ falling from 0.71 to 0.40")] == [0.71, 0.40]
+    assert [q.value for q in quantities("in $O(n^{3})$ time for 12 graphs")] == [12.0]
+
+
+def test_a_number_joined_to_a_word_counts_that_word():
+    from rag.verify import quantities
+
+    (q,) = [q for q in quantities("a 450-question benchmark") if q.value == 450]
+    assert "question" in q.counted
+    abstract = "We build a 450-question benchmark, with about 12 graded rubric items per question."
+    assert _check(abstract, "The benchmark has 450 questions, each with about 12 graded rubric items.").verified
+    assert not _check(abstract, "The benchmark has 12 questions, each with about 450 graded rubric items.").verified
+
+
+def test_a_unicode_superscript_reads_as_a_power():
+    abstract = "Our scheduler achieves $O((\\log T)^2)$ regret across a broad class of drifting demands."
+    assert _check(abstract, "The scheduler achieves O((log T)²) regret across a broad class of drifting demands.").verified
+    assert not _check(abstract, "The scheduler achieves O((log T)³) regret across a broad class of drifting demands.").verified
