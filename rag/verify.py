@@ -356,8 +356,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for m in _NUM.finditer(text):
         if any(start < m.start(1) < end for start, end in in_names):
             continue
-        if text[: m.start(1)].rstrip("{ ").endswith("^"):
-            continue  # "$R^2$", "$n^{3}$": an exponent of a symbol, not a quantity
+        if text[max(0, m.start(1) - 2) : m.start(1)].endswith(("^", "^{")):
+            continue  # an exponent ("$R^2$", "$n^{3}$"): part of a symbol, not a quantity
         if not (m.group(2) or m.group(3)) and text[m.end(1) : m.end(1) + 1].isalpha():
             continue  # "3D", "2nd": a term, not a quantity (the names check compares it)
         try:
@@ -378,7 +378,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not unit and latex:
             unit, end = ("%" if latex.group(1) == "%" else "x"), end + latex.end()
         decimals = len(m.group(1).partition(".")[2])
-        found.append(Quantity(round(value, 6), unit, m.group(0).strip(), _counted_after(tokens, end),
+        counted = _counted_after(tokens, end)
+        joined = re.match(r"-([A-Za-z]{3,})", text[m.end() :])
+        if joined:  # "a 310-prompt benchmark" counts prompts
+            counted |= {stem(joined.group(1).lower())}
+        found.append(Quantity(round(value, 6), unit, m.group(0).strip(), counted,
                               *bound_before(text, m.start()), decimals, m.start()))  # fmt: skip
     for token in tokens:
         if not token.lower[:1].isalpha():
@@ -412,13 +416,14 @@ _BIG_O = re.compile(r"(?<![A-Za-z])([OΘΩ]|\\Theta|\\Omega|\\mathcal\{O\})\s*\(
 _FRACTION = re.compile(r"(\([^()]*\)|[\w\u03b1-\u03c9]+)\s*/\s*(\([^()]*\)|[\w\u03b1-\u03c9]+)")
 
 
-_SUPERSCRIPTS = str.maketrans({"²": "^2", "³": "^3", "⁴": "^4", "ⁿ": "^n", "ᵏ": "^k"})
+_SUPERSCRIPTS = str.maketrans({"\u00b2": "^2", "\u00b3": "^3", "\u00b9": "^1", "\u2070": "^0", "\u2074": "^4"})
 
 
 def _math_normal(text: str) -> str:
     """LaTeX and plain math in one spelling: '$\\tfrac{1-\\epsilon}{2}$' reads '(1-ε)/(2)'."""
     text = text.translate(_SUPERSCRIPTS)  # "(log n)²" = "(\\log n)^2"
     text = text.replace("$", " ").replace("\\left", "").replace("\\right", "").replace("\\mathcal{O}", "O")
+    text = text.translate(_SUPERSCRIPTS)  # "(log n)²" = "(log n)^2"
     text = _FRAC.sub(lambda m: f"({m.group(1)})/({m.group(2)})", text)
     text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
     text = re.sub(r"√\s*(\w+)", r"sqrt(\1)", text.replace("√(", "sqrt("))
@@ -2279,7 +2284,7 @@ _AIM_WORDS = {"order", "aim", "aims", "aimed", "seek", "seeks", "designed", "try
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
 # Words of the evidence as strong as a strong word of the claim (stems).
 _AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
-              "best": frozenset({"strongest", "top", "highest", "lead"})}
+              "best": frozenset({"strongest", "top", "highest", "lead", "optim"}), "optim": frozenset({"best"})}
 # ... and, in a sentence that says the words around the strong word: "selects the most promising mode" for "selects
 # the best mode".
 _AS_STRONG_NEAR = {"best": frozenset({"most"})}
@@ -2387,26 +2392,6 @@ def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]
 
 _VERB_KEYS = {"solv"}  # not "can guarantee", "can eliminate": strong still
 _MODALS = {"can", "could", "may", "might"}
-# Words that make a denial partial ("does not consistently outperform", "without excess regret asymptotically").
-_QUALIFIERS = {stem(w) for w in "consistently always necessarily asymptotically generally typically usually often "
-               "significantly substantially entirely fully completely reliably".split()}  # fmt: skip
-
-
-def _flatly_denied(ctx: _Context, near: set[str]) -> bool:
-    """A sentence of the abstract that says at least half the words around the claim's 'never' denies it plainly: a
-    part of it is negated ('no', 'not', 'without') with no qualifier or hedge in that part."""
-    if not near:
-        return False
-    for toks in ctx.sentence_tokens:
-        if _covered(near, content_stems(toks)) < 0.5 * len(near):
-            continue
-        for part in clauses(toks):
-            plain = _negated(part) and not any(t.stem in _QUALIFIERS or t.stem in _HEDGES for t in part)
-            if plain and _covered(near, {t.stem for t in part}) >= 1:  # the denial is of a word around 'never'
-                return True
-    return False
-
-
 def _near_words(claim: Sequence[Token], i: int, span: int = 2) -> set[str]:
     """Stems of the content words around claim[i] (up to ``span`` content words each side, meta words aside):
     what a strong word in a long summary sentence is said of ("questions such that exactly one of two models
@@ -2414,6 +2399,27 @@ def _near_words(claim: Sequence[Token], i: int, span: int = 2) -> set[str]:
     before = [t for t in claim[:i] if t.content and t.stem not in _META][-span:]
     after = [t for t in claim[i + 1 :] if t.content and t.stem not in _META][:span]
     return {t.stem for t in before + after}
+
+
+_SEQUENCE = {"then", "next", "second", "secondly", "afterwards", "finally", "later", "subsequently"}
+
+
+def _negated_elsewhere(ctx: _Context, word: Token) -> bool:
+    """The claim's part with ``word`` ("never") is said negated by a part of the abstract that shares at least two of
+    its content words: "never" is then the abstract's own negation, not a stronger claim."""
+    part = next((c for c in clauses(ctx.claim_tokens) if any(x is word for x in c)), ())
+    stems = {x.stem for x in part if x.content and x is not word}
+    return any(
+        _negated(c) and len(stems & {x.stem for x in c if x.content}) >= 2
+        and not any(x.lower in _NOT_ALWAYS for x in c)  # "does not consistently outperform" is weaker than "never"
+        for toks in ctx.sentence_tokens
+        for c in clauses(toks)
+    )
+
+
+# Words that make a negation partial: "not always", "not consistently", "not all" (weaker than "never").
+_NOT_ALWAYS = {"always", "consistently", "necessarily", "fully", "entirely", "completely", "all", "every", "uniformly",
+               "significantly", "substantially", "much", "greatly", "reliably", "systematically", "asymptotically"}  # fmt: skip
 
 
 def check_overclaim(ctx: _Context) -> str | None:
@@ -2435,15 +2441,17 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "optimal up to log factors" where the abstract matches lower bounds up to log factors
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
+        if i and t.text[:1].isupper() and not claim[i - 1].text.endswith(":"):
+            continue  # a capital inside the sentence: part of a name ("the All of Us cohort"), not a strength
+        if key == "first" and any(w.lower in _SEQUENCE for w in claim[i + 1 :]):
+            continue  # "first trains X and then Y": an order of steps, not a priority claim
+        if key == "never" and _negated_elsewhere(ctx, t):
+            continue  # "never sees rewards" where the abstract says "observes ... but not the rewards"
         if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
             continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
         if key == "all" and i and ctx.claim[: t.start].rstrip().endswith((",", "\u2014")) and _lists_before(claim[:i]) \
                 and _floating_all(claim[i + 1] if i + 1 < len(claim) else None):
             continue  # "a dataset, a model and a framework, all built without X": the same, after a comma
-        if i and t.text[:1].isupper() and any(a.text == t.text for a in ctx.abstract_tokens[1:]):
-            continue  # "All of Us", "Best-of-N": a name the abstract writes the same way mid-sentence
-        if key == "first" and any(x.lower in ("then", "next", "finally", "second") for x in claim[i + 1 :]):
-            continue  # "first trains A and then B": an order of steps, not a claim to be the first
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
         if i and claim[i - 1].lower == "to" and (i == 1 or claim[i - 2].lower in _AIM_WORDS):
@@ -2453,8 +2461,6 @@ def check_overclaim(ctx: _Context) -> str | None:
         near = _near_words(claim, i)
         if key in _VERB_KEYS and i and claim[i - 1].lower in _MODALS:
             continue  # "questions that exactly one model can solve": what may be done, not a claim that it is
-        if key == "never" and _flatly_denied(ctx, near):
-            continue  # "never sees the rewards" where the abstract says "observes ... but not the rewards"
         if any(
             any(_strong_key(a) == key or a.stem in _AS_STRONG.get(key, ()) or a.stem in _AS_STRONG_NEAR.get(key, ()) for a in toks)
             and (_covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)

@@ -164,3 +164,55 @@ def test_a_negated_part_ends_at_and_before_a_finite_verb():
     parts = _parts("The probe needs no extra calls to the model and relies on a small helper model.")
     assert ("relies on a small helper model", False) in parts
     assert any(negated and "extra calls" in text for text, negated in parts)
+
+
+# --- strong words that are not stronger than the abstract ---------------------------------------------------------
+
+
+def test_first_then_orders_steps():
+    abstract = "ZedGen trains part-level generators and injects the assembled parts into a whole-scene latent."
+    assert _check(abstract, "ZedGen first trains part-level generators and then injects the parts into a whole-scene latent.").verified
+    assert not _check(abstract, "ZedGen is the first to train part-level generators for whole scenes.").verified
+
+
+def test_a_capitalised_strong_word_inside_a_name_is_the_name():
+    abstract = "On the All of Us cohort, ZedTab tables beat size-matched tables on most phenotypes."
+    assert _check(abstract, "ZedTab tables beat size-matched tables on most phenotypes of the All of Us cohort.").verified
+
+
+def test_never_restates_a_negation_of_the_abstract():
+    abstract = "In each round the helper observes the user's choice but not the realized rewards."
+    assert _check(abstract, "In each round the helper never observes the realized rewards, only the user's choice.").verified
+
+
+def test_never_is_stronger_than_not_consistently():
+    abstract = "We find that trimodal fusion does not consistently outperform the strongest bimodal fusion."
+    assert not _check(abstract, "We find that trimodal fusion never outperforms the strongest bimodal fusion.").verified
+
+
+def test_best_restates_optimal():
+    abstract = "We show that computing the optimal static price menu is NP-hard for sold GPUs."
+    assert _check(abstract, "Computing the best static price menu for sold GPUs is NP-hard.").verified
+
+
+def test_an_exponent_is_no_quantity():
+    from rag.verify import quantities
+
+    assert [q.value for q in quantities("with $R^2$ falling from 0.71 to 0.40")] == [0.71, 0.40]
+    assert [q.value for q in quantities("in $O(n^{3})$ time for 12 graphs")] == [12.0]
+
+
+def test_a_number_joined_to_a_word_counts_that_word():
+    from rag.verify import quantities
+
+    (q,) = [q for q in quantities("a 450-question benchmark") if q.value == 450]
+    assert "question" in q.counted
+    abstract = "We build a 450-question benchmark, with about 12 graded rubric items per question."
+    assert _check(abstract, "The benchmark has 450 questions, each with about 12 graded rubric items.").verified
+    assert not _check(abstract, "The benchmark has 12 questions, each with about 450 graded rubric items.").verified
+
+
+def test_a_unicode_superscript_reads_as_a_power():
+    abstract = "Our scheduler achieves $O((\\log T)^2)$ regret across a broad class of drifting demands."
+    assert _check(abstract, "The scheduler achieves O((log T)²) regret across a broad class of drifting demands.").verified
+    assert not _check(abstract, "The scheduler achieves O((log T)³) regret across a broad class of drifting demands.").verified
