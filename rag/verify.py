@@ -2557,6 +2557,18 @@ def _scope_stems(tokens: Sequence[Token]) -> list[str]:
     return out
 
 
+def _abbreviated_in(term: str, claim: Sequence[Token], evidence: Sequence[Sequence[Token]]) -> bool:
+    """The claim's hyphenated word holding ``term`` ("audio-visual") is written in the evidence as the initials of its
+    parts ("AV")."""
+    written = {t.text for toks in evidence for t in toks}
+    for t in claim:
+        parts = [p for p in t.lower.split("-") if p]
+        if len(parts) >= 2 and any(stem(p).startswith(term) for p in parts):
+            if "".join(p[0] for p in parts).upper() in written:
+                return True
+    return False
+
+
 def check_scope(ctx: _Context) -> str | None:
     split = (_scope_stems(ctx.claim_tokens), _scope_stems(ctx.abstract_tokens),
              [s for toks in ctx.evidence_tokens for s in _scope_stems(toks)])  # fmt: skip
@@ -2570,6 +2582,8 @@ def check_scope(ctx: _Context) -> str | None:
         for term in group:
             if not _term_positions(term, claim) or _term_positions(term, evidence):
                 continue
+            if _abbreviated_in(term, ctx.claim_tokens, ctx.evidence_tokens):
+                continue  # "audio-visual benchmarks" where the evidence says "AV benchmarks"
             in_abstract = _term_positions(term, abstract)
             # a sibling the claim names too is not one it replaced ("recovers 3D motion from a video")
             siblings = [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, evidence)

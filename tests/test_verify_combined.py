@@ -174,3 +174,11 @@ def test_a_condition_with_no_is_a_part_of_its_own():
     assert _check(abstract, claim, best=1).verified
     denied = "The paper proposes a per-sample trust score for rating generated samples when no training distribution is used."
     assert not _check(abstract, denied, best=1).verified
+
+
+def test_a_hyphenated_setting_the_evidence_writes_as_its_initials():
+    abstract = ("We prompt AV models with speaker boxes. "
+                "Light tuning on these box-prompted videos extends the gains to three general AV benchmarks.")  # fmt: skip
+    claim = "Light tuning extends the gains to three general audio-visual benchmarks."
+    assert _check(abstract, claim, best=1).verified
+    assert not _check(abstract, "Light tuning extends the gains to three general image benchmarks.", best=1).verified
