@@ -2563,9 +2563,9 @@ def _abbreviated_in(term: str, claim: Sequence[Token], evidence: Sequence[Sequen
     written = {t.text for toks in evidence for t in toks}
     for t in claim:
         parts = [p for p in t.lower.split("-") if p]
-        if len(parts) >= 2 and any(stem(p).startswith(term) for p in parts):
-            if "".join(p[0] for p in parts).upper() in written:
-                return True
+        named = len(parts) >= 2 and any(stem(p).startswith(term) for p in parts)
+        if named and "".join(p[0] for p in parts).upper() in written:
+            return True
     return False
 
 
