@@ -171,7 +171,7 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
 
 
 def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str],
-             abstract_tokens: Sequence[Token] = ()) -> float:  # fmt: skip
+             abstract_tokens: Sequence[Token] = (), common_weight: float = 1.0) -> float:  # fmt: skip
     """Share of the claim's content stems the abstract has, also in another form ("failures" for "fail") or as
     one word where the claim writes two ("running time" for "runtime")."""
     found = claim_stems & abstract_stems
@@ -190,7 +190,31 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
                 found |= {a.stem, b.stem} & claim_stems
         if abstract_tokens:
             found |= _written_otherwise(claim_tokens, claim_stems - found, abstract_stems, abstract_tokens)
-    return len(found) / len(claim_stems)
+    if common_weight >= 1.0:
+        return len(found) / len(claim_stems)
+    weights = _stem_weights(tuple(claim_tokens), common_weight)
+    total = sum(weights.get(s, 1.0) for s in claim_stems)
+    return sum(weights.get(s, 1.0) for s in found) / total
+
+
+@lru_cache(maxsize=5_000)
+def _stem_weights(claim_tokens: tuple[Token, ...], common_weight: float) -> dict[str, float]:
+    """Weight of each content stem of the claim in the overlap: 1 for a word rarer than Zipf 3.5 in English (the
+    terms a claim is about), falling to ``common_weight`` at Zipf 5.5 ('put', 'kind', 'leaves': a paraphrase's
+    everyday words, which say less about whether the abstract states the claim)."""
+    out: dict[str, float] = {}
+    for t in claim_tokens:
+        if not t.content:
+            continue
+        words = [t.lower] if "-" not in t.lower else [t.lower, *(p for p in t.lower.split("-") if p)]
+        for stem_, word in zip(_stems_of(t), words, strict=False):
+            if any(c.isdigit() for c in word):
+                out[stem_] = 1.0
+                continue
+            zipf = english_frequency(word)
+            share = min(1.0, max(0.0, (zipf - 3.5) / 2.0))
+            out[stem_] = min(out.get(stem_, 1.0), 1.0 - share * (1.0 - common_weight))
+    return out
 
 
 def _written_otherwise(claim_tokens: Sequence[Token], missing: set[str] | frozenset[str], abstract_stems: set[str],
@@ -2654,7 +2678,7 @@ def check_claim(
     evidence = tuple(sentence_spans[i] for i in chosen)
     abstract_tokens = tuple(t for toks in sentence_tokens for t in toks)
     abstract_stems = set().union(*sentence_stems)
-    overlap = _overlap(claim_tokens, claim_stems, abstract_stems, abstract_tokens) if claim_stems else 1.0
+    overlap = _overlap(claim_tokens, claim_stems, abstract_stems, abstract_tokens, policy.common_word_weight) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:
