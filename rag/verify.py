@@ -2636,8 +2636,27 @@ def check_novelty(ctx: _Context) -> str | None:
         novel.append(t.text)
     novel = list(dict.fromkeys(novel))
     if len(novel) >= ctx.policy.novel_words_max:
+        novel = [w for w in novel if w not in _substituted(ctx)]
+    if len(novel) >= ctx.policy.novel_words_max:
         return f"the abstract does not mention {', '.join(repr(w) for w in novel[:5])}"
     return None
+
+
+def _substituted(ctx: _Context) -> set[str]:
+    """Claim words (as written) that stand where the evidence has other words, one for one, between words the two
+    share in order ("calibration sets are unavoidably imperfect stand-ins" for "... inevitably imperfect
+    surrogates"): a paraphrase's substitutions, not details the claim adds."""
+    claim = [t for t in ctx.claim_tokens if t.content]
+    out: set[str] = set()
+    for toks in ctx.evidence_tokens:
+        evidence = [t for t in toks if t.content]
+        matcher = SequenceMatcher(None, [t.stem for t in claim], [t.stem for t in evidence], autojunk=False)
+        blocks = matcher.get_opcodes()
+        for k, (op, i1, i2, j1, j2) in enumerate(blocks):
+            inside = 0 < k < len(blocks) - 1 and blocks[k - 1][0] == "equal" and blocks[k + 1][0] == "equal"
+            if op == "replace" and inside and i2 - i1 == j2 - j1:
+                out |= {t.text for t in claim[i1:i2]}
+    return out
 
 
 _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {

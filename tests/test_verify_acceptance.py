@@ -237,3 +237,19 @@ def test_an_everyday_word_missing_costs_less_than_a_term_missing():
     technical = overlap("Quantization deferred past the midpoint degrades accuracy of the tagger.")
     assert everyday > technical
     assert overlap("Deferring calibration past the midpoint degrades accuracy of the tagger.") == 1.0
+
+
+# --- novel words that substitute the evidence's words one for one -------------------------------------------------
+
+_SURROGATES = "As a result, held-out sets are inevitably imperfect surrogates, which can misestimate tagger drift."
+
+
+def test_one_for_one_substitutions_are_no_added_details():
+    claim = "As a result, held-out sets are unavoidably imperfect stand-ins, which can misjudge tagger drift."
+    assert _check(_SURROGATES, claim).verified
+
+
+def test_words_added_beside_the_evidence_are_still_new_details():
+    claim = ("As a result, held-out sets are inevitably imperfect surrogates, which can misestimate tagger drift "
+             "under adversarial paraphrase perturbations in multilingual deployments.")
+    assert not _check(_SURROGATES, claim).verified
