@@ -20,7 +20,11 @@ _LIST = re.compile(
     r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
     r"|(?:are|is)\s+there\s+(?:anything|something)\s+(?:on|about)\b"
     r"|what\s+(?:work|research)\b"
-    r"|(?:any\s+)?papers?\s+(?:on|about|that)\b)",
+    r"|(?:any\s+)?papers?\s+(?:on|about|that|using|with|w/)(?!\w)"
+    # "papers dealing with X", "studies evaluating on Y" (one "paper where …" is a lookup of one paper)
+    r"|(?:any\s+)?(?:papers|studies)\s+(?:which|where|in|for|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
+    # a keyword query naming what it wants: "neurosymbolic AI papers", "diffusion model studies?"
+    r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)(?:[\w/+-]+\s+){1,5}(?:papers|studies)\s*[?.!]?\s*$)",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(
@@ -255,12 +259,15 @@ _YES_NO = re.compile(
     r"^\s*(?:(?:is|are)\s+there\s+(?:any|a|an|some)?\s*(?:papers?|works?|abstracts?|stud(?:y|ies)|research|"
     r"methods?|benchmarks?|datasets?)\b|(?:is|are)\s+there\s+(?:anything|something)\s+(?:on|about)\b|(?:does|do)\s+(?:any|a|an|some)\s+(?:of\s+the\s+)?(?:papers?|works?|"
     r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
-    r"(?:on|about)\b)",
+    r"(?:on|about)\b"
+    # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
+    r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|using|uses|"
+    r"with|w/|that|which|for|regarding|related\s+to|in)(?!\w))",
     re.I,
 )
 _SUMMARY = re.compile(
-    r"\bsummar\w+\b|\boverview\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+)?(?:papers|abstracts|corpus|"
-    r"works)\s+say\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
+    r"\bsummar\w+\b|\boverview\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
+    r"(?:papers|abstracts|corpus|works|collection)\s+(?:say|find|show|report|tell\s+us|conclude)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )
 _HOW_WHY = re.compile(

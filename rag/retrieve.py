@@ -503,7 +503,8 @@ class HybridRetriever:
             trust = 1.0
             if weight > 0 and bm25_best:  # a question the encoder reads: BM25 counts as far as its match is strong
                 strength = bm25_strength(snap.bm25, words, max(bm25_best.values()))
-                trust = lexical_trust(strength, self.policy.bm25_trust_low, self.policy.bm25_trust_high)
+                lexical_top = max(bm25_best, key=lambda a: bm25_best[a])
+                trust = fusion_trust(strength, dense_best, self.policy, lexical_top)
             fused = score_fuse(dense_best, bm25_best, weight, trust)
         if self.mode == "hybrid" and linked:
             fused = with_links(fused, {a: s for a, s in linked.items() if a in snap.abstracts}, self.policy.link_boost)
@@ -602,6 +603,36 @@ def bm25_strength(index: BM25Index, words: Sequence[str] | str, top_score: float
     idf = np.log1p((index.n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
     ideal = (index.k1 + 1.0) * float(idf.sum())
     return min(1.0, top_score / ideal) if ideal > 0 else 0.0
+
+
+def fusion_trust(
+    strength: float, dense: Mapping[str, float], policy: AnswerPolicy, lexical_top: str | None = None
+) -> float:
+    """The share of BM25's fusion weight it keeps for a question (0..1): as far as its best match covers the question
+    (``bm25_strength`` through bm25_trust_low/high); a partial match (under bm25_trust_high) whose best abstract
+    (``lexical_top``) is not the dense winner keeps less the more clearly the dense ranking has one winner
+    (``dense_clarity`` through dense_clear_gap_low/high), so weak shared words do not override a clear semantic
+    winner, while a question naming the corpus's rare terms keeps BM25 whole. When both rankings agree on the winner,
+    BM25 keeps its share (it then only orders the runners-up, e.g. the other papers of a list)."""
+    trust = lexical_trust(strength, policy.bm25_trust_low, policy.bm25_trust_high)
+    agree = bool(dense) and lexical_top is not None and lexical_top == max(dense, key=lambda a: dense[a])
+    if strength < policy.bm25_trust_high and not agree:
+        clarity = dense_clarity(dense, policy.dense_clarity_reference)
+        trust *= 1.0 - lexical_trust(clarity, policy.dense_clear_gap_low, policy.dense_clear_gap_high)
+    return trust
+
+
+def dense_clarity(scores: Mapping[str, float], reference: int) -> float:
+    """How clearly the dense ranking has one winner (0..1): the gap between its best and second-best score over the
+    gap between its best and its ``reference``-th best (the last when there are fewer). 1 when the winner stands far
+    above a field of close runners-up; near 0 when the first two are as close as the rest.
+
+    Scale-free (a ratio of cosine gaps), so it reads the same for a model whose similarities run high or low."""
+    if len(scores) < 2:
+        return 0.0
+    ranked = sorted(scores.values(), reverse=True)
+    spread = ranked[0] - ranked[min(max(reference, 2), len(ranked)) - 1]
+    return (ranked[0] - ranked[1]) / spread if spread > 0 else 0.0
 
 
 def lexical_trust(strength: float, low: float, high: float) -> float:

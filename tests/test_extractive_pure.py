@@ -652,6 +652,19 @@ def test_a_list_line_quotes_what_the_work_does_not_its_background():
     assert [e.row for e in plan_list(evidence, POLICY).sentences] == [0]
 
 
+def test_a_list_line_moved_to_the_contribution_keeps_the_sentence_answering_best():
+    evidence = [
+        ev("p", 0, 0.9, "Simulated shoppers built with LLMs let stores test layouts.", role="method"),
+        ev("p", 3, 0.8, "We introduce a web platform for layout practice.", role="contribution"),
+        ev("p", 4, 0.2, "Raters scored every shopper.", role="result"),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True)
+    assert [e.row for e in plan.sentences] == [0, 3]  # the answer's sentence and what the work contributes
+    # a best sentence that is only the setting is not brought back
+    setting = [ev("p", 0, 0.9, "Stores are hard to lay out.", role="background"), *evidence[1:]]
+    assert 0 not in [e.row for e in plan_list(setting, POLICY, with_contribution=True).sentences]
+
+
 def test_a_paper_with_only_background_sentences_keeps_its_best_one():
     evidence = [
         ev("p", 0, 0.9, "Socks are often lost.", role="background"),

@@ -12,6 +12,8 @@ from rag.policy import AnswerPolicy
 from rag.retrieve import (
     HybridRetriever,
     bm25_strength,
+    dense_clarity,
+    fusion_trust,
     lexical_scores,
     lexical_trust,
     query_words,
@@ -140,3 +142,58 @@ def test_a_linked_name_decides_between_close_candidates_not_against_a_clear_winn
     assert max(clear, key=clear.get) == "top"
     # an abstract only the name finds still enters the ranking
     assert with_links({"top": 1.0}, {"named": 0.5}, boost)["named"] == pytest.approx(0.5 * boost)
+
+
+def test_dense_clarity_is_the_first_gap_over_the_gap_to_the_field():
+    # winner 0.8, runner-up 0.5, field down to 0.4: (0.8 - 0.5) / (0.8 - 0.4)
+    scores = {"a": 0.8, "b": 0.5, "c": 0.45, "d": 0.4}
+    assert dense_clarity(scores, 4) == pytest.approx(0.75)
+    # a reference past the end reads the last score
+    assert dense_clarity(scores, 10) == pytest.approx(0.75)
+    # two close leaders: low clarity
+    assert dense_clarity({"a": 0.61, "b": 0.60, "c": 0.30}, 10) == pytest.approx(0.01 / 0.31)
+
+
+def test_dense_clarity_of_one_or_equal_scores_is_zero():
+    assert dense_clarity({"a": 0.7}, 10) == 0.0
+    assert dense_clarity({"a": 0.5, "b": 0.5}, 10) == 0.0
+    assert dense_clarity({}, 10) == 0.0
+
+
+def test_dense_clarity_does_not_depend_on_the_similarity_scale():
+    scores = {"a": 0.8, "b": 0.5, "c": 0.45, "d": 0.4}
+    shifted = {k: 0.5 * v - 0.1 for k, v in scores.items()}
+    assert dense_clarity(shifted, 10) == pytest.approx(dense_clarity(scores, 10))
+
+
+def test_a_partial_lexical_match_yields_to_a_clear_dense_winner():
+    policy = AnswerPolicy(bm25_trust_low=0.1, bm25_trust_high=0.3, dense_clear_gap_low=0.3, dense_clear_gap_high=0.6)
+    clear = {"a": 0.8, "b": 0.5, "c": 0.45, "d": 0.4}  # clarity 0.75
+    close = {"a": 0.61, "b": 0.60, "c": 0.45, "d": 0.40}  # clarity ~0.05
+    partial = 0.25  # lexical_trust 0.75
+    assert fusion_trust(partial, close, policy) == pytest.approx(0.75)
+    assert fusion_trust(partial, clear, policy) == 0.0
+    # the weak lexical side then cannot lift its own favourite over the dense winner
+    bm25 = {"b": 9.0, "a": 1.0}
+    fused = score_fuse(clear, bm25, 0.5, fusion_trust(partial, clear, policy))
+    assert max(fused, key=fused.get) == "a"
+
+
+def test_a_strong_lexical_match_keeps_its_weight_whatever_the_dense_clarity():
+    policy = AnswerPolicy(bm25_trust_low=0.1, bm25_trust_high=0.3, dense_clear_gap_low=0.3, dense_clear_gap_high=0.6)
+    clear = {"a": 0.8, "b": 0.5, "c": 0.45, "d": 0.4}
+    assert fusion_trust(0.3, clear, policy) == 1.0
+    assert fusion_trust(0.7, clear, policy) == 1.0
+
+
+def test_clarity_between_the_bounds_scales_the_lexical_share_linearly():
+    policy = AnswerPolicy(bm25_trust_low=0.0, bm25_trust_high=0.5, dense_clear_gap_low=0.2, dense_clear_gap_high=0.6)
+    scores = {"a": 1.0, "b": 0.6, "c": 0.2, "d": 0.0}  # clarity 0.4: halfway
+    assert fusion_trust(0.25, scores, policy) == pytest.approx(0.5 * 0.5)
+
+
+def test_when_both_rankings_agree_on_the_winner_bm25_keeps_its_share():
+    policy = AnswerPolicy(bm25_trust_low=0.1, bm25_trust_high=0.3, dense_clear_gap_low=0.3, dense_clear_gap_high=0.6)
+    clear = {"a": 0.8, "b": 0.5, "c": 0.45, "d": 0.4}
+    assert fusion_trust(0.25, clear, policy, lexical_top="a") == pytest.approx(0.75)
+    assert fusion_trust(0.25, clear, policy, lexical_top="b") == 0.0

@@ -329,6 +329,22 @@ def test_term_occurs_matches_the_regular_expression_it_replaced():
         ("tell me more", "followup"),
         ("Tell me more about it", "followup"),
         ("Which pairs of responses should annotators compare when labelling data?", "name"),  # not a comparison
+        # typed the short way
+        ("graph coarsening papers", "list"),
+        ("papers using spectral clustering", "list"),
+        ("any work on pricing shared accelerators?", "yes_no"),
+        ("any paper w/ a large dataset of bird songs?", "yes_no"),
+        ("anything on pruning probes for speech models", "yes_no"),
+        ("what do these papers say about graph coarsening", "summary"),
+        ("What does this collection say about protein folding?", "summary"),
+        ("papers dealing with sparse probes for speech", "list"),
+        ("studies evaluating on bird-song benchmarks", "list"),
+        ("What do these papers find about pruned probes?", "summary"),
+        ("paper where they prune probes by hand", "fact"),  # one paper looked up, not a list
+        # not a list: a question word first, or "works" as a verb
+        ("How many papers?", "number"),
+        ("explain how graph coarsening works", "how_why"),
+        ("any idea how FooNet works?", "fact"),
     ],
 )
 def test_classify_shape(question, shape):

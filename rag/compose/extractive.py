@@ -263,7 +263,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named)
+            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen)
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -272,7 +272,7 @@ def plan_list(
     chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named)
+    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen)
 
 
 def membership_scores(
@@ -298,9 +298,16 @@ def _list_plan(
     with_contribution: bool,
     own_names: Mapping[str, str] | None = None,
     prefer_named: bool = False,
+    bests: Sequence[EvidenceSentence] = (),
 ) -> ExtractivePlan:
+    """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
+    or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
+    the paper's best sentence (``bests``) to its contribution, that best sentence (it states what was asked; not
+    when it is setting: background, gap or availability), else its best other contribution sentence."""
+    best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
+        best = best_of.get(line.abstract_id)
         if with_contribution and line.role in _UNNAMING_ROLES:  # the line says what the work does, not its setting
             line = next((e for e in evidence if e.abstract_id == line.abstract_id and _says_what_it_does(e)), line)
         others = [e for e in evidence if e.abstract_id == line.abstract_id and e.row != line.row]
@@ -311,6 +318,8 @@ def _list_plan(
             if prefer_named
             else ("named_proposal", "proposal", "contribution")
         )
+        if best is not None and best.row != line.row and best.role not in _UNNAMING_ROLES:
+            extra = extra or best  # the line moved to the contribution: the sentence answering best stays
         extra = extra or next((e for role in roles for e in others if has_role(e, role)), None)
         if with_contribution and extra is not None:
             sentences.extend(sorted((line, extra), key=lambda e: e.row))
