@@ -175,7 +175,7 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
 
 
 def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str],
-             abstract_tokens: Sequence[Token] = ()) -> float:  # fmt: skip
+             abstract_tokens: Sequence[Token] = (), common_weight: float = 1.0) -> float:  # fmt: skip
     """Share of the claim's content stems the abstract has, also in another form ("failures" for "fail") or as
     one word where the claim writes two ("running time" for "runtime")."""
     found = claim_stems & abstract_stems
@@ -194,7 +194,31 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
                 found |= {a.stem, b.stem} & claim_stems
         if abstract_tokens:
             found |= _written_otherwise(claim_tokens, claim_stems - found, abstract_stems, abstract_tokens)
-    return len(found) / len(claim_stems)
+    if common_weight >= 1.0:
+        return len(found) / len(claim_stems)
+    weights = _stem_weights(tuple(claim_tokens), common_weight)
+    total = sum(weights.get(s, 1.0) for s in claim_stems)
+    return sum(weights.get(s, 1.0) for s in found) / total
+
+
+@lru_cache(maxsize=5_000)
+def _stem_weights(claim_tokens: tuple[Token, ...], common_weight: float) -> dict[str, float]:
+    """Weight of each content stem of the claim in the overlap: 1 for a word rarer than Zipf 3.5 in English (the
+    terms a claim is about), falling to ``common_weight`` at Zipf 5.5 ('put', 'kind', 'leaves': a paraphrase's
+    everyday words, which say less about whether the abstract states the claim)."""
+    out: dict[str, float] = {}
+    for t in claim_tokens:
+        if not t.content:
+            continue
+        words = [t.lower] if "-" not in t.lower else [t.lower, *(p for p in t.lower.split("-") if p)]
+        for stem_, word in zip(_stems_of(t), words, strict=False):
+            if any(c.isdigit() for c in word):
+                out[stem_] = 1.0
+                continue
+            zipf = english_frequency(word)
+            share = min(1.0, max(0.0, (zipf - 3.5) / 2.0))
+            out[stem_] = min(out.get(stem_, 1.0), 1.0 - share * (1.0 - common_weight))
+    return out
 
 
 def _written_otherwise(claim_tokens: Sequence[Token], missing: set[str] | frozenset[str], abstract_stems: set[str],
@@ -2702,8 +2726,27 @@ def check_novelty(ctx: _Context) -> str | None:
         novel.append(t.text)
     novel = list(dict.fromkeys(novel))
     if len(novel) >= ctx.policy.novel_words_max:
+        novel = [w for w in novel if w not in _substituted(ctx)]
+    if len(novel) >= ctx.policy.novel_words_max:
         return f"the abstract does not mention {', '.join(repr(w) for w in novel[:5])}"
     return None
+
+
+def _substituted(ctx: _Context) -> set[str]:
+    """Claim words (as written) that stand where the evidence has other words, one for one, between words the two
+    share in order ("calibration sets are unavoidably imperfect stand-ins" for "... inevitably imperfect
+    surrogates"): a paraphrase's substitutions, not details the claim adds."""
+    claim = [t for t in ctx.claim_tokens if t.content]
+    out: set[str] = set()
+    for toks in ctx.evidence_tokens:
+        evidence = [t for t in toks if t.content]
+        matcher = SequenceMatcher(None, [t.stem for t in claim], [t.stem for t in evidence], autojunk=False)
+        blocks = matcher.get_opcodes()
+        for k, (op, i1, i2, j1, j2) in enumerate(blocks):
+            inside = 0 < k < len(blocks) - 1 and blocks[k - 1][0] == "equal" and blocks[k + 1][0] == "equal"
+            if op == "replace" and inside and i2 - i1 == j2 - j1:
+                out |= {t.text for t in claim[i1:i2]}
+    return out
 
 
 _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
@@ -2746,7 +2789,7 @@ def check_claim(
     abstract_stems = set().union(*sentence_stems)
     # "According to the paper, ...": who says it is not what is said (a frame word the abstract has still counts)
     said = claim_stems - (_FRAME - abstract_stems) or claim_stems
-    overlap = _overlap(claim_tokens, said, abstract_stems, abstract_tokens) if claim_stems else 1.0
+    overlap = _overlap(claim_tokens, said, abstract_stems, abstract_tokens, policy.common_word_weight) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:

@@ -216,3 +216,40 @@ def test_a_unicode_superscript_reads_as_a_power():
     abstract = "Our scheduler achieves $O((\\log T)^2)$ regret across a broad class of drifting demands."
     assert _check(abstract, "The scheduler achieves O((log T)²) regret across a broad class of drifting demands.").verified
     assert not _check(abstract, "The scheduler achieves O((log T)³) regret across a broad class of drifting demands.").verified
+
+
+# --- everyday words weigh less in the overlap than the terms a claim is about ------------------------------------
+
+
+def test_an_everyday_word_missing_costs_less_than_a_term_missing():
+    from rag.settings import VerifyPolicy
+    from rag.verify import _overlap, content_stems
+
+    abstract = tokenize("Deferring calibration past the midpoint degrades accuracy of the tagger.")
+    stems = set(content_stems(abstract))
+    weight = VerifyPolicy().common_word_weight
+
+    def overlap(claim: str) -> float:
+        tokens = tokenize(claim)
+        return _overlap(tokens, content_stems(tokens), stems, abstract, weight)
+
+    everyday = overlap("Calibration put off past the midpoint degrades accuracy of the tagger.")
+    technical = overlap("Quantization deferred past the midpoint degrades accuracy of the tagger.")
+    assert everyday > technical
+    assert overlap("Deferring calibration past the midpoint degrades accuracy of the tagger.") == 1.0
+
+
+# --- novel words that substitute the evidence's words one for one -------------------------------------------------
+
+_SURROGATES = "As a result, held-out sets are inevitably imperfect surrogates, which can misestimate tagger drift."
+
+
+def test_one_for_one_substitutions_are_no_added_details():
+    claim = "As a result, held-out sets are unavoidably imperfect stand-ins, which can misjudge tagger drift."
+    assert _check(_SURROGATES, claim).verified
+
+
+def test_words_added_beside_the_evidence_are_still_new_details():
+    claim = ("As a result, held-out sets are inevitably imperfect surrogates, which can misestimate tagger drift "
+             "under adversarial paraphrase perturbations in multilingual deployments.")
+    assert not _check(_SURROGATES, claim).verified
