@@ -43,7 +43,7 @@ from rag.compose import GenerationStats, extractive
 from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
-from rag.followup import condense_heuristic, last_sources, last_user_question
+from rag.followup import condense_heuristic, last_sources, last_user_question, own_ask, with_names
 from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import (
     GENERIC_TERMS,
@@ -58,6 +58,9 @@ from rag.lexicon import (
 from rag.policy import AnswerPolicy
 from rag.question import (
     QuestionProfile,
+    asked_phrase,
+    asks_count,
+    asks_quantity,
     clauses,
     compare_aspect,
     compare_parts,
@@ -188,6 +191,7 @@ def rank(
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
         if policy.real_word_typos
         else None,
+        context=cooccurrence(snapshot.sentence_bm25) if policy.typo_context else None,
     )
     prof = profile(corrected)
     if more is not None:
@@ -226,8 +230,13 @@ def select_evidence(
     policy: AnswerPolicy | None = None,
     *,
     more: tuple[list[str], set[str]] | None = None,
+    ask: str | None = None,
 ) -> extractive.ExtractivePlan:
-    """Score the candidate sentences and plan the answer by the question's shape (``retrieve``'s second step)."""
+    """Score the candidate sentences and plan the answer by the question's shape (``retrieve``'s second step).
+
+    ``ask``: a follow-up's own question (rag.followup.own_ask) when it refers to an earlier answer's paper: that
+    paper's sentences are chosen for it ("how does it work?" -> the method), not for the rewritten question, which
+    carries the earlier question along to find the paper."""
     policy = policy or AnswerPolicy()
     prof, vector, ranked, linking, readable, weights = (
         ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
@@ -235,8 +244,11 @@ def select_evidence(
     embedder = retriever.embedder
     dense_share = 1.0 if readable else 0.0
 
-    def scored(p: QuestionProfile, rows) -> list[EvidenceSentence]:
-        return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share)
+    def scored(p: QuestionProfile, rows, asked_vector: np.ndarray | None = None) -> list[EvidenceSentence]:
+        return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share, asked_vector=asked_vector)
+
+    def asked_of(names: Sequence[str]) -> str:  # what is asked about the named work(s), when the encoder reads it
+        return asked_phrase(prof.text, names) if readable and policy.asked_weight else ""
 
     shape = prof.shape
     evidence: list[EvidenceSentence]
@@ -246,12 +258,16 @@ def select_evidence(
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences)
     elif shape == "compare":
         works = _compare_works(prof, snapshot, retriever, linking, policy)
-        per_work = [(aid, scored(prof, rows_of(snapshot, [aid]))) for aid in works]
+        asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
+        asked_vector = embedder.encode([asked_text])[0] if asked_text else None
+        per_work = [(aid, scored(prof, rows_of(snapshot, [aid]), asked_vector)) for aid in works]
         evidence = [e for _, ev in per_work for e in ev]
         aspect = compare_aspect(prof.text)
         asked = None
         if aspect and readable:  # "… in terms of the data they use": each work's sentence on that
             aspect_profile, aspect_vector = profile(aspect), embedder.encode([aspect])[0]
+            if aspect_profile.kind != "number" and asks_quantity(aspect):  # "compare the size of X and Y"
+                aspect_profile = replace(aspect_profile, kind="number", asks_count=asks_count(aspect))
             asked = {
                 aid: score_sentences(aspect_profile, aspect_vector, snapshot, rows_of(snapshot, [aid]), policy)
                 for aid in works
@@ -295,11 +311,17 @@ def select_evidence(
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
-        evidence = scored(prof, rows_of(snapshot, top_ids))
+        if ask and ask.strip() != prof.text.strip():  # a follow-up: the paper's sentences for what it asks itself
+            prof = _single_paper_profile(profile(fix_shape_words(ask)))
+            vector = embedder.encode([prof.text])[0]
+        parts = clauses(prof.text)
+        asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
+        encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
+        part_vectors = encoded[: len(parts)]
+        asked_vector = encoded[len(parts)] if asked_text else None
+        evidence = scored(prof, rows_of(snapshot, top_ids), asked_vector)
         answer_id = top_ids[0] if top_ids else None
         own = [e for e in evidence if e.abstract_id == answer_id]
-        parts = clauses(prof.text)
-        part_vectors = embedder.encode(parts) if parts else []
         clause_evidence = [
             score_sentences(profile(part), part_vector, snapshot, rows_of(snapshot, [answer_id]), policy)
             for part, part_vector in zip(parts, part_vectors, strict=True)
@@ -310,6 +332,14 @@ def select_evidence(
             else extractive.ExtractivePlan([], [])
         )
     return plan
+
+
+def _single_paper_profile(prof: QuestionProfile) -> QuestionProfile:
+    """A question asked of one paper: an earlier list question asked again of one of its papers ("which papers
+    study X?" -> "what about the second one?") is answered by what that paper does, as a general question."""
+    if prof.kind != "list" and prof.shape != "compare":
+        return prof
+    return replace(prof, kind="general", shape="fact")
 
 
 def decide_abstention(
@@ -346,6 +376,16 @@ def decide_abstention(
         question, prof, vector, ranked[:top_k], plan, decision.abstain, decision.reason,
         time.perf_counter() - started, decision.score, linking, readable, signals, fixes,
     )  # fmt: skip
+
+
+def work_names(snapshot: IndexSnapshot, abstract_id: str, linking: Linking) -> list[str]:
+    """How the question may write the name of the abstract's own work: its own name (IndexSnapshot.own_name), its
+    label when that is a name (not the abstract's opening words), and the question's mentions linked to either
+    (a typo: "AsayBench"). Not a dataset or model the work uses: "evaluated on FooQA" asks about FooQA."""
+    label = snapshot.abstracts[abstract_id].label
+    names = [n for n in (snapshot.own_name(abstract_id), None if label.endswith("…") else label) if n]
+    lowered = {n.lower() for n in names}
+    return [*names, *(link.mention for link in linking.links if link.name.surface.lower() in lowered)]
 
 
 def unlabelled_names(snapshot: IndexSnapshot, abstract_ids: Sequence[str]) -> dict[str, str]:
@@ -837,6 +877,7 @@ class QuestionState:
     plan: extractive.ExtractivePlan | None = None
     retrieved: Retrieved | None = None
     answer: Answer | None = None
+    ask: str | None = None  # a follow-up's own question, for choosing its paper's sentences (rag.followup.own_ask)
 
 
 def prepare_question(
@@ -868,6 +909,9 @@ def prepare_question(
             return final if isinstance(final, Answer) and not final.abstained else None
 
         history = _with_previous_answers(history, answer_turn)
+    if history:  # "it" reads as the work's name, not as its abstract's opening words
+        ids = [str(s["id"]) for s in last_sources(history) if s.get("id") in snapshot.abstracts]
+        history = with_names(history, unlabelled_names(snapshot, ids))
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
@@ -903,7 +947,8 @@ def prepare_question(
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
-    return QuestionState(question, standalone, history, notices, more, pinned, glossed, started)
+    ask = own_ask(question, history) if more is None and pinned and standalone != question else None
+    return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask)
 
 
 def stream_answer(
@@ -927,7 +972,7 @@ def stream_answer(
     state = prepare_question(question, snapshot=snapshot, retriever=retriever, top_k=top_k, policy=policy,
                              history=history, composer=composer, notices=notices)  # fmt: skip
     state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned)
-    state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more)
+    state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask)
     state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
                                         glossed=state.glossed)  # fmt: skip
     yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,

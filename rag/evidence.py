@@ -17,9 +17,9 @@ import numpy as np
 from rag.lexicon import is_name_like
 from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile
+from rag.question import QuestionProfile, states_count
 from rag.retrieve import IndexSnapshot
-from rag.roles import asks_for_availability, states_evaluation
+from rag.roles import asks_for_availability, concludes, states_evaluation
 from rag.text import Span, numbers_in
 
 
@@ -54,16 +54,24 @@ def score_sentences(
     policy: AnswerPolicy | None = None,
     *,
     dense_weight: float = 1.0,
+    asked_vector: np.ndarray | None = None,
 ) -> list[EvidenceSentence]:
     """Score the given sentence rows for the question, best first. ``dense_weight`` 0 ignores the encoder (for a
-    question it cannot read) and leans on BM25 alone."""
+    question it cannot read) and leans on BM25 alone. ``asked_vector``: the encoded part of the question saying what
+    is asked about its work (rag.question.asked_phrase); each sentence's similarity to it adds
+    ``policy.asked_weight`` times itself, so that among one work's sentences the one answering what is asked wins,
+    not the one that resembles the work's name."""
     policy = policy or AnswerPolicy()
     LEXICAL_WEIGHT, FOCUS_WEIGHT, NUMBER_BONUS = policy.lexical_weight, policy.focus_weight, policy.number_bonus  # noqa: N806
     DETAILED_ROWS = policy.detailed_rows  # noqa: N806
     rows = list(rows)
     if not rows:
         return []
-    raw_dense = snapshot.sentence_vectors[rows] @ question_vector
+    vectors = snapshot.sentence_vectors[rows]
+    raw_dense = vectors @ question_vector
+    asked_sim = None
+    if asked_vector is not None and policy.asked_weight and dense_weight:
+        asked_sim = policy.asked_weight * (vectors @ asked_vector)
     dense = raw_dense * dense_weight if dense_weight != 1.0 else raw_dense
     if dense_weight != 1.0:
         LEXICAL_WEIGHT = LEXICAL_WEIGHT + (1.0 - dense_weight)  # noqa: N806
@@ -79,6 +87,7 @@ def score_sentences(
             keep = keep[np.argpartition(-base[keep], DETAILED_ROWS - 1)[:DETAILED_ROWS]]
         rows = [rows[i] for i in keep]
         dense, lexical = dense[keep], lexical[keep]
+        asked_sim = asked_sim[keep] if asked_sim is not None else None
     # How many focus words each sentence holds, from the sentence BM25 matrix (the same content words, so the same
     # as counting them in each sentence's words, without tokenizing thousands of sentences per question).
     roles = snapshot.sentence_roles
@@ -94,10 +103,14 @@ def score_sentences(
         has_number = bool(numbers_in(text))
         share = int(focus_counts[i]) / n_focus if focus_counts is not None else 0.0
         score = float(dense[i]) + LEXICAL_WEIGHT * float(lexical[i]) + FOCUS_WEIGHT * share
-        if profile.kind == "number" and has_number:
-            score += NUMBER_BONUS
+        if asked_sim is not None:
+            score += float(asked_sim[i])
+        if profile.kind == "number" and has_number and (not profile.asks_count or states_count(text)):
+            score += NUMBER_BONUS  # "how many …" is answered by a count ("6,289 pairs"), not a score ("0.95")
         role = roles[row]
         role_bonus = bonus.get(role, 0.0)
+        if profile.asks_takeaway and concludes(text):  # "what was the main takeaway": the concluding sentence
+            role_bonus += policy.conclusion_bonus
         score += role_bonus
         new_names = _count_new_names(text, asked) if profile.wants_names or profile.asks_evaluation else 0
         if new_names:
@@ -127,7 +140,11 @@ def score_sentences(
 def role_key(profile: QuestionProfile) -> str:
     """Which ``AnswerPolicy.role_bonus`` entry applies: the shape, or ``how_why_failure`` for a why-question about a
     shortcoming (its answer is the abstract's diagnosis, a gap sentence, not its method)."""
-    return "how_why_failure" if profile.shape == "how_why" and profile.explains_failure else profile.shape
+    if profile.shape == "how_why" and profile.explains_failure:
+        return "how_why_failure"
+    if profile.asks_findings and profile.shape in ("fact", "followup"):  # "what was the main finding?"
+        return "findings"
+    return profile.shape
 
 
 _TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9][\w]*(?:[-.][\w]+)*)")

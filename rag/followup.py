@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag.question import specific_terms
+from rag.question import profile, specific_terms
+from rag.text import content_words
 
 _ORDINALS = {
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
@@ -25,6 +26,28 @@ _PRONOUN_REF = re.compile(
     r"|\b(?:it|its|they|their|them)\b",
     re.I,
 )
+
+
+def is_opening_words(label: str) -> bool:
+    """A source label made of its abstract's opening words ("Films introduce characters as…"), not a name."""
+    return label.rstrip().endswith(("…", "..."))
+
+
+def with_names(history: Sequence[dict], names: dict[str, str]) -> list[dict]:
+    """``history`` whose last answer's sources are labelled by the name of their work (``names``: abstract id ->
+    name) where their label is the abstract's opening words: "how does it work?" then reads "how does FooNet
+    work?"."""
+    out = [dict(entry) for entry in history]
+    for entry in reversed(out):
+        if entry.get("role") == "assistant" and entry.get("sources"):
+            entry["sources"] = [
+                {**s, "label": names[str(s.get("id"))]}
+                if str(s.get("id")) in names and is_opening_words(str(s.get("label", "")))
+                else s
+                for s in entry["sources"]
+            ]
+            break
+    return out
 
 
 def last_sources(history: Sequence[dict]) -> list[dict]:
@@ -64,11 +87,37 @@ def condense_heuristic(question: str, history: Sequence[dict]) -> str:
     if rewritten != question:
         return rewritten
     first = label_for(min(by_number)) if by_number else None
-    if first and _PRONOUN_REF.search(question) and not specific_terms(question):
-        return _PRONOUN_REF.sub(first, question, count=1)
+    referring = bool(_PRONOUN_REF.search(question)) and not specific_terms(question)
+    if first and referring:  # a label of opening words does not read as a name in the question: it goes along
+        return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
     if previous and len(question.split()) <= 6 and not specific_terms(question):
         # "and the dataset?" -> carry the previous answer's paper and question along
         subject = f"{first}; " if first else ""
         return f"{question} ({subject}follow-up to: {previous})"
+    return question
+
+
+# How a follow-up opens when it only points at something ("what about the second one?", "and the third?").
+_POINTING_LEAD = re.compile(r"^\W*(?:and\s+)?(?:(?:what|how)\s+about|and)\b", re.I)
+_REFERENCE_WORDS = frozenset(content_words(" ".join(_ORDINALS)))
+
+
+def own_ask(question: str, history: Sequence[dict]) -> str | None:
+    """What a follow-up asks of the paper(s) it refers to, for choosing their sentences (the rewritten question,
+    which carries the earlier question along, is for finding the paper): "how does it work?", "and the results?",
+    "what was the main finding?" ask for themselves; "what about the second one?", which asks nothing but points
+    at a paper, asks the previous question again. None without an earlier question."""
+    previous = last_user_question(history)
+    if not previous:
+        return None
+    stripped = _NUMBER_REF.sub(" ", _ORDINAL_REF.sub(" ", question))
+    stripped = _POINTING_LEAD.sub(" ", stripped)
+    words = [w for w in content_words(stripped) if w not in _REFERENCE_WORDS]
+    if words:
+        return question
+    asked = profile(stripped)
+    # nothing asked but the reference: no words of its own, no shape of its own ("how does it work" has one)
+    if asked.shape == "fact" and asked.kind == "general" and not asked.explains_failure:
+        return previous
     return question

@@ -482,6 +482,7 @@ class Lexicon:
         long_chars: int = 8,
         frequency: Callable[[str], float] | None = None,
         together: Callable[[str, Sequence[str]], int] | None = None,
+        context: Callable[[str, Sequence[str]], int] | None = None,
     ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
         "AssayBench", "bnech" -> "bench" of "MMDG-Bench"), else, for plain words only, as English does when that
@@ -498,6 +499,9 @@ class Lexicon:
         see ``cooccurrence``), an English word the corpus never uses, one edit from a corpus word of five letters or
         more ("patent" for "patient", "filed" for "failed"), is respelt when a passage holds that word with at least
         half (and two) of the question's other content words: the question then matches the corpus better.
+        With ``context`` (the same test over single sentences, see ``cooccurrence``), of two corpus words as many
+        edits away the one a sentence holds with more of the question's other words wins ("active 3d maping" ->
+        "mapping", not the more frequent "making").
         Returns the corrected question and the corpus spellings used."""
         english = english_words()
         vocabulary = self._spelling_vocabulary()
@@ -510,8 +514,10 @@ class Lexicon:
                 return token  # a corpus name, or a part of a hyphenated corpus word ("locator" of "co-locator")
             if any(c.isdigit() for c in lowered):
                 return token
+            own = set(content_words(lowered))
+            fits = None if context is None else (lambda word: context(word, [w for w in stems if w not in own]))
             best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,
-                                 long_edits if len(lowered) >= long_chars else edits, frequency)  # fmt: skip
+                                 long_edits if len(lowered) >= long_chars else edits, frequency, fits)  # fmt: skip
             if best is None:
                 return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
             surface = self.names[best].surface if best in self.names else best
@@ -521,6 +527,7 @@ class Lexicon:
             return surface
 
         fixes: list[str] = []
+        stems = list(dict.fromkeys(content_words(question)))
 
         def fix(match: re.Match[str]) -> str:
             token = match.group(1)
@@ -576,8 +583,12 @@ class Lexicon:
         min_ratio: float,
         max_edits: int,
         frequency: Callable[[str], float] | None,
+        context: Callable[[str], int] | None = None,
     ) -> str | None:
-        """The vocabulary word ``lowered`` most likely mistypes (see ``correct``), or None."""
+        """The vocabulary word ``lowered`` most likely mistypes (see ``correct``), or None. Among candidates as many
+        edits away, ``context`` (candidate -> how many of the question's other words one passage holds with it)
+        prefers the one the rest of the question is written about ("active 3d maping" -> "mapping", not the more
+        frequent "making"), then the more frequent one."""
         from rapidfuzz.distance import OSA
 
         from rag.word_frequency import zipf_frequency
@@ -598,7 +609,9 @@ class Lexicon:
         def weight(word: str) -> float:
             return frequency(word) if frequency is not None else zipf_frequency(word)
 
-        return min(found, key=lambda w: (found[w], -weight(w), -fuzz.ratio(lowered, w), w))
+        fewest = min(found.values())
+        fits = {w: context(w) for w in found if found[w] == fewest} if context is not None and len(found) > 1 else {}
+        return min(found, key=lambda w: (found[w], -fits.get(w, 0), -weight(w), -fuzz.ratio(lowered, w), w))
 
     def _spelling_set(self) -> frozenset[str]:
         if self._vocabulary_set is None:

@@ -116,6 +116,15 @@ class AnswerPolicy(BaseModel):
     focus_weight: float = Field(
         default=0.2, ge=0.0, description="Weight of the share of the asked-about words a sentence holds."
     )
+    asked_weight: float = Field(
+        default=0.2,
+        ge=0.0,
+        description="Single-paper and compare answers: weight of each sentence's MiniLM similarity to what the "
+        "question asks about its work, the question without the work's name (rag.question.asked_phrase: 'How does "
+        "FooNet pick the step size?' -> 'pick the step size'). The name makes all of a work's sentences resemble "
+        "the question alike; this picks the one answering what is asked. Fitted on dev (0.2: key facts 0.838 -> "
+        "0.840; 0.4: 0.837).",
+    )
     number_bonus: float = Field(
         default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
     )
@@ -144,11 +153,20 @@ class AnswerPolicy(BaseModel):
             "fact": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"background": -0.25, "gap": -0.2, "availability": -0.3},
+            "findings": {"result": 0.15, "background": -0.25, "gap": -0.2, "availability": -0.3},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
-        "method, result, availability). 'how_why_failure' is for a why-question about a shortcoming ('why does X "
-        "fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
+        "method, result, availability). 'findings' is for a question asking what a work found or how well it does "
+        "('what was the main finding?', 'how do models do on it?'; rag.question.asks_findings). 'how_why_failure' "
+        "is for a why-question about a shortcoming ('why does X fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
         "drops the availability penalty.",
+    )
+    conclusion_bonus: float = Field(
+        default=0.15,
+        ge=0.0,
+        description="Added to the score of a sentence drawing the work's conclusion ('Together, these results "
+        "establish …', 'Overall, …'; rag.roles.concludes) when the question asks for the main takeaway or conclusion "
+        "(rag.question.asks_takeaway), on top of the role bonus.",
     )
     terse_role_sentences: int = Field(
         default=1,
@@ -306,29 +324,29 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.78,
+        default=0.72,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-2.10, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-2.51, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=4.27, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=4.29, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=1.87,
+        default=2.14,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=2.28,
+        default=2.05,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=0.91, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=1.21, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
-        default=1.98,
+        default=1.11,
         description="Log-odds added per unit the best evidence similarity falls below similarity_floor (and "
         "removed per unit above it). Not used for questions the encoder cannot read (not English).",
     )
@@ -336,29 +354,29 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=0.27,
+        default=0.57,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=1.99,
+        default=2.23,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=-1.93,
+        default=-1.98,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=0.46, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.40, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=0.84,
+        default=1.31,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=2.38,
+        default=2.78,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
@@ -369,31 +387,31 @@ class AnswerPolicy(BaseModel):
         "topic the corpus lacks. Fitted on dev.",
     )
     w_similarity_list: float = Field(
-        default=5.52,
+        default=4.18,
         description="Log-odds added, for list, summary and yes/no questions, per unit the best evidence similarity "
         "(the best sentence of any shortlisted paper) falls below similarity_floor (on top of w_similarity): when "
         "even the best of many papers is far from the question, no paper is on its topic. Fitted on dev.",
     )
     w_names_missing: float = Field(
-        default=2.76,
+        default=3.23,
         description="Log-odds added when the question asks for names (which datasets, models, baselines…) and no "
         "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
     )
     w_value_missing: float = Field(
-        default=1.75,
+        default=2.64,
         description="Log-odds added when the question asks for a value (a count, or a measure such as an accuracy, "
         "FID or agreement) and no quoted sentence of the answering abstract states a number within a few words of "
         "what is counted or measured. Fitted on dev.",
     )
 
     w_slot_missing: float = Field(
-        default=0.87,
+        default=0.64,
         description="Log-odds added, for a question asking for a value or for names (not a list or comparison), "
         "times 1 - the idf-weighted share of its detail words held by the answering abstract's best sentence that "
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
     )
     w_topic_rare_missing_list: float = Field(
-        default=2.63,
+        default=2.76,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words the best paper lacks, each weighted by its idf (a word no abstract uses: the largest idf times "
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
@@ -427,6 +445,12 @@ class AnswerPolicy(BaseModel):
         description="A word typed in lower case that neither English nor the corpus uses is read as a name the corpus "
         "lacks ('ecmwf': a signal for abstention) unless, among other checks, a word one edit from it has at least "
         "this wordfreq Zipf frequency in English ('shakierr' -> 'shakier': a typo).",
+    )
+    typo_context: bool = Field(
+        default=True,
+        description="Of two corpus words as many edits from a mistyped word, respell it as the one a sentence of the "
+        "corpus holds with more of the question's other content words ('active 3d maping' -> 'mapping', not the more "
+        "frequent 'making'); off: the word more abstracts use (rag.lexicon.Lexicon.correct).",
     )
     real_word_typos: bool = Field(
         default=True,

@@ -6,6 +6,7 @@ Pure functions over the question text; used to pick evidence, shape extractive a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -116,6 +117,9 @@ class QuestionProfile:
     explains_failure: bool = False  # a why-question about a shortcoming: see explains_failure
     terse: bool = False  # a keyword query: see is_terse
     asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
+    asks_count: bool = False  # a number question asking how many or how large: see asks_count
+    asks_findings: bool = False  # asks what the work found or how well it does: see asks_findings
+    asks_takeaway: bool = False  # asks for the work's main takeaway or conclusion: see asks_takeaway
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -159,9 +163,56 @@ def classify(question: str) -> Kind:
         ((_NUMBER, "number"), (_UNIT, "number"), (_NAME, "name"), (_WHICH_THING, "name"))
     ):
         match = pattern.search(question)
+        if match and kind == "number" and _DECIDES.search(question[: match.start()]):
+            continue  # "How does X decide how many bits …": how it decides, not a count
         if match:
             cues.append((match.start(), priority, kind))
     return min(cues)[2] if cues else "general"
+
+
+# An indirect question after a verb of deciding ("how does X decide how many …", "… determine how much …") or
+# of studying ("theory on how much data …").
+_DECIDES = re.compile(
+    r"\b(?:decid(?:e|es|ed|ing)|determin(?:e|es|ed|ing)|choos(?:e|es|ing)|chose|select(?:s|ed|ing)?|"
+    r"estimat(?:e|es|ed|ing)|allocat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|learn(?:s|ed|ing)?|know(?:s|ing)?|"
+    # "theory on how much data you need …", "a study of how many …": the topic, not a question for a number
+    r"(?:theory|work|paper|study|studies|research|analysis|results?)\s+(?:on|about|of|into)|"
+    r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing))\s+$",
+    re.I,
+)
+# A quantity named by a noun in a keyword query or a comparison's aspect: "FooBench size", "number of prompts".
+_QUANTITY_NOUN = re.compile(r"\b(?:sizes?|(?:number|count|amount)\s+of)\b", re.I)
+
+
+_COUNT_ASKED = re.compile(
+    r"\bhow\s+(?:many|large|big)\b|\b(?:number|count)\s+of\b|\bsizes?\b|\bwhat\s+is\s+the\s+(?:number|size)\b", re.I
+)
+_COUNT_STATED = re.compile(
+    r"(?<![\w.$^{/-])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s*[KMB]\b|\d+)(?![\w.,]*\d)(?!\s*(?:%|×|\\%|x\b))"
+    r"\+?\s+(?:[a-zA-Z][\w/-]*\s+){0,2}?[a-z][\w-]*"
+    r"|(?<![\w.$^{/-])\d[\d,]*-[a-z]{3,}\b(?<!-based)(?<!-scale)"
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?)\s+"
+    r"(?:[a-zA-Z][\w/-]*\s+){0,2}?[a-z][\w-]*",
+)
+
+
+def asks_count(question: str) -> bool:
+    """Whether a number question asks how many or how large ("how many prompts", "the size of", "number of …"),
+    as opposed to a measured value ("what accuracy", "how fast"): its answer is a count of things."""
+    return bool(_COUNT_ASKED.search(question))
+
+
+def states_count(sentence: str) -> bool:
+    """Whether the sentence counts things: a whole number (or a word for one) followed by what it counts ("6,289
+    pairs", "310-prompt" aside, "12 tasks", "six datasets", "10K assets"), not a score ("0.95"), a percentage
+    ("45%"), a factor ("4×") or a number inside a name ("GPT-4", "1B-scale")."""
+    return bool(_COUNT_STATED.search(sentence))
+
+
+def asks_quantity(text: str) -> bool:
+    """Whether ``text`` asks for a number: a number question ("how many …", "what accuracy …") or a quantity
+    named by a noun ("size", "number of …")."""
+    return classify(text) == "number" or bool(_QUANTITY_NOUN.search(text))
 
 
 def focus_words(question: str, kind: Kind) -> list[str]:
@@ -187,13 +238,23 @@ def _focus_words(question: str, kind: Kind) -> list[str]:
     tail = question[match.end() :] if kind == "number" else question[match.start() :]
     stop = _FOCUS_STOP.search(tail)
     phrase = tail[: stop.start()] if stop else tail
-    words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS]
+    words = [w for w in content_words(phrase) if w not in _QUESTION_WORDS and w not in _COMPARATIVES]
     quantity = _QUANTITY.search(match.group(0)) if kind == "number" else None
     if quantity:  # "what accuracy does X reach": the measured quantity is what the answer must state
         words = content_words(quantity.group(0)) + words
     if kind == "name":  # the category of the answer ("which dataset") is not something the abstract must say
         words = [w for w in words if w not in _ANSWER_CATEGORIES]
     return words
+
+
+# "how much faster/smaller …": the direction of a change, which an abstract states as a speed-up, a ratio or a
+# percentage ("6x", "40% fewer"), not a word it must use
+_COMPARATIVES = frozenset(
+    content_words(
+        "faster slower quicker smaller larger bigger better worse cheaper higher lower fewer longer shorter "
+        "stronger weaker"
+    )
+)
 
 
 _NAMED_THINGS = re.compile(
@@ -206,11 +267,20 @@ _NAMED_THINGS = re.compile(
 )
 
 
+_POLAR = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|have|had|can|could)\b", re.I)
+
+
 def asks_for_names(question: str) -> bool:
-    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"."""
-    return bool(_NAMED_THINGS.search(question))
+    """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"; not a yes/no question,
+    which names what it asks about itself ("do they compare against proprietary models?"; one naming a work asks
+    whether the abstract names it, so its sentence naming things is still wanted)."""
+    polar = _POLAR.search(question) and not specific_terms(question.split("?")[0])  # "does X test on FooBench?"
+    return bool(_NAMED_THINGS.search(question)) and not polar
 
 
+# A question asking for names ("what backbone …", "which architecture …") about the work's experiments asks what it
+# is evaluated with: "what backbone is used for the experiments", "which network is used to empirically validate X".
+_EVALUATION_WORD = re.compile(r"\b(?:experiment\w*|empirical\w*|validat\w*|evaluat\w*)\b", re.I)
 _EVALUATION_ASKED = re.compile(
     r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:datasets?|benchmarks?|data|environments?|tasks?|test\s*beds?)\b"
     r"|\b(?:evaluat\w*|test(?:ed|s)?|validat\w*|experiments?|benchmark(?:ed|s)?|corroborat\w*|verif\w*)\s+"
@@ -233,7 +303,8 @@ def value_asked(question: str, kind: Kind) -> str | None:
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
     None when no value is asked for. General vocabulary of reported results, not one question's."""
     match = _VALUE.search(question)
-    if match:
+    # "which OOD scores work best": which of several kinds (named ones), not a measured value
+    if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
         return match.group("measure")
     return "" if kind == "number" else None
 
@@ -252,7 +323,9 @@ _MORE = re.compile(
 )
 _COMPARE = re.compile(
     r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
-    r"\b(?:difference|differences|similarit\w+)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b",
+    r"\b(?:difference|differences|similarit\w+|relationship)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b|"
+    # "how does FooNet relate to BarNet": two names (not "how does the gap relate to model size")
+    r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])",
     re.I,
 )
 _YES_NO = re.compile(
@@ -300,6 +373,36 @@ _REMEDY = re.compile(
     r"cure[sd]?|repair\w*)\b",
     re.I,
 )
+
+
+_FINDINGS = re.compile(
+    r"\b(?:main|key|central|primary|headline|major|core)\s+(?:results?|findings?|takeaways?|conclusions?|lessons?|"
+    r"insights?|message)\b"
+    r"|\bwhat\s+(?:did|do|does)\s+(?:[\w-]+\s+){1,3}?(?:find|conclude|observe|discover|learn|reveal|show)\b"
+    r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the|their|its)\s+(?:results?|findings?|takeaways?|conclusions?)\b"
+    r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
+    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+)?(?:results?|findings?)\W*$",
+    re.I,
+)
+
+
+def asks_findings(question: str) -> bool:
+    """The question asks what a work found or how well it does ("what was the main finding?", "what did they
+    conclude?", "how do models do on it?", "and the results?"): its answer is the abstract's result sentences."""
+    return bool(_FINDINGS.search(question))
+
+
+_TAKEAWAY = re.compile(
+    r"\b(?:(?:main|key|central|overall|big|bottom[- ]line)\s+(?:takeaways?|conclusions?|message|lessons?)|takeaways?|"
+    r"conclu(?:de|ded|des|sion|sions)|bottom\s+line)\b",
+    re.I,
+)
+
+
+def asks_takeaway(question: str) -> bool:
+    """The question asks for the work's main takeaway or conclusion ("what was the main takeaway?", "what do they
+    conclude?"): its answer is the sentence drawing the conclusion (rag.roles.concludes)."""
+    return bool(_TAKEAWAY.search(question))
 
 
 def asks_remedy(question: str) -> bool:
@@ -377,11 +480,26 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "list"
     if kind == "number":
         return "number"
-    if _HOW_WHY.search(question):
+    # "how do models do on it" asks for results; "FooNet token pruning how does it pick tokens" is a how-question
+    # typed after its keywords
+    if (_HOW_WHY.search(question) or _how_after_keywords(question)) and not asks_findings(question):
         return "how_why"
     if kind == "name":
         return "name"
     return "fact"
+
+
+_ASK_AFTER_KEYWORDS = re.compile(
+    r"^(?P<keywords>(?:[^\s?]+\s+){1,10}?)(?P<ask>(?:how|why)\s+(?:does|do|did|can|could|is|are|was|were)\s+\S.*)$",
+    re.I,
+)
+
+
+def _how_after_keywords(question: str) -> bool:
+    """A how/why question typed after a few keywords ("FooNet token pruning how does it choose tokens"): keywords
+    with no question word or verb of asking of their own, then "how does …" / "why do …"."""
+    match = _ASK_AFTER_KEYWORDS.match(question.strip())
+    return bool(match) and not _QUESTION_CUE.search(match.group("keywords")) and bool(_HOW_WHY.match(match["ask"]))
 
 
 _COMPARE_LEAD = re.compile(
@@ -402,7 +520,9 @@ _COMPARE_TAIL = re.compile(
 def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
     body = _COMPARE_LEAD.sub("", question, count=1)
-    how = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare)\s+(?:from|to|with)\s+(.+)$", body, re.I)
+    how = re.match(
+        r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|relate[sd]?)\s+(?:from|to|with)\s+(.+)$", body, re.I
+    )
     both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
     if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
         first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
@@ -422,7 +542,14 @@ def compare_parts(question: str) -> list[str]:
     parts[-1] = _COMPARE_TAIL.sub("", parts[-1])
     parts = [p.strip(" ?.,;:") for p in parts]
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
+    if parts and (lead := _ASPECT_BEFORE.match(parts[0])):  # "the size of X, Y and Z": X is the first work
+        parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
     return [p for p in parts if p][:4]
+
+
+# What a comparison asks about, written before the works: "Compare the size of X and Y", "contrast the training
+# cost of X with Y" (lower-case words: "Mixture of Experts" is a name, not an aspect).
+_ASPECT_BEFORE = re.compile(r"^(?:the\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(?:of|for|behind)\s+(?=\S)")
 
 
 # Words of a comparison's grammar, not of what the works are compared on.
@@ -451,10 +578,18 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     rest = _ASPECT_LEAD.sub("", " ".join(rest.split()).strip(" ?.:;,-–—")).strip(" ?.")
     names = {w for part in parts for w in content_words(part)}
     words = [w for w in content_words(rest) if w not in _QUESTION_WORDS | _COMPARE_GRAMMAR and w not in names]
-    return rest if words else ""
+    if words:
+        return rest
+    body = re.sub(r"^(?:the|a|an)\s+", "", _COMPARE_LEAD.sub("", question, count=1), flags=re.I)
+    lead = _ASPECT_BEFORE.match(body)  # "Compare the size of X and Y" -> "size"
+    return lead.group(1) if lead and content_words(lead.group(1)) and not _COMPARE_GRAMMAR.issuperset(
+        content_words(lead.group(1))
+    ) else ""
 
 
-_HOW_DIFFER = re.compile(r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare)\s+(?:from|to|with)\s+", re.I)
+_HOW_DIFFER = re.compile(
+    r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare|relate[sd]?)\s+(?:from|to|with)\s+", re.I
+)
 
 
 def _names_works(parts: list[str], question: str = "") -> bool:
@@ -465,10 +600,34 @@ def _names_works(parts: list[str], question: str = "") -> bool:
     return len(parts) >= 2 and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts)
 
 
+_FINDS_A_PAPER = re.compile(
+    r"^\W*(?:(?:is|are)\s+there\b|(?:which|what)\s+(?:paper|work|study|abstract)\b(?!s)|"
+    r"what(?:'s|\s+is)\s+the\s+(?:paper|work|study)\b|(?:has|have)\s+(?:anyone|a\s+paper)\b)",
+    re.I,
+)
+_ASKS = re.compile(r"\b(?:how|what|which|why|where|who|when)\b", re.I)  # anywhere: "use what theory tool?"
+
+
+def asked_after_finding(question: str) -> str | None:
+    """The question asked of a paper once found, when a question first finds the paper and then asks about it
+    ("Is there a paper on X? How many categories does its dataset cover?", "Which paper studies X? What does it
+    find?"): the later sentence(s), whose kind and shape the answer follows; None for any other question."""
+    parts = [p.strip() for p in re.split(r"(?<=\?)\s*", question) if p.strip()]
+    if len(parts) < 2 or not _FINDS_A_PAPER.search(parts[0]):
+        return None
+    later = " ".join(parts[1:])
+    if not _ASKS.search(later) or classify_shape(later) in ("list", "summary", "yes_no", "compare"):
+        return None
+    return later
+
+
 def profile(question: str) -> QuestionProfile:
     question = fix_shape_words(question)
-    kind = classify(question)
-    shape = classify_shape(question, kind)
+    asked = asked_after_finding(question) or question  # "Is there a paper on X? How many …": the later question
+    kind = classify(asked)
+    if kind == "general" and is_terse(question) and _QUANTITY_NOUN.search(question):
+        kind = "number"  # "FooBench benchmark size": a keyword query asking for a number
+    shape = classify_shape(asked, kind)
     if shape in ("summary", "yes_no"):
         kind = "list"
     topic = [w for w in dict.fromkeys(content_words(question)) if w not in _QUESTION_WORDS]
@@ -476,20 +635,50 @@ def profile(question: str) -> QuestionProfile:
         text=question,
         kind=kind,
         topic_words=tuple(topic),
-        focus_words=tuple(dict.fromkeys(focus_words(question, kind))),
+        focus_words=tuple(dict.fromkeys(focus_words(asked, kind))),
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
-        wants_names=kind != "list" and asks_for_names(question),
-        asks_evaluation=kind != "list" and asks_for_evaluation(question),
-        explains_failure=shape == "how_why" and explains_failure(question),
+        wants_names=kind != "list" and asks_for_names(asked),
+        asks_evaluation=kind != "list"
+        and (asks_for_evaluation(asked) or (asks_for_names(asked) and bool(_EVALUATION_WORD.search(asked)))),
+        explains_failure=shape == "how_why" and explains_failure(asked),
         terse=is_terse(question),
         asks_remedy=asks_remedy(question),
+        asks_count=kind == "number" and asks_count(asked),
+        asks_findings=asks_findings(question),
+        asks_takeaway=asks_takeaway(asked),
     )
 
 
 _CLAUSE_SPLIT = re.compile(
     r",\s*and\s+|\?\s+|;\s+|\s+and\s+(?=(?:what|which|how|why|when|where|who|does|do|is|are|can)\b)", re.I
 )
+
+
+_ASKED_LEAD = re.compile(
+    r"^(?:(?:please\s+)?(?:tell\s+me|explain|describe|summari[sz]e|compare)\b|(?:how|what|which|why|when|where|who)\b"
+    r"(?:\s+(?:exactly\s+)?(?:does|do|did|is|are|was|were|can|could|would|should|has|have))?)\s*",
+    re.I,
+)
+
+
+def asked_phrase(question: str, names: Sequence[str]) -> str:
+    """What the question asks about a work, without the work's name: "How does FooNet pick the step size?" ->
+    "pick the step size". The name makes every sentence of its abstract look alike to the encoder; the rest says
+    which sentence answers. "" when no name is written in the question or fewer than two content words remain."""
+    text = question
+    removed = False
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text, count = re.subn(rf"(?<![\w-]){re.escape(name)}(?:'s|’s)?(?![\w-])", " ", text, flags=re.I)
+        removed = removed or count > 0
+    if not removed:
+        return ""
+    text = " ".join(text.split())
+    for _ in range(3):  # "X vs Y: how do they …" -> "they …"
+        text = text.strip(" ?.:;,-")
+        text = re.sub(r"^(?:and|or|vs\.?|versus|with|between|of|the)\b\s*", "", _ASKED_LEAD.sub("", text), flags=re.I)
+    words = [w for w in content_words(text) if w not in _QUESTION_WORDS]
+    return text if len(words) >= 2 else ""
 
 
 def clauses(question: str) -> list[str]:

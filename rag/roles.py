@@ -225,6 +225,20 @@ def names_contribution(sentence: str) -> bool:
     return bool(_COINS.search(sentence))
 
 
+_CONCLUDES = re.compile(
+    r"^(?:together|overall|in\s+summary|in\s+sum|in\s+conclusion|taken\s+together|collectively|altogether|"
+    r"more\s+broadly|ultimately|these\s+(?:results|findings|observations)|our\s+(?:results|findings)\s+"
+    r"(?:suggest|show|indicate|establish|reveal|demonstrate|highlight))\b",
+    re.I,
+)
+
+
+def concludes(sentence: str) -> bool:
+    """Whether the sentence draws the work's conclusion ("Together, these results establish …", "Overall, …",
+    "Our findings suggest …"): what a question about the main takeaway asks for."""
+    return bool(_CONCLUDES.search(sentence.strip()))
+
+
 def states_shortcoming(sentence: str) -> bool:
     """Whether the sentence speaks of a failure or limitation ("fails", "lacks", "struggles", "remains limited"):
     a finding that does is a diagnosis ("we reveal that when X fails, the breakdown stems from Y")."""

@@ -224,3 +224,36 @@ def test_topic_coverage_leaves_out_words_no_abstract_uses():
     assert topic_coverage(["fairness", "unseen"], {"fairness"}, {"fairness": 2}, 50) == pytest.approx(1.0)
     assert topic_coverage(["unseen"], set(), {}, 50) == 0.0
     assert topic_coverage([], {"x"}, {"x": 1}, 50) == 0.0
+
+
+def test_role_key_sends_questions_about_findings_to_the_findings_bonus():
+    from rag.evidence import role_key
+    from rag.question import profile
+
+    assert role_key(profile("What was the main finding of FooNet?")) == "findings"
+    assert role_key(profile("What does FooNet do?")) == "fact"
+
+
+
+def test_a_takeaway_question_lifts_the_concluding_sentence():
+    import numpy as np
+
+    from rag.evidence import score_sentences
+    from rag.policy import AnswerPolicy
+    from rag.question import profile
+
+    sentences = [
+        "We propose FooNet, a sparse graph learner.",
+        "FooNet improves accuracy on ZedSet by four points.",
+        "Together, these results show that sparsity is enough.",
+    ]
+    snapshot = FakeSnapshot(sentences)
+
+    def scores(question: str, bonus: float) -> dict[int, float]:
+        policy = AnswerPolicy(conclusion_bonus=bonus)
+        scored = score_sentences(profile(question), np.zeros(2, np.float32), snapshot, range(3), policy)
+        return {e.row: e.score for e in scored}
+
+    asked, plain = scores("What is the main takeaway?", 0.15), scores("What is the main takeaway?", 0.0)
+    assert asked[2] - plain[2] == pytest.approx(0.15) and asked[1] == pytest.approx(plain[1])
+    assert scores("How does FooNet work?", 0.15) == pytest.approx(scores("How does FooNet work?", 0.0))

@@ -158,6 +158,25 @@ def test_plan_single_cites_one_abstract_and_picks_its_sentences():
     assert [e.row for e in plan.sentences] == [2, 4]
 
 
+def test_a_sentence_posing_the_problem_is_no_proposal():
+    from rag.compose.extractive import has_role
+
+    poses = ev("a", 1, 1.0, "We introduce the Quill Routing problem, in which a player must route quills.")
+    solves = ev("a", 2, 1.0, "We develop a sampling algorithm based on the Orbit strategy.")
+    assert not has_role(poses, "proposal")
+    assert has_role(solves, "proposal")
+
+
+def test_a_keyword_query_quotes_what_solves_the_problem_it_poses():
+    evidence = [
+        ev("a", 1, 1.0, "We introduce the Quill Routing problem, in which a player must route quills."),
+        ev("a", 4, 0.9, "Our routing beats all baselines by 12%.", role="result"),
+        ev("a", 2, 0.2, "We develop a sampling algorithm based on the Orbit strategy."),
+    ]
+    terse = QuestionProfile(text="quill routing sample complexity", kind="general", topic_words=(), terse=True)
+    assert [e.row for e in plan_single("a", evidence, terse).sentences] == [1, 2, 4]
+
+
 # --- render ---
 
 ABSTRACTS = {"a": abstract("a", "FooNet"), "b": abstract("b", "BarSet")}
@@ -202,6 +221,14 @@ def test_plan_compare_one_row_per_work_with_the_same_aspects():
     assert lines[0] == "| Work | What it does | How | Results |"
     assert lines[2] == "| **FooNet** [1] | A does X [1]. | A uses Y [1]. | A wins by 5% [1]. |"
     assert lines[3] == "| **BarSet** [2] | B does Z [2]. | — | B was tested [2]. |"
+
+
+def test_plan_compare_how_prefers_a_method_sentence_after_the_contribution():
+    a = [ev("a", 1, 0.9, "Attacks should in principle be small.", "method"),
+         ev("a", 2, 0.8, "We propose FooNet.", "contribution"),
+         ev("a", 3, 0.4, "FooNet learns which pairs to skip.", "method")]  # fmt: skip
+    plan = plan_compare([("a", a)])
+    assert plan.rows[0][1][1] is not None and plan.rows[0][1][1].row == 3
 
 
 def test_plan_compare_without_a_contribution_sentence_uses_the_best_other_one():

@@ -161,3 +161,60 @@ def test_ordinal_without_sources_falls_through_to_follow_up():
 
 def test_attribute_follow_up_keeps_what_it_asks_for():
     assert "dataset" in condense_heuristic("and the dataset?", HISTORY)
+
+
+# --- follow-ups whose sentences answer their own ask ---
+
+
+def test_own_ask_keeps_a_follow_up_that_asks_something():
+    from rag.followup import own_ask
+
+    assert own_ask("how does it work?", HISTORY) == "how does it work?"
+    assert own_ask("and the results?", HISTORY) == "and the results?"
+    assert own_ask("what did they find about memory use", HISTORY) == "what did they find about memory use"
+
+
+def test_own_ask_of_a_bare_reference_is_the_previous_question():
+    from rag.followup import own_ask
+
+    assert own_ask("what about the second one?", HISTORY) == PREVIOUS
+    assert own_ask("and the third?", HISTORY) == PREVIOUS
+    assert own_ask("paper [2]?", HISTORY) == PREVIOUS
+
+
+def test_own_ask_without_an_earlier_question_is_none():
+    from rag.followup import own_ask
+
+    assert own_ask("how does it work?", []) is None
+
+
+def test_is_opening_words_tells_a_label_of_opening_words_from_a_name():
+    from rag.followup import is_opening_words
+
+    assert is_opening_words("Graphs are everywhere in modern…")
+    assert not is_opening_words("FooNet")
+
+
+def test_with_names_relabels_opening_words_by_the_works_name():
+    from rag.followup import with_names
+
+    history = [
+        {"role": "user", "content": "papers on graphs?"},
+        {
+            "role": "assistant",
+            "content": "…",
+            "sources": [{"number": 1, "id": "g-1", "label": "Graphs are everywhere…"}, SOURCES[0]],
+        },
+    ]
+    out = with_names(history, {"g-1": "GraphFoo", "assaybench-1a2b": "Other"})
+    assert [s["label"] for s in out[1]["sources"]] == ["GraphFoo", "AssayBench"]  # a name label stays
+    assert history[1]["sources"][0]["label"] == "Graphs are everywhere…"  # the history is not changed
+
+
+def test_condense_does_not_write_opening_words_in_place_of_a_pronoun():
+    history = [
+        {"role": "user", "content": "papers on graphs?"},
+        {"role": "assistant", "content": "…", "sources": [{"number": 1, "id": "g", "label": "Graphs are everywhere…"}]},
+    ]
+    rewritten = condense_heuristic("do they compare against larger models?", history)
+    assert rewritten == "do they compare against larger models? (Graphs are everywhere…)"

@@ -72,3 +72,17 @@ def test_with_the_corpus_words_a_word_takes_the_first_sense_the_corpus_speaks_of
     assert _gloss_word("书", FakeSenses(), known={"book"}.__contains__) == ["book"]
     assert _gloss_word("书", FakeSenses(), known={"letter", "book"}.__contains__) == ["letter"]
     assert _gloss_word("书", FakeSenses(), known=set().__contains__) == ["letter"]  # none known: the first
+
+
+def test_research_words_get_the_sense_papers_use():
+    text = gloss("FooNet 在哪些评价指标上提升了准确率？").lower()
+    assert "metric" in text and "accuracy" in text and "improve" in text
+    assert "based on" in gloss("这个方法基于哪个模型？")
+    assert "benchmark" in gloss("在合成基准上的性能如何？") and "performance" in gloss("在合成基准上的性能如何？")
+
+
+def test_a_question_that_finds_a_paper_then_asks_about_it_is_answered_as_the_later_question():
+    text = gloss("有没有研究蛋白质折叠的论文？它用了多少个数据集？")
+    assert text.startswith("is there")
+    prof = profile(text)
+    assert prof.kind == "number" and prof.shape == "number"

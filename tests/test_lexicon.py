@@ -344,3 +344,24 @@ def test_cooccurrence_counts_the_other_words_one_grouped_passage_holds():
     held = cooccurrence(index, group=lambda row: "a" if row < 2 else "b")  # rows 0 and 1: one abstract
     assert held("patient", ["virtual", "rate"]) == 2
     assert held("patent", ["virtual", "rate"]) == 0 and held("unseen", ["virtual"]) == 0
+
+
+def test_of_two_words_as_many_edits_away_the_one_the_question_is_about_wins():
+    lexicon = Lexicon.build(
+        [
+            ("m1", "We study active 3d mapping of rooms with a robot."),
+            ("m2", "Decision making is hard."),
+            ("m3", "Making tea is making progress."),
+        ],
+        generic_share=1.0,
+    )
+
+    def fake_context(word: str, others) -> int:  # a fake sentence co-occurrence: "mapping" sits with "active", "robot"
+        return {"mapping": 2, "making": 0}.get(word, 0)
+
+    def fake_frequency(word: str) -> float:  # "making" is the more common word
+        return {"making": 2.0, "mapping": 1.0}.get(word, 0.0)
+
+    assert lexicon.correct("active 3d maping robot", frequency=fake_frequency)[0] == "active 3d making robot"
+    corrected, _ = lexicon.correct("active 3d maping robot", frequency=fake_frequency, context=fake_context)
+    assert corrected == "active 3d mapping robot"

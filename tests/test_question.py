@@ -195,6 +195,7 @@ def test_profile_number_question():
         focus_words=("train", "imag"),
         specific_terms=("FooNet",),
         shape="number",
+        asks_count=True,
     )
 
 
@@ -618,3 +619,205 @@ def test_a_works_name_is_not_a_kind(mention):
     from rag.question import describes_a_kind
 
     assert not describes_a_kind(mention)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "asked"),
+    [
+        ("How does QuillNet pick its step size?", ["QuillNet"], "pick its step size"),
+        ("QuillNet vs OrbitRank: how do they each handle noisy labels?", ["QuillNet", "OrbitRank"], "they each handle noisy labels"),
+        ("What is QuillNet?", ["QuillNet"], ""),  # nothing asked beyond the work itself
+        ("How do sparse probes prune layers?", [], ""),  # no name in the question: nothing to take away
+    ],
+)
+def test_asked_phrase_is_the_question_without_its_works_name(text, names, asked):
+    from rag.question import asked_phrase
+
+    assert asked_phrase(text, names) == asked
+
+
+def test_a_comparison_can_name_its_aspect_before_the_works():
+    from rag.question import compare_aspect
+
+    question = "Compare the training cost of QuillNet and OrbitRank"
+    assert compare_parts(question) == ["QuillNet", "OrbitRank"]
+    assert compare_aspect(question) == "training cost"
+
+
+def test_a_capitalised_of_phrase_is_a_works_name_not_an_aspect():
+    from rag.question import compare_aspect
+
+    assert compare_parts("Compare Mixture of Quills and OrbitRank") == ["Mixture of Quills", "OrbitRank"]
+    assert compare_aspect("Compare Mixture of Quills and OrbitRank") == ""
+
+
+def test_how_a_work_decides_how_many_is_a_mechanism_not_a_count():
+    assert classify("How does QuillNet decide how many layers each token visits?") != "number"
+    assert profile("How does QuillNet decide how many layers each token visits?").shape == "how_why"
+    assert classify("In this setting, how many layers does QuillNet use?") == "number"
+
+
+@pytest.mark.parametrize("text", ["quill dataset size", "number of prompts in OrbitBench", "the size"])
+def test_a_quantity_named_by_a_noun_asks_for_a_number(text):
+    from rag.question import asks_quantity
+
+    assert asks_quantity(text)
+
+
+def test_a_keyword_query_naming_a_quantity_is_a_number_question():
+    assert profile("orbit benchmark size").kind == "number"
+    assert profile("orbit benchmark results").kind != "number"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["OrbitBench holds 6,289 labelled pairs.", "It spans 245 categories.", "a corpus of over 10K quill drawings",
+     "we use six datasets", "a 310-prompt stress test"],
+)
+def test_a_sentence_counting_things_states_a_count(sentence):
+    from rag.question import states_count
+
+    assert states_count(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The best model reaches an AUC of 0.95.", "It is 45% cheaper and 4× faster.", "We fine-tune GPT-4 and 1B-scale models."],
+)
+def test_a_score_a_share_or_a_name_is_not_a_count(sentence):
+    from rag.question import states_count
+
+    assert not states_count(sentence)
+
+
+def test_how_many_and_size_ask_for_a_count_but_accuracy_does_not():
+    assert profile("How many prompts does OrbitBench hold?").asks_count
+    assert profile("orbit benchmark size").asks_count
+    assert not profile("What accuracy does OrbitNet reach?").asks_count
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["quillnet token pruning how does it decide which tokens to drop",
+     "For orbit simulators, how do they handle limbs out of view?"],
+)
+def test_a_how_question_after_a_keyword_phrase_asks_for_the_mechanism(text):
+    assert profile(text).shape == "how_why"
+
+
+@pytest.mark.parametrize(
+    "text", ["Can QuillNet replace tutors, and how do they stack up against people?", "How do QuillNet and OrbitNet perform?"]
+)
+def test_how_they_perform_or_stack_up_is_no_mechanism(text):
+    assert profile(text).shape != "how_why"
+
+
+def test_how_one_named_work_relates_to_another_is_a_comparison():
+    question = "how does QuillNet relate to OrbitRank - both about routing?"
+    assert profile(question).shape == "compare"
+    assert compare_parts(question) == ["QuillNet", "OrbitRank"]
+
+
+@pytest.mark.parametrize("text", ["how does the gap relate to model size", "How does QuillNet relate to prior work?"])
+def test_how_a_quantity_or_a_work_relates_to_something_unnamed_is_no_comparison(text):
+    assert profile(text).shape != "compare"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["what backbone is used for the experiments in the quill routing paper",
+     "Which network architecture is used to empirically validate QuillNet's claim?"],
+)
+def test_asking_which_model_the_experiments_use_asks_what_the_work_is_evaluated_with(text):
+    assert profile(text).asks_evaluation
+
+
+def test_asking_for_a_name_without_experiments_is_not_about_evaluation():
+    assert not profile("what backbone does QuillNet build on?").asks_evaluation
+
+
+@pytest.mark.parametrize(
+    "text", ["theory on how much data you need to learn a gated layer", "a study of how many steps reasoning needs"]
+)
+def test_how_much_as_the_topic_of_a_study_is_no_number_question(text):
+    assert profile(text).kind != "number"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what was the main finding?",
+        "what's the key takeaway",
+        "what did they conclude about depth?",
+        "how do models do on it",
+        "how well does FooNet perform on long inputs?",
+        "and the results?",
+    ],
+)
+def test_asks_findings(text):
+    from rag.question import asks_findings
+
+    assert asks_findings(text)
+
+
+@pytest.mark.parametrize("text", ["how does it work?", "what dataset does FooNet use?", "what is the main idea"])
+def test_does_not_ask_findings(text):
+    from rag.question import asks_findings
+
+    assert not asks_findings(text)
+
+
+def test_how_do_models_do_is_a_question_about_results_not_a_mechanism():
+    assert profile("how do the baselines do on unseen graphs?").shape != "how_why"
+    assert profile("how do the baselines do on unseen graphs?").asks_findings
+    assert profile("how does FooNet encode graphs?").shape == "how_why"
+
+
+def test_a_yes_no_question_does_not_ask_for_names():
+    assert not profile("do they compare against proprietary models?").wants_names
+    assert profile("which models do they compare against?").wants_names
+    assert profile("does FooNet run experiments on BarBench?").wants_names  # does it name BarBench, and what else
+
+
+def test_a_comparative_is_not_what_a_number_question_counts():
+    assert profile("how much faster does FooNet get on sparse inputs").focus_words == ()
+    assert profile("how many fewer parameters does FooNet need").focus_words == (stem("parameters"),)
+
+
+def test_a_how_question_typed_after_keywords_is_a_how_question():
+    assert profile("FooNet token pruning how does it choose tokens").shape == "how_why"
+    assert profile("FooNet token pruning how many tokens are kept").shape == "number"
+    assert profile("what is FooNet and how does it work").shape != "how_why"  # a question of its own first
+
+
+def test_which_scores_asks_for_kinds_of_score_not_a_value():
+    from rag.question import value_asked
+
+    assert value_asked("which anomaly scores work best on small images", "name") is None
+    assert value_asked("what accuracy does FooNet reach", "name") == "accuracy"
+
+
+def test_a_question_finding_a_paper_then_asking_about_it_follows_the_later_question():
+    from rag.question import asked_after_finding
+
+    question = "Is there a paper on graph pruning? How many graphs does it use?"
+    assert asked_after_finding(question) == "How many graphs does it use?"
+    assert profile(question).shape == "number" and profile(question).focus_words == (stem("graphs"),)
+    assert profile("Which paper studies graph pruning? What does it find?").shape == "fact"
+
+
+def test_a_list_question_with_a_second_sentence_stays_a_list():
+    from rag.question import asked_after_finding
+
+    assert asked_after_finding("Which papers study graph pruning? What do they find?") is None
+    assert asked_after_finding("Is there a paper on graph pruning? I could not find one.") is None
+    assert asked_after_finding("Is there a paper on graph pruning?") is None
+    assert profile("Which papers study graph pruning? What do they find?").kind == "list"
+
+
+def test_asks_takeaway():
+    from rag.question import asks_takeaway
+
+    assert asks_takeaway("what was the main takeaway?") and asks_takeaway("what do they conclude about depth?")
+    assert not asks_takeaway("what was the main result?") and not asks_takeaway("how does FooNet work?")
+    assert profile("what is the key conclusion of FooNet?").asks_takeaway

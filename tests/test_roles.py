@@ -167,3 +167,12 @@ def test_states_shortcoming():
 def test_an_early_claim_of_what_a_technique_can_do_is_background():
     assert sentence_role("Pruning can substantially reduce the memory of large probes.", 1, 9) == "background"
     assert sentence_role("We show that pruning can reduce memory by 40%.", 1, 9) != "background"
+
+
+def test_concludes_marks_the_sentence_drawing_the_conclusion():
+    from rag.roles import concludes
+
+    assert concludes("Together, these results establish that depth matters.")
+    assert concludes("Overall, FooNet is a strong baseline.")
+    assert concludes("Our findings suggest that pruning helps.")
+    assert not concludes("We propose FooNet, a graph learner.")

@@ -60,7 +60,7 @@ def plan_single(
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
     if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes, finds and how
         n = policy.terse_role_sentences
-        wants = [("contribution", n), ("result", n), ("method", policy.terse_method_sentences)]
+        wants = [("contribution", n), ("proposal", n), ("result", n), ("method", policy.terse_method_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
     if profile.shape == "fact" and not profile.terse and len(chosen) < most:  # room left: name what it proposes
         chosen = with_role(chosen, evidence, [("proposal", policy.proposal_sentences)], most)
@@ -136,13 +136,21 @@ _PROBLEM_STATEMENT = re.compile(
 )
 
 
+# "We introduce the Foo Search problem, in which …": a contribution that poses the problem, not what solves it
+_POSES_PROBLEM = re.compile(
+    r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work))\s+(?:first\s+)?(?:introduce|formulate|define|consider|pose)\s+"
+    r"(?:the|a|an)\s+(?:[\w-]+\s+){0,8}?(?:problem|setting|task)\b(?!\s+(?:solver|method|model|benchmark|dataset))",
+    re.I,
+)
+
+
 def has_role(e: EvidenceSentence, role: str) -> bool:
     """``role`` is a sentence role (rag.roles), or "proposal": a contribution sentence saying what the work does
     about the problem ("We propose FooNet …", "We address this by deriving …"), not the problem it studies ("We
     study X"), or "named_proposal": one saying what it proposes or introduces ("We propose FooNet", "a method
     called FooNet")."""
     if role == "proposal":
-        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text)
+        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text) and not _POSES_PROBLEM.search(e.text)
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
@@ -382,10 +390,15 @@ def plan_compare(
     for aid, evidence in works:
         cells: list[EvidenceSentence | None] = []
         used: set[int] = set()
+        # what the work does, how and what it finds follow its first contribution sentence; a sentence before it
+        # describes the setting the work starts from, whatever its wording
+        start = min((e.row for e in evidence if e.role == "contribution"), default=None)
         for name, roles in ASPECTS:
             candidates = [e for e in evidence if e.role in roles and e.row not in used]
             if name == "What it does":
                 candidates = sorted(candidates, key=lambda e: not _NOVELTY.search(e.text))  # stable: by score within
+            elif start is not None:
+                candidates = sorted(candidates, key=lambda e: e.row < start)  # stable: by score within
             cell = candidates[0] if candidates else None
             if cell is not None:
                 used.add(cell.row)
