@@ -69,6 +69,19 @@ class VerifyPolicy(BaseModel):
         description="Evidence is two sentences combined when the second covers at least this much more of the "
         "claim's content words than the best sentence alone.",
     )
+    evidence_max_sentences: int = Field(
+        default=2, ge=1, le=5,
+        description="Most abstract sentences the evidence of one claim combines, each one past the first adding at "
+        "least pair_min_gain of the claim's content words. 3 against 2 on dev: +1 combined, -3 wrong_scope (the "
+        "scope check finds the claim's setting in a third sentence).",
+    )
+    common_word_weight: float = Field(
+        default=0.2, ge=0.0, le=1.0,
+        description="Weight in the word overlap of a claim word common in English (Zipf 5.5 and above: 'put', "
+        "'kind'), against 1 for a rare one (Zipf 3.5 and below: the terms a claim is about); in between, linear. "
+        "1 weighs every word alike. 0.2 against 1 on dev (claim sets c..v, t, s): +3 faithful, +1 unsupported "
+        "rejected, at the same support_threshold.",
+    )
     entity_min_similarity: float = Field(
         default=85.0, ge=0.0, le=100.0,
         description="rapidfuzz ratio (0-100) at which a name in the claim counts as written in the abstract "
@@ -170,6 +183,11 @@ class VerifyPolicy(BaseModel):
         default=0.5, ge=0.0, le=1.0,
         description="A strong word ('proves', 'all', 'first') the aligned evidence lacks is still the abstract's when "
         "another sentence uses it and says at least this share of the content words of the claim's part with it.",
+    )
+    overclaim_near_coverage: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="... or at least this share of the content words around the strong word in the claim (two "
+        "each side): a long summary sentence takes its strong word from one sentence of several.",
     )
     number_estimate_tolerance: float = Field(
         default=0.05, ge=0.0, le=0.5,
