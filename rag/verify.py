@@ -1087,11 +1087,18 @@ def _term_run(sentence: Sequence[Token], term: Sequence[Token]) -> list[Token]:
     return run
 
 
-def _slot_frame(said, instead, claim_tokens, sentence) -> bool:
+def _rare_or_named(tokens: Sequence[Token], rare: float) -> bool:
+    """A term by its form or rarity alone ('finches', 'ResNet'), not by a hyphen ('stand-ins' is a word of the
+    language)."""
+    return any(any(c.isupper() or c.isdigit() for c in t.text[1:]) or english_frequency(t.lower) < rare for t in tokens)
+
+
+def _slot_frame(said, instead, claim_tokens, sentence, rare: float) -> bool:
     """The two terms fill the same slot: after the same setting word ('on', 'under', 'in'), or after the same
     'and'/'or', with the same head word after them or both ending their text there; or, as two hyphenated terms
     that share a part ('text-to-video' / 'text-to-image'), before the same head word; or after the same content word,
-    both ending their text there ('in social budgerigars' / 'in social zebra finches:')."""
+    both ending their text there and both rare or written as names ('in social budgerigars' / 'in social zebra
+    finches:'; not 'imperfect stand-ins' / 'imperfect surrogates', a paraphrase's synonym)."""
     cb, ca = _raw_around(claim_tokens, said[0], said[-1])
     eb, ea = _raw_around(sentence, instead[0], instead[-1])
     if cb is None or eb is None:
@@ -1103,7 +1110,7 @@ def _slot_frame(said, instead, claim_tokens, sentence) -> bool:
         return True
     if same_before and cb.lower in ("and", "or") and same_head:
         return True
-    if same_before and cb.content and ends:
+    if same_before and cb.content and ends and _rare_or_named(said, rare) and _rare_or_named(instead, rare):
         return True
     a, b = said[0].lower, instead[0].lower
     shared_part = len(said) == len(instead) == 1 and "-" in a and "-" in b and set(a.split("-")) & set(b.split("-"))
@@ -1173,7 +1180,7 @@ def _replaced_slot(ctx: _Context) -> str | None:
                     continue  # comparison words are the direction check's; "LMs" for "language models"
                 if not (_term_like(said, rare) and _term_like(instead, rare)):
                     continue  # "for a given model" for "for a fixed model": words of the language, not terms
-                if not _slot_frame(said, instead, ctx.claim_tokens, toks):
+                if not _slot_frame(said, instead, ctx.claim_tokens, toks, rare):
                     continue
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
@@ -2837,7 +2844,8 @@ def _new_setting(ctx: _Context) -> str | None:
     """Setting phrases of the claim ("from calibrated multi-view camera rigs", "for purely temporal sequences") with
     at least scope_new_setting_words words the abstract never uses: a setting the abstract does not state. Fewer new
     words than the novelty check needs, since they sit where a setting is named, not where a verb rephrases."""
-    new = list(dict.fromkeys(t.text for t in setting_words(ctx.claim_tokens) if _is_new_word(ctx, t)))
+    new = list(dict.fromkeys(t.text for t in setting_words(ctx.claim_tokens)
+                             if _is_new_word(ctx, t) and not _name_suffix(t.text, ctx.abstract_tokens)))  # fmt: skip
     if len(new) < ctx.policy.scope_new_setting_words:
         return None
     return f"the abstract does not state this setting: it never mentions {', '.join(repr(w) for w in new[:5])}"
