@@ -69,6 +69,19 @@ class VerifyPolicy(BaseModel):
         description="Evidence is two sentences combined when the second covers at least this much more of the "
         "claim's content words than the best sentence alone.",
     )
+    evidence_max_sentences: int = Field(
+        default=2, ge=1, le=5,
+        description="Most abstract sentences the evidence of one claim combines, each one past the first adding at "
+        "least pair_min_gain of the claim's content words. 3 against 2 on dev: +1 combined, -3 wrong_scope (the "
+        "scope check finds the claim's setting in a third sentence).",
+    )
+    common_word_weight: float = Field(
+        default=0.2, ge=0.0, le=1.0,
+        description="Weight in the word overlap of a claim word common in English (Zipf 5.5 and above: 'put', "
+        "'kind'), against 1 for a rare one (Zipf 3.5 and below: the terms a claim is about); in between, linear. "
+        "1 weighs every word alike. 0.2 against 1 on dev (claim sets c..v, t, s): +3 faithful, +1 unsupported "
+        "rejected, at the same support_threshold.",
+    )
     entity_min_similarity: float = Field(
         default=85.0, ge=0.0, le=100.0,
         description="rapidfuzz ratio (0-100) at which a name in the claim counts as written in the abstract "
@@ -89,6 +102,21 @@ class VerifyPolicy(BaseModel):
         description="... and those matching words are at least this share of the claim part's other content words "
         "(the rest of the part says what that sentence says).",
     )
+    slot_min_context: int = Field(
+        default=3, ge=2,
+        description="A claim part counts as a sentence of the abstract with the term of one slot replaced ('on "
+        "linear attention and state-space models' for '... and softmax attention models') when at least this many "
+        "content words around it match, in order; the claim's term need not occur in the abstract.",
+    )
+    slot_min_share: float = Field(
+        default=0.6, ge=0.0, le=1.0,
+        description="... and those matching words are at least this share of the part's other content words.",
+    )
+    slot_rare_zipf: float = Field(
+        default=3.5, ge=0.0, le=8.0,
+        description="Both replaced terms must be terms: hyphenated, written as a name, or rarer than this Zipf "
+        "frequency ('softmax' 1.3, 'finches' 2.5; 'fixed' 4.7 and 'given' 5.4 are words of a paraphrase).",
+    )
     roles_min_crossed_words: int = Field(
         default=3, ge=2,
         description="Two terms of the evidence count as trading roles in the claim ('A segments, B labels' for 'B "
@@ -99,6 +127,24 @@ class VerifyPolicy(BaseModel):
         default=3.0, ge=1.0,
         description="A punctuation mark or contrast word ('while', 'but') counts as this many words when a word is "
         "bound to the nearer of two terms (so a word belongs to the term of its own part of the sentence).",
+    )
+    exchange_min_gain: int = Field(
+        default=2, ge=1,
+        description="Two terms of the evidence count as put in each other's place in the claim ('under the latent "
+        "pipeline' where the evidence has 'under the pixel pipeline', and the other way round) when exchanging them "
+        "back puts at least this many more shared words in the evidence's order, each standing between the words "
+        "that surround the other in the evidence (rag/verify_binding.py).",
+    )
+    exchange_min_share: float = Field(
+        default=0.75, ge=0.0, le=1.0,
+        description="... and, exchanged back, at least this share of the words the claim shares with the evidence "
+        "are in the evidence's order.",
+    )
+    steps_min_moved_words: int = Field(
+        default=3, ge=1,
+        description="A claim saying 'first A, then B' counts as giving the evidence's steps in the other order when "
+        "at least this many words of its first step belong to the evidence's later step and the other way round "
+        "(some each way, more than stay; rag/verify_binding.py steps_reversed).",
     )
     crossed_parts_min_coverage: float = Field(
         default=0.85, ge=0.0, le=1.0,
@@ -138,6 +184,11 @@ class VerifyPolicy(BaseModel):
         description="A strong word ('proves', 'all', 'first') the aligned evidence lacks is still the abstract's when "
         "another sentence uses it and says at least this share of the content words of the claim's part with it.",
     )
+    overclaim_near_coverage: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="... or at least this share of the content words around the strong word in the claim (two "
+        "each side): a long summary sentence takes its strong word from one sentence of several.",
+    )
     number_estimate_tolerance: float = Field(
         default=0.05, ge=0.0, le=0.5,
         description="A number the claim marks as an estimate ('about 30%', 'roughly 22 points') agrees with the "
@@ -148,6 +199,12 @@ class VerifyPolicy(BaseModel):
         description="A number the abstract states counts as attached to another quantity when the words around it in "
         "the claim (up to four each side) share at least this many more words with those around another number of "
         "the abstract than with those around any of its own occurrences.",
+    )
+    scope_new_setting_words: int = Field(
+        default=2, ge=1,
+        description="A claim whose setting phrases ('from calibrated multi-view rigs', 'for purely temporal event "
+        "sequences': words after on/in/for/from/with/under...) hold at least this many rare words the abstract never "
+        "uses names a setting the abstract does not state (rag/verify_scope.py setting_words).",
     )
     novel_words_max: int = Field(
         default=3, ge=1,

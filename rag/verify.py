@@ -34,8 +34,8 @@ from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
-from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles
-from rag.verify_scope import affix_sibling, count_swapped, narrowed
+from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms, steps_reversed
+from rag.verify_scope import SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -142,6 +142,7 @@ class _Context:
     sentence_tokens: list[tuple[Token, ...]] = field(default_factory=list)
     evidence_stems: set[str] = field(default_factory=set)
     policy: VerifyPolicy = field(default_factory=VerifyPolicy)
+    new_words: dict[int, bool] = field(default_factory=dict)  # _is_new_word by token position, computed once
 
 
 def _quote(text: str, limit: int = 220) -> str:
@@ -161,16 +162,21 @@ def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Seque
     coverage = [len(claim_stems & s) / n for s in sentence_stems]
     score = [0.5 * float(sim) + 0.5 * cov for sim, cov in zip(sims, coverage, strict=True)]
     order = sorted(range(len(score)), key=lambda i: -score[i])
-    best = order[0]
-    chosen, best_gain = [best], 0.0
-    for j in order[1:4]:
-        gain = len(claim_stems & (sentence_stems[best] | sentence_stems[j])) / n - coverage[best]
-        if gain >= policy.pair_min_gain and gain > best_gain:
-            chosen, best_gain = sorted([best, j]), gain
-    return chosen
+    chosen = [order[0]]
+    covered = set(sentence_stems[order[0]]) & claim_stems
+    for _ in range(policy.evidence_max_sentences - 1):
+        # the next sentence that adds most of the claim's words not yet covered, among the closest few
+        gains = [(len((sentence_stems[j] & claim_stems) - covered) / n, j) for j in order[1:4] if j not in chosen]
+        gain, j = max(gains, key=lambda g: (g[0], -order.index(g[1])), default=(0.0, -1))
+        if j < 0 or gain < policy.pair_min_gain:
+            break
+        chosen.append(j)
+        covered |= sentence_stems[j] & claim_stems
+    return sorted(chosen)
 
 
-def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str]) -> float:
+def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstract_stems: set[str],
+             abstract_tokens: Sequence[Token] = (), common_weight: float = 1.0) -> float:  # fmt: skip
     """Share of the claim's content stems the abstract has, also in another form ("failures" for "fail") or as
     one word where the claim writes two ("running time" for "runtime")."""
     found = claim_stems & abstract_stems
@@ -187,11 +193,80 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
         for a, b in zip(words, words[1:], strict=False):
             if a.content and b.content and {stem(a.lower + b.lower), stem(a.stem + b.lower)} & abstract_stems:
                 found |= {a.stem, b.stem} & claim_stems
-    return len(found) / len(claim_stems)
+        if abstract_tokens:
+            found |= _written_otherwise(claim_tokens, claim_stems - found, abstract_stems, abstract_tokens)
+    if common_weight >= 1.0:
+        return len(found) / len(claim_stems)
+    weights = _stem_weights(tuple(claim_tokens), common_weight)
+    total = sum(weights.get(s, 1.0) for s in claim_stems)
+    return sum(weights.get(s, 1.0) for s in found) / total
+
+
+@lru_cache(maxsize=5_000)
+def _stem_weights(claim_tokens: tuple[Token, ...], common_weight: float) -> dict[str, float]:
+    """Weight of each content stem of the claim in the overlap: 1 for a word rarer than Zipf 3.5 in English (the
+    terms a claim is about), falling to ``common_weight`` at Zipf 5.5 ('put', 'kind', 'leaves': a paraphrase's
+    everyday words, which say less about whether the abstract states the claim)."""
+    out: dict[str, float] = {}
+    for t in claim_tokens:
+        if not t.content:
+            continue
+        words = [t.lower] if "-" not in t.lower else [t.lower, *(p for p in t.lower.split("-") if p)]
+        for stem_, word in zip(_stems_of(t), words, strict=False):
+            if any(c.isdigit() for c in word):
+                out[stem_] = 1.0
+                continue
+            zipf = english_frequency(word)
+            share = min(1.0, max(0.0, (zipf - 3.5) / 2.0))
+            out[stem_] = min(out.get(stem_, 1.0), 1.0 - share * (1.0 - common_weight))
+    return out
+
+
+def _written_otherwise(claim_tokens: Sequence[Token], missing: set[str] | frozenset[str], abstract_stems: set[str],
+                       abstract_tokens: Sequence[Token]) -> set[str]:  # fmt: skip
+    """Stems of claim words the abstract writes in another form: a hyphenated word as its parts next to each other
+    ("single-neuron" for "single neuron", "quality-speed" for "quality--speed"), a count in words for its digits
+    ("seventeen" for "17") or in digits for its word, an acronym of words written next to each other ("LLM" for
+    "large language model", "LMs" for "language models")."""
+    out: set[str] = set()
+    pairs = None
+    for t in claim_tokens:
+        if t.stem not in missing:
+            continue
+        if "-" in t.lower:
+            parts = [stem(p) for p in t.lower.split("-") if p]
+            if pairs is None:
+                words = [a for a in abstract_tokens if not a.is_punct]
+                pairs = {(a.stem, b.stem) for a, b in zip(words, words[1:], strict=False)}
+            if len(parts) >= 2 and all((a, b) in pairs for a, b in zip(parts, parts[1:], strict=False)):
+                out.add(t.stem)
+        elif _count_written_otherwise(t.lower, abstract_stems):
+            out.add(t.stem)
+        elif t.text.isupper() or (t.text[:-1].isupper() and t.text.endswith("s")):
+            letters = t.text[:-1] if t.text.endswith("s") else t.text
+            if _acronym_of(letters, abstract_tokens) or _pair_acronym_of(letters, abstract_tokens):
+                out.add(t.stem)
+    return out
+
+
+_DIGIT_WORDS = {value: stem(word) for word, value in _NUMBER_WORDS.items()}
+
+
+def _count_written_otherwise(word: str, abstract_stems: set[str]) -> bool:
+    """'seventeen' where the abstract writes '17', or '17' where it writes 'seventeen'."""
+    if word in _NUMBER_WORDS:
+        return str(_NUMBER_WORDS[word]) in abstract_stems
+    return word.isdigit() and _DIGIT_WORDS.get(int(word), "") in abstract_stems
 
 
 # Last parts of a hyphenated word that say how it relates to the rest ("-free", "-based"), not what it is about.
 _COMPOUND_ENDINGS = {stem(w) for w in "free based aware like level wise driven specific agnostic guided".split()}
+
+
+# Words that frame a statement as reported ("The authors find that", "According to the paper", "This work
+# shows"): an assistant's answer uses them, the abstract says "we"; they are not content the abstract must hold.
+_FRAME = frozenset(stem(w) for w in "paper papers author authors study work according find finds found findings "
+                   "show shows showed shown demonstrate demonstrates report reports argue argues".split())  # fmt: skip
 
 
 def topical_support(dense: float, overlap: float, policy: VerifyPolicy) -> float:
@@ -280,17 +355,34 @@ def _fraction_value(word: str) -> float | None:
     return None
 
 
+_MATH_NUMBER = re.compile(r"\$\s*\d{1,3}(?:\s*(?:\{,\}|,)\s*\d{3})+\s*\$")
+_MATH_SEPARATOR = re.compile(r"\s*(?:\{,\}|,)\s*")
+
+
+def _math_thousands(text: str) -> str:
+    """A number alone in LaTeX math with its thousands separated ('$7, 402$', '$12{,}500$': LaTeX prints 7,402)
+    written '7,402', padded with spaces so that every offset stays where it was."""
+    def one(m: re.Match[str]) -> str:
+        number = _MATH_SEPARATOR.sub(",", m.group(0)[1:-1].strip())
+        return f" {number}".ljust(len(m.group(0)))
+
+    return _MATH_NUMBER.sub(one, text) if "$" in text else text
+
+
 @lru_cache(maxsize=20_000)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers written in ``text`` with their scale and unit: '1.2M' = 1,200,000; '45 percent' = 45 %; the bound
     before each ('more than 50%') and a factor or fraction in words ('doubles' = 2x, 'three-quarters' = 75%)."""
     found: list[Quantity] = []
+    text = _math_thousands(text)
     tokens = tokenize(text)
     # Digits inside a name ("GPT-4o", "CIFAR-100", "Llama-3.1") are the name's, which the names check compares.
     in_names = [(t.start, t.end) for t in tokens if t.text[:1].isalpha() and any(c.isdigit() for c in t.text)]
     for m in _NUM.finditer(text):
         if any(start < m.start(1) < end for start, end in in_names):
             continue
+        if text[max(0, m.start(1) - 2) : m.start(1)].endswith(("^", "^{")):
+            continue  # an exponent ("$R^2$", "$n^{3}$"): part of a symbol, not a quantity
         if not (m.group(2) or m.group(3)) and text[m.end(1) : m.end(1) + 1].isalpha():
             continue  # "3D", "2nd": a term, not a quantity (the names check compares it)
         try:
@@ -311,7 +403,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not unit and latex:
             unit, end = ("%" if latex.group(1) == "%" else "x"), end + latex.end()
         decimals = len(m.group(1).partition(".")[2])
-        found.append(Quantity(round(value, 6), unit, m.group(0).strip(), _counted_after(tokens, end),
+        counted = _counted_after(tokens, end)
+        joined = re.match(r"-([A-Za-z]{3,})", text[m.end() :])
+        if joined:  # "a 310-prompt benchmark" counts prompts
+            counted |= {stem(joined.group(1).lower())}
+        found.append(Quantity(round(value, 6), unit, m.group(0).strip(), counted,
                               *bound_before(text, m.start()), decimals, m.start()))  # fmt: skip
     for token in tokens:
         if not token.lower[:1].isalpha():
@@ -345,9 +441,14 @@ _BIG_O = re.compile(r"(?<![A-Za-z])([OΘΩ]|\\Theta|\\Omega|\\mathcal\{O\})\s*\(
 _FRACTION = re.compile(r"(\([^()]*\)|[\w\u03b1-\u03c9]+)\s*/\s*(\([^()]*\)|[\w\u03b1-\u03c9]+)")
 
 
+_SUPERSCRIPTS = str.maketrans({"\u00b2": "^2", "\u00b3": "^3", "\u00b9": "^1", "\u2070": "^0", "\u2074": "^4"})
+
+
 def _math_normal(text: str) -> str:
     """LaTeX and plain math in one spelling: '$\\tfrac{1-\\epsilon}{2}$' reads '(1-ε)/(2)'."""
+    text = text.translate(_SUPERSCRIPTS)  # "(log n)²" = "(\\log n)^2"
     text = text.replace("$", " ").replace("\\left", "").replace("\\right", "").replace("\\mathcal{O}", "O")
+    text = text.translate(_SUPERSCRIPTS)  # "(log n)²" = "(log n)^2"
     text = _FRAC.sub(lambda m: f"({m.group(1)})/({m.group(2)})", text)
     text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
     text = re.sub(r"√\s*(\w+)", r"sqrt(\1)", text.replace("√(", "sqrt("))
@@ -595,6 +696,17 @@ def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     return any(all(words[i + k][0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
 
 
+def _name_suffix(name: str, tokens: Sequence[Token]) -> bool:
+    """An acronym that ends names of the abstract ('QA' of 'HotpotQA', 'GAN' of 'StyleGAN'): the kind they are."""
+    if not (2 <= len(name) <= 6 and name.isalpha() and name.isupper()):
+        return False
+    n = len(name)
+    return any(
+        len(t.text) > n and t.text.endswith(name) and (t.text[-n - 1].islower() or t.text[-n - 1].isdigit())
+        for t in tokens
+    )
+
+
 def _pair_acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     """'QA' where the abstract writes 'question answering': two letters, the initials of two words written next to
     each other, each of at least four letters (so short function words do not make one by chance)."""
@@ -641,9 +753,12 @@ def check_entities(ctx: _Context) -> str | None:
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
-        initials = name.text[:-1] if name.text.endswith("s") and name.text[:-1].isupper() else name.text  # "LLMs"
+        bare = re.sub(r"['\u2019]s$", "", name.text)  # "an LLM's confidence"
+        initials = bare[:-1] if bare.endswith("s") and bare[:-1].isupper() else bare  # "LLMs"
         if _acronym_of(initials, ctx.abstract_tokens) or _pair_acronym_of(initials, ctx.abstract_tokens):
             continue
+        if _name_suffix(initials, ctx.abstract_tokens):
+            continue  # "QA datasets" where the abstract names "HotpotQA" and "MultihopQA"
         if re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", _flat_math(ctx.abstract)):
             continue  # "l2" where the abstract writes "$\\ell_2$" (as a whole word, not inside another)
         if not any(c.isdigit() for c in key) and process.extractOne(
@@ -933,6 +1048,143 @@ def check_swap(ctx: _Context) -> str | None:
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
                 return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
+    return _replaced_slot(ctx)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One term of a slot replaced by another: "on linear attention and state-space models" where the sentence has "on
+# linear attention and softmax attention models", "in social budgerigars" where it has "in social zebra finches".
+
+_SLOT_SKIPPED = {"a", "an", "the", "its", "their", "our", "single"}
+
+
+def _term_like(tokens: Sequence[Token], rare: float) -> bool:
+    """A term rather than a word of the language: hyphenated ('state-space'), written as a name ('GPT-4o', 'ResNet'),
+    or rare (Zipf below ``rare``: 'softmax', 'finches')."""
+    return any("-" in t.lower or any(c.isupper() or c.isdigit() for c in t.text[1:]) or english_frequency(t.lower) < rare
+               for t in tokens)  # fmt: skip
+
+
+def _raw_around(tokens: Sequence[Token], first: Token, last: Token) -> tuple[Token | None, Token | None]:
+    """The word before a term (past articles: 'on the X' -> 'on') and the token after it."""
+    i = next(k for k, t in enumerate(tokens) if t is first)
+    j = next(k for k, t in enumerate(tokens) if t is last)
+    k = i - 1
+    while k > 0 and tokens[k].lower in _SLOT_SKIPPED:
+        k -= 1
+    return (tokens[k] if k >= 0 else None), (tokens[j + 1] if j + 1 < len(tokens) else None)
+
+
+def _term_run(sentence: Sequence[Token], term: Sequence[Token]) -> list[Token]:
+    """The sentence's term cut at its first function word or punctuation ('zebra finches' of 'zebra finches: it
+    comprises ...'), for a claim that ends where the sentence goes on (given reversed: one that starts later)."""
+    i = next(k for k, t in enumerate(sentence) if t is term[0])
+    run = [sentence[i]]
+    for t in sentence[i + 1 :]:
+        if t.is_punct or not any(t is x for x in term) or len(run) == _SWAP_MAX_WORDS:
+            break
+        run.append(t)
+    return run
+
+
+def _rare_or_named(tokens: Sequence[Token], rare: float) -> bool:
+    """A term by its form or rarity alone ('finches', 'ResNet'), not by a hyphen ('stand-ins' is a word of the
+    language)."""
+    return any(any(c.isupper() or c.isdigit() for c in t.text[1:]) or english_frequency(t.lower) < rare for t in tokens)
+
+
+def _slot_frame(said, instead, claim_tokens, sentence, rare: float) -> bool:
+    """The two terms fill the same slot: after the same setting word ('on', 'under', 'in'), or after the same
+    'and'/'or', with the same head word after them or both ending their text there; or, as two hyphenated terms
+    that share a part ('text-to-video' / 'text-to-image'), before the same head word; or after the same content word,
+    both ending their text there and both rare or written as names ('in social budgerigars' / 'in social zebra
+    finches:'; not 'imperfect stand-ins' / 'imperfect surrogates', a paraphrase's synonym)."""
+    cb, ca = _raw_around(claim_tokens, said[0], said[-1])
+    eb, ea = _raw_around(sentence, instead[0], instead[-1])
+    if cb is None or eb is None:
+        return False
+    same_head = ca is not None and ea is not None and ca.content and ca.stem == ea.stem
+    ends = (ca is None or ca.is_punct) and (ea is None or ea.is_punct)
+    same_before = cb.lower == eb.lower
+    if same_before and cb.lower in SETTING_OPENERS and (same_head or ends):
+        return True
+    if same_before and cb.lower in ("and", "or") and same_head:
+        return True
+    if same_before and cb.content and ends and _rare_or_named(said, rare) and _rare_or_named(instead, rare):
+        return True
+    a, b = said[0].lower, instead[0].lower
+    shared_part = len(said) == len(instead) == 1 and "-" in a and "-" in b and set(a.split("-")) & set(b.split("-"))
+    if shared_part and same_head:
+        return True
+    hyphenated = len(said) == len(instead) == 1 and "-" in a and "-" in b  # "fine-tuned" / "zero-shot": modifiers
+    return hyphenated and same_head and _next_word(claim_tokens, said[-1], 2) == _next_word(sentence, instead[-1], 2) is not None
+
+
+def _next_word(tokens: Sequence[Token], last: Token, k: int) -> str | None:
+    """The stem of the k-th token after ``last`` when it is a content word."""
+    i = next(j for j, t in enumerate(tokens) if t is last) + k
+    return tokens[i].stem if i < len(tokens) and tokens[i].content else None
+
+
+def _replaced_slot(ctx: _Context) -> str | None:
+    """A part of the claim reads as a sentence of the abstract with the term of one slot replaced by another term:
+    at least slot_min_context content words match in order around it, the claim's term is not in that sentence
+    and the sentence's is not in the claim, both are terms (_term_like), and they fill the same slot
+    (_slot_frame). Unlike check_swap, the claim's term need not occur elsewhere in the abstract: a dataset, species
+    or model the abstract never names is as wrong as one it names in another role."""
+    need = ctx.policy.slot_min_context
+    rare = ctx.policy.slot_rare_zipf
+    terms = {t.stem for t in ctx.claim_tokens if _swap_word(t) and _term_like((t,), rare)}
+    if not terms:
+        return None  # no term of the claim could be the replaced one
+    claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
+    found = clauses(ctx.claim_tokens)
+    for clause in ([ctx.claim_tokens, *found] if len(found) > 1 else found):
+        mine = [t for t in clause if _swap_word(t)]
+        if len(mine) < need + 1:
+            continue
+        mine_stems = {t.stem for t in mine}
+        for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
+            theirs = [t for t in toks if _swap_word(t)]
+            theirs_stems = {t.stem for t in theirs}
+            if len(mine_stems & theirs_stems) < need or not (mine_stems & terms) - theirs_stems:
+                continue  # too little in common, or every term of the part is in the sentence
+            sentence_parts = _parts(theirs)
+            ops = SequenceMatcher(None, [t.stem for t in mine], [t.stem for t in theirs], autojunk=False).get_opcodes()
+            equal = _matched(ops)
+            for op in ops:
+                if op[0] != "replace":
+                    continue
+                i1, i2, j1, j2 = op[1:]
+                at_end, at_start = i2 == len(mine), i1 == 0
+                if i2 - i1 > _SWAP_MAX_WORDS or (j2 - j1 > _SWAP_MAX_WORDS and not (at_end or at_start)):
+                    continue
+                if equal < need or equal < ctx.policy.slot_min_share * (len(mine) - (i2 - i1)):
+                    continue
+                said, instead = mine[i1:i2], theirs[j1:j2]
+                if at_end:
+                    instead = _term_run(toks, instead)
+                elif at_start:
+                    instead = _term_run(toks[::-1], instead[::-1])[::-1]
+                said_p = _parts(said) - _parts(instead) - sentence_parts
+                instead_p = _parts(instead) - _parts(said) - claim_parts
+                if not said_p or not instead_p:
+                    continue
+                if any(t.lower[0].isdigit() for t in (*said, *instead)):
+                    continue  # numbers are the numbers check's
+                if any(t.lower.endswith("ing") for t in (said[0], instead[0])):
+                    continue  # "without needing" for "without requiring": an action, not a slot's term
+                if any(derived(x, y) for x in said_p for y in sentence_parts | instead_p):
+                    continue
+                if any(_judged_elsewhere(t) or _is_adverb(t) or _is_abbreviation(t) for t in (*said, *instead)):
+                    continue  # comparison words are the direction check's; "LMs" for "language models"
+                if not (_term_like(said, rare) and _term_like(instead, rare)):
+                    continue  # "for a given model" for "for a fixed model": words of the language, not terms
+                if not _slot_frame(said, instead, ctx.claim_tokens, toks, rare):
+                    continue
+                a = " ".join(t.text for t in instead)
+                b = " ".join(t.text for t in said)
+                return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
     return None
 
 
@@ -957,9 +1209,31 @@ def check_roles(ctx: _Context) -> str | None:
         settings=settings,
     )
     if crossing is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
-        return _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
+        return _exchanged_terms(ctx) or _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
     quote = _quote(" ".join(ctx.evidence_texts))
     return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
+
+
+def _exchanged_terms(ctx: _Context) -> str | None:
+    """Two terms of the evidence put in each other's place ("under the latent pipeline ... under the pixel pipeline"
+    for the other way round; rag/verify_binding.py)."""
+    # the evidence as a whole, then each part of it (a term said twice in the sentence may be said once in a part)
+    parts = [p for toks in ctx.evidence_tokens for p in contrast_parts(toks)]
+    found = None
+    for evidence in (ctx.evidence_tokens, *([p] for p in (parts if len(parts) > 1 else []))):
+        found = exchanged_terms(
+            ctx.claim_tokens,
+            evidence,
+            min_gain=ctx.policy.exchange_min_gain,
+            min_share=ctx.policy.exchange_min_share,
+            punct_weight=ctx.policy.roles_punctuation_distance,
+        )
+        if found is not None:
+            break
+    if found is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
+        return None  # "B is outperformed by A" for "A outperforms B": the same comparison
+    quote = _quote(" ".join(ctx.evidence_texts))
+    return f"the abstract has '{found.second}' where the claim has '{found.first}' (and the other way round): {quote}"
 
 
 def _crossed_parts(ctx: _Context) -> str | None:
@@ -1049,6 +1323,17 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.is_punct or t.lower in _BOUNDARY_WORDS:
             out.append([])
             continue
+        if t.lower in _CONDITION_STARTS and after in ("no", "not", "none", "nothing"):
+            out.append([])  # "a score for judging samples when no reference exists": the condition is a part
+            continue
+        if t.lower in ("and", "or") and after in ("no", "not", "never", "without") and out[-1] and not _negated(out[-1]):
+            out.append([])  # "needs one model and no shadow models": only the part after "and" is negated
+            continue
+        if t.lower in ("and", "or") and out[-1] and _negated(out[-1]) and _starts_predicate(tokens, i + 1):
+            # "without labels and consistently outperforms X", "needs no labels and relies on Y": the negated part
+            # ends at "and"
+            out.append([])
+            continue
         free = _free_parts(t)
         if free:  # "a training-free rule" = a rule without training
             out.append([_token("without", "without", "without", t.start, t.end), *free])
@@ -1076,6 +1361,39 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
     return tuple(tuple(c) for c in out if any(_is_content(t) for t in c))
 
 
+# Words that start a second predicate after "and" ("... without labels and is faster", "and also improves").
+_AUXILIARIES = {"is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should", "must", "has",
+                "have", "had", "does", "do", "did", "remains", "remain", "becomes", "become"}  # fmt: skip
+# Verbs of results and methods in the third person, which start a predicate after "and" (rarely a plural noun).
+_FINITE_VERBS = {"relies", "requires", "achieves", "yields", "attains", "enables", "provides", "remains", "keeps",
+                 "preserves", "retains", "generalizes", "generalises", "scales", "learns", "produces", "reaches",
+                 "delivers", "maintains", "matches", "allows", "offers", "operates", "converges", "recovers",
+                 "identifies", "predicts", "captures", "handles", "adapts", "depends", "performs", "obtains",
+                 "exhibits", "shows", "demonstrates", "leads", "leverages", "exploits", "employs", "applies"}  # fmt: skip
+_ADVERBS = {"also", "still", "further", "then", "thus", "thereby", "even", "often", "always", "again"}
+
+
+def _is_adverb_word(token: Token) -> bool:
+    return token.lower in _ADVERBS or (token.lower.endswith("ly") and len(token.lower) > 4 and token.lower.isalpha())
+
+
+def _starts_predicate(tokens: Sequence[Token], j: int) -> bool:
+    """Whether the words from ``j`` (after an "and"/"or") start a new predicate rather than continue a noun phrase:
+    an auxiliary or modal ("and is", "and can"), an adverb before the next word ("and consistently outperforms"),
+    or a comparison or change verb in its finite form ("and outperforms", "and reduces")."""
+    if j >= len(tokens):
+        return False
+    t = tokens[j]
+    if t.lower in _AUXILIARIES:
+        return True
+    if _is_adverb_word(t):
+        return j + 1 < len(tokens) and not tokens[j + 1].is_punct and not _looks_like_name(tokens[j + 1], first=False)
+    if not t.lower.endswith("s") or t.lower.endswith("ss"):
+        return False
+    return t.lower in _FINITE_VERBS or t.stem.startswith(_VERB_PREFIXES) or any(t.stem.startswith(k) for k in _TRENDS if len(k) >= 4)
+
+
+_CONDITION_STARTS = {"when", "where", "whenever", "if", "once"}
 _FAIL = {"fail", "fails", "failed", "failing"}
 # Verbs that deny their first object in favour of a second, and the word before the second.
 _REPLACE = {"replace": "with", "replaces": "with", "replacing": "with", "substitute": "with", "substitutes": "with",
@@ -1194,7 +1512,8 @@ def _negation_scope(clause: Sequence[Token]) -> set[str]:
     the clause denies ("requires one model and no shadow models" denies shadow models, not the one model)."""
     for i in range(len(clause)):
         if _negates(clause, i):
-            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in _NEGATION}
+            before = {t.stem for t in clause[:i] if t.content}  # "one model and no shadow models": not "model"
+            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in _NEGATION} - before
     return set()
 
 
@@ -1297,6 +1616,17 @@ def _replaced_part(clause: Sequence[Token]) -> bool:
     return clause[0].lower == "not" and clause[0].text.lower() in _REPLACE
 
 
+# Words that make a negation deny exclusiveness, not the thing: "not only X", "rather than X alone".
+_EXCLUSIVE = {"alone", "only", "solely", "merely", "just", "exclusively", "purely"}
+
+
+def _denies_exclusiveness(clause: Sequence[Token]) -> bool:
+    """The clause's negation is of "only"/"alone" ("not only X", "rather than X alone"): an exclusiveness word
+    after its first negation."""
+    first = next((i for i in range(len(clause)) if _negates(clause, i)), None)
+    return first is not None and any(t.lower in _EXCLUSIVE for t in clause[first + 1 :])
+
+
 def check_polarity(ctx: _Context) -> str | None:
     only_if = _only_if_contradicted(ctx)
     if only_if:
@@ -1315,6 +1645,10 @@ def check_polarity(ctx: _Context) -> str | None:
             continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
         if claim_clause[0].lower == "not" and ctx.claim[claim_clause[0].start : claim_clause[0].end].lower() in _UNLIKE_WORDS:
             continue  # "Unlike prior methods, whose cost grows with X, ...": what other work does, not a denial
+        if _replaced_part(claim_clause):
+            continue  # "swaps X for Y" presupposes that X is what is done elsewhere: the abstract saying so agrees
+        if _negated(claim_clause) and _denies_exclusiveness(claim_clause):
+            continue  # "rather than X alone", "not only X": X is used, just not by itself
         stems = content_stems(claim_clause) - _NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses
@@ -1435,13 +1769,41 @@ def _same_role(ctx: _Context, word: str, other: str) -> bool:
     return any(len(content_stems(a) & content_stems(b)) >= 2 for a in mine for b in theirs)
 
 
+def graded_forms(word: str) -> set[str]:
+    """A word with its comparative form, as English builds it ('subtle' -> 'subtler', 'rich' -> 'richer', 'noisy' ->
+    'noisier', 'big' -> 'bigger'). Forms no adjective takes ('promoteser') are never written, so building them for
+    every word is harmless. (Superlatives are left out: 'the simplest setting' is no opposite of 'complex'.)"""
+    if " " in word or "-" in word or len(word) < 3:
+        return {word}
+    if word.endswith("e"):
+        bases = [word[:-1]]
+    elif word.endswith("y") and word[-2] not in "aeiou":
+        bases = [word[:-1] + "i"]
+    elif len(word) <= 4 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou" and word[-3] not in "aeiou":
+        bases = [word + word[-1]]
+    else:
+        bases = [word]
+    return {word} | {b + "er" for b in bases}
+
+
+def _antonym_key(word: str) -> str:
+    """The stem an opposite is looked up by; an adjective in -ly keeps it ('costly', not 'cost': "low costs" is
+    not the opposite of "cheap")."""
+    key = stem(word)
+    return key + "ly" if word.endswith("ly") and not key.endswith(("li", "ly")) else key
+
+
 @lru_cache(maxsize=1)
 def _antonym_stems() -> dict[str, frozenset[str]]:
+    """Listed opposites by stem, each also in its comparative form ('subtler' against 'more conspicuous')."""
     table: dict[str, set[str]] = {}
     for a, b in _ANTONYM_WORDS:
-        sa, sb = stem(a), stem(b)
-        table.setdefault(sa, set()).add(sb)
-        table.setdefault(sb, set()).add(sa)
+        sa = {_antonym_key(w) for w in graded_forms(a)}
+        sb = {_antonym_key(w) for w in graded_forms(b)}
+        for x in sa:
+            table.setdefault(x, set()).update(sb)
+        for y in sb:
+            table.setdefault(y, set()).update(sa)
     return {k: frozenset(v) for k, v in table.items()}
 
 
@@ -1466,8 +1828,8 @@ def _double_flip(ctx: _Context, claim_words: set[str], evidence_words: set[str])
 def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
     """The claim's part uses a listed opposite of a word of the abstract's part that it does not use itself: "not
     robust" against "brittle", "unlikely to change" against "likely to preserve" say the same."""
-    mine = {t.stem for t in claim_clause if t.content}
-    theirs = {t.stem for t in clause if t.content}
+    mine = {_antonym_key(t.lower) for t in claim_clause if t.content}
+    theirs = {_antonym_key(t.lower) for t in clause if t.content}
     table = _antonym_stems()
     return any(table.get(w, frozenset()) & (theirs - mine) for w in mine - theirs)
 
@@ -1475,12 +1837,12 @@ def _opposed(claim_clause: Sequence[Token], clause: Sequence[Token]) -> bool:
 def _lexical_antonym(word: str, other: str, claim_words: set[str], evidence_words: set[str]) -> bool:
     """``word`` (claim only) and ``other`` (evidence only) are listed opposites, and neither side also uses the
     other's word (a sentence saying "from short to long" says both)."""
-    opposites = _antonym_stems().get(stem(word))
-    if not opposites or stem(other) not in opposites:
+    opposites = _antonym_stems().get(_antonym_key(word))
+    if not opposites or _antonym_key(other) not in opposites:
         return False
-    claim_stems = {stem(w) for w in claim_words}
-    evidence_stems = {stem(w) for w in evidence_words}
-    return stem(word) not in evidence_stems and stem(other) not in claim_stems
+    claim_stems = {_antonym_key(w) for w in claim_words}
+    evidence_stems = {_antonym_key(w) for w in evidence_words}
+    return _antonym_key(word) not in evidence_stems and _antonym_key(other) not in claim_stems
 
 
 _LESSENING = {"less", "not", "no", "never", "hardly", "barely", "least"}
@@ -1557,6 +1919,15 @@ _SELF_NOUNS = {"method", "approach", "framework", "model", "algorithm", "system"
                "procedure", "estimator", "learner", "architecture", "pipeline", "benchmark"}  # fmt: skip
 
 
+def _acted_on(words: Sequence[Token], i: int) -> bool:
+    """The other work named at words[i] is what the paper does something to ("By unifying existing approaches under
+    one pipeline, we ...", "Extending prior methods to graphs, ..."): what follows is the paper's, not theirs."""
+    k = i - 1 if i and words[i - 1].lower not in ("the", "all") else i - 2
+    if k < 0 or not words[k].lower.endswith("ing") or len(words[k].lower) < 6:
+        return False
+    return k == 0 or words[k - 1].lower in ("by", "through", "via", "when", "after")
+
+
 def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
     """The parts of a sentence said of other work: from "existing methods" / "prior works" to where the paper's own
     part starts ("..., we", "but", "whereas")."""
@@ -1566,7 +1937,7 @@ def _prior_spans(tokens: Sequence[Token]) -> list[list[Token]]:
         if t.lower not in _PRIOR_MARKERS:
             continue
         noun = next((k for k in range(i + 1, min(i + 3, len(words))) if words[k].lower in _PRIOR_NOUNS), None)
-        if noun is None:
+        if noun is None or _acted_on(words, i):
             continue
         end = next((k for k in range(noun + 1, len(words)) if words[k].lower in _OWN_START), len(words))
         spans.append(words[noun + 1 : end])
@@ -1735,10 +2106,20 @@ def _metric_direction(clause: Sequence[Token], k: int, dim: str, sign: int) -> t
     return dim, sign
 
 
+# ("lags behind", "trails behind": comparison verbs of their own, _COMPARE_VERBS)
+_BEHIND_VERBS = {stem(w) for w in ("fall", "falls", "fell", "stay", "stays", "remain", "remains", "come", "comes", "be",
+                                    "is", "are", "was", "were")}  # fmt: skip
+
+
 def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None:
     """If clause[i] introduces what a comparison is against ("than", "over", "compared to"...): (sign, dimension,
     where the subject ends, where the object starts)."""
     t = clause[i]
+    if t.lower == "behind" or (t.lower == "of" and i > 0 and clause[i - 1].lower in ("short", "ahead")):
+        # "falls behind B", "falls short of B": the subject is worse; "stays ahead of B": better
+        verb = i - 1 if t.lower == "behind" else i - 2
+        if verb >= 0 and clause[verb].stem in _BEHIND_VERBS:
+            return (1 if clause[i - 1].lower == "ahead" else -1), "good", verb, i + 1
     if t.lower in ("than", "to", "with", "versus", "vs", "over") and i > 0:
         start = i + 1
         if t.lower in ("to", "with") and clause[i - 1].lower in ("compared", "relative", "contrasted"):
@@ -1829,6 +2210,12 @@ def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
             # the words right before the comparison, and the clause's first words (its subject, when a long
             # phrase separates it from the comparative: "baselines identify the riskiest points ... better than")
             subject = set(before[-_SIDE:]) | set(before[:_SUBJECT_HEAD])
+            coordinated = verb is not None and _after_and(clause, i)
+            if coordinated:
+                # "gains over A and beats B": the second verb's subject is the first's, not its object A
+                first = next((k for k in range(i) if clause[k].lower in _OBJECT_MARKERS
+                              or any(clause[k].stem.startswith(v) for v in _COMPARE_VERBS)), i)  # fmt: skip
+                subject = set(_ordered_stems(clause[:first]))
             if t.lower == "over" and clause[subject_end].stem.startswith(_CHOOSE_WORDS):
                 # "scores prioritize adherence over aesthetics": what is chosen is between the verb and "over"
                 subject = set(_ordered_stems(clause[subject_end + 1 : i]))
@@ -1836,12 +2223,23 @@ def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
             a, b = (subject, obj) if sign > 0 else (obj, subject)
             head = _head(clause, subject_end) if not verb else ""
             # a verb's own sides ("B trails A"); a comparative's subject is further back than the verb before it
-            near_subject = set(_near_subject(clause, subject_end)) if verb else set()
+            near_subject = set(_near_subject(clause, subject_end)) if verb and not coordinated else set()
             near_obj = set(_ordered_stems(clause[object_from : _object_end(clause, object_from)])[:_NEAR]) if verb else set()
             na, nb = (near_subject, near_obj) if sign > 0 else (near_obj, near_subject)
             found.append(Comparison(frozenset(a - b), frozenset(b - a), dim, tuple(clause), head,
                                     frozenset(na - nb), frozenset(nb - na)))  # fmt: skip
     return tuple(found)
+
+
+_OBJECT_MARKERS = {"over", "than", "against", "versus", "vs"}  # what comes after them is the compared-with side
+
+
+def _after_and(clause: Sequence[Token], i: int) -> bool:
+    """clause[i] follows "and" (perhaps after an adverb: "and consistently beats")."""
+    k = i - 1
+    if k >= 0 and clause[k].lower.endswith("ly") and len(clause[k].lower) > 4:
+        k -= 1
+    return k >= 1 and clause[k].lower == "and"
 
 
 _NEAR = 3  # content words next to a comparison that name its sides when the clause opens with a frame
@@ -1875,6 +2273,7 @@ def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
 
 def check_direction(ctx: _Context) -> str | None:
     claim_cmp = comparisons(ctx.claim_tokens)
+    agreed: set[str] = set()  # comparative words of claim comparisons whose sides agree with one of the abstract's
     if claim_cmp:
         # Every comparison the abstract makes: the alignment may have picked a sentence that makes none.
         evidence_cmp = [c for toks in ctx.evidence_tokens for c in comparisons(toks)]
@@ -1896,13 +2295,21 @@ def check_direction(ctx: _Context) -> str | None:
                     continue  # the sides next to the comparison agree: the rest is a frame ("Experiments show that")
                 if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
                     return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
+                if same >= 2 and not swapped and c.better & e.better and c.worse & e.worse:
+                    # "B is less X than A" for "A is more X than B": the converse, so its "less" is no change
+                    agreed |= {t.lower for t in c.clause if t.lower in _COMPARATIVES}
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:
         return reversed_range
+    moved = steps_reversed(ctx.claim_tokens, ctx.evidence_tokens, ctx.policy.steps_min_moved_words)
+    if moved:
+        return f"the abstract gives the steps in the other order: {_quote(' '.join(ctx.evidence_texts))}"
     # A change or degree word whose opposite is what the evidence says about the same thing.
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
     for dim, sign, near, word in claim_words:
+        if word.lower() in agreed:
+            continue
         same = [w for w in evidence_words if w[0] == dim and w[1] == sign and (near & w[2] or not near)
                 and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]
@@ -2095,7 +2502,10 @@ _AIM_WORDS = {"order", "aim", "aims", "aimed", "seek", "seeks", "designed", "try
 # One strength said with different words: "every" = "all" (= "each" in the abstract); "proven" = "prove".
 # Words of the evidence as strong as a strong word of the claim (stems).
 _AS_STRONG = {"sole": frozenset({"onli", "exclus"}), "guarante": frozenset({"prove", "proof", "theorem", "provabl"}),
-              "best": frozenset({"strongest", "top", "highest", "lead"})}
+              "best": frozenset({"strongest", "top", "highest", "lead", "optim"}), "optim": frozenset({"best"})}
+# ... and, in a sentence that says the words around the strong word: "selects the most promising mode" for "selects
+# the best mode".
+_AS_STRONG_NEAR = {"best": frozenset({"most"})}
 _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "prove", "proved": "prove"}
 
 
@@ -2176,6 +2586,19 @@ def _lists_before(words: Sequence[Token]) -> bool:
     return any(t.lower in ("and", "or") for t in words[-12:])
 
 
+_DETERMINERS = {"the", "these", "those", "its", "their", "our", "such", "other", "of"}
+
+
+def _floating_all(after: Token | None) -> bool:
+    """'all' gathers what was listed before it when no noun follows ("..., all without X", "..., all trained on Y"),
+    not when it quantifies the next noun ("..., all models fail")."""
+    if after is None:
+        return True
+    if after.lower in _DETERMINERS:
+        return False
+    return not after.content or after.lower.endswith(("ed", "ing"))
+
+
 def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]) -> bool:
     """'optimal up to X' where the abstract says the result matches a lower bound (or is tight) up to X."""
     after = [t.lower for t in claim[i + 1 : i + 4]]
@@ -2183,6 +2606,38 @@ def _qualified_optimal(claim: Sequence[Token], i: int, abstract: Sequence[Token]
         return False
     stems = {t.stem for t in abstract}
     return after[2] in {t.lower for t in abstract} and bool(stems & {"lower", "tight", "match"})
+
+
+_VERB_KEYS = {"solv"}  # not "can guarantee", "can eliminate": strong still
+_MODALS = {"can", "could", "may", "might"}
+def _near_words(claim: Sequence[Token], i: int, span: int = 2) -> set[str]:
+    """Stems of the content words around claim[i] (up to ``span`` content words each side, meta words aside):
+    what a strong word in a long summary sentence is said of ("questions such that exactly one of two models
+    solves them")."""
+    before = [t for t in claim[:i] if t.content and t.stem not in _META][-span:]
+    after = [t for t in claim[i + 1 :] if t.content and t.stem not in _META][:span]
+    return {t.stem for t in before + after}
+
+
+_SEQUENCE = {"then", "next", "second", "secondly", "afterwards", "finally", "later", "subsequently"}
+
+
+def _negated_elsewhere(ctx: _Context, word: Token) -> bool:
+    """The claim's part with ``word`` ("never") is said negated by a part of the abstract that shares at least two of
+    its content words: "never" is then the abstract's own negation, not a stronger claim."""
+    part = next((c for c in clauses(ctx.claim_tokens) if any(x is word for x in c)), ())
+    stems = {x.stem for x in part if x.content and x is not word}
+    return any(
+        _negated(c) and len(stems & {x.stem for x in c if x.content}) >= 2
+        and not any(x.lower in _NOT_ALWAYS for x in c)  # "does not consistently outperform" is weaker than "never"
+        for toks in ctx.sentence_tokens
+        for c in clauses(toks)
+    )
+
+
+# Words that make a negation partial: "not always", "not consistently", "not all" (weaker than "never").
+_NOT_ALWAYS = {"always", "consistently", "necessarily", "fully", "entirely", "completely", "all", "every", "uniformly",
+               "significantly", "substantially", "much", "greatly", "reliably", "systematically", "asymptotically"}  # fmt: skip
 
 
 def check_overclaim(ctx: _Context) -> str | None:
@@ -2204,20 +2659,33 @@ def check_overclaim(ctx: _Context) -> str | None:
             continue  # "optimal up to log factors" where the abstract matches lower bounds up to log factors
         if key == "all" and i + 1 < len(claim) and claim[i + 1].lower == "together":
             continue  # "all together" = jointly
+        if i and t.text[:1].isupper() and not claim[i - 1].text.endswith(":"):
+            continue  # a capital inside the sentence: part of a name ("the All of Us cohort"), not a strength
+        if key == "first" and any(w.lower in _SEQUENCE for w in claim[i + 1 :]):
+            continue  # "first trains X and then Y": an order of steps, not a priority claim
+        if key == "never" and _negated_elsewhere(ctx, t):
+            continue  # "never sees rewards" where the abstract says "observes ... but not the rewards"
         if key == "all" and i and claim[i - 1].lower in _FLOATING_BEFORE and _lists_before(claim[:i]):
             continue  # "X, Y, and Z are all handled": "all" gathers the claim's own list, it claims no more
+        if key == "all" and i and ctx.claim[: t.start].rstrip().endswith((",", "\u2014")) and _lists_before(claim[:i]) \
+                and _floating_all(claim[i + 1] if i + 1 < len(claim) else None):
+            continue  # "a dataset, a model and a framework, all built without X": the same, after a comma
         if key == "guarante" and i and _names_a_thing(claim[i - 1]):
             continue  # "has theoretical guarantees such as...": the noun names properties, it does not overclaim
         if i and claim[i - 1].lower == "to" and (i == 1 or claim[i - 2].lower in _AIM_WORDS):
             continue  # "To solve this problem, ...": an aim, not a result
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
         part = {p for p in part if p not in _META and p != t.stem} or part  # what is said, not "finds" or "every"
+        near = _near_words(claim, i)
+        if key in _VERB_KEYS and i and claim[i - 1].lower in _MODALS:
+            continue  # "questions that exactly one model can solve": what may be done, not a claim that it is
         if any(
-            any(_strong_key(a) == key for a in toks)
-            and _covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+            any(_strong_key(a) == key or a.stem in _AS_STRONG.get(key, ()) or a.stem in _AS_STRONG_NEAR.get(key, ()) for a in toks)
+            and (_covered(part, content_stems(toks)) >= ctx.policy.overclaim_sentence_coverage * len(part)
+                 or _covered(near, content_stems(toks)) >= ctx.policy.overclaim_near_coverage * len(near))
             for toks in ctx.sentence_tokens
-        ):
-            continue  # as strongly said in another sentence that says much of the claim
+        ):  # fmt: skip
+            continue  # as strongly said in another sentence that says much of the claim, or of the words around it
         if _same_phrase(claim, i, abstract, key):
             continue  # the abstract's own phrase: "approximation guarantees", "fully connected"
         if key in evidence_stems:
@@ -2307,6 +2775,18 @@ def _scope_stems(tokens: Sequence[Token]) -> list[str]:
     return out
 
 
+def _abbreviated_in(term: str, claim: Sequence[Token], evidence: Sequence[Sequence[Token]]) -> bool:
+    """The claim's hyphenated word holding ``term`` ("audio-visual") is written in the evidence as the initials of its
+    parts ("AV")."""
+    written = {t.text for toks in evidence for t in toks}
+    for t in claim:
+        parts = [p for p in t.lower.split("-") if p]
+        named = len(parts) >= 2 and any(stem(p).startswith(term) for p in parts)
+        if named and "".join(p[0] for p in parts).upper() in written:
+            return True
+    return False
+
+
 def check_scope(ctx: _Context) -> str | None:
     split = (_scope_stems(ctx.claim_tokens), _scope_stems(ctx.abstract_tokens),
              [s for toks in ctx.evidence_tokens for s in _scope_stems(toks)])  # fmt: skip
@@ -2320,6 +2800,8 @@ def check_scope(ctx: _Context) -> str | None:
         for term in group:
             if not _term_positions(term, claim) or _term_positions(term, evidence):
                 continue
+            if _abbreviated_in(term, ctx.claim_tokens, ctx.evidence_tokens):
+                continue  # "audio-visual benchmarks" where the evidence says "AV benchmarks"
             in_abstract = _term_positions(term, abstract)
             # a sibling the claim names too is not one it replaced ("recovers 3D motion from a video")
             siblings = [o for o in group if o != term and not _is_part(term, o) and _term_positions(o, evidence)
@@ -2355,7 +2837,18 @@ def _affix_scope(ctx: _Context) -> str | None:
     if narrow:
         only, other = narrow
         return f"the abstract says {only} and {other}, not only {only}: {_quote(' '.join(ctx.evidence_texts))}"
-    return None
+    return _new_setting(ctx)
+
+
+def _new_setting(ctx: _Context) -> str | None:
+    """Setting phrases of the claim ("from calibrated multi-view camera rigs", "for purely temporal sequences") with
+    at least scope_new_setting_words words the abstract never uses: a setting the abstract does not state. Fewer new
+    words than the novelty check needs, since they sit where a setting is named, not where a verb rephrases."""
+    new = list(dict.fromkeys(t.text for t in setting_words(ctx.claim_tokens)
+                             if _is_new_word(ctx, t) and not _name_suffix(t.text, ctx.abstract_tokens)))  # fmt: skip
+    if len(new) < ctx.policy.scope_new_setting_words:
+        return None
+    return f"the abstract does not state this setting: it never mentions {', '.join(repr(w) for w in new[:5])}"
 
 
 def _is_part(a: str, b: str) -> bool:
@@ -2418,28 +2911,56 @@ def _judged_word(lower: str, stem_: str) -> bool:
     return stem_ in _HEDGES or _strong_key(_token(lower, lower, stem_, 0, 0)) is not None
 
 
-def check_novelty(ctx: _Context) -> str | None:
-    novel = []
+def _is_new_word(ctx: _Context, t: Token) -> bool:
+    """A rare content word of the claim that the abstract never uses, in any form (once per token: the scope and
+    novelty checks both ask)."""
+    known = ctx.new_words.get(t.start)
+    if known is None:
+        known = ctx.new_words[t.start] = _new_word(ctx, t)
+    return known
+
+
+def _new_word(ctx: _Context, t: Token) -> bool:
+    if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
+        return False
+    if _judged_elsewhere(t):
+        return False  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
     common = ctx.policy.novel_word_max_zipf
-    for t in ctx.claim_tokens:
-        if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
-            continue
-        if _judged_elsewhere(t):
-            continue  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
-        if common < 8.0 and english_frequency(t.lower) >= common:
-            continue
-        stems = _stems_of(t)
-        if any(s in ctx.abstract_stems for s in stems):
-            continue
-        if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
-            continue
-        if _derived_from_any(t.stem, ctx.abstract_stems):
-            continue  # "failures" where the abstract says "fail", "reusable" for "reuses"
-        novel.append(t.text)
-    novel = list(dict.fromkeys(novel))
+    if common < 8.0 and english_frequency(t.lower) >= common:
+        return False
+    stems = _stems_of(t)
+    if any(s in ctx.abstract_stems for s in stems):
+        return False
+    if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
+        return False
+    # "failures" where the abstract says "fail", "reusable" for "reuses"
+    return not _derived_from_any(t.stem, ctx.abstract_stems)
+
+
+def check_novelty(ctx: _Context) -> str | None:
+    novel = list(dict.fromkeys(t.text for t in ctx.claim_tokens if _is_new_word(ctx, t)))
+    if len(novel) >= ctx.policy.novel_words_max:
+        novel = [w for w in novel if w not in _substituted(ctx)]
     if len(novel) >= ctx.policy.novel_words_max:
         return f"the abstract does not mention {', '.join(repr(w) for w in novel[:5])}"
     return None
+
+
+def _substituted(ctx: _Context) -> set[str]:
+    """Claim words (as written) that stand where the evidence has other words, one for one, between words the two
+    share in order ("calibration sets are unavoidably imperfect stand-ins" for "... inevitably imperfect
+    surrogates"): a paraphrase's substitutions, not details the claim adds."""
+    claim = [t for t in ctx.claim_tokens if t.content]
+    out: set[str] = set()
+    for toks in ctx.evidence_tokens:
+        evidence = [t for t in toks if t.content]
+        matcher = SequenceMatcher(None, [t.stem for t in claim], [t.stem for t in evidence], autojunk=False)
+        blocks = matcher.get_opcodes()
+        for k, (op, i1, i2, j1, j2) in enumerate(blocks):
+            inside = 0 < k < len(blocks) - 1 and blocks[k - 1][0] == "equal" and blocks[k + 1][0] == "equal"
+            if op == "replace" and inside and i2 - i1 == j2 - j1:
+                out |= {t.text for t in claim[i1:i2]}
+    return out
 
 
 _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
@@ -2480,7 +3001,9 @@ def check_claim(
     evidence = tuple(sentence_spans[i] for i in chosen)
     abstract_tokens = tuple(t for toks in sentence_tokens for t in toks)
     abstract_stems = set().union(*sentence_stems)
-    overlap = _overlap(claim_tokens, claim_stems, abstract_stems) if claim_stems else 1.0
+    # "According to the paper, ...": who says it is not what is said (a frame word the abstract has still counts)
+    said = claim_stems - (_FRAME - abstract_stems) or claim_stems
+    overlap = _overlap(claim_tokens, said, abstract_stems, abstract_tokens, policy.common_word_weight) if claim_stems else 1.0
     dense = max(float(sentence_sims[i]) for i in chosen)
     topical = topical_support(dense, overlap, policy)
     if topical < policy.support_threshold:

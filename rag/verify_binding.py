@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.text import _STOPWORDS
+from rag.text import _STOPWORDS, stem
 
 _CONTRAST = {"while", "whereas", "but", "however", "although", "though", "yet", "then"}
 _SENTENCE_GAP = 100.0
@@ -233,3 +233,205 @@ def crossed_parts(claim_tokens: Sequence, evidence_parts: Sequence[Sequence], mi
             if coverage > best[0] or (coverage == best[0] and found is None):
                 best = (coverage, crossed, found)
     return best[2]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Exchanged slot fillers: "on A under the pixel pipeline and on B under the latent one" said with the two settings
+# exchanged. The claim keeps every word of the evidence in its order except two terms, and each of the two stands
+# where the evidence has the other one, between the same words (the same frame: "under the _ pipeline").
+
+_WEAK_FRAME = {"a", "an", "the", "and", "or", "of", ",", ".", ":", ";", "(", ")"}
+_LIST_WORDS = {"and", "or", "nor", "both", "either", "as", "well", "versus", "vs", "respectively", "the", "a", "an"}
+_EDGE = "^"  # before the first word / after the last one
+
+
+_SLOT_WORDS = {"on", "in", "under", "for", "with", "from", "to", "at", "by", "over", "via", "than", "while", "whereas"}
+
+
+def _listed(between: Sequence[str]) -> bool:
+    """The words between two terms make them items of one list: only 'and', 'or' and commas, or those and at most
+    two other items ("speech, music and ambient sound"), but no word that opens another slot ("under", "than")."""
+    others = [w for w in between if w not in _LIST_WORDS and w.isalnum()]
+    linked = any(w in ("and", "or", ",") for w in between)
+    return not others or (linked and len(others) <= 2 and not set(others) & _SLOT_WORDS)
+
+
+def _compound(tokens: Sequence, placed: Sequence[tuple[str, float]], lo: float, hi: float) -> bool:
+    """Only content words (no function word, no punctuation) lie between two terms of the claim: one compound."""
+    between = [t for t, (_, at) in zip(tokens, placed, strict=True) if lo < at < hi]
+    return all(t.content and not t.is_punct for t in between)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    first: str  # the claim's words of the two exchanged terms, in the claim's order
+    second: str
+    in_order_before: int  # shared words in the evidence's order, as the claim stands
+    in_order_after: int  # ... with the two terms exchanged
+    shared: int  # shared words in all
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """A term: one or more units that follow each other in both texts."""
+
+    text: str
+    claim_at: tuple[float, ...]
+    evidence_at: tuple[float, ...]
+    size: int
+
+
+def _longest_in_order(items: Sequence[tuple[float, int]]) -> int:
+    """The most words of (position, words) items, taken in the given order, whose positions increase."""
+    best: list[int] = []
+    for i, (at, n) in enumerate(items):
+        best.append(n + max((best[j] for j in range(i) if items[j][0] < at), default=0))
+    return max(best, default=0)
+
+
+def _runs(units: Sequence[Unit]) -> list[_Run]:
+    """Consecutive units of the claim that are also next to each other among the evidence's units, joined."""
+    rank = {at: k for k, at in enumerate(sorted(u.evidence_at[0] for u in units))}
+    runs: list[_Run] = []
+    last = -2
+    for u in units:
+        k = rank[u.evidence_at[0]]
+        if runs and k == last + 1:
+            r = runs[-1]
+            runs[-1] = _Run(f"{r.text} {u.text}", r.claim_at + u.claim_at, r.evidence_at + u.evidence_at, r.size + len(u.words))
+        else:
+            runs.append(_Run(u.text, u.claim_at, u.evidence_at, len(u.words)))
+        last = k
+    return runs
+
+
+def _placed(tokens: Sequence, punct_weight: float, start: float = 0.0) -> list[tuple[str, float]]:
+    """(lower-case word, position) of every token, on the same scale as _positions."""
+    out, at = [], start
+    for t in tokens:
+        at += punct_weight if t.is_punct or t.lower in _CONTRAST else 1.0
+        out.append((t.lower, at))
+    return out
+
+
+def _frame(placed: Sequence[tuple[str, float]], first: float, last: float) -> tuple[str, str, str, str] | None:
+    """The two words before a term and the two after it (_EDGE beyond the text)."""
+    i = next((k for k, (_, at) in enumerate(placed) if at == first), None)
+    j = next((k for k, (_, at) in reversed(list(enumerate(placed))) if at == last), None)
+    if i is None or j is None:
+        return None
+
+    def word(k: int) -> str:
+        return placed[k][0] if 0 <= k < len(placed) else _EDGE
+
+    return word(i - 2), word(i - 1), word(j + 1), word(j + 2)
+
+
+def _same_frame(mine: tuple[str, str, str, str], theirs: tuple[str, str, str, str]) -> bool:
+    """The term stands between the same words: the word next to it on one side matches, and is a telling word
+    ('under', 'pipeline') or the next word out matches too (", the")."""
+    for near, far in ((1, 0), (2, 3)):
+        if mine[near] == theirs[near] != _EDGE and (
+            mine[near] not in _WEAK_FRAME or mine[far] == theirs[far] != _EDGE
+        ):
+            return True
+    return False
+
+
+def exchanged_terms(
+    claim_tokens: Sequence,
+    evidence_tokens: Sequence[Sequence],
+    *,
+    min_gain: int = 2,
+    min_share: float = 0.75,
+    punct_weight: float = 3.0,
+) -> Exchange | None:
+    """Two terms of the evidence put in each other's place: exchanging them back puts at least ``min_gain`` more
+    shared words in the evidence's order, and then at least ``min_share`` of all shared words are; each term stands
+    in the claim between the words that surround the other in the evidence; and the two are not items of one list
+    in the evidence ("A and B", which may be given in any order)."""
+    claim = _positions(claim_tokens, punct_weight)
+    evidence: list[tuple[str, float]] = []
+    placed: list[tuple[str, float]] = []
+    for k, toks in enumerate(evidence_tokens):
+        evidence += _positions(toks, punct_weight, start=k * _SENTENCE_GAP)
+        placed += _placed(toks, punct_weight, start=k * _SENTENCE_GAP)
+    texts = {_key(t.stem): t.text for t in claim_tokens if not t.is_punct}
+    units = _units(claim, evidence, texts)
+    if len(units) < 3:
+        return None
+    claim_placed = _placed(claim_tokens, punct_weight)
+    best: Exchange | None = None
+    singles = [_Run(u.text, u.claim_at, u.evidence_at, len(u.words)) for u in units]
+    for runs in (_runs(units), singles):
+        items = [(r.evidence_at[0], r.size) for r in runs]
+        before, shared = _longest_in_order(items), sum(n for _, n in items)
+        for i, a in enumerate(runs):
+            for j in range(i + 1, len(runs)):
+                b = runs[j]
+                if a.evidence_at[0] < b.evidence_at[0]:
+                    continue  # already in the evidence's order
+                back = list(items)
+                back[i], back[j] = (b.evidence_at[0], a.size), (a.evidence_at[0], b.size)
+                after = _longest_in_order(back)
+                if after - before < min_gain or after < min_share * shared:
+                    continue
+                if best is not None and after - before <= best.in_order_after - best.in_order_before:
+                    continue
+                frames = [_frame(claim_placed, a.claim_at[0], a.claim_at[-1]), _frame(placed, b.evidence_at[0], b.evidence_at[-1]),
+                          _frame(claim_placed, b.claim_at[0], b.claim_at[-1]), _frame(placed, a.evidence_at[0], a.evidence_at[-1])]  # fmt: skip
+                if any(f is None for f in frames) or not (_same_frame(frames[0], frames[1]) and _same_frame(frames[2], frames[3])):
+                    continue
+                lo, hi = b.evidence_at[-1], a.evidence_at[0]
+                if _listed([w for w, at in placed if lo < at < hi]):
+                    continue  # "A, C and B": items of a list, in any order
+                if _compound(claim_tokens, claim_placed, a.claim_at[-1], b.claim_at[0]):
+                    continue  # "chart reading tasks" for "tasks for reading charts": one compound turned round
+                best = Exchange(a.text, b.text, before, after, shared)
+    return best
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Steps in the other order: "anchors are first clustered and only afterwards converted into paths" where the
+# evidence says "anchors are first converted into paths; we then apply clustering".
+
+_FIRST_STEP = {"first", "firstly", "initially"}
+_LATER_STEP = {"then", "afterwards", "afterward", "subsequently", "later", "next", "finally", "second"}
+_STEP_WINDOW = 8  # content words taken after each step word
+
+
+def _step_words(words: Sequence) -> set[str]:
+    out: set[str] = set()
+    for t in words:
+        if t.content and t.lower not in _LATER_STEP:
+            out |= {_key(stem(p)) for p in t.lower.split("-") if p and p not in _STOPWORDS} if "-" in t.lower else {_key(t.stem)}
+    return out
+
+
+def steps(tokens: Sequence) -> tuple[set[str], set[str]] | None:
+    """(words of the first step, words of the later step) of a text saying "first A ... then B"; None without both."""
+    words = [t for t in tokens if not t.is_punct]
+    first = next((i for i, t in enumerate(words) if t.lower in _FIRST_STEP), None)
+    if first is None:
+        return None
+    later = next((i for i in range(first + 1, len(words)) if words[i].lower in _LATER_STEP), None)
+    if later is None:
+        return None
+    one = _step_words(words[first + 1 : later][:_STEP_WINDOW])
+    two = _step_words(words[later + 1 : later + 1 + _STEP_WINDOW])
+    return one - two, two - one
+
+
+def steps_reversed(claim_tokens: Sequence, evidence_tokens: Sequence[Sequence], min_words: int = 3) -> tuple[str, ...] | None:
+    """The claim's first step holds words of the evidence's later step and its later step words of the evidence's
+    first step, at least ``min_words`` in all and more than stay in their step: the words that moved, else None."""
+    claim = steps(claim_tokens)
+    evidence = steps([t for toks in evidence_tokens for t in toks])
+    if claim is None or evidence is None:
+        return None
+    (c1, c2), (e1, e2) = claim, evidence
+    moved = (c1 & e2) | (c2 & e1)
+    kept = len(c1 & e1) + len(c2 & e2)
+    if not (c1 & e2 and c2 & e1) or len(moved) < min_words or len(moved) <= kept:
+        return None
+    return tuple(sorted(moved))

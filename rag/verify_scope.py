@@ -148,3 +148,34 @@ def count_swapped(claim_words: Sequence[str], abstract_words: Sequence[str]) -> 
                         if stem(claim_words[i + 1]) == thing and w in (_ONE if side == "one" else _MANY))  # fmt: skip
             return word, thing
     return None
+
+
+# Words that open a setting phrase ("from a single video", "for temporal event sequences", "under the rental model").
+SETTING_OPENERS = frozenset({"on", "in", "for", "from", "with", "under", "at", "over", "across", "via", "using",
+                             "within", "into", "onto", "through", "beyond", "without"})  # fmt: skip
+# Words that end one: a clause or list boundary, another relation, or a verb that follows the phrase as a subject's
+# ("failures on rare combinations are detectable").
+_SETTING_ENDS = frozenset({"and", "or", "that", "which", "where", "while", "whereas", "but", "to", "by", "than", "as",
+                           "when", "if", "whose", "is", "are", "was", "were", "be", "been", "being", "can", "could",
+                           "may", "might", "will", "would", "should", "must", "has", "have", "had", "do", "does",
+                           "did"})  # fmt: skip
+
+
+def setting_words(tokens: Sequence) -> list:
+    """The tokens inside setting phrases: from a word of SETTING_OPENERS up to punctuation or a word of
+    _SETTING_ENDS. A phrase whose first word ends in '-ing' ("by locating", "through combining") is an action, not a
+    setting, and is skipped."""
+    out: list = []
+    inside = first = False
+    for t in tokens:
+        if t.is_punct or t.lower in _SETTING_ENDS:
+            inside = False
+        elif t.lower in SETTING_OPENERS:
+            inside = first = True
+        elif inside:
+            if first and t.lower.endswith("ing"):
+                inside = False
+                continue
+            first = False
+            out.append(t)
+    return out

@@ -18,7 +18,8 @@ def test_a_negation_of_what_the_claim_says_is_still_the_opposite():
 
 
 def test_negation_concerns_only_the_words_after_it():
-    negated = clauses(tokenize("builds a denoiser that needs one clean frame and no paired data"))[0]
+    # one part as a whole (clauses() now splits it at "and no"), to test the scope on its own
+    negated = tokenize("builds a denoiser that needs one clean frame and no paired data")
     first_part = clauses(tokenize("builds a denoiser"))[0]
     denied = clauses(tokenize("the denoiser needs paired data"))[0]
     assert not _negation_concerns(first_part, negated)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rag.verify_scope import affix_sibling, narrowed
+from rag.verify import tokenize
+from rag.verify_scope import affix_sibling, narrowed, setting_words
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 
@@ -43,3 +44,39 @@ def test_a_claim_narrowing_the_evidence_is_rejected():
     v = _check(abstract, "The grasp planner is tested only on simulated robot arms.")
     assert not v.verified and "not only simulated" in v.reason
     assert _check(abstract, "The grasp planner is tested on simulated and physical robot arms.").verified
+
+
+# --- setting phrases with words the abstract never uses -----------------------------------------------------------
+
+def _setting(text: str) -> list[str]:
+    return [t.text for t in setting_words(tokenize(text))]
+
+
+def test_setting_words_are_those_after_a_setting_opener():
+    assert _setting("The tracker recovers poses from noisy handheld footage.") == ["noisy", "handheld", "footage"]
+
+
+def test_a_setting_phrase_ends_at_a_verb_or_a_boundary():
+    assert _setting("Errors on rare object pairs are frequent, and they vanish.") == ["rare", "object", "pairs"]
+
+
+def test_an_action_after_a_preposition_is_no_setting():
+    assert _setting("The agent improves recall by locating files through ranking them.") == []
+
+
+ROBOT_ABSTRACT = ("We present a grasp planner for a single low-cost arm. "
+                  "It predicts stable grasps from one depth image of the cluttered bin.")  # fmt: skip
+
+
+def test_a_setting_the_abstract_never_states_is_rejected():
+    v = _check(ROBOT_ABSTRACT, "The planner predicts stable grasps from synchronized stereo rigs of the cluttered bin.")
+    assert not v.verified and "setting" in v.reason and "synchronized" in v.reason
+
+
+def test_the_stated_setting_in_other_order_is_accepted():
+    v = _check(ROBOT_ABSTRACT, "From one depth image of the cluttered bin, the planner predicts stable grasps.")
+    assert v.verified, v.reason
+
+
+def test_one_new_word_in_a_setting_is_left_to_the_other_checks():
+    assert _check(ROBOT_ABSTRACT, "The planner predicts stable grasps from one depth image of the messy bin.").verified
