@@ -43,7 +43,14 @@ from rag.compose import GenerationStats, extractive
 from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
-from rag.followup import condense_heuristic, last_sources, last_user_question, own_ask, with_names
+from rag.followup import (
+    condense_heuristic,
+    is_opening_words,
+    last_sources,
+    last_user_question,
+    own_ask,
+    with_names,
+)
 from rag.gloss import gloss, readable_by_encoder
 from rag.lexicon import (
     GENERIC_TERMS,
@@ -383,7 +390,7 @@ def work_names(snapshot: IndexSnapshot, abstract_id: str, linking: Linking) -> l
     label when that is a name (not the abstract's opening words), and the question's mentions linked to either
     (a typo: "AsayBench"). Not a dataset or model the work uses: "evaluated on FooQA" asks about FooQA."""
     label = snapshot.abstracts[abstract_id].label
-    names = [n for n in (snapshot.own_name(abstract_id), None if label.endswith("…") else label) if n]
+    names = [n for n in (snapshot.own_name(abstract_id), None if is_opening_words(label) else label) if n]
     lowered = {n.lower() for n in names}
     return [*names, *(link.mention for link in linking.links if link.name.surface.lower() in lowered)]
 

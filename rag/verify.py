@@ -35,7 +35,7 @@ from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms, steps_reversed
-from rag.verify_scope import SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
+from rag.verify_scope import AUXILIARY_VERBS, SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -1061,8 +1061,7 @@ _SLOT_SKIPPED = {"a", "an", "the", "its", "their", "our", "single"}
 def _term_like(tokens: Sequence[Token], rare: float) -> bool:
     """A term rather than a word of the language: hyphenated ('state-space'), written as a name ('GPT-4o', 'ResNet'),
     or rare (Zipf below ``rare``: 'softmax', 'finches')."""
-    return any("-" in t.lower or any(c.isupper() or c.isdigit() for c in t.text[1:]) or english_frequency(t.lower) < rare
-               for t in tokens)  # fmt: skip
+    return any("-" in t.lower for t in tokens) or _rare_or_named(tokens, rare)
 
 
 def _raw_around(tokens: Sequence[Token], first: Token, last: Token) -> tuple[Token | None, Token | None]:
@@ -1362,8 +1361,7 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
 
 
 # Words that start a second predicate after "and" ("... without labels and is faster", "and also improves").
-_AUXILIARIES = {"is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should", "must", "has",
-                "have", "had", "does", "do", "did", "remains", "remain", "becomes", "become"}  # fmt: skip
+_AUXILIARIES = AUXILIARY_VERBS | {"remains", "remain", "becomes", "become"}
 # Verbs of results and methods in the third person, which start a predicate after "and" (rarely a plural noun).
 _FINITE_VERBS = {"relies", "requires", "achieves", "yields", "attains", "enables", "provides", "remains", "keeps",
                  "preserves", "retains", "generalizes", "generalises", "scales", "learns", "produces", "reaches",

@@ -155,10 +155,12 @@ SETTING_OPENERS = frozenset({"on", "in", "for", "from", "with", "under", "at", "
                              "within", "into", "onto", "through", "beyond", "without"})  # fmt: skip
 # Words that end one: a clause or list boundary, another relation, or a verb that follows the phrase as a subject's
 # ("failures on rare combinations are detectable").
+# Auxiliary and modal verbs in their finite forms: after "and" they start a second predicate (rag.verify), after a
+# setting phrase they end it.
+AUXILIARY_VERBS = frozenset({"is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should",
+                             "must", "has", "have", "had", "do", "does", "did"})  # fmt: skip
 _SETTING_ENDS = frozenset({"and", "or", "that", "which", "where", "while", "whereas", "but", "to", "by", "than", "as",
-                           "when", "if", "whose", "is", "are", "was", "were", "be", "been", "being", "can", "could",
-                           "may", "might", "will", "would", "should", "must", "has", "have", "had", "do", "does",
-                           "did"})  # fmt: skip
+                           "when", "if", "whose", "be", "been", "being"}) | AUXILIARY_VERBS  # fmt: skip
 
 
 def setting_words(tokens: Sequence) -> list:
