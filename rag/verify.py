@@ -1712,12 +1712,14 @@ def check_polarity(ctx: _Context) -> str | None:
                 if done and (w in free or len(without & content_stems(c)) >= 2):  # "real-world" and "tuning"
                     return f"the abstract says it is without {w}: {_quote(text)}"
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
-    claim_words = {t.lower for t in ctx.claim_tokens if _is_content(t)}
-    evidence_words = {t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)}
+    claim_order = list(dict.fromkeys(t.lower for t in ctx.claim_tokens if _is_content(t)))
+    evidence_order = list(dict.fromkeys(t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)))
+    claim_words, evidence_words = set(claim_order), set(evidence_order)
     if _double_flip(ctx, claim_words, evidence_words):
         return None
-    for word in claim_words - evidence_words:
-        for other in evidence_words - claim_words:
+    # in the texts' order, so the reason given is the same on every run (a set's order changes with the hash seed)
+    for word in (w for w in claim_order if w not in evidence_words):
+        for other in (o for o in evidence_order if o not in claim_words):
             if _prefix_antonym(word, other) and not _said_negated(ctx, other) and not _lessened(ctx.claim_tokens, word):
                 return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
             if (
