@@ -465,12 +465,8 @@ class HybridRetriever:
         ``dense_weight`` overrides the policy's share of the dense score (0 for a question the encoder cannot read).
         """
         snap = self.snapshot
-        if linked is None:  # called on its own (rag search, eval): spell mistyped words as the corpus does
-            if not readable_by_encoder(question):  # e.g. Chinese: English glosses from a dictionary
-                question = gloss(question) or question
-            question, _ = snap.lexicon.correct(
-                question, min_ratio=self.policy.fuzzy_min_ratio, min_chars=self.policy.fuzzy_min_chars
-            )
+        if linked is None:  # called on its own (rag search, eval): read the question as answering does
+            question = search_text(snap.lexicon, question, self.policy)
             linked = link_weights(snap, question, self.policy)
         n_abstracts = len(snap.abstracts)
         dense_chunks: dict[str, float] = {}
@@ -698,6 +694,17 @@ def lexical_trust(strength: float, low: float, high: float) -> float:
     if high <= low:
         return 1.0 if strength >= high else 0.0
     return min(1.0, max(0.0, (strength - low) / (high - low)))
+
+
+def search_text(lexicon: Lexicon, question: str, policy: AnswerPolicy) -> str:
+    """The text a question is searched with on its own (``rag search``, eval's retrieval figures): one the encoder
+    cannot read (e.g. Chinese) glossed into English word by word, each word's sense chosen among the corpus's words
+    where it can be (as the answering path glosses it, so the figures measure what answers see); then mistyped
+    words spelt as the corpus spells them."""
+    if not readable_by_encoder(question):
+        question = gloss(question, known=lexicon.stems.__contains__) or question
+    corrected, _ = lexicon.correct(question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
+    return corrected
 
 
 def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> dict[str, float]:

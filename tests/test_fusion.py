@@ -20,6 +20,7 @@ from rag.retrieve import (
     posterior_fuse,
     query_words,
     score_fuse,
+    search_text,
     softmax_scores,
     top_mean_by_group,
     with_links,
@@ -256,3 +257,32 @@ def test_bm25_ideal_is_the_saturated_score_of_every_known_word():
     assert float(index.scores("QuillNet ribosome").max()) < ideal
     assert bm25_ideal(index, ["zebra"]) == 0.0
     assert bm25_strength(index, words, ideal / 2) == pytest.approx(0.5)
+
+
+class _FakeLexicon:
+    """A fake lexicon: knows the stems given, corrects nothing."""
+
+    def __init__(self, stems: set[str]) -> None:
+        self.stems = stems
+
+    def correct(self, question: str, **_: object) -> tuple[str, list[str]]:
+        return question, []
+
+
+def test_a_question_the_encoder_cannot_read_is_searched_with_its_gloss_in_the_corpus_words(monkeypatch):
+    seen = {}
+
+    def fake_gloss(question, known=None):
+        seen["known"] = known
+        return "large model" if known and known("larg") else "big model"
+
+    monkeypatch.setattr("rag.retrieve.gloss", fake_gloss)
+    text = search_text(_FakeLexicon({"larg", "model"}), "\u5927\u6a21\u578b", AnswerPolicy())
+    assert text == "large model"
+    assert seen["known"]("model") and not seen["known"]("zebra")
+
+
+def test_an_english_question_is_searched_as_written():
+    assert search_text(_FakeLexicon(set()), "Which tokenizer reads proteins?", AnswerPolicy()) == (
+        "Which tokenizer reads proteins?"
+    )
