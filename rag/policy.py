@@ -7,8 +7,6 @@ single question.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -24,27 +22,6 @@ class AnswerPolicy(BaseModel):
         le=1.0,
         description="Share of the min-max-normalised dense score in the fused abstract score (the rest is BM25, "
         "scaled by how far BM25 is trusted for the question: bm25_trust_low/high). Fitted on dev.",
-    )
-    fusion_method: Literal["minmax", "posterior"] = Field(
-        default="minmax",
-        description="How the dense and BM25 abstract scores are fused. 'minmax': each side min-max-normalised, BM25's "
-        "share scaled by how far it is trusted for the question (bm25_trust_*, dense_clear_gap_*). 'posterior': "
-        "each side's scores turned into shares by a softmax at its own temperature (fusion_dense_temperature, "
-        "fusion_bm25_temperature), mixed by fusion_dense_weight, so each side counts as far as it has one clear "
-        "winner for the question (rag.retrieve.posterior_fuse).",
-    )
-    fusion_dense_temperature: float = Field(
-        default=0.025,
-        gt=0.0,
-        description="Softmax temperature of the dense abstract scores (cosine) in 'posterior' fusion: the cosine gap "
-        "that counts as clear. Fitted on dev: the likelihood of the gold abstract under dense alone peaks at "
-        "0.02-0.03.",
-    )
-    fusion_bm25_temperature: float = Field(
-        default=0.03,
-        gt=0.0,
-        description="Softmax temperature of the BM25 abstract scores in 'posterior' fusion, in units of the share of "
-        "the question a match covers (score over (k1+1)*sum of the question words' idf). Fitted on dev.",
     )
     bm25_trust_low: float = Field(
         default=0.10,

@@ -494,16 +494,6 @@ class HybridRetriever:
             fused = {a: bm25_best[a] for a in bm25_ranking}
         elif self.fusion == "rrf":
             fused = rrf_fuse([(dense_ranking, self.dense_weight), (bm25_ranking, 1.0)], self.rrf_k)
-        elif self.policy.fusion_method == "posterior":
-            weight = self.policy.fusion_dense_weight if dense_weight is None else dense_weight
-            ideal = bm25_ideal(snap.bm25, words) if bm25_best else 0.0
-            fused = posterior_fuse(
-                dense_best,
-                {a: s / ideal for a, s in bm25_best.items()} if ideal > 0 else {},
-                weight,
-                self.policy.fusion_dense_temperature,
-                self.policy.fusion_bm25_temperature,
-            )
         else:
             weight = self.policy.fusion_dense_weight if dense_weight is None else dense_weight
             trust = 1.0
@@ -566,46 +556,6 @@ def score_fuse(
     return dict(fused)
 
 
-def softmax_scores(scores: Mapping[str, float], temperature: float) -> dict[str, float]:
-    """``scores`` turned into shares summing to 1: ``exp(score / temperature)``, normalised over the candidates. A
-    ranking whose best stands far above the rest (in units of ``temperature``) puts nearly all of it on its best; a
-    flat one spreads it evenly."""
-    if not scores:
-        return {}
-    keys = list(scores)
-    values = np.array([scores[k] for k in keys], dtype=np.float64) / max(temperature, 1e-9)
-    values = np.exp(values - values.max())
-    values /= values.sum()
-    return dict(zip(keys, values.tolist(), strict=True))
-
-
-def posterior_fuse(
-    dense: Mapping[str, float],
-    lexical: Mapping[str, float],
-    dense_weight: float,
-    dense_temperature: float,
-    lexical_temperature: float,
-) -> dict[str, float]:
-    """A mixture of the two rankings' shares (:func:`softmax_scores`): ``dense_weight`` times the dense share plus
-    the rest times the lexical one (``lexical``: BM25 scores over :func:`bm25_ideal`, the share of the question a
-    match covers, so that one temperature reads alike for short and long questions).
-
-    Each side counts as far as it is sure for THIS question: a side whose scores are flat (a paraphrase's few common
-    words in BM25; a dense field of close runners-up) spreads its share and barely moves the order, while a side with
-    one clear winner puts its share on it. The temperatures are the scales at which a gap counts as clear, fitted
-    on dev (by the likelihood of the gold abstract under each side alone, then by hit@1)."""
-    fused: dict[str, float] = defaultdict(float)
-    for scores, weight, temperature in (
-        (dense, dense_weight, dense_temperature),
-        (lexical, 1.0 - dense_weight, lexical_temperature),
-    ):
-        if weight <= 0:
-            continue
-        for aid, share in softmax_scores(scores, temperature).items():
-            fused[aid] += weight * share
-    return dict(fused)
-
-
 def query_words(question: str, policy: AnswerPolicy) -> list[str]:
     """The content words BM25 matches for a question: without the words of the request itself
     (rag.question.lexical_words) when ``policy.lexical_skips_request_words``, else all of them."""
@@ -641,22 +591,14 @@ def bm25_strength(index: BM25Index, words: Sequence[str] | str, top_score: float
     A question that copies an abstract's rare words scores high; a paraphrase, whose best match shares only a few
     common words, scores low, and its BM25 ranking says little about which abstract it means.
     """
-    if top_score <= 0:
-        return 0.0
-    ideal = bm25_ideal(index, words)
-    return min(1.0, top_score / ideal) if ideal > 0 else 0.0
-
-
-def bm25_ideal(index: BM25Index, words: Sequence[str] | str) -> float:
-    """The BM25 score of a document holding every known query word at saturating frequency, ``(k1 + 1) * sum(idf)``
-    (0 when no query word is in the index): the scale of a question's BM25 scores."""
     terms = _known_terms(index, content_words(words) if isinstance(words, str) else words)
-    if not terms or index.n_docs == 0:
+    if not terms or index.n_docs == 0 or top_score <= 0:
         return 0.0
     indptr = index.weights.indptr  # CSC: documents holding each term
     doc_freq = np.array([indptr[t + 1] - indptr[t] for t in terms], dtype=np.float64)
     idf = np.log1p((index.n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
-    return (index.k1 + 1.0) * float(idf.sum())
+    ideal = (index.k1 + 1.0) * float(idf.sum())
+    return min(1.0, top_score / ideal) if ideal > 0 else 0.0
 
 
 def fusion_trust(

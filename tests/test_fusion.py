@@ -11,17 +11,14 @@ from rag.bm25 import BM25Index
 from rag.policy import AnswerPolicy
 from rag.retrieve import (
     HybridRetriever,
-    bm25_ideal,
     bm25_strength,
     dense_clarity,
     fusion_trust,
     lexical_scores,
     lexical_trust,
-    posterior_fuse,
     query_words,
     score_fuse,
     search_text,
-    softmax_scores,
     top_mean_by_group,
     with_links,
 )
@@ -201,62 +198,6 @@ def test_when_both_rankings_agree_on_the_winner_bm25_keeps_its_share():
     clear = {"a": 0.8, "b": 0.5, "c": 0.45, "d": 0.4}
     assert fusion_trust(0.25, clear, policy, lexical_top="a") == pytest.approx(0.75)
     assert fusion_trust(0.25, clear, policy, lexical_top="b") == 0.0
-
-
-def test_softmax_shares_sum_to_one_and_keep_the_order():
-    shares = softmax_scores({"a": 0.7, "b": 0.6, "c": 0.2}, 0.05)
-    assert sum(shares.values()) == pytest.approx(1.0)
-    assert shares["a"] > shares["b"] > shares["c"]
-    assert softmax_scores({}, 0.05) == {}
-
-
-def test_a_clear_winner_takes_nearly_all_of_its_share_a_flat_ranking_spreads_it():
-    clear = softmax_scores({"a": 0.8, "b": 0.5, "c": 0.45}, 0.03)
-    flat = softmax_scores({"a": 0.51, "b": 0.50, "c": 0.49}, 0.03)
-    assert clear["a"] > 0.99
-    assert max(flat.values()) < 0.5
-
-
-def test_softmax_shares_do_not_depend_on_a_shift_of_the_scores():
-    scores = {"a": 0.8, "b": 0.5, "c": 0.45}
-    shifted = {k: v - 0.3 for k, v in scores.items()}
-    for key, share in softmax_scores(scores, 0.05).items():
-        assert softmax_scores(shifted, 0.05)[key] == pytest.approx(share)
-
-
-def test_posterior_fusion_lets_the_surer_side_decide():
-    # dense: one clear winner; lexical: two close favourites of a few shared words
-    dense = {"a": 0.80, "b": 0.55, "c": 0.50}
-    weak_lexical = {"b": 0.21, "c": 0.20, "a": 0.19}
-    fused = posterior_fuse(dense, weak_lexical, 0.5, 0.03, 0.03)
-    assert max(fused, key=fused.get) == "a"
-    # the question copies one abstract's rare words; dense has only close candidates
-    flat_dense = {"a": 0.52, "b": 0.51, "c": 0.50}
-    strong_lexical = {"c": 0.70, "a": 0.20, "b": 0.15}
-    fused = posterior_fuse(flat_dense, strong_lexical, 0.5, 0.03, 0.03)
-    assert max(fused, key=fused.get) == "c"
-
-
-def test_posterior_fusion_with_no_dense_weight_is_the_lexical_order():
-    fused = posterior_fuse({"a": 0.9, "b": 0.1}, {"b": 0.5, "a": 0.4}, 0.0, 0.03, 0.03)
-    assert set(fused) == {"a", "b"}
-    assert fused["b"] > fused["a"]
-    assert sum(fused.values()) == pytest.approx(1.0)
-
-
-def test_posterior_fusion_of_one_side_alone_still_ranks_it():
-    assert posterior_fuse({}, {"a": 0.3, "b": 0.1}, 0.5, 0.03, 0.03)["a"] > 0.0
-    assert posterior_fuse({"a": 0.3}, {}, 0.5, 0.03, 0.03) == {"a": pytest.approx(0.5)}
-
-
-def test_bm25_ideal_is_the_saturated_score_of_every_known_word():
-    index = BM25Index(DOCS)
-    words = content_words("QuillNet ribosome zebra")
-    ideal = bm25_ideal(index, words)
-    assert ideal > 0
-    assert float(index.scores("QuillNet ribosome").max()) < ideal
-    assert bm25_ideal(index, ["zebra"]) == 0.0
-    assert bm25_strength(index, words, ideal / 2) == pytest.approx(0.5)
 
 
 class _FakeLexicon:
