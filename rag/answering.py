@@ -57,8 +57,6 @@ from rag.lexicon import (
     Link,
     Linking,
     Vocabulary,
-    cooccurrence,
-    document_frequency,
     english_words,
     is_name_like,
 )
@@ -81,7 +79,7 @@ from rag.question import (
     unit_asked,
     value_asked,
 )
-from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
+from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract, correct_question, link_question
 from rag.settings import VerifyPolicy
 from rag.text import content_words, numbers_in
 
@@ -185,33 +183,13 @@ def rank(
     """Correct the spelling, profile the question, link its names and rank abstracts (``retrieve``'s first step)."""
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
-    corrected, fixes = snapshot.lexicon.correct(
-        fix_shape_words(question),  # "paers on …", "is tehre a paper": the words of the question's shape first
-        min_ratio=policy.fuzzy_min_ratio,
-        min_chars=policy.fuzzy_min_chars,
-        common_zipf=policy.typo_common_zipf,
-        word_min_chars=policy.typo_min_chars,
-        edits=policy.typo_edits,
-        long_edits=policy.typo_long_edits,
-        long_chars=policy.typo_long_chars,
-        frequency=document_frequency(snapshot.bm25),
-        together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
-        if policy.real_word_typos
-        else None,
-        context=cooccurrence(snapshot.sentence_bm25) if policy.typo_context else None,
-    )
+    # "paers on …", "is tehre a paper": the words of the question's shape first, then names and words
+    corrected, fixes = correct_question(snapshot, question, policy)
     prof = profile(corrected)
     if more is not None:
         prof = replace(prof, shape="followup")
     readable = readable_by_encoder(question)
-    linking = snapshot.lexicon.link(
-        prof.text,
-        min_ratio=policy.fuzzy_min_ratio,
-        min_chars=policy.fuzzy_min_chars,
-        corpus_text=snapshot.lowered_corpus,
-        common_zipf=policy.typo_common_zipf,
-        neighbour_zipf=policy.plain_name_neighbour_zipf,
-    )
+    linking = link_question(snapshot, prof.text, policy)
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
     weights = linking.abstract_weights()

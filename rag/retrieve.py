@@ -20,7 +20,7 @@ from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import Lexicon, introduced_name, single_owner_names
+from rag.lexicon import Lexicon, Linking, cooccurrence, document_frequency, introduced_name, single_owner_names
 from rag.manifest import (
     LazyChunks,
     LoweredText,
@@ -31,7 +31,7 @@ from rag.manifest import (
     release_pages,
 )
 from rag.policy import AnswerPolicy
-from rag.question import lexical_words
+from rag.question import fix_shape_words, lexical_words
 from rag.roles import ROLES, Role
 from rag.store import ChunkStore
 from rag.text import Span, content_words
@@ -466,7 +466,7 @@ class HybridRetriever:
         """
         snap = self.snapshot
         if linked is None:  # called on its own (rag search, eval): read the question as answering does
-            question = search_text(snap.lexicon, question, self.policy)
+            question = search_text(snap, question, self.policy)
             linked = link_weights(snap, question, self.policy)
         n_abstracts = len(snap.abstracts)
         dense_chunks: dict[str, float] = {}
@@ -638,21 +638,53 @@ def lexical_trust(strength: float, low: float, high: float) -> float:
     return min(1.0, max(0.0, (strength - low) / (high - low)))
 
 
-def search_text(lexicon: Lexicon, question: str, policy: AnswerPolicy) -> str:
+def search_text(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> str:
     """The text a question is searched with on its own (``rag search``, eval's retrieval figures): one the encoder
     cannot read (e.g. Chinese) glossed into English word by word, each word's sense chosen among the corpus's words
-    where it can be (as the answering path glosses it, so the figures measure what answers see); then mistyped
-    words spelt as the corpus spells them."""
+    where it can be (as the answering path glosses it); then spelt and linked as answering reads it
+    (:func:`correct_question`, :func:`link_question`), so the figures measure what answers see."""
     if not readable_by_encoder(question):
-        question = gloss(question, known=lexicon.stems.__contains__) or question
-    corrected, _ = lexicon.correct(question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
-    return corrected
+        question = gloss(question, known=snapshot.lexicon.stems.__contains__) or question
+    return correct_question(snapshot, question, policy)[0]
+
+
+def correct_question(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> tuple[str, list[str]]:
+    """The question with its mistyped words spelt as the corpus spells them, and the corrections made: the words of
+    the question's shape first ("paers on", "is tehre a paper"), then names and words (rag.lexicon.Lexicon.correct
+    with the policy's typo settings). The one reading of a question's spelling, for answering and for search."""
+    return snapshot.lexicon.correct(
+        fix_shape_words(question),
+        min_ratio=policy.fuzzy_min_ratio,
+        min_chars=policy.fuzzy_min_chars,
+        common_zipf=policy.typo_common_zipf,
+        word_min_chars=policy.typo_min_chars,
+        edits=policy.typo_edits,
+        long_edits=policy.typo_long_edits,
+        long_chars=policy.typo_long_chars,
+        frequency=document_frequency(snapshot.bm25),
+        together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
+        if policy.real_word_typos
+        else None,
+        context=cooccurrence(snapshot.sentence_bm25) if policy.typo_context else None,
+    )
+
+
+def link_question(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> Linking:
+    """The corpus names a (corrected) question mentions, linked through the lexicon with the policy's settings: the
+    one linking of a question, for answering and for search."""
+    return snapshot.lexicon.link(
+        question,
+        min_ratio=policy.fuzzy_min_ratio,
+        min_chars=policy.fuzzy_min_chars,
+        corpus_text=snapshot.lowered_corpus,
+        common_zipf=policy.typo_common_zipf,
+        neighbour_zipf=policy.plain_name_neighbour_zipf,
+    )
 
 
 def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> dict[str, float]:
     """Abstracts using a name the question mentions -> 1/sqrt(how many abstracts use that name)."""
-    linking = snapshot.lexicon.link(question, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
-    return linking.abstract_weights()
+    return link_question(snapshot, question, policy).abstract_weights()
 
 
 def top_mean_by_group(keys: Sequence[str], sizes: Sequence[int], values: np.ndarray, best: int) -> dict[str, float]:

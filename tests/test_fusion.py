@@ -210,6 +210,12 @@ class _FakeLexicon:
         return question, []
 
 
+def _fake_snapshot(stems: set[str]) -> SimpleNamespace:
+    """A fake snapshot: the fake lexicon and a real BM25 index over DOCS (the spelling's word frequencies)."""
+    index = BM25Index(DOCS)
+    return SimpleNamespace(lexicon=_FakeLexicon(stems), bm25=index, sentence_bm25=index, chunks=[])
+
+
 def test_a_question_the_encoder_cannot_read_is_searched_with_its_gloss_in_the_corpus_words(monkeypatch):
     seen = {}
 
@@ -218,12 +224,19 @@ def test_a_question_the_encoder_cannot_read_is_searched_with_its_gloss_in_the_co
         return "large model" if known and known("larg") else "big model"
 
     monkeypatch.setattr("rag.retrieve.gloss", fake_gloss)
-    text = search_text(_FakeLexicon({"larg", "model"}), "\u5927\u6a21\u578b", AnswerPolicy())
+    text = search_text(_fake_snapshot({"larg", "model"}), "\u5927\u6a21\u578b", AnswerPolicy())
     assert text == "large model"
     assert seen["known"]("model") and not seen["known"]("zebra")
 
 
 def test_an_english_question_is_searched_as_written():
-    assert search_text(_FakeLexicon(set()), "Which tokenizer reads proteins?", AnswerPolicy()) == (
+    assert search_text(_fake_snapshot(set()), "Which tokenizer reads proteins?", AnswerPolicy()) == (
         "Which tokenizer reads proteins?"
+    )
+
+
+def test_search_reads_the_shape_words_as_answering_does():
+    # the misspelt words of the question's shape are fixed before the corpus's names and words
+    assert search_text(_fake_snapshot(set()), "is tehre a paper on tokenizers?", AnswerPolicy()) == (
+        "is there a paper on tokenizers?"
     )
