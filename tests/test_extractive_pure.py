@@ -768,3 +768,30 @@ def test_with_detail_adds_the_sentence_right_after_the_proposal():
     other = ev("a", 1, 0.9, "Kettles are slow.", role="background")
     assert [e.row for e in with_detail([other], [other, detail], "proposal", ("method",))] == [1]
     assert [e.row for e in with_detail([proposal, detail], [proposal, detail], "proposal", ("method",))] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("We show that every stable filter is a sum of decays.", True),
+        ("We further prove that the bound is tight.", True),
+        ("The analysis reveals that two regimes exist.", True),
+        ("Experiments on three kettles show gains of 12%.", False),
+        ("Our method outperforms the baselines.", False),
+    ],
+)
+def test_states_finding_tells_a_shown_claim_from_an_evaluation_report(sentence, expected):
+    from rag.compose.extractive import states_finding
+
+    assert states_finding(sentence) is expected
+
+
+def test_the_added_result_sentence_is_the_one_stating_what_the_work_shows():
+    profile = QuestionProfile(text="Why is boiling slow?", kind="general", topic_words=("boil",), shape="fact")
+    evidence = [
+        ev("a", 0, 1.0, "Boiling is slow in most kettles.", role="background"),
+        ev("a", 6, 0.5, "Experiments on ten kettles confirm a 12% gain.", role="result"),
+        ev("a", 4, 0.1, "We prove that boiling time grows with the coil's gap.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, proposal_sentences=0, core_extra=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 4]

@@ -82,9 +82,26 @@ def plan_single(
         chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
     if profile.kind == "general" and profile.shape in policy.core_shapes:  # what the work proposes and finds
         wants = [("proposal", policy.core_proposal_sentences), ("result", policy.core_result_sentences)]
-        chosen = with_role(chosen, evidence, wants, len(chosen) + policy.core_extra)
+        # of the result sentences, one stating what the work shows ("We prove that …") before an evaluation report
+        findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
+        chosen = with_role(chosen, findings_first, wants, len(chosen) + policy.core_extra)
         chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
     return ExtractivePlan([abstract_id], chosen)
+
+
+_FINDING = re.compile(
+    r"\bwe\s+(?:\w+\s+)?(?:show|prove|find|establish|reveal|demonstrate)\s+that\b"
+    r"|\b(?:formali[sz]ation|analysis|theory|bound|characteri[sz]ation)\s+(?:\w+\s+)?(?:reveals|shows|establishes|implies)"
+    r"\s+that\b",
+    re.I,
+)
+
+
+def states_finding(sentence: str) -> bool:
+    """Whether the sentence states what the work shows or proves ("We show that every X is Y", "The analysis reveals
+    that …"), not how it was evaluated ("Experiments on A show gains"): the explanation a why- or how-question asks
+    for."""
+    return bool(_FINDING.search(sentence))
 
 
 def with_detail(
