@@ -16,8 +16,9 @@ Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
 
 _LIST = re.compile(
-    r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|methods)\b"
-    r"|(?:list|name|find|show)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
+    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
+    r"methods|publications|contributions|submissions)\b"
+    r"|(?:list|name|find|show|identify|enumerate)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
     r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
     r"|(?:are|is)\s+there\s+(?:anything|something)\s+(?:on|about)\b"
     r"|what\s+(?:work|research)\b"
@@ -25,7 +26,23 @@ _LIST = re.compile(
     # "papers dealing with X", "studies evaluating on Y" (one "paper where …" is a lookup of one paper)
     r"|(?:any\s+)?(?:papers|studies)\s+(?:which|where|in|for|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
     # a keyword query naming what it wants: "neurosymbolic AI papers", "diffusion model studies?"
-    r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)(?:[\w/+-]+\s+){1,5}(?:papers|studies)\s*[?.!]?\s*$)",
+    r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)"
+    r"(?![^?]*\b(?:how|why|whether)\b)(?:[\w/+-]+\s+){1,5}"
+    r"(?:papers|studies|research|(?<!\bnot\s)(?<!n't\s)(?<!\bto\s)(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)works?)"
+    r"\s*[?.!]?\s*$"
+    # "works on X", "research on X", "all papers about X"
+    r"|(?:all\s+|the\s+)?(?:papers|works|studies|research|articles|publications)\s+(?:on|about|regarding|into|for|"
+    r"related\s+to|w/)(?!\w)"
+    # "which ones use X", "who works on X", "what's out there on X", "what do we have on X"
+    r"|which\s+ones\b|who\s+(?:else\s+)?(?:works?|is\s+working|stud(?:y|ies)|is\s+studying|is\s+doing|tackles?)\b"
+    r"|what(?:'s|\s+is)?\s+(?:out\s+there|(?:do\s+)?we\s+have|there\s+is)\s+(?:on|about|for|regarding)\b)"
+    # a request for papers anywhere in it: "give me all the X papers", "i need papers on X", "pls list papers on X",
+    # "what are the X papers"
+    r"|\b(?:list|give\s+me|show\s+me|get\s+me|find(?:\s+me)?|need|want|looking\s+for|search(?:ing)?\s+for)\s+"
+    r"(?:(?:all|the|any|some|every|of|me)\s+)*(?:[\w/+-]+\s+){0,4}?(?:papers|works|studies|abstracts|articles|"
+    r"publications)\b"
+    r"|\b(?:papers|works|studies|abstracts|articles)\s+(?:are\s+there|exist)\b"
+    r"|\bwhat\s+(?:are|were)\s+(?:all\s+)?the\s+(?:[\w/+-]+\s+){0,5}?(?:papers|works|studies|abstracts|articles)\b",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(
@@ -335,11 +352,14 @@ _YES_NO = re.compile(
     r"(?:on|about)\b"
     # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
     r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|using|uses|"
-    r"with|w/|that|which|for|regarding|related\s+to|in)(?!\w))",
+    r"with|w/|that|which|for|regarding|related\s+to|in)(?!\w)"
+    # "is there any X paper", "does anyone do X", "anyone working on X?"
+    r"|(?:is|are)\s+there\s+(?:any|a|an|some)\s+(?:[\w/+-]+\s+){1,4}?(?:papers?|works?|stud(?:y|ies)|research)\b"
+    r"|(?:does|has|did|have)\s+any(?:one|body)\b|any(?:one|body)\s+(?:working|work(?:ed)?|done|doing|tried|stud\w+)\b)",
     re.I,
 )
 _SUMMARY = re.compile(
-    r"\bsummar\w+\b|\boverview\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
+    r"\bsummar\w+\b|\boverview\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection)\s+(?:say|find|show|report|tell\s+us|conclude)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )
