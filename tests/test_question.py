@@ -9,6 +9,7 @@ from rag.question import (
     QuestionProfile,
     classify,
     clauses,
+    compare_aspect,
     compare_parts,
     example_spans,
     focus_words,
@@ -855,3 +856,25 @@ def test_asks_takeaway():
 )
 def test_short_requests_for_papers(question, shape):
     assert profile(question).shape == shape
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("Are there papers on graph coarsening?", "list"),  # plural: asks for the papers
+        ("Any works that evaluate graph coarsening?", "list"),
+        ("Is there a paper on graph coarsening?", "yes_no"),
+        ("Any work evaluating graph coarsening on road networks?", "yes_no"),
+        ("What does this collection contain on graph coarsening?", "summary"),
+        ("Both FooNet and BarNet prune graphs; what does each one remove?", "compare"),
+        ("Contrast FooNet with BarNet in terms of what data each uses and how it was collected.", "compare"),
+    ],
+)
+def test_more_request_shapes(question, shape):
+    assert profile(question).shape == shape
+
+
+def test_compare_parts_stop_before_the_aspect():
+    question = "Contrast FooNet with BarNet in terms of what data each uses and how it was collected."
+    assert compare_parts(question) == ["FooNet", "BarNet"]
+    assert compare_aspect(question) == "what data each uses and how it was collected"
