@@ -298,6 +298,13 @@ class AnswerPolicy(BaseModel):
         description="List answers quote a paper's contribution sentence when it scores within this of the paper's "
         "best sentence (else the best sentence).",
     )
+    lowercase_name_zipf: float = Field(
+        default=2.5,
+        ge=0.0,
+        description="A list question naming in lower case something the corpus always capitalises ('qwen', 'shapley') "
+        "lists the papers naming it, as when typed with capitals, unless the name's words are English (in the word "
+        "list or at least this frequent on the Zipf scale: 'gaussian', 'mixture-of-experts' are terms).",
+    )
     list_floor: float = Field(default=0.45, ge=0.0, description="... and scores at least this.")
     list_max: int = Field(default=10, ge=1, description="Most papers in a list or summary answer.")
     list_shortlist: int = Field(
