@@ -223,6 +223,31 @@ class AnswerPolicy(BaseModel):
         "elaboration_shapes) may add, so that it does not push out the sentences the answer's roles asked for. "
         "Fitted on dev.",
     )
+    core_shapes: tuple[str, ...] = Field(
+        default=("fact", "how_why"),
+        description="Question shapes whose single-paper answers to a general question (not one asking for a number "
+        "or a name) also quote what the work proposes and what it finds (core_proposal_sentences, "
+        "core_result_sentences), up to core_extra sentences beyond the ones chosen, and the sentence right after the "
+        "proposal when it details it (detail_roles). A paraphrased question shares its words with the sentences "
+        "restating the problem, while the facts it asks for sit in the proposal and the findings. Of the result "
+        "sentences, one stating what the work shows ('We prove that …') comes before an evaluation report. Fitted on "
+        "dev: key facts of the answered single-paper questions 0.916 -> 0.947 (the i set, measured after: 0.817 -> "
+        "0.897), 3.3 -> 3.7 sentences.",
+    )
+    core_proposal_sentences: int = Field(
+        default=1, ge=0, description="See core_shapes: at least this many sentences saying what the work proposes."
+    )
+    core_result_sentences: int = Field(
+        default=1, ge=0, description="See core_shapes: at least this many result sentences (what the work finds)."
+    )
+    core_extra: int = Field(
+        default=2, ge=0, description="See core_shapes: most sentences those roles may add beyond the chosen ones."
+    )
+    detail_roles: tuple[str, ...] = Field(
+        default=("method", "result"),
+        description="See core_shapes: the roles the sentence right after the quoted proposal may have to be quoted "
+        "with it ('We propose FooNet. It first encodes …' -> both).",
+    )
     answer_role_sentences: int = Field(
         default=3,
         ge=0,
