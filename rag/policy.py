@@ -363,7 +363,7 @@ class AnswerPolicy(BaseModel):
     )
     abstain_bias: float = Field(default=-2.87, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=5.97, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=5.96, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
         default=2.66,
@@ -375,7 +375,7 @@ class AnswerPolicy(BaseModel):
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=0.83, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=0.82, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
         default=0.00,
@@ -403,12 +403,12 @@ class AnswerPolicy(BaseModel):
         default=0.76, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=0.82,
+        default=0.83,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=3.97,
+        default=3.96,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
