@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -32,75 +32,27 @@ from rapidfuzz import fuzz, process
 from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS, Span, name_singular
 from rag.text import NUMBER_WORDS as _NUMBER_WORDS
-from rag.text import stem as _snowball
 from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms, steps_reversed
 from rag.verify_scope import AUXILIARY_VERBS, SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
+from rag.verify_tokens import (
+    _DASHES,
+    _META,
+    Token,
+    _Context,
+    _derived_from_any,
+    _is_content,
+    _quote,
+    _stems_of,
+    _token,
+    content_stems,
+    derived,
+    english_frequency,
+    stem,
+    tokenize,
+)
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
-
-def stem(word: str) -> str:
-    return _snowball(word.lower())  # the one Snowball stemmer (rag/text.py), as content words use
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Tokens
-
-
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.\u2010\u2011\u2013][A-Za-z0-9]+)*%?|[,;:()]")
-_DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2013": "-", "\u2019": "'"})  # "Bradley–Terry" = "Bradley-Terry"
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    text: str  # as written
-    lower: str
-    stem: str
-    start: int
-    end: int
-    is_punct: bool = False
-    content: bool = False  # not punctuation, not a stopword, a number or longer than one letter
-
-
-def _token(text: str, lower: str, stem_: str, start: int, end: int) -> Token:
-    punct = text in ",;:()"
-    content = not punct and lower not in _STOPWORDS and (len(lower) > 1 or lower.isdigit())
-    return Token(text, lower, stem_, start, end, punct, content)
-
-
-@lru_cache(maxsize=20_000)
-def tokenize(text: str) -> tuple[Token, ...]:
-    out = []
-    for m in _TOKEN.finditer(text):
-        raw = m.group(0)
-        if raw.endswith((".",)):
-            raw = raw.rstrip(".")
-        lower = raw.lower().translate(_DASHES)
-        if lower.endswith("'s"):
-            lower = lower[:-2]
-        out.append(_token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
-    return tuple(out)
-
-
-def _is_content(token: Token) -> bool:
-    return token.content
-
-
-def _stems_of(token: Token) -> list[str]:
-    """A hyphenated word counts as itself and as its parts ("zero-shot" -> zero-shot, zero, shot)."""
-    if "-" not in token.lower:
-        return [token.stem]
-    parts = [p for p in token.lower.split("-") if p and p not in _STOPWORDS]
-    return [token.stem, *(stem(p) for p in parts)]
-
-
-def content_stems(tokens: Sequence[Token]) -> frozenset[str]:
-    return _content_stems(tuple(tokens))
-
-
-@lru_cache(maxsize=50_000)
-def _content_stems(tokens: tuple[Token, ...]) -> frozenset[str]:
-    return frozenset(s for t in tokens if t.content for s in _stems_of(t))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -126,28 +78,6 @@ class Verdict:
     def evidence_span(self) -> Span:
         """One span covering the evidence (for the single start/end offsets the answer format has)."""
         return Span(min(s.start for s in self.evidence), max(s.end for s in self.evidence))
-
-
-@dataclass(slots=True)
-class _Context:
-    claim: str
-    claim_tokens: tuple[Token, ...]
-    claim_stems: set[str]
-    abstract: str
-    abstract_tokens: tuple[Token, ...]
-    abstract_stems: set[str]
-    evidence_texts: list[str]
-    evidence_tokens: list[tuple[Token, ...]]
-    sentence_texts: list[str] = field(default_factory=list)  # every sentence of the abstract
-    sentence_tokens: list[tuple[Token, ...]] = field(default_factory=list)
-    evidence_stems: set[str] = field(default_factory=set)
-    policy: VerifyPolicy = field(default_factory=VerifyPolicy)
-    new_words: dict[int, bool] = field(default_factory=dict)  # _is_new_word by token position, computed once
-
-
-def _quote(text: str, limit: int = 220) -> str:
-    text = " ".join(text.split())
-    return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1].rstrip()}…'"
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -2865,36 +2795,6 @@ def _surface(term: str, tokens: Sequence[Token], ctx: _Context | None = None) ->
                 n = len(term.split())
                 return " ".join(x.text for x in pool[i : i + n]) if n > 1 else t.text
     return term
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Novel details
-
-
-_META = {stem(w) for w in "paper abstract author study studi result results find findings finding report approach "
-         "framework method model technique propos work demonstr show reveal".split()}  # fmt: skip
-
-
-@lru_cache(maxsize=50_000)
-def english_frequency(word: str) -> float:
-    """Zipf frequency of ``word`` in English (0 unknown .. ~7 'the'; wordfreq's list, read from disk)."""
-    from rag.word_frequency import zipf_frequency
-
-    return zipf_frequency(word)
-
-
-_DERIVED_MIN = 4  # letters the shorter stem must have for a longer one to count as derived from it
-
-
-def derived(a: str, b: str) -> bool:
-    """One stem is the other with a derivational ending ('fail' / 'failur', 'reus' / 'reusabl', 'identifi' /
-    'identifiabl'): the shorter (at least four letters) starts the longer, which adds at most five letters."""
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return len(short) >= _DERIVED_MIN and long.startswith(short) and len(long) - len(short) <= 5
-
-
-def _derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
-    return len(word) >= _DERIVED_MIN and any(derived(word, s) for s in stems if s[:3] == word[:3])
 
 
 def _judged_elsewhere(t: Token) -> bool:

@@ -4,7 +4,8 @@ sentence the claim is closest to)."""
 
 from __future__ import annotations
 
-from rag.verify import _negated, clauses, tokenize
+from rag.verify import _negated, clauses
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 # --- a "without" part ends where a second predicate starts --------------------------------------------------------
@@ -96,7 +97,8 @@ def test_a_comparison_turned_round_is_still_rejected():
 
 
 def _overlap_of(claim: str, abstract: str) -> float:
-    from rag.verify import _overlap, content_stems
+    from rag.verify import _overlap
+    from rag.verify_tokens import content_stems
 
     claim_tokens, abstract_tokens = tokenize(claim), tokenize(abstract)
     return _overlap(claim_tokens, content_stems(claim_tokens), set(content_stems(abstract_tokens)), abstract_tokens)
@@ -223,7 +225,8 @@ def test_a_unicode_superscript_reads_as_a_power():
 
 def test_an_everyday_word_missing_costs_less_than_a_term_missing():
     from rag.settings import VerifyPolicy
-    from rag.verify import _overlap, content_stems
+    from rag.verify import _overlap
+    from rag.verify_tokens import content_stems
 
     abstract = tokenize("Deferring calibration past the midpoint degrades accuracy of the tagger.")
     stems = set(content_stems(abstract))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rag.verify import comparisons, tokenize
+from rag.verify import comparisons
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 
