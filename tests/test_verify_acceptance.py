@@ -48,7 +48,7 @@ def test_the_same_result_denied_is_still_rejected():
 
 
 def test_a_latex_number_with_spaced_thousands_reads_as_one_number():
-    from rag.verify import quantities
+    from rag.verify_numbers import quantities
 
     assert [q.value for q in quantities("We train $3, 150$ probes.")] == [3150.0]
     assert [q.value for q in quantities("We train $3{,}150$ probes.")] == [3150.0]
@@ -198,14 +198,14 @@ def test_best_restates_optimal():
 
 
 def test_an_exponent_is_no_quantity():
-    from rag.verify import quantities
+    from rag.verify_numbers import quantities
 
     assert [q.value for q in quantities("with $R^2$ falling from 0.71 to 0.40")] == [0.71, 0.40]
     assert [q.value for q in quantities("in $O(n^{3})$ time for 12 graphs")] == [12.0]
 
 
 def test_a_number_joined_to_a_word_counts_that_word():
-    from rag.verify import quantities
+    from rag.verify_numbers import quantities
 
     (q,) = [q for q in quantities("a 450-question benchmark") if q.value == 450]
     assert "question" in q.counted
