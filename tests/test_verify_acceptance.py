@@ -97,7 +97,7 @@ def test_a_comparison_turned_round_is_still_rejected():
 
 
 def _overlap_of(claim: str, abstract: str) -> float:
-    from rag.verify import _overlap
+    from rag.verify_align import _overlap
     from rag.verify_tokens import content_stems
 
     claim_tokens, abstract_tokens = tokenize(claim), tokenize(abstract)
@@ -225,7 +225,7 @@ def test_a_unicode_superscript_reads_as_a_power():
 
 def test_an_everyday_word_missing_costs_less_than_a_term_missing():
     from rag.settings import VerifyPolicy
-    from rag.verify import _overlap
+    from rag.verify_align import _overlap
     from rag.verify_tokens import content_stems
 
     abstract = tokenize("Deferring calibration past the midpoint degrades accuracy of the tagger.")

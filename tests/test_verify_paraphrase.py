@@ -203,7 +203,7 @@ def test_shorter_where_the_abstract_says_longer():
 
 
 def test_overlap_counts_other_forms_and_closed_compounds():
-    from rag.verify import _overlap
+    from rag.verify_align import _overlap
     from rag.verify_tokens import content_stems
 
     claim = tokenize("The running time fails rarely")
