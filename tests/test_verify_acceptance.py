@@ -4,7 +4,7 @@ sentence the claim is closest to)."""
 
 from __future__ import annotations
 
-from rag.verify import _negated, clauses
+from rag.verify_clauses import _negated, clauses
 from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
