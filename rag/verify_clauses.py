@@ -242,3 +242,8 @@ def _free_of(token: Token) -> Token | None:
     Of 'shadow-model-free', the last word ('model'; `_free_parts` gives them all)."""
     parts = _free_parts(token)
     return parts[-1] if parts else None
+
+
+# A claim part starting with one of these before a comma is a setting ("In the extrapolative regime, ...").
+_FRAGMENT_START = {"in", "on", "for", "across", "under", "at", "during", "from", "over", "within", "among", "after",
+                   "before", "beyond", "throughout", "compared"}  # fmt: skip

@@ -101,6 +101,20 @@ def _quote(text: str, limit: int = 220) -> str:
     return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1].rstrip()}…'"
 
 
+def _sentence_of(ctx: _Context, clause: Sequence[Token]) -> str:
+    for text, toks in zip(ctx.evidence_texts + ctx.sentence_texts, ctx.evidence_tokens + ctx.sentence_tokens, strict=True):
+        if clause and any(t is clause[0] for t in toks):
+            return text
+    return ctx.evidence_texts[0] if ctx.evidence_texts else ""
+
+
+def _sentence_with(ctx: _Context, word: str) -> str:
+    for text, toks in zip(ctx.evidence_texts, ctx.evidence_tokens, strict=True):
+        if any(t.lower == word for t in toks):
+            return text
+    return ctx.evidence_texts[0] if ctx.evidence_texts else ""
+
+
 _META = {stem(w) for w in "paper abstract author study studi result results find findings finding report approach "
          "framework method model technique propos work demonstr show reveal".split()}  # fmt: skip
 
@@ -125,3 +139,4 @@ def derived(a: str, b: str) -> bool:
 
 def _derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
     return len(word) >= _DERIVED_MIN and any(derived(word, s) for s in stems if s[:3] == word[:3])
+
