@@ -5,8 +5,8 @@ Similarities are faked: the sentence named by ``best`` is the one the claim is c
 
 from __future__ import annotations
 
-from rag.verify import _trend_words
 from rag.verify_clauses import clauses
+from rag.verify_direction import _trend_words
 from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
