@@ -37,26 +37,24 @@ from rag.verify_clauses import (
     _negated,
     clauses,
 )
-from rag.verify_comparatives import _COMPARATIVES, _TRENDS, _VERB_PREFIXES
 from rag.verify_direction import _is_adverb, check_direction, comparisons
 from rag.verify_entities import (
     _is_abbreviation,
     _name_suffix,
     check_entities,
 )
+from rag.verify_novelty import _is_new_word, _judged_elsewhere, check_novelty
 from rag.verify_numbers import check_numbers
-from rag.verify_overclaim import _HEDGES, _strong_key, check_overclaim
+from rag.verify_overclaim import check_overclaim
 from rag.verify_polarity import _ANTONYM_WORDS, check_polarity
 from rag.verify_scope import SETTING_OPENERS, affix_sibling, count_swapped, narrowed, setting_words
 from rag.verify_tokens import (
     _META,
     Token,
     _Context,
-    _derived_from_any,
     _is_content,
     _quote,
     _stems_of,
-    _token,
     content_stems,
     derived,
     english_frequency,
@@ -682,72 +680,6 @@ def _surface(term: str, tokens: Sequence[Token], ctx: _Context | None = None) ->
                 n = len(term.split())
                 return " ".join(x.text for x in pool[i : i + n]) if n > 1 else t.text
     return term
-
-
-def _judged_elsewhere(t: Token) -> bool:
-    """A comparison, change or strength word, which the direction and overclaim checks judge, not a new detail."""
-    return _judged_word(t.lower, t.stem)
-
-
-@lru_cache(maxsize=20_000)
-def _judged_word(lower: str, stem_: str) -> bool:
-    if stem_.startswith(_VERB_PREFIXES) or lower in _COMPARATIVES or lower in _TRENDS:
-        return True
-    if any(stem_ == k or (len(k) >= 5 and stem_.startswith(k)) for k in _TRENDS):
-        return True
-    return stem_ in _HEDGES or _strong_key(_token(lower, lower, stem_, 0, 0)) is not None
-
-
-def _is_new_word(ctx: _Context, t: Token) -> bool:
-    """A rare content word of the claim that the abstract never uses, in any form (once per token: the scope and
-    novelty checks both ask)."""
-    known = ctx.new_words.get(t.start)
-    if known is None:
-        known = ctx.new_words[t.start] = _new_word(ctx, t)
-    return known
-
-
-def _new_word(ctx: _Context, t: Token) -> bool:
-    if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
-        return False
-    if _judged_elsewhere(t):
-        return False  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
-    common = ctx.policy.novel_word_max_zipf
-    if common < 8.0 and english_frequency(t.lower) >= common:
-        return False
-    stems = _stems_of(t)
-    if any(s in ctx.abstract_stems for s in stems):
-        return False
-    if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
-        return False
-    # "failures" where the abstract says "fail", "reusable" for "reuses"
-    return not _derived_from_any(t.stem, ctx.abstract_stems)
-
-
-def check_novelty(ctx: _Context) -> str | None:
-    novel = list(dict.fromkeys(t.text for t in ctx.claim_tokens if _is_new_word(ctx, t)))
-    if len(novel) >= ctx.policy.novel_words_max:
-        novel = [w for w in novel if w not in _substituted(ctx)]
-    if len(novel) >= ctx.policy.novel_words_max:
-        return f"the abstract does not mention {', '.join(repr(w) for w in novel[:5])}"
-    return None
-
-
-def _substituted(ctx: _Context) -> set[str]:
-    """Claim words (as written) that stand where the evidence has other words, one for one, between words the two
-    share in order ("calibration sets are unavoidably imperfect stand-ins" for "... inevitably imperfect
-    surrogates"): a paraphrase's substitutions, not details the claim adds."""
-    claim = [t for t in ctx.claim_tokens if t.content]
-    out: set[str] = set()
-    for toks in ctx.evidence_tokens:
-        evidence = [t for t in toks if t.content]
-        matcher = SequenceMatcher(None, [t.stem for t in claim], [t.stem for t in evidence], autojunk=False)
-        blocks = matcher.get_opcodes()
-        for k, (op, i1, i2, j1, j2) in enumerate(blocks):
-            inside = 0 < k < len(blocks) - 1 and blocks[k - 1][0] == "equal" and blocks[k + 1][0] == "equal"
-            if op == "replace" and inside and i2 - i1 == j2 - j1:
-                out |= {t.text for t in claim[i1:i2]}
-    return out
 
 
 _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
