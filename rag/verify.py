@@ -17,6 +17,23 @@ The caller supplies the MiniLM similarity of the claim to each abstract sentence
    mentions.
 
 A failed check caps the support below the threshold, so ``support`` and ``verified`` never disagree.
+
+This module is the public entry point (``check_claim``, ``Verdict``, ``CheckFailure`` and the order of ``CHECKS``);
+each step lives in a module of its own, which says what it catches and what it cannot:
+
+- rag/verify_tokens.py: tokens, stems, word forms, and the context (``_Context``) every check reads
+- rag/verify_align.py: alignment and topical support
+- rag/verify_clauses.py: clauses and negation (used by the polarity, attribution, direction, swap, overclaim checks)
+- rag/verify_comparatives.py: the words of comparison and change, with their dimension and sign
+- rag/verify_numbers.py: ``numbers``
+- rag/verify_entities.py: ``entities``
+- rag/verify_swap.py: ``swap`` and ``roles`` (with rag/verify_binding.py)
+- rag/verify_polarity.py: ``polarity``
+- rag/verify_attribution.py: ``attribution``
+- rag/verify_direction.py: ``direction``
+- rag/verify_overclaim.py: ``overclaim``
+- rag/verify_scope_check.py: ``scope`` (with rag/verify_scope.py)
+- rag/verify_novelty.py: ``novelty``
 """
 
 from __future__ import annotations
@@ -29,21 +46,14 @@ from rag.text import Span
 from rag.verify_align import _FRAME, _overlap, align, topical_support
 from rag.verify_attribution import check_attribution
 from rag.verify_direction import check_direction
-from rag.verify_entities import (
-    check_entities,
-)
+from rag.verify_entities import check_entities
 from rag.verify_novelty import check_novelty
 from rag.verify_numbers import check_numbers
 from rag.verify_overclaim import check_overclaim
 from rag.verify_polarity import check_polarity
 from rag.verify_scope_check import check_scope
 from rag.verify_swap import check_roles, check_swap
-from rag.verify_tokens import (
-    _Context,
-    _quote,
-    content_stems,
-    tokenize,
-)
+from rag.verify_tokens import _Context, _quote, content_stems, tokenize
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -74,32 +84,7 @@ class Verdict:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# One term put in place of another the abstract uses elsewhere
-
-
-# --------------------------------------------------------------------------------------------------------------
-# One term of a slot replaced by another: "on linear attention and state-space models" where the sentence has "on
-# linear attention and softmax attention models", "in social budgerigars" where it has "in social zebra finches".
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Clauses, polarity
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Attribution: what the abstract says of prior work is not the paper's claim
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Direction of comparisons and changes
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Overclaim
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Settings and scope
+# The checks, by name
 
 
 _CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
