@@ -21,7 +21,7 @@ A failed check caps the support below the threshold, so ``support`` and ``verifi
 This module is the public entry point (``check_claim``, ``Verdict``, ``CheckFailure`` and the order of ``CHECKS``);
 each step lives in a module of its own, which says what it catches and what it cannot:
 
-- rag/verify_tokens.py: tokens, stems, word forms, and the context (``_Context``) every check reads
+- rag/verify_tokens.py: tokens, stems, word forms, and the context (``CheckContext``) every check reads
 - rag/verify_align.py: alignment and topical support
 - rag/verify_clauses.py: clauses and negation (used by the polarity, attribution, direction, swap, overclaim checks)
 - rag/verify_comparatives.py: the words of comparison and change, with their dimension and sign
@@ -53,7 +53,7 @@ from rag.verify_overclaim import check_overclaim
 from rag.verify_polarity import check_polarity
 from rag.verify_scope_check import check_scope
 from rag.verify_swap import check_roles, check_swap
-from rag.verify_tokens import _Context, _quote, content_stems, tokenize
+from rag.verify_tokens import CheckContext, content_stems, quote_text, tokenize
 
 CHECKS = ("numbers", "entities", "swap", "polarity", "attribution", "direction", "roles", "overclaim", "scope", "novelty")
 
@@ -87,7 +87,7 @@ class Verdict:
 # The checks, by name
 
 
-_CHECK_FUNCTIONS: dict[str, Callable[[_Context], str | None]] = {
+_CHECK_FUNCTIONS: dict[str, Callable[[CheckContext], str | None]] = {
     "numbers": check_numbers,
     "entities": check_entities,
     "swap": check_swap,
@@ -133,7 +133,7 @@ def check_claim(
     if topical < policy.support_threshold:
         reason = f"the abstract is about something else (support {topical:.2f} < {policy.support_threshold:.2f})"
         return Verdict(False, topical, reason, evidence, topical, (CheckFailure("support", reason),))
-    ctx = _Context(
+    ctx = CheckContext(
         claim=claim,
         claim_tokens=claim_tokens,
         claim_stems=claim_stems,
@@ -158,5 +158,5 @@ def check_claim(
     if failures:
         return Verdict(False, min(topical, policy.failed_check_cap), failures[0].reason, evidence, topical,
                        tuple(failures))  # fmt: skip
-    quoted = _quote(" ".join(ctx.evidence_texts), 160)
+    quoted = quote_text(" ".join(ctx.evidence_texts), 160)
     return Verdict(True, topical, f"the abstract states it: {quoted}", evidence, topical)

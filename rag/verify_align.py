@@ -21,7 +21,7 @@ from rag.settings import VerifyPolicy
 from rag.text import _STOPWORDS
 from rag.text import NUMBER_WORDS as _NUMBER_WORDS
 from rag.verify_entities import _acronym_of, _pair_acronym_of
-from rag.verify_tokens import Token, _derived_from_any, _stems_of, english_frequency, stem
+from rag.verify_tokens import Token, derived_from_any, english_frequency, stem, stems_of
 
 
 def align(claim_stems: set[str], sentence_stems: Sequence[set[str]], sims: Sequence[float], policy: VerifyPolicy) -> list[int]:
@@ -52,12 +52,12 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
     found = claim_stems & abstract_stems
     missing = claim_stems - found
     if missing:
-        found |= {s for s in missing if _derived_from_any(s, abstract_stems)}
+        found |= {s for s in missing if derived_from_any(s, abstract_stems)}
         for t in claim_tokens:  # "shadow-model-free", "transformer-based": the thing named is the abstract's
             if "-" in t.lower and t.stem in missing:
                 parts = [stem(p) for p in t.lower.split("-") if p and p not in _STOPWORDS]
                 named = [p for p in parts if p not in _COMPOUND_ENDINGS]
-                if named and len(named) < len(parts) and all(p in abstract_stems or _derived_from_any(p, abstract_stems) for p in named):
+                if named and len(named) < len(parts) and all(p in abstract_stems or derived_from_any(p, abstract_stems) for p in named):
                     found |= {t.stem, *parts} & claim_stems
         words = [t for t in claim_tokens if not t.is_punct]
         for a, b in zip(words, words[1:], strict=False):
@@ -82,7 +82,7 @@ def _stem_weights(claim_tokens: tuple[Token, ...], common_weight: float) -> dict
         if not t.content:
             continue
         words = [t.lower] if "-" not in t.lower else [t.lower, *(p for p in t.lower.split("-") if p)]
-        for stem_, word in zip(_stems_of(t), words, strict=False):
+        for stem_, word in zip(stems_of(t), words, strict=False):
             if any(c.isdigit() for c in word):
                 out[stem_] = 1.0
                 continue

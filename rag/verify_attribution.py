@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.verify_clauses import _NEGATION, _OWN_START, _negated, clauses
-from rag.verify_entities import _looks_like_name
-from rag.verify_tokens import Token, _Context, _quote, _stems_of, content_stems
+from rag.verify_clauses import _OWN_START, NEGATION, clauses, is_negated
+from rag.verify_entities import looks_like_name
+from rag.verify_tokens import CheckContext, Token, content_stems, quote_text, stems_of
 
 _PRIOR_MARKERS = {"existing", "prior", "previous", "conventional", "traditional", "current", "standard", "earlier",
                   "classical", "classic", "popular", "typical", "common", "mainstream", "many", "most", "other"}  # fmt: skip
@@ -78,7 +78,7 @@ def _comma_parts(span: Sequence[Token], text: str) -> list[list[Token]]:
     return [p for p in parts if p] if len(parts) > 1 else []
 
 
-def check_attribution(ctx: _Context) -> str | None:
+def check_attribution(ctx: CheckContext) -> str | None:
     """The claim gives the paper (its method, "we") what the abstract says of existing methods."""
     lowered = {t.lower for t in ctx.claim_tokens}
     words = [t.lower for t in ctx.claim_tokens if not t.is_punct]
@@ -89,19 +89,19 @@ def check_attribution(ctx: _Context) -> str | None:
     self_noun = any(
         a.lower in ("the", "this", "our") and b.lower in _SELF_NOUNS for a, b in zip(words, words[1:], strict=False)
     )
-    if not (self_noun or lowered & _SELF or any(_looks_like_name(t, first=i == 0) for i, t in enumerate(words))):
+    if not (self_noun or lowered & _SELF or any(looks_like_name(t, first=i == 0) for i, t in enumerate(words))):
         return None
-    if any(_negated(c) for c in clauses(ctx.claim_tokens)):
+    if any(is_negated(c) for c in clauses(ctx.claim_tokens)):
         return None
     # "Like existing methods, ZedX does P": what P says, measured against the claim (the likening part aside)
     core = set().union(*(content_stems(c) for c in clauses(ctx.claim_tokens) if not _likens(c))) if likened else set()
-    core -= {s for t in words if _looks_like_name(t, first=False) for s in _stems_of(t)}  # the paper's name
+    core -= {s for t in words if looks_like_name(t, first=False) for s in stems_of(t)}  # the paper's name
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
         spans = _prior_spans(toks)
         # a part of a long prior-work span ("rely on post-hoc adjustment, operating at the output level") counts too
         parts = [p for span in spans for p in _comma_parts(span, text)]
         for span in spans + [p for p in parts if p not in spans]:
-            stems = content_stems(span) - _NEGATION
+            stems = content_stems(span) - NEGATION
             if len(stems) < 3:
                 continue
             shared = ctx.claim_stems & stems
@@ -112,5 +112,5 @@ def check_attribution(ctx: _Context) -> str | None:
             own = [content_stems(o) for o in ctx.sentence_tokens if o is not toks and not _prior_spans(o)]
             if any(len(shared & o) >= ctx.policy.attribution_min_coverage * len(shared) for o in own):
                 continue
-            return f"the abstract says this of other work, not of this paper: {_quote(text)}"
+            return f"the abstract says this of other work, not of this paper: {quote_text(text)}"
     return None

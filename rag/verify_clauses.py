@@ -5,7 +5,7 @@ compare one by one, and whether each part is negated. Pure text.
 of its own: "without X", "unlike X" / "in contrast to X" (up to where the main clause starts), "rather than X",
 "instead of X", "replaces X with Y" (X is denied), "X-free" (read as "without X"), "has yet to" (read as "not").
 A negated part ends at "and" / "or" when a new predicate starts ("without labels and consistently outperforms"),
-and at its means ("without labels by combining X"). ``_negated`` counts negations, so "not ... without" cancel,
+and at its means ("without labels by combining X"). ``is_negated`` counts negations, so "not ... without" cancel,
 while "no A and no B" is one.
 
 Cannot tell: a negation word used as an adjective beyond the listed ones ("failed parents", "missing modalities");
@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rag.verify_comparatives import _TRENDS, _VERB_PREFIXES
-from rag.verify_entities import _looks_like_name
+from rag.verify_comparatives import TRENDS, VERB_PREFIXES
+from rag.verify_entities import looks_like_name
 from rag.verify_scope import AUXILIARY_VERBS
-from rag.verify_tokens import Token, _is_content, _token, stem
+from rag.verify_tokens import Token, is_content, make_token, stem
 
-_NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot", "unable", "fail", "fails",
+NEGATION = {"not", "no", "never", "none", "nor", "neither", "nothing", "cannot", "unable", "fail", "fails",
              "unavailable", "missing", "impossible", "infeasible", "inaccessible", "nonexistent", "unattainable",
              "failed", "failing", "lack", "lacks", "lacking", "absent", "without", "hardly", "barely", "avoid",
              "avoids", "avoiding", "avoided", "freedom", "free", "prevent", "prevents", "preventing", "prevented",
@@ -36,7 +36,7 @@ _MEANS = {"by", "via", "through", "using", "thereby", "thus"}
 
 
 def _is_negation(token: Token) -> bool:
-    return token.lower in _NEGATION or token.lower.endswith("n't")
+    return token.lower in NEGATION or token.lower.endswith("n't")
 
 
 def clauses(tokens: Sequence[Token]) -> tuple[tuple[Token, ...], ...]:
@@ -59,10 +59,10 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.lower in ("in", "as") and tuple(x.lower for x in tokens[i : i + 3]) in _UNLIKE_PHRASES:
             # "In contrast to X, ..." says what "Unlike X, ..." says
             unlike, skip = True, 2
-            out.append([_token("not", "not", "not", t.start, t.end)])
+            out.append([make_token("not", "not", "not", t.start, t.end)])
             continue
         if t.lower == "yet" and after == "to":  # "has yet to produce" = has not produced
-            out[-1].append(_token("not", "not", "not", t.start, t.end))
+            out[-1].append(make_token("not", "not", "not", t.start, t.end))
             continue
         if t.lower == "yet" and before is not None and not before.is_punct and before.lower not in ("and", "but"):
             continue  # "has not yet produced": an adverb, not "..., yet ..."
@@ -78,7 +78,7 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         link = _REPLACE.get(t.lower)
         if link and after not in ("by", "with", "for") and any(x.lower == link for x in tokens[i + 2 : i + 12]):
             replacing = link  # "replaces X with Y", "swaps X for Y" say "instead of X, Y": X is denied
-            out.append([_token(t.text, "not", "not", t.start, t.end)])  # written as the verb, read as "not"
+            out.append([make_token(t.text, "not", "not", t.start, t.end)])  # written as the verb, read as "not"
             continue
         if t.text == "(" and before is not None and before.end == t.start and not before.is_punct:
             attached += 1  # "g(T)", "f(x)": notation, not a parenthesis between clauses
@@ -92,27 +92,27 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
         if t.lower in _CONDITION_STARTS and after in ("no", "not", "none", "nothing"):
             out.append([])  # "a score for judging samples when no reference exists": the condition is a part
             continue
-        if t.lower in ("and", "or") and after in ("no", "not", "never", "without") and out[-1] and not _negated(out[-1]):
+        if t.lower in ("and", "or") and after in ("no", "not", "never", "without") and out[-1] and not is_negated(out[-1]):
             out.append([])  # "needs one model and no shadow models": only the part after "and" is negated
             continue
-        if t.lower in ("and", "or") and out[-1] and _negated(out[-1]) and _starts_predicate(tokens, i + 1):
+        if t.lower in ("and", "or") and out[-1] and is_negated(out[-1]) and _starts_predicate(tokens, i + 1):
             # "without labels and consistently outperforms X", "needs no labels and relies on Y": the negated part
             # ends at "and"
             out.append([])
             continue
         free = _free_parts(t)
         if free:  # "a training-free rule" = a rule without training
-            out.append([_token("without", "without", "without", t.start, t.end), *free])
+            out.append([make_token("without", "without", "without", t.start, t.end), *free])
             out.append([])
             continue
-        if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(_is_content(x) for x in out[-1][1:]):
+        if t.lower in _MEANS and out[-1] and out[-1][0].lower == "without" and any(is_content(x) for x in out[-1][1:]):
             # "without labels by combining X": the means are said positively ("without using X" stays negated)
             out.append([t])
             continue
         if t.lower == "no" and before is not None and before.lower == "with" and out[-1] and out[-1][-1] is before:
             # "improves X even with no new data": a condition, like "without new data", not a denial of X
             out[-1] = out[-1][:-1]
-            out.append([_token("without", "without", "without", before.start, t.end)])
+            out.append([make_token("without", "without", "without", before.start, t.end)])
             continue
         rather = t.lower == "than" and i > 0 and tokens[i - 1].lower == "rather"
         instead = t.lower == "of" and i > 0 and tokens[i - 1].lower == "instead"
@@ -120,11 +120,11 @@ def _clauses(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], ...]:
             unlike = t.lower == "unlike"
             if rather or instead:
                 out[-1] = out[-1][:-1]
-            negation = t if t.lower == "without" else _token("not", "not", "not", t.start, t.end)
+            negation = t if t.lower == "without" else make_token("not", "not", "not", t.start, t.end)
             out.append([negation])
             continue
         out[-1].append(t)
-    return tuple(tuple(c) for c in out if any(_is_content(t) for t in c))
+    return tuple(tuple(c) for c in out if any(is_content(t) for t in c))
 
 
 # Words that start a second predicate after "and" ("... without labels and is faster", "and also improves").
@@ -152,10 +152,10 @@ def _starts_predicate(tokens: Sequence[Token], j: int) -> bool:
     if t.lower in _AUXILIARIES:
         return True
     if _is_adverb_word(t):
-        return j + 1 < len(tokens) and not tokens[j + 1].is_punct and not _looks_like_name(tokens[j + 1], first=False)
+        return j + 1 < len(tokens) and not tokens[j + 1].is_punct and not looks_like_name(tokens[j + 1], first=False)
     if not t.lower.endswith("s") or t.lower.endswith("ss"):
         return False
-    return t.lower in _FINITE_VERBS or t.stem.startswith(_VERB_PREFIXES) or any(t.stem.startswith(k) for k in _TRENDS if len(k) >= 4)
+    return t.lower in _FINITE_VERBS or t.stem.startswith(VERB_PREFIXES) or any(t.stem.startswith(k) for k in TRENDS if len(k) >= 4)
 
 
 _CONDITION_STARTS = {"when", "where", "whenever", "if", "once"}
@@ -177,7 +177,7 @@ def _starts_main(token: Token) -> bool:
         return False
     if token.lower in _SUBJECT_START:
         return True
-    return _looks_like_name(token, first=False)
+    return looks_like_name(token, first=False)
 
 
 def _free_parts(token: Token) -> tuple[Token, ...]:
@@ -189,7 +189,7 @@ def _free_parts(token: Token) -> tuple[Token, ...]:
         return ()
     out, at = [], token.start
     for w in words:
-        out.append(_token(w, w, stem(w), at, at + len(w)))
+        out.append(make_token(w, w, stem(w), at, at + len(w)))
         at += len(w) + 1
     return tuple(out)
 
@@ -217,7 +217,7 @@ def _negates(clause: Sequence[Token], i: int) -> bool:
 _COORDINATORS = {"and", "or", "nor", ","}
 
 
-def _negated(clause: Sequence[Token]) -> bool:
+def is_negated(clause: Sequence[Token]) -> bool:
     """An odd number of negations ("not ... without" cancel). A negation right after "and" / "or" / "nor" that
     follows another one repeats it for the next item ("no A and no B", "neither A nor B") and does not cancel it."""
     count, seen = 0, False
@@ -245,5 +245,5 @@ def _free_of(token: Token) -> Token | None:
 
 
 # A claim part starting with one of these before a comma is a setting ("In the extrapolative regime, ...").
-_FRAGMENT_START = {"in", "on", "for", "across", "under", "at", "during", "from", "over", "within", "among", "after",
+FRAGMENT_START = {"in", "on", "for", "across", "under", "at", "during", "from", "over", "within", "among", "after",
                    "before", "beyond", "throughout", "compared"}  # fmt: skip

@@ -7,11 +7,11 @@ second predicate) and the novelty check (these words are not new details) use th
 from __future__ import annotations
 
 # Comparative verbs: +1 "A <verb> B" means A is better; -1 means B is.
-_COMPARE_VERBS = {"outperform": 1, "surpass": 1, "beat": 1, "exceed": 1, "outpac": 1, "outscor": 1, "outrank": 1,
+COMPARE_VERBS = {"outperform": 1, "surpass": 1, "beat": 1, "exceed": 1, "outpac": 1, "outscor": 1, "outrank": 1,
                   "overtak": 1, "dominat": 1, "underperform": -1, "trail": -1, "lag": -1}  # fmt: skip
-_VERB_PREFIXES = tuple(_COMPARE_VERBS)  # matched against the stem and the word ("dominates" stems to "domin")
+VERB_PREFIXES = tuple(COMPARE_VERBS)  # matched against the stem and the word ("dominates" stems to "domin")
 # Comparative adjectives before "than"/"to": (dimension, sign).
-_COMPARATIVES = {
+COMPARATIVES = {
     "better": ("good", 1), "worse": ("good", -1), "superior": ("good", 1), "inferior": ("good", -1),
     "higher": ("amount", 1), "lower": ("amount", -1), "more": ("amount", 1), "less": ("amount", -1),
     "fewer": ("amount", -1), "greater": ("amount", 1), "larger": ("amount", 1), "smaller": ("amount", -1),
@@ -23,7 +23,7 @@ _COMPARATIVES = {
     "narrower": ("width", -1), "denser": ("density", 1), "sparser": ("density", -1),
 }  # fmt: skip
 # Words of change or degree: (dimension, sign). The same dimension with the other sign is the opposite claim.
-_TRENDS = {
+TRENDS = {
     "increas": ("amount", 1), "decreas": ("amount", -1), "reduc": ("amount", -1), "rais": ("amount", 1),
     "rise": ("amount", 1), "grow": ("amount", 1), "boost": ("amount", 1), "drop": ("amount", -1),
     "declin": ("amount", -1), "shrink": ("amount", -1), "diminish": ("amount", -1), "lower": ("amount", -1),

@@ -24,8 +24,8 @@ from functools import lru_cache
 
 from rag.verify_binding import steps_reversed
 from rag.verify_clauses import _BOUNDARY_WORDS, clauses
-from rag.verify_comparatives import _COMPARATIVES, _COMPARE_VERBS, _TRENDS, _VERB_PREFIXES
-from rag.verify_tokens import Token, _Context, _is_content, _quote, _sentence_of, _sentence_with, _stems_of, stem
+from rag.verify_comparatives import COMPARATIVES, COMPARE_VERBS, TRENDS, VERB_PREFIXES
+from rag.verify_tokens import CheckContext, Token, is_content, quote_text, sentence_of, sentence_with, stem, stems_of
 
 _WINDOW = 3
 _SIDE = 6  # content words taken on each side of a comparison
@@ -92,7 +92,7 @@ def _metric_direction(clause: Sequence[Token], k: int, dim: str, sign: int) -> t
     return dim, sign
 
 
-# ("lags behind", "trails behind": comparison verbs of their own, _COMPARE_VERBS)
+# ("lags behind", "trails behind": comparison verbs of their own, COMPARE_VERBS)
 _BEHIND_VERBS = {stem(w) for w in ("fall", "falls", "fell", "stay", "stays", "remain", "remains", "come", "comes", "be",
                                     "is", "are", "was", "were")}  # fmt: skip
 
@@ -120,10 +120,10 @@ def _marker(clause: Sequence[Token], i: int) -> tuple[int, str, int, int] | None
             if k < 0:
                 break
             word = clause[k].lower
-            if word in _COMPARATIVES:
+            if word in COMPARATIVES:
                 if t.lower == "to" and back_from == i and word not in ("superior", "inferior"):
                     return None
-                dim, sign = _metric_direction(clause, k, *_COMPARATIVES[word])
+                dim, sign = _metric_direction(clause, k, *COMPARATIVES[word])
                 return sign, dim, k, start
             if t.lower == "over" and (clause[k].stem.startswith(_OVER_WORDS) or word.startswith(_OVER_WORDS)):
                 return 1, "good", k, start
@@ -141,7 +141,7 @@ def _prepositional_sides(clause: Sequence[Token], i: int) -> tuple[int, int] | N
         return None
     prep = clause[i + 1].lower
     for k in range(i - 2, max(-1, i - 2 * _SIDE), -1):
-        if clause[k].lower in _COMPARATIVES:
+        if clause[k].lower in COMPARATIVES:
             for j in range(k + 1, min(k + 4, i)):
                 if clause[j].lower == prep:
                     return k, j
@@ -151,7 +151,7 @@ def _prepositional_sides(clause: Sequence[Token], i: int) -> tuple[int, int] | N
 
 def _head(clause: Sequence[Token], k: int) -> str:
     """The stem of the content word right after the comparative at ``k`` ("more robust"), or ""."""
-    if not (0 <= k < len(clause) and clause[k].lower in _COMPARATIVES):
+    if not (0 <= k < len(clause) and clause[k].lower in COMPARATIVES):
         return ""
     following = next((t for t in clause[k + 1 : k + 3] if not _is_adverb(t)), None)  # "more lexically aligned"
     return following.stem if following is not None and following.content else ""
@@ -169,11 +169,11 @@ def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
     for clause in clauses(tokens):
         for i, t in enumerate(clause):
             sign, dim, object_from, subject_end = 0, "good", None, i
-            verb = next((v for v in _COMPARE_VERBS if t.stem.startswith(v) or t.lower.startswith(v)), None)
+            verb = next((v for v in COMPARE_VERBS if t.stem.startswith(v) or t.lower.startswith(v)), None)
             if verb and t.lower.endswith(("ant", "ance", "ances")):  # "two dominant paradigms", "dominance"
                 verb = None
             if verb:
-                sign = _COMPARE_VERBS[verb]
+                sign = COMPARE_VERBS[verb]
                 object_from = i + 1
                 if i + 1 < len(clause) and clause[i + 1].lower == "by" and t.lower.endswith(("ed", "en")):
                     sign, object_from = -sign, i + 2  # passive ("outperformed by", "beaten by")
@@ -184,7 +184,7 @@ def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
             between = _prepositional_sides(clause, i)
             if between is not None:  # "closer to X than to Y": X against Y, whatever the subject
                 k, prep_at = between
-                dim, sign = _metric_direction(clause, k, *_COMPARATIVES[clause[k].lower])
+                dim, sign = _metric_direction(clause, k, *COMPARATIVES[clause[k].lower])
                 subject = set(_ordered_stems(clause[prep_at + 1 : i]))
                 obj = set(_ordered_stems(clause[i + 2 : _object_end(clause, i + 2)])[:_SIDE])
                 a, b = (subject, obj) if sign > 0 else (obj, subject)
@@ -200,7 +200,7 @@ def _comparisons(tokens: tuple[Token, ...]) -> tuple[Comparison, ...]:
             if coordinated:
                 # "gains over A and beats B": the second verb's subject is the first's, not its object A
                 first = next((k for k in range(i) if clause[k].lower in _OBJECT_MARKERS
-                              or any(clause[k].stem.startswith(v) for v in _COMPARE_VERBS)), i)  # fmt: skip
+                              or any(clause[k].stem.startswith(v) for v in COMPARE_VERBS)), i)  # fmt: skip
                 subject = set(_ordered_stems(clause[:first]))
             if t.lower == "over" and clause[subject_end].stem.startswith(_CHOOSE_WORDS):
                 # "scores prioritize adherence over aesthetics": what is chosen is between the verb and "over"
@@ -245,19 +245,19 @@ def _ordered_stems(tokens: Sequence[Token]) -> list[str]:
     seen: dict[str, None] = {}
     for t in tokens:
         if (
-            _is_content(t)
+            is_content(t)
             and not _is_adverb(t)
             and t.lower not in _STAND_INS
-            and not t.stem.startswith(_VERB_PREFIXES)
-            and not t.lower.startswith(_VERB_PREFIXES)
-            and t.lower not in _COMPARATIVES
+            and not t.stem.startswith(VERB_PREFIXES)
+            and not t.lower.startswith(VERB_PREFIXES)
+            and t.lower not in COMPARATIVES
         ):
-            for s in _stems_of(t):
+            for s in stems_of(t):
                 seen.setdefault(s, None)
     return list(seen)
 
 
-def check_direction(ctx: _Context) -> str | None:
+def check_direction(ctx: CheckContext) -> str | None:
     claim_cmp = comparisons(ctx.claim_tokens)
     agreed: set[str] = set()  # comparative words of claim comparisons whose sides agree with one of the abstract's
     if claim_cmp:
@@ -280,16 +280,16 @@ def check_direction(ctx: _Context) -> str | None:
                 if near_same >= 2 and not near_swapped and c.near_better & e.near_better and c.near_worse & e.near_worse:
                     continue  # the sides next to the comparison agree: the rest is a frame ("Experiments show that")
                 if swapped >= 2 and (swapped > same or (traded and swapped >= same)):
-                    return f"the abstract says the opposite: {_quote(_sentence_of(ctx, e.clause))}"
+                    return f"the abstract says the opposite: {quote_text(sentence_of(ctx, e.clause))}"
                 if same >= 2 and not swapped and c.better & e.better and c.worse & e.worse:
                     # "B is less X than A" for "A is more X than B": the converse, so its "less" is no change
-                    agreed |= {t.lower for t in c.clause if t.lower in _COMPARATIVES}
+                    agreed |= {t.lower for t in c.clause if t.lower in COMPARATIVES}
     reversed_range = _reversed_range(ctx) or _reversed_order(ctx)
     if reversed_range:
         return reversed_range
     moved = steps_reversed(ctx.claim_tokens, ctx.evidence_tokens, ctx.policy.steps_min_moved_words)
     if moved:
-        return f"the abstract gives the steps in the other order: {_quote(' '.join(ctx.evidence_texts))}"
+        return f"the abstract gives the steps in the other order: {quote_text(' '.join(ctx.evidence_texts))}"
     # A change or degree word whose opposite is what the evidence says about the same thing.
     claim_words = _trend_words(ctx.claim_tokens)
     evidence_words = [w for toks in ctx.evidence_tokens for w in _trend_words(toks)]
@@ -301,7 +301,7 @@ def check_direction(ctx: _Context) -> str | None:
         opposite = [w for w in evidence_words if w[0] == dim and w[1] == -sign and near & w[2]
                     and _trend_comparable(word, near, w[3], w[2])]  # fmt: skip
         if opposite and not same:
-            return f"the abstract says '{opposite[0][3]}', not '{word}': {_quote(_sentence_with(ctx, opposite[0][3]))}"
+            return f"the abstract says '{opposite[0][3]}', not '{word}': {quote_text(sentence_with(ctx, opposite[0][3]))}"
     return None
 
 
@@ -325,21 +325,21 @@ def _ranges_at(tokens: Sequence[Token]) -> list[tuple[int, frozenset[str], froze
             continue
         end = next((k for k in range(to + 1, min(to + 1 + _RANGE_SIDE, len(words))) if words[k].lower in _BOUNDARY_WORDS
                     or words[k].lower in ("from", "and", "while")), min(to + 1 + _RANGE_SIDE, len(words)))
-        start = {s for x in words[i + 1 : to] if x.content and not _is_adverb(x) for s in _stems_of(x)}
-        stop = {s for x in words[to + 1 : end] if x.content and not _is_adverb(x) for s in _stems_of(x)}
+        start = {s for x in words[i + 1 : to] if x.content and not _is_adverb(x) for s in stems_of(x)}
+        stop = {s for x in words[to + 1 : end] if x.content and not _is_adverb(x) for s in stems_of(x)}
         if start and stop:
             found.append((i, frozenset(start - stop), frozenset(stop - start)))
     return found
 
 
-def _reversed_range(ctx: _Context) -> str | None:
+def _reversed_range(ctx: CheckContext) -> str | None:
     """"from B to A" where the abstract says "from A to B" (what the two ends share more the other way round)."""
     mine = ranges(ctx.claim_tokens)
     if not mine:
         return None
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
         if _ends_swapped(mine, ranges(toks)):
-            return f"the abstract says it the other way round: {_quote(text)}"
+            return f"the abstract says it the other way round: {quote_text(text)}"
     return None
 
 
@@ -376,9 +376,9 @@ def _orderings(tokens: tuple[Token, ...]) -> tuple[tuple[str, frozenset[str], fr
     words = [t for t in tokens if not t.is_punct]
     for i, start, stop in _ranges_at(tokens):
         for t in words[max(0, i - _WINDOW) : i]:
-            key = t.lower if t.lower in _TRENDS else next((k for k in _TRENDS if t.stem.startswith(k) and len(k) >= 5), None)
-            if key and _TRENDS[key][0] in _LEVEL_DIMENSIONS:
-                found.append((_RANGE, start, stop) if _TRENDS[key][1] < 0 else (_RANGE, stop, start))
+            key = t.lower if t.lower in TRENDS else next((k for k in TRENDS if t.stem.startswith(k) and len(k) >= 5), None)
+            if key and TRENDS[key][0] in _LEVEL_DIMENSIONS:
+                found.append((_RANGE, start, stop) if TRENDS[key][1] < 0 else (_RANGE, stop, start))
                 break
     return tuple(found)
 
@@ -390,7 +390,7 @@ def _same_level(a: str, b: str) -> bool:
     return not (head_a and head_b and head_a != head_b)
 
 
-def _reversed_order(ctx: _Context) -> str | None:
+def _reversed_order(ctx: CheckContext) -> str | None:
     """"higher in B than in A" where the abstract says the level drops from B... to A, or the other way round. Two
     comparisons are set against each other only on one dimension ("less sensitive" is an amount, "more robust" a
     merit: no opposites); a change from A to B against any."""
@@ -402,7 +402,7 @@ def _reversed_order(ctx: _Context) -> str | None:
         for dim, high, low in mine:
             same = [(h, lo) for d, h, lo in stated if _RANGE in (d, dim) or _same_level(d, dim)]
             if _ends_swapped([(high, low)], same):
-                return f"the abstract says the opposite: {_quote(text)}"
+                return f"the abstract says the opposite: {quote_text(text)}"
     return None
 
 
@@ -435,21 +435,21 @@ def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]
     out = []
     words = [t for t in tokens if not t.is_punct]
     for i, t in enumerate(words):
-        key = t.lower if t.lower in _TRENDS else next((k for k in _TRENDS if t.stem == k or t.stem.startswith(k) and len(k) >= 5), None)
+        key = t.lower if t.lower in TRENDS else next((k for k in TRENDS if t.stem == k or t.stem.startswith(k) and len(k) >= 5), None)
         if key is None:
             continue
-        dim, sign = _TRENDS[key]
+        dim, sign = TRENDS[key]
         near = {
             s
             for x in words[max(0, i - _WINDOW) : i + _WINDOW + 1]
-            if x is not t and _is_content(x) and x.lower not in _TRENDS and x.stem not in _TRENDS
-            for s in _stems_of(x)
+            if x is not t and is_content(x) and x.lower not in TRENDS and x.stem not in TRENDS
+            for s in stems_of(x)
         }
         following = next((x for x in words[i + 1 : i + 3] if not _is_adverb(x)), None)  # "more lexically aligned"
-        if t.lower in _COMPARATIVES and following is not None and following.content and following.lower not in _TRENDS:
+        if t.lower in COMPARATIVES and following is not None and following.content and following.lower not in TRENDS:
             near.add(_HEAD + following.stem)
         out.append((dim, sign, near, t.lower))
-        if dim == "amount" and t.lower not in _COMPARATIVES:
+        if dim == "amount" and t.lower not in COMPARATIVES:
             metric = [x for x in words[max(0, i - 2) : i + 3] if x is not t and x.content]
             if any(x.stem.startswith(_HIGHER_IS_BETTER) for x in metric):
                 out.append(("quality", sign, near, t.lower))

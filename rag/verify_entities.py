@@ -22,13 +22,23 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from rag.text import _STOPWORDS, name_singular
-from rag.verify_tokens import _DASHES, Token, _Context, _is_content, _quote, _stems_of, _token, content_stems, stem
+from rag.verify_tokens import (
+    _DASHES,
+    CheckContext,
+    Token,
+    content_stems,
+    is_content,
+    make_token,
+    quote_text,
+    stem,
+    stems_of,
+)
 
 _MULTIPLIER = re.compile(r"\d+(?:\.\d+)?[x×]")
 _SCALED = re.compile(r"\d+(?:\.\d+)?[kKMBT](?:-[a-z]+)?")  # "1k", "1.2M", "7B-parameter"
 
 
-def _looks_like_name(token: Token, first: bool) -> bool:
+def looks_like_name(token: Token, first: bool) -> bool:
     text = token.text
     if token.is_punct or len(text) < 2 or text.lower() in _STOPWORDS:
         return False
@@ -56,7 +66,7 @@ def _acronym_of(name: str, tokens: Sequence[Token]) -> bool:
     if not (3 <= len(name) <= 8 and name.isalpha() and name.isupper()):
         return False
     # the parts of a hyphenated word count as words: "VLMs" for "vision-language models"
-    words = [p for t in tokens if _is_content(t) for p in t.text.split("-") if p]
+    words = [p for t in tokens if is_content(t) for p in t.text.split("-") if p]
     n = len(name)
     return any(all(words[i + k][0].upper() == name[k] for k in range(n)) for i in range(len(words) - n + 1))
 
@@ -91,10 +101,10 @@ def _flat_math(text: str) -> str:
     return re.sub(r"\\math[a-z]+|[$_^{}\\]", "", text).lower()
 
 
-def check_entities(ctx: _Context) -> str | None:
+def check_entities(ctx: CheckContext) -> str | None:
     tokens = ctx.claim_tokens
     words = [t for t in tokens if not t.is_punct]
-    names = [t for i, t in enumerate(words) if _looks_like_name(t, first=i == 0)]
+    names = [t for i, t in enumerate(words) if looks_like_name(t, first=i == 0)]
     if not names:
         return None
     abstract_keys = {_name_key(t.text) for t in ctx.abstract_tokens if not t.is_punct}
@@ -102,7 +112,7 @@ def check_entities(ctx: _Context) -> str | None:
     lowered = ctx.abstract.lower().translate(_DASHES)
     choices = list(abstract_keys)
     acronyms = {p for t in ctx.abstract_tokens if _is_abbreviation(t) for p in t.text.split("-") if _is_abbreviation(
-        _token(p, p.lower(), p.lower(), 0, 0))}  # fmt: skip
+        make_token(p, p.lower(), p.lower(), 0, 0))}  # fmt: skip
     missing = []
     for name in names:
         at = next(i for i, t in enumerate(words) if t is name)
@@ -114,7 +124,7 @@ def check_entities(ctx: _Context) -> str | None:
         parts = [p for p in name.text.translate(_DASHES).split("-") if p]
         if "-" in key and all(
             _name_key(p) in abstract_keys
-            or not (_looks_like_name(_token(p, p.lower(), stem(p), 0, 0), first=True) or _SCALED.fullmatch(p))
+            or not (looks_like_name(make_token(p, p.lower(), stem(p), 0, 0), first=True) or _SCALED.fullmatch(p))
             for p in parts
         ):
             continue  # "Shapley-based": the name part is the abstract's
@@ -157,19 +167,19 @@ def _spelled_out(acronym: str, words: Sequence[Token], at: int) -> bool:
 
 def _names_in(tokens: Sequence[Token]) -> list[tuple[int, Token]]:
     words = [t for t in tokens if not t.is_punct]
-    return [(i, t) for i, t in enumerate(words) if _looks_like_name(t, first=i == 0)]
+    return [(i, t) for i, t in enumerate(words) if looks_like_name(t, first=i == 0)]
 
 
 def _neighbours(words: Sequence[Token], i: int) -> set[str]:
     """Content stems of the two words on each side of position ``i`` (the name's role: 'X outperforms', 'on X')."""
     near = [*words[max(0, i - 2) : i], *words[i + 1 : i + 3]]
-    return {t.stem for t in near if _is_content(t) and not _looks_like_name(t, first=False)}
+    return {t.stem for t in near if is_content(t) and not looks_like_name(t, first=False)}
 
 
 _STAND_FOR_NAME = {"it", "its", "our", "this", "we"}
 
 
-def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
+def _swapped_name(ctx: CheckContext, names: Sequence[Token]) -> str | None:
     """A name the abstract uses, put where the abstract has another of its names: the sentence that says the rest
     of the claim names M in the role the claim gives N, and never names N ("B beats C" where the abstract says
     "A beats C" and mentions B elsewhere)."""
@@ -177,7 +187,7 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
     claim_keys = {_name_key(t.text) for t in names}
     for n in names:
         key = _name_key(n.text)
-        rest = ctx.claim_stems - set(_stems_of(n))
+        rest = ctx.claim_stems - set(stems_of(n))
         if len(rest) < 3:
             continue
         n_at = next(i for i, t in enumerate(claim_words) if t is n)
@@ -196,7 +206,7 @@ def _swapped_name(ctx: _Context, names: Sequence[Token]) -> str | None:
                     continue
                 if _spelled_out(m.text, claim_words, n_at) or _spelled_out(n.text, words, m_at):
                     continue  # "Arbitrarily Conditioned Hierarchical Flows" where the sentence writes "ARCH"
-                return f"the abstract says this of {m.text}, not of {n.text}: {_quote(text)}"
+                return f"the abstract says this of {m.text}, not of {n.text}: {quote_text(text)}"
     return None
 
 

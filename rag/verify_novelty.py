@@ -16,17 +16,17 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from rag.verify_comparatives import _COMPARATIVES, _TRENDS, _VERB_PREFIXES
+from rag.verify_comparatives import COMPARATIVES, TRENDS, VERB_PREFIXES
 from rag.verify_overclaim import _HEDGES, _strong_key
 from rag.verify_tokens import (
-    _META,
+    META_WORDS,
+    CheckContext,
     Token,
-    _Context,
-    _derived_from_any,
-    _is_content,
-    _stems_of,
-    _token,
+    derived_from_any,
     english_frequency,
+    is_content,
+    make_token,
+    stems_of,
 )
 
 
@@ -37,14 +37,14 @@ def _judged_elsewhere(t: Token) -> bool:
 
 @lru_cache(maxsize=20_000)
 def _judged_word(lower: str, stem_: str) -> bool:
-    if stem_.startswith(_VERB_PREFIXES) or lower in _COMPARATIVES or lower in _TRENDS:
+    if stem_.startswith(VERB_PREFIXES) or lower in COMPARATIVES or lower in TRENDS:
         return True
-    if any(stem_ == k or (len(k) >= 5 and stem_.startswith(k)) for k in _TRENDS):
+    if any(stem_ == k or (len(k) >= 5 and stem_.startswith(k)) for k in TRENDS):
         return True
-    return stem_ in _HEDGES or _strong_key(_token(lower, lower, stem_, 0, 0)) is not None
+    return stem_ in _HEDGES or _strong_key(make_token(lower, lower, stem_, 0, 0)) is not None
 
 
-def _is_new_word(ctx: _Context, t: Token) -> bool:
+def _is_new_word(ctx: CheckContext, t: Token) -> bool:
     """A rare content word of the claim that the abstract never uses, in any form (once per token: the scope and
     novelty checks both ask)."""
     known = ctx.new_words.get(t.start)
@@ -53,24 +53,24 @@ def _is_new_word(ctx: _Context, t: Token) -> bool:
     return known
 
 
-def _new_word(ctx: _Context, t: Token) -> bool:
-    if not _is_content(t) or t.stem in _META or any(c.isdigit() for c in t.text):
+def _new_word(ctx: CheckContext, t: Token) -> bool:
+    if not is_content(t) or t.stem in META_WORDS or any(c.isdigit() for c in t.text):
         return False
     if _judged_elsewhere(t):
         return False  # "outperforms", "negligible": comparison, trend and strength words are the other checks' own
     common = ctx.policy.novel_word_max_zipf
     if common < 8.0 and english_frequency(t.lower) >= common:
         return False
-    stems = _stems_of(t)
+    stems = stems_of(t)
     if any(s in ctx.abstract_stems for s in stems):
         return False
     if "-" in t.lower and all(s in ctx.abstract_stems for s in stems[1:]):
         return False
     # "failures" where the abstract says "fail", "reusable" for "reuses"
-    return not _derived_from_any(t.stem, ctx.abstract_stems)
+    return not derived_from_any(t.stem, ctx.abstract_stems)
 
 
-def check_novelty(ctx: _Context) -> str | None:
+def check_novelty(ctx: CheckContext) -> str | None:
     novel = list(dict.fromkeys(t.text for t in ctx.claim_tokens if _is_new_word(ctx, t)))
     if len(novel) >= ctx.policy.novel_words_max:
         novel = [w for w in novel if w not in _substituted(ctx)]
@@ -79,7 +79,7 @@ def check_novelty(ctx: _Context) -> str | None:
     return None
 
 
-def _substituted(ctx: _Context) -> set[str]:
+def _substituted(ctx: CheckContext) -> set[str]:
     """Claim words (as written) that stand where the evidence has other words, one for one, between words the two
     share in order ("calibration sets are unavoidably imperfect stand-ins" for "... inevitably imperfect
     surrogates"): a paraphrase's substitutions, not details the claim adds."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.text import NUMBER_WORDS as _NUMBER_WORDS
-from rag.verify_tokens import Token, _Context, _is_content, _stems_of, stem, tokenize
+from rag.verify_tokens import CheckContext, Token, is_content, stem, stems_of, tokenize
 
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12}
 _UNITS = {
@@ -53,7 +53,7 @@ _COUNTED_WORDS = 2
 
 def _counted_after(tokens: Sequence[Token], end: int) -> frozenset[str]:
     after = [t for t in tokens if t.start >= end and not t.is_punct][: _COUNTED_WORDS + 1]
-    return frozenset(s for t in after if _is_content(t) and not _PLAIN_NUMBER.match(t.lower) for s in _stems_of(t))
+    return frozenset(s for t in after if is_content(t) and not _PLAIN_NUMBER.match(t.lower) for s in stems_of(t))
 
 
 _PLAIN_NUMBER = re.compile(r"^[\d.,]+%?$")  # "12", "0.5": not "1b-scale", which describes what is counted
@@ -230,7 +230,7 @@ def math_expressions(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def _check_math(ctx: _Context) -> str | None:
+def _check_math(ctx: CheckContext) -> str | None:
     claim = math_expressions(ctx.claim)
     if not claim:
         return None
@@ -308,7 +308,7 @@ def _word_number(token: Token) -> tuple[Quantity, ...]:
     return (Quantity(float(_NUMBER_WORDS[head]), "", token.text),)
 
 
-def _misplaced_number(ctx: _Context, q: Quantity) -> str | None:
+def _misplaced_number(ctx: CheckContext, q: Quantity) -> str | None:
     """A number of the abstract attached to what the abstract gives another number for: the words around it in the
     claim match those around another number of the abstract clearly better than those around any of its own."""
     claim = next(((b, a) for x, b, a in number_contexts(ctx.claim) if x.start == q.start), None)
@@ -328,7 +328,7 @@ def _misplaced_number(ctx: _Context, q: Quantity) -> str | None:
     return None
 
 
-def check_numbers(ctx: _Context) -> str | None:
+def check_numbers(ctx: CheckContext) -> str | None:
     math = _check_math(ctx)
     if math:
         return math
@@ -370,7 +370,7 @@ def check_numbers(ctx: _Context) -> str | None:
     return None
 
 
-def _derived_number(ctx: _Context, q: Quantity) -> bool:
+def _derived_number(ctx: CheckContext, q: Quantity) -> bool:
     """The claim's number is the difference of two numbers of one sentence of the abstract in the same unit ("a gain
     of 7.2 points" for "from 61.2% to 68.4%"), or their ratio for a factor ("3x faster" for "40 ms against 120 ms"),
     as the claim rounds it."""
@@ -389,7 +389,7 @@ def _derived_number(ctx: _Context, q: Quantity) -> bool:
     return False
 
 
-def _counted_text(ctx: _Context, q: Quantity) -> str:
+def _counted_text(ctx: CheckContext, q: Quantity) -> str:
     """The words the abstract counts after ``q`` ('broad classes'), for the reason."""
     found = re.search(rf"(?<![\w.]){re.escape(q.text)}(?!\w)", ctx.abstract)
     if found is None:

@@ -20,8 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.verify_clauses import _negated, clauses
-from rag.verify_tokens import _META, Token, _Context, _derived_from_any, _is_content, _quote, content_stems, stem
+from rag.verify_clauses import clauses, is_negated
+from rag.verify_tokens import (
+    META_WORDS,
+    CheckContext,
+    Token,
+    content_stems,
+    derived_from_any,
+    is_content,
+    quote_text,
+    stem,
+)
 
 _STRONG = {
     "prove": "proves", "proven": "proves", "guarante": "guarantees", "alway": "always", "everi": "every",
@@ -83,12 +92,12 @@ def _theoretical(abstract: Sequence[Token], evidence: Sequence[Sequence[Token]])
 
 def _covered(part: set[str], stems: frozenset[str] | set[str]) -> int:
     """How many of ``part`` the stems hold, also in another form ("sharply" for "sharp")."""
-    return sum(1 for p in part if p in stems or _derived_from_any(p, stems))
+    return sum(1 for p in part if p in stems or derived_from_any(p, stems))
 
 
 def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key: str) -> bool:
     """The strong word at claim[i] stands in the abstract next to the same word it has in the claim."""
-    mine = {claim[k].stem for k in (i - 1, i + 1) if 0 <= k < len(claim) and _is_content(claim[k])}
+    mine = {claim[k].stem for k in (i - 1, i + 1) if 0 <= k < len(claim) and is_content(claim[k])}
     for j, a in enumerate(abstract):
         if _strong_key(a) == key and mine & {abstract[k].stem for k in (j - 1, j + 1) if 0 <= k < len(abstract)}:
             return True
@@ -98,7 +107,7 @@ def _same_phrase(claim: Sequence[Token], i: int, abstract: Sequence[Token], key:
 _CONDITION_WORDS = {stem(w) for w in "assumption assumptions condition conditions".split()}
 
 
-def _dropped_conditions(ctx: _Context) -> str | None:
+def _dropped_conditions(ctx: CheckContext) -> str | None:
     """"with no assumptions", "unconditionally" where the abstract states the result under assumptions or
     conditions ("under mild assumptions")."""
     words = [t for t in ctx.claim_tokens if not t.is_punct]
@@ -110,8 +119,8 @@ def _dropped_conditions(ctx: _Context) -> str | None:
         return None
     for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
         for c in clauses(toks):
-            if not _negated(c) and any(t.stem in _CONDITION_WORDS for t in c) and any(t.lower in ("under", "assuming", "given") for t in c):
-                return f"the abstract states it under conditions: {_quote(text)}"
+            if not is_negated(c) and any(t.stem in _CONDITION_WORDS for t in c) and any(t.lower in ("under", "assuming", "given") for t in c):
+                return f"the abstract states it under conditions: {quote_text(text)}"
     return None
 
 
@@ -161,21 +170,21 @@ def _near_words(claim: Sequence[Token], i: int, span: int = 2) -> set[str]:
     """Stems of the content words around claim[i] (up to ``span`` content words each side, meta words aside):
     what a strong word in a long summary sentence is said of ("questions such that exactly one of two models
     solves them")."""
-    before = [t for t in claim[:i] if t.content and t.stem not in _META][-span:]
-    after = [t for t in claim[i + 1 :] if t.content and t.stem not in _META][:span]
+    before = [t for t in claim[:i] if t.content and t.stem not in META_WORDS][-span:]
+    after = [t for t in claim[i + 1 :] if t.content and t.stem not in META_WORDS][:span]
     return {t.stem for t in before + after}
 
 
 _SEQUENCE = {"then", "next", "second", "secondly", "afterwards", "finally", "later", "subsequently"}
 
 
-def _negated_elsewhere(ctx: _Context, word: Token) -> bool:
+def _negated_elsewhere(ctx: CheckContext, word: Token) -> bool:
     """The claim's part with ``word`` ("never") is said negated by a part of the abstract that shares at least two of
     its content words: "never" is then the abstract's own negation, not a stronger claim."""
     part = next((c for c in clauses(ctx.claim_tokens) if any(x is word for x in c)), ())
     stems = {x.stem for x in part if x.content and x is not word}
     return any(
-        _negated(c) and len(stems & {x.stem for x in c if x.content}) >= 2
+        is_negated(c) and len(stems & {x.stem for x in c if x.content}) >= 2
         and not any(x.lower in _NOT_ALWAYS for x in c)  # "does not consistently outperform" is weaker than "never"
         for toks in ctx.sentence_tokens
         for c in clauses(toks)
@@ -187,7 +196,7 @@ _NOT_ALWAYS = {"always", "consistently", "necessarily", "fully", "entirely", "co
                "significantly", "substantially", "much", "greatly", "reliably", "systematically", "asymptotically"}  # fmt: skip
 
 
-def check_overclaim(ctx: _Context) -> str | None:
+def check_overclaim(ctx: CheckContext) -> str | None:
     dropped = _dropped_conditions(ctx)
     if dropped:
         return dropped
@@ -222,7 +231,7 @@ def check_overclaim(ctx: _Context) -> str | None:
         if i and claim[i - 1].lower == "to" and (i == 1 or claim[i - 2].lower in _AIM_WORDS):
             continue  # "To solve this problem, ...": an aim, not a result
         part = next((content_stems(c) for c in clauses(ctx.claim_tokens) if any(x is t for x in c)), ctx.claim_stems)
-        part = {p for p in part if p not in _META and p != t.stem} or part  # what is said, not "finds" or "every"
+        part = {p for p in part if p not in META_WORDS and p != t.stem} or part  # what is said, not "finds" or "every"
         near = _near_words(claim, i)
         if key in _VERB_KEYS and i and claim[i - 1].lower in _MODALS:
             continue  # "questions that exactly one model can solve": what may be done, not a claim that it is
@@ -244,6 +253,6 @@ def check_overclaim(ctx: _Context) -> str | None:
             if not hedges and evidence_stems & _SHOW_WORDS and _theoretical(ctx.abstract_tokens, ctx.evidence_tokens):
                 continue  # "we show that every operator can be approximated" in an abstract that proves things
         if hedges:
-            return f"the claim says '{t.text}' but the abstract only says '{hedges[0].text}': {_quote(ctx.evidence_texts[0])}"
+            return f"the claim says '{t.text}' but the abstract only says '{hedges[0].text}': {quote_text(ctx.evidence_texts[0])}"
         return f"the abstract does not say '{t.text}'"
     return None

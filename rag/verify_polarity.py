@@ -25,27 +25,27 @@ from functools import lru_cache
 
 from rag.verify_attribution import _CLAIM_PRIOR, _PRIOR_MARKERS, _prior_spans
 from rag.verify_clauses import (
-    _FRAGMENT_START,
-    _NEGATION,
     _REPLACE,
     _UNLIKE_WORDS,
+    FRAGMENT_START,
+    NEGATION,
     _free_of,
     _is_negation,
-    _negated,
     _negates,
     clauses,
+    is_negated,
 )
 from rag.verify_tokens import (
+    CheckContext,
     Token,
-    _Context,
-    _derived_from_any,
-    _is_content,
-    _quote,
-    _sentence_of,
-    _sentence_with,
-    _stems_of,
     content_stems,
+    derived_from_any,
+    is_content,
+    quote_text,
+    sentence_of,
+    sentence_with,
     stem,
+    stems_of,
 )
 
 _NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis", "a")
@@ -77,8 +77,8 @@ def _word_keys(clause: tuple[Token, ...]) -> tuple[tuple[str, ...], ...]:
     """The stems of each content word of ``clause`` (one entry per distinct word, negations aside)."""
     seen: dict[str, tuple[str, ...]] = {}
     for t in clause:
-        if t.content and t.lower not in _NEGATION and t.stem not in seen:
-            seen[t.stem] = tuple(_stems_of(t))
+        if t.content and t.lower not in NEGATION and t.stem not in seen:
+            seen[t.stem] = tuple(stems_of(t))
     return tuple(seen.values())
 
 
@@ -88,7 +88,7 @@ def _negation_scope(clause: Sequence[Token]) -> set[str]:
     for i in range(len(clause)):
         if _negates(clause, i):
             before = {t.stem for t in clause[:i] if t.content}  # "one model and no shadow models": not "model"
-            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in _NEGATION} - before
+            return {t.stem for t in clause[i + 1 :] if t.content and t.lower not in NEGATION} - before
     return set()
 
 
@@ -96,7 +96,7 @@ def _negation_concerns(claim_clause: Sequence[Token], clause: Sequence[Token]) -
     """The negation of whichever of the two parts is negated covers words the other part says: otherwise the two
     are about different things ("extends to deep networks" against "extends to deep networks and needs no shadow
     models")."""
-    negated, other = (claim_clause, clause) if _negated(claim_clause) else (clause, claim_clause)
+    negated, other = (claim_clause, clause) if is_negated(claim_clause) else (clause, claim_clause)
     scope = _negation_scope(negated)
     return not scope or any(t.stem in scope for t in other if t.content)
 
@@ -114,12 +114,12 @@ def _prefix_negates(claim_clause: Sequence[Token], abstract_clause: Sequence[Tok
     """The claim says with a prefix what the abstract says with "not": "unmentioned" for "not mentioned"."""
     words = {t.lower for t in abstract_clause}
     stems = {t.stem for t in abstract_clause if t.content}
-    if not _negated(abstract_clause):
+    if not is_negated(abstract_clause):
         return False
     return any(
         t.lower.startswith(prefix) and ((rest := t.lower[len(prefix) :].lstrip("-")) in words
                                         or (len(rest) >= 6 and stem(rest) in stems)  # "non-identifiable": "identified"
-                                        or _derived_from_any(stem(rest), stems))  # "unknown": "know"
+                                        or derived_from_any(stem(rest), stems))  # "unknown": "know"
         for t in claim_clause
         if len(t.lower) > 4
         for prefix in _NEG_PREFIXES
@@ -150,11 +150,11 @@ def _condition_after(tokens: Sequence[Token], limit: int = 8) -> set[str]:
         if t.is_punct:
             break
         if t.content and not _is_negation(t):
-            out.update(_stems_of(t))
+            out.update(stems_of(t))
     return out
 
 
-def _only_if_contradicted(ctx: _Context) -> str | None:
+def _only_if_contradicted(ctx: CheckContext) -> str | None:
     """"X does not improve unless Y" / "only when Y" where the abstract says X holds even without Y ("even with no
     Y"): the claim makes a condition of what the abstract says is not needed."""
     words = [t for t in ctx.claim_tokens if not t.is_punct or t.text in ",;:"]
@@ -172,7 +172,7 @@ def _only_if_contradicted(ctx: _Context) -> str | None:
                 lacking |= _condition_after(toks[k + 1 :], 4)
         for condition in conditions:
             if len(condition & lacking) >= ctx.policy.only_if_min_shared:
-                return f"the abstract says it holds without {', '.join(sorted(condition & lacking))}: {_quote(text)}"
+                return f"the abstract says it holds without {', '.join(sorted(condition & lacking))}: {quote_text(text)}"
     return None
 
 
@@ -197,7 +197,7 @@ def _denies_exclusiveness(clause: Sequence[Token]) -> bool:
     return first is not None and any(t.lower in _EXCLUSIVE for t in clause[first + 1 :])
 
 
-def check_polarity(ctx: _Context) -> str | None:
+def check_polarity(ctx: CheckContext) -> str | None:
     only_if = _only_if_contradicted(ctx)
     if only_if:
         return only_if
@@ -211,18 +211,18 @@ def check_polarity(ctx: _Context) -> str | None:
     prior = {id(t) for toks in ctx.sentence_tokens for span in _prior_spans(toks) for t in span}
     own_clauses = [c for c in abstract_clauses if not any(id(t) in prior for t in c)]
     for claim_clause in clauses(ctx.claim_tokens):
-        if claim_clause[0].lower in _FRAGMENT_START:
+        if claim_clause[0].lower in FRAGMENT_START:
             continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
         if claim_clause[0].lower == "not" and ctx.claim[claim_clause[0].start : claim_clause[0].end].lower() in _UNLIKE_WORDS:
             continue  # "Unlike prior methods, whose cost grows with X, ...": what other work does, not a denial
         if _replaced_part(claim_clause):
             continue  # "swaps X for Y" presupposes that X is what is done elsewhere: the abstract saying so agrees
-        if _negated(claim_clause) and _denies_exclusiveness(claim_clause):
+        if is_negated(claim_clause) and _denies_exclusiveness(claim_clause):
             continue  # "rather than X alone", "not only X": X is used, just not by itself
-        stems = content_stems(claim_clause) - _NEGATION
+        stems = content_stems(claim_clause) - NEGATION
         about_prior = any(t.lower in _CLAIM_PRIOR or t.lower in _PRIOR_MARKERS for t in claim_clause)
         candidates = abstract_clauses if about_prior else own_clauses
-        if not _negated(claim_clause):  # "replaces X with Y" denies X only against a claim that denies something
+        if not is_negated(claim_clause):  # "replaces X with Y" denies X only against a claim that denies something
             candidates = [c for c in candidates if not _replaced_part(c)]
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
@@ -236,32 +236,32 @@ def check_polarity(ctx: _Context) -> str | None:
             continue  # a contradiction from a sentence the claim does not restate needs more words in common
         agreeing = [c for c in abstract_clauses if in_all[id(c)] >= best]  # prior work's too
         if all(
-            _negated(claim_clause)
-            != _negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause) ^ _opposed(claim_clause, c)
+            is_negated(claim_clause)
+            != is_negated(c) ^ _prefix_negates(claim_clause, c) ^ _prefix_negates(c, claim_clause) ^ _opposed(claim_clause, c)
             and not _kept(claim_clause, c)
-            and not (_negated(claim_clause) and any(t.stem in _FAILURE_NOUNS for t in c))
+            and not (is_negated(claim_clause) and any(t.stem in _FAILURE_NOUNS for t in c))
             and _negation_concerns(claim_clause, c)
             for c in matches + agreeing
         ):
-            return f"the abstract says the opposite: {_quote(_sentence_of(ctx, matches[0]))}"
+            return f"the abstract says the opposite: {quote_text(sentence_of(ctx, matches[0]))}"
     # A negated part of the abstract ("without increasing memory") that the claim states positively.
     claim_clauses = clauses(ctx.claim_tokens)
     claim_about_prior = any(t.lower in _CLAIM_PRIOR for t in ctx.claim_tokens)
     for clause in abstract_clauses if claim_about_prior else own_clauses:
         words = len(_word_keys(tuple(clause)))  # a hyphenated word counts once
-        if not _negated(clause) or words < 2:
+        if not is_negated(clause) or words < 2:
             continue
         if _replaced_part(clause):
             continue  # "replaces random cropping with X" does not deny what the abstract says of random cropping
         needed = max(2, ctx.policy.negated_part_coverage * words)
         if any(
-            not _negated(c) and not _prefix_negates(c, clause) and _shared_words(clause, content_stems(c)) >= needed
+            not is_negated(c) and not _prefix_negates(c, clause) and _shared_words(clause, content_stems(c)) >= needed
             for c in claim_clauses
         ):
-            return f"the abstract says the opposite: {_quote(_sentence_of(ctx, clause))}"
+            return f"the abstract says the opposite: {quote_text(sentence_of(ctx, clause))}"
     # "with labels" where the evidence says "without labels" (a one-word negated part the clause match misses)
     about_prior = any(t.lower in _CLAIM_PRIOR for t in ctx.claim_tokens)
-    positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not about_prior]
+    positive = [c for c in clauses(ctx.claim_tokens) if not is_negated(c) and not about_prior]
     claim_with = {s for c in positive for w in _NEEDS for s in _after_word(c, w)}
     claim_without = _after_word(ctx.claim_tokens, "without") | {f.stem for t in ctx.claim_tokens if (f := _free_of(t))}
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
@@ -269,8 +269,8 @@ def check_polarity(ctx: _Context) -> str | None:
             continue  # what other work goes without is not the paper's
         lacking = _after_word(toks, "without") | _after_word(toks, "no") | {f.stem for t in toks if (f := _free_of(t))}
         for w in sorted(lacking & claim_with - claim_without - _GENERIC_NEEDS):
-            return f"the abstract says it is without {w}: {_quote(text)}"
-    own_positive = [c for c in clauses(ctx.claim_tokens) if not _negated(c) and not any(t.lower in _PRIOR_MARKERS for t in c)]
+            return f"the abstract says it is without {w}: {quote_text(text)}"
+    own_positive = [c for c in clauses(ctx.claim_tokens) if not is_negated(c) and not any(t.lower in _PRIOR_MARKERS for t in c)]
     for toks, text in zip(ctx.evidence_tokens, ctx.evidence_texts, strict=True):
         # "a training-free strategy" against "a module trained to predict", "without real-world tuning data" against
         # "after tuning on real-world videos": the claim does what the paper goes without (a sentence that also
@@ -282,10 +282,10 @@ def check_polarity(ctx: _Context) -> str | None:
             for c in own_positive:
                 done = any(t.stem == w and t.lower.endswith(("ed", "ing")) for t in c)  # "trained", "tuning"
                 if done and (w in free or len(without & content_stems(c)) >= 2):  # "real-world" and "tuning"
-                    return f"the abstract says it is without {w}: {_quote(text)}"
+                    return f"the abstract says it is without {w}: {quote_text(text)}"
     # Antonyms in the evidence: "stable" in the claim, only "unstable" (or "redundant" / "complementary") there
-    claim_order = list(dict.fromkeys(t.lower for t in ctx.claim_tokens if _is_content(t)))
-    evidence_order = list(dict.fromkeys(t.lower for toks in ctx.evidence_tokens for t in toks if _is_content(t)))
+    claim_order = list(dict.fromkeys(t.lower for t in ctx.claim_tokens if is_content(t)))
+    evidence_order = list(dict.fromkeys(t.lower for toks in ctx.evidence_tokens for t in toks if is_content(t)))
     claim_words, evidence_words = set(claim_order), set(evidence_order)
     if _double_flip(ctx, claim_words, evidence_words):
         return None
@@ -293,12 +293,12 @@ def check_polarity(ctx: _Context) -> str | None:
     for word in (w for w in claim_order if w not in evidence_words):
         for other in (o for o in evidence_order if o not in claim_words):
             if _prefix_antonym(word, other) and not _said_negated(ctx, other) and not _lessened(ctx.claim_tokens, word):
-                return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
+                return f"the abstract says '{other}', not '{word}': {quote_text(sentence_with(ctx, other))}"
             if (
                 _lexical_antonym(word, other, claim_words, evidence_words) and _same_role(ctx, word, other)
                 and not _lessened(ctx.claim_tokens, word)  # "not robust" for "brittle"
             ):
-                return f"the abstract says '{other}', not '{word}': {_quote(_sentence_with(ctx, other))}"
+                return f"the abstract says '{other}', not '{word}': {quote_text(sentence_with(ctx, other))}"
     return None
 
 
@@ -333,7 +333,7 @@ _ANTONYM_WORDS = (
 )  # fmt: skip
 
 
-def _same_role(ctx: _Context, word: str, other: str) -> bool:
+def _same_role(ctx: CheckContext, word: str, other: str) -> bool:
     """The claim's part with ``word`` and the evidence's part with ``other`` share at least two content words (the
     two words say opposite things about the same thing, not about two things)."""
     mine = [c for c in clauses(ctx.claim_tokens) if any(t.lower == word for t in c)]
@@ -379,7 +379,7 @@ def _antonym_stems() -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in table.items()}
 
 
-def _double_flip(ctx: _Context, claim_words: set[str], evidence_words: set[str]) -> bool:
+def _double_flip(ctx: CheckContext, claim_words: set[str], evidence_words: set[str]) -> bool:
     """Two opposites that cancel: "unlikely to change the labels" for "likely to preserve the labels" (a change
     word for a keep word, or the other way round, right after an opposite of the evidence's word before it)."""
     words = [t for t in ctx.claim_tokens if not t.is_punct]
@@ -429,9 +429,9 @@ def _lessened(tokens: Sequence[Token], word: str) -> bool:
     )
 
 
-def _said_negated(ctx: _Context, word: str) -> bool:
+def _said_negated(ctx: CheckContext, word: str) -> bool:
     """``word`` stands in a negated part of the evidence ("not explicitly mentioned" agrees with "unmentioned")."""
-    return any(_negated(c) for toks in ctx.evidence_tokens for c in clauses(toks) if any(t.lower == word for t in c))
+    return any(is_negated(c) for toks in ctx.evidence_tokens for c in clauses(toks) if any(t.lower == word for t in c))
 
 
 # Words too general to say what is needed ("no additional cost" against "requires additional labels").
@@ -451,7 +451,7 @@ def _after_word(tokens: Sequence[Token], word: str) -> set[str]:
         for nxt in tokens[k + 1 : k + 4]:  # "requires additional training": the next two content words
             if nxt.is_punct or _is_negation(nxt) or taken == 2:
                 break
-            if _is_content(nxt):
+            if is_content(nxt):
                 out.add(nxt.stem)
                 taken += 1
     return out

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from rag.verify_entities import _name_suffix
 from rag.verify_novelty import _is_new_word
 from rag.verify_scope import affix_sibling, count_swapped, narrowed, setting_words
-from rag.verify_tokens import Token, _Context, _quote, _stems_of, stem
+from rag.verify_tokens import CheckContext, Token, quote_text, stem, stems_of
 
 # Groups of mutually exclusive settings: a claim's term the abstract does not use, or whose sibling it uses, is
 # a change of scope. Entries are stems (hyphens kept); multi-word terms are matched as stem sequences.
@@ -88,7 +88,7 @@ def _scope_stems(tokens: Sequence[Token]) -> list[str]:
         if t.is_punct:
             continue
         # "text-to-image" is a setting of its own, not text and image
-        out.extend(_stems_of(t) if "-" in t.lower and "-to-" not in t.lower else [t.stem])
+        out.extend(stems_of(t) if "-" in t.lower and "-to-" not in t.lower else [t.stem])
     return out
 
 
@@ -104,7 +104,7 @@ def _abbreviated_in(term: str, claim: Sequence[Token], evidence: Sequence[Sequen
     return False
 
 
-def check_scope(ctx: _Context) -> str | None:
+def check_scope(ctx: CheckContext) -> str | None:
     split = (_scope_stems(ctx.claim_tokens), _scope_stems(ctx.abstract_tokens),
              [s for toks in ctx.evidence_tokens for s in _scope_stems(toks)])  # fmt: skip
     def unhyphenated(tokens: Sequence[Token]) -> list[str]:
@@ -134,7 +134,7 @@ def check_scope(ctx: _Context) -> str | None:
     return _affix_scope(ctx)
 
 
-def _affix_scope(ctx: _Context) -> str | None:
+def _affix_scope(ctx: CheckContext) -> str | None:
     """A setting named by an affix ("single-step" for the abstract's "multi-step", "task-specific" for its
     "task-agnostic"), and "only X" where the evidence says "X and Y" (rag/verify_scope.py)."""
     evidence = [t.lower for toks in ctx.evidence_tokens for t in toks]
@@ -153,11 +153,11 @@ def _affix_scope(ctx: _Context) -> str | None:
     narrow = narrowed([t.lower for t in ctx.claim_tokens], evidence)
     if narrow:
         only, other = narrow
-        return f"the abstract says {only} and {other}, not only {only}: {_quote(' '.join(ctx.evidence_texts))}"
+        return f"the abstract says {only} and {other}, not only {only}: {quote_text(' '.join(ctx.evidence_texts))}"
     return _new_setting(ctx)
 
 
-def _new_setting(ctx: _Context) -> str | None:
+def _new_setting(ctx: CheckContext) -> str | None:
     """Setting phrases of the claim ("from calibrated multi-view camera rigs", "for purely temporal sequences") with
     at least scope_new_setting_words words the abstract never uses: a setting the abstract does not state. Fewer new
     words than the novelty check needs, since they sit where a setting is named, not where a verb rephrases."""
@@ -173,12 +173,12 @@ def _is_part(a: str, b: str) -> bool:
     return a in b.split("-") or b in a.split("-") or a.endswith(b) or b.endswith(a)
 
 
-def _surface(term: str, tokens: Sequence[Token], ctx: _Context | None = None) -> str:
+def _surface(term: str, tokens: Sequence[Token], ctx: CheckContext | None = None) -> str:
     pools = [tokens] + (list(ctx.evidence_tokens) + [ctx.abstract_tokens] if ctx else [])
     first = term.split()[0]
     for pool in pools:
         for i, t in enumerate(pool):
-            if any(s == first or (len(first) >= 5 and s.startswith(first)) for s in _stems_of(t)):
+            if any(s == first or (len(first) >= 5 and s.startswith(first)) for s in stems_of(t)):
                 n = len(term.split())
                 return " ".join(x.text for x in pool[i : i + n]) if n > 1 else t.text
     return term

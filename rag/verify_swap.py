@@ -27,21 +27,21 @@ from functools import lru_cache
 from rag.text import _STOPWORDS
 from rag.verify_binding import _key as _role_key
 from rag.verify_binding import contrast_parts, crossed_parts, crossed_roles, exchanged_terms
-from rag.verify_clauses import _FRAGMENT_START, _negated, clauses
+from rag.verify_clauses import FRAGMENT_START, clauses, is_negated
 from rag.verify_direction import _is_adverb, comparisons
 from rag.verify_entities import _is_abbreviation
 from rag.verify_novelty import _judged_elsewhere
 from rag.verify_polarity import _ANTONYM_WORDS
 from rag.verify_scope import SETTING_OPENERS
 from rag.verify_tokens import (
-    _META,
+    META_WORDS,
+    CheckContext,
     Token,
-    _Context,
-    _is_content,
-    _quote,
     content_stems,
     derived,
     english_frequency,
+    is_content,
+    quote_text,
     stem,
 )
 
@@ -51,7 +51,7 @@ _DISCOURSE = {stem(w) for w in "first second third finally moreover furthermore 
 
 
 def _swap_word(token: Token) -> bool:
-    return _is_content(token) and token.stem not in _META and token.stem not in _DISCOURSE
+    return is_content(token) and token.stem not in META_WORDS and token.stem not in _DISCOURSE
 
 
 def _matched(ops) -> int:
@@ -110,7 +110,7 @@ def _swap_opposites() -> frozenset[frozenset[str]]:
     return frozenset(frozenset((stem(a), stem(b))) for a, b in (*_SWAP_OPPOSITES, *_ANTONYM_WORDS))
 
 
-def _said_elsewhere(ctx: _Context, mine: set[str], said: set[str], sentence: Sequence[Token]) -> bool:
+def _said_elsewhere(ctx: CheckContext, mine: set[str], said: set[str], sentence: Sequence[Token]) -> bool:
     """Another sentence of the abstract uses the claim's term and says at least as much of the claim's part as the
     sentence it seemed to be swapped from ("A is more sample-efficient than B", said in the next sentence)."""
     here = len(mine & content_stems(sentence))
@@ -179,15 +179,15 @@ def _modifier_swap(said, instead, mine, theirs, i2: int, j2: int) -> bool:
     return adjacent and any("-" in t.lower for t in said)
 
 
-def check_swap(ctx: _Context) -> str | None:
+def check_swap(ctx: CheckContext) -> str | None:
     """A part of the claim reads as a sentence (or a part of one) of the abstract with one term (up to three words)
     replaced by a term the abstract uses elsewhere but not there, or by its opposite: "we adapt A to X" said as "we
     adapt B to X", where B is the other method the abstract mentions; "early layers cause X, late layers Y" said the
     other way round. A synonym the abstract never uses is left to the other checks."""
     need = ctx.policy.swap_min_context
-    abstract_parts = _parts([t for t in ctx.abstract_tokens if _is_content(t)])
+    abstract_parts = _parts([t for t in ctx.abstract_tokens if is_content(t)])
     abstract_words = {w for t in ctx.abstract_tokens for w in (t.lower, *t.lower.split("-"))}
-    claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
+    claim_parts = _parts([t for t in ctx.claim_tokens if is_content(t)])
     for clause in clauses(ctx.claim_tokens):
         mine = [t for t in clause if _swap_word(t)]
         if len(mine) < need + 1:
@@ -207,12 +207,12 @@ def check_swap(ctx: _Context) -> str | None:
                 if k == 0 and _exchanged(inner, mine, theirs, toks) and _matched(ops) >= need:
                     if _same_comparison(clause, toks):
                         continue  # "B is outperformed by A", "B trails A" for "A outperforms B": the direction check's
-                    return f"the abstract says it the other way round: {_quote(text)}"
+                    return f"the abstract says it the other way round: {quote_text(text)}"
                 term = _replaced_term(ops, len(mine))
                 if term is None:
                     flipped = _opposite_replaced(ops, mine, theirs, need, ctx.policy.swap_min_share)
-                    if flipped and _negated(clause) == _negated(unit):  # "not robust" for "brittle" says the same
-                        return f"the abstract says '{flipped[1]}' here, not '{flipped[0]}': {_quote(text)}"
+                    if flipped and is_negated(clause) == is_negated(unit):  # "not robust" for "brittle" says the same
+                        return f"the abstract says '{flipped[1]}' here, not '{flipped[0]}': {quote_text(text)}"
                     continue
                 i1, i2, j1, j2, where = term
                 equal = _matched(ops)
@@ -235,7 +235,7 @@ def check_swap(ctx: _Context) -> str | None:
                 if all(_judged_elsewhere(t) for t in (*said, *instead)) and not _opposite_words(said_p, instead_p):
                     continue  # "is better than" for "outperforms": comparison words are the direction check's
                 opposite = _opposite_words(said_p, instead_p)
-                if opposite and _negated(clause) != _negated(unit):
+                if opposite and is_negated(clause) != is_negated(unit):
                     continue  # "is not robust" for "is brittle": the negation takes the opposite back
                 kind = where == "edge" and _modifier_swap(said, instead, mine, theirs, i2, j2)
                 if not opposite and ((where == "edge" and not kind) or not said_p <= abstract_parts - _parts(theirs)):
@@ -248,7 +248,7 @@ def check_swap(ctx: _Context) -> str | None:
                     continue  # another sentence says the part with the claim's own term (a combined claim)
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
-                return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
+                return f"the abstract says '{a}' here, not '{b}': {quote_text(text)}"
     return _replaced_slot(ctx)
 
 
@@ -322,7 +322,7 @@ def _next_word(tokens: Sequence[Token], last: Token, k: int) -> str | None:
     return tokens[i].stem if i < len(tokens) and tokens[i].content else None
 
 
-def _replaced_slot(ctx: _Context) -> str | None:
+def _replaced_slot(ctx: CheckContext) -> str | None:
     """A part of the claim reads as a sentence of the abstract with the term of one slot replaced by another term:
     at least slot_min_context content words match in order around it, the claim's term is not in that sentence
     and the sentence's is not in the claim, both are terms (_term_like), and they fill the same slot
@@ -333,7 +333,7 @@ def _replaced_slot(ctx: _Context) -> str | None:
     terms = {t.stem for t in ctx.claim_tokens if _swap_word(t) and _term_like((t,), rare)}
     if not terms:
         return None  # no term of the claim could be the replaced one
-    claim_parts = _parts([t for t in ctx.claim_tokens if _is_content(t)])
+    claim_parts = _parts([t for t in ctx.claim_tokens if is_content(t)])
     found = clauses(ctx.claim_tokens)
     for clause in ([ctx.claim_tokens, *found] if len(found) > 1 else found):
         mine = [t for t in clause if _swap_word(t)]
@@ -380,7 +380,7 @@ def _replaced_slot(ctx: _Context) -> str | None:
                     continue
                 a = " ".join(t.text for t in instead)
                 b = " ".join(t.text for t in said)
-                return f"the abstract says '{a}' here, not '{b}': {_quote(text)}"
+                return f"the abstract says '{a}' here, not '{b}': {quote_text(text)}"
     return None
 
 
@@ -388,13 +388,13 @@ def _fronted(tokens: Sequence[Token]) -> tuple[Token, ...]:
     """The content words of a setting put before the sentence's first comma ("At equal compute, ...", "On X, ..."):
     a restatement may move it to the other end of the sentence, which does not make it trade roles."""
     words = [t for t in tokens if t.text not in "()"]
-    if not words or words[0].lower not in _FRAGMENT_START:
+    if not words or words[0].lower not in FRAGMENT_START:
         return ()
     end = next((k for k, t in enumerate(words) if t.is_punct), None)
     return tuple(t for t in words[:end] if t.content) if end is not None and end <= 10 else ()
 
 
-def check_roles(ctx: _Context) -> str | None:
+def check_roles(ctx: CheckContext) -> str | None:
     """Two terms of the evidence trading what is said of them ("A segments, B labels" for "B segments, A labels")."""
     settings = frozenset(_role_key(t.stem) for toks in (ctx.claim_tokens, *ctx.evidence_tokens) for t in _fronted(toks))
     crossing = crossed_roles(
@@ -406,11 +406,11 @@ def check_roles(ctx: _Context) -> str | None:
     )
     if crossing is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
         return _exchanged_terms(ctx) or _crossed_parts(ctx)  # "B is outperformed by A" for "A outperforms B" trades places, not roles
-    quote = _quote(" ".join(ctx.evidence_texts))
+    quote = quote_text(" ".join(ctx.evidence_texts))
     return f"the abstract says of '{crossing.first}' what the claim says of '{crossing.second}' (and the other way round): {quote}"
 
 
-def _exchanged_terms(ctx: _Context) -> str | None:
+def _exchanged_terms(ctx: CheckContext) -> str | None:
     """Two terms of the evidence put in each other's place ("under the latent pipeline ... under the pixel pipeline"
     for the other way round; rag/verify_binding.py)."""
     # the evidence as a whole, then each part of it (a term said twice in the sentence may be said once in a part)
@@ -428,11 +428,11 @@ def _exchanged_terms(ctx: _Context) -> str | None:
             break
     if found is None or any(_same_comparison(c, toks) for c in clauses(ctx.claim_tokens) for toks in ctx.evidence_tokens):
         return None  # "B is outperformed by A" for "A outperforms B": the same comparison
-    quote = _quote(" ".join(ctx.evidence_texts))
+    quote = quote_text(" ".join(ctx.evidence_texts))
     return f"the abstract has '{found.second}' where the claim has '{found.first}' (and the other way round): {quote}"
 
 
-def _crossed_parts(ctx: _Context) -> str | None:
+def _crossed_parts(ctx: CheckContext) -> str | None:
     """Two parts of the claim that each mix what two parts of the abstract say (rag/verify_binding.py)."""
     parts, texts = [], []
     for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
@@ -444,5 +444,5 @@ def _crossed_parts(ctx: _Context) -> str | None:
     if crossing is None:
         return None
     a, b = crossing.evidence
-    quote = _quote(texts[a] if texts[a] == texts[b] else f"{texts[a]} … {texts[b]}", 300)
+    quote = quote_text(texts[a] if texts[a] == texts[b] else f"{texts[a]} … {texts[b]}", 300)
     return f"the claim mixes up what two parts of the abstract say ({', '.join(crossing.crossed[:4])}): {quote}"

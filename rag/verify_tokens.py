@@ -3,7 +3,7 @@
 A token keeps its text as written, its lower-cased form (dashes and curly apostrophes folded, "'s" dropped) and its
 Snowball stem (rag/text.py); a hyphenated word also counts as its parts ("zero-shot" -> zero-shot, zero, shot).
 ``derived`` relates one stem to another with a derivational ending ("fail" / "failur"); ``english_frequency`` is
-wordfreq's Zipf frequency, read from disk on first use. ``_Context`` holds one claim and one abstract (tokens, stems,
+wordfreq's Zipf frequency, read from disk on first use. ``CheckContext`` holds one claim and one abstract (tokens, stems,
 aligned evidence sentences and the policy) for the checks in the other ``rag/verify_*.py`` modules.
 """
 
@@ -38,7 +38,7 @@ class Token:
     content: bool = False  # not punctuation, not a stopword, a number or longer than one letter
 
 
-def _token(text: str, lower: str, stem_: str, start: int, end: int) -> Token:
+def make_token(text: str, lower: str, stem_: str, start: int, end: int) -> Token:
     punct = text in ",;:()"
     content = not punct and lower not in _STOPWORDS and (len(lower) > 1 or lower.isdigit())
     return Token(text, lower, stem_, start, end, punct, content)
@@ -54,15 +54,15 @@ def tokenize(text: str) -> tuple[Token, ...]:
         lower = raw.lower().translate(_DASHES)
         if lower.endswith("'s"):
             lower = lower[:-2]
-        out.append(_token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
+        out.append(make_token(raw, lower, stem(lower), m.start(), m.start() + len(raw)))
     return tuple(out)
 
 
-def _is_content(token: Token) -> bool:
+def is_content(token: Token) -> bool:
     return token.content
 
 
-def _stems_of(token: Token) -> list[str]:
+def stems_of(token: Token) -> list[str]:
     """A hyphenated word counts as itself and as its parts ("zero-shot" -> zero-shot, zero, shot)."""
     if "-" not in token.lower:
         return [token.stem]
@@ -76,11 +76,11 @@ def content_stems(tokens: Sequence[Token]) -> frozenset[str]:
 
 @lru_cache(maxsize=50_000)
 def _content_stems(tokens: tuple[Token, ...]) -> frozenset[str]:
-    return frozenset(s for t in tokens if t.content for s in _stems_of(t))
+    return frozenset(s for t in tokens if t.content for s in stems_of(t))
 
 
 @dataclass(slots=True)
-class _Context:
+class CheckContext:
     claim: str
     claim_tokens: tuple[Token, ...]
     claim_stems: set[str]
@@ -96,26 +96,26 @@ class _Context:
     new_words: dict[int, bool] = field(default_factory=dict)  # _is_new_word by token position, computed once
 
 
-def _quote(text: str, limit: int = 220) -> str:
+def quote_text(text: str, limit: int = 220) -> str:
     text = " ".join(text.split())
     return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1].rstrip()}…'"
 
 
-def _sentence_of(ctx: _Context, clause: Sequence[Token]) -> str:
+def sentence_of(ctx: CheckContext, clause: Sequence[Token]) -> str:
     for text, toks in zip(ctx.evidence_texts + ctx.sentence_texts, ctx.evidence_tokens + ctx.sentence_tokens, strict=True):
         if clause and any(t is clause[0] for t in toks):
             return text
     return ctx.evidence_texts[0] if ctx.evidence_texts else ""
 
 
-def _sentence_with(ctx: _Context, word: str) -> str:
+def sentence_with(ctx: CheckContext, word: str) -> str:
     for text, toks in zip(ctx.evidence_texts, ctx.evidence_tokens, strict=True):
         if any(t.lower == word for t in toks):
             return text
     return ctx.evidence_texts[0] if ctx.evidence_texts else ""
 
 
-_META = {stem(w) for w in "paper abstract author study studi result results find findings finding report approach "
+META_WORDS = {stem(w) for w in "paper abstract author study studi result results find findings finding report approach "
          "framework method model technique propos work demonstr show reveal".split()}  # fmt: skip
 
 
@@ -137,6 +137,6 @@ def derived(a: str, b: str) -> bool:
     return len(short) >= _DERIVED_MIN and long.startswith(short) and len(long) - len(short) <= 5
 
 
-def _derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
+def derived_from_any(word: str, stems: set[str] | frozenset[str]) -> bool:
     return len(word) >= _DERIVED_MIN and any(derived(word, s) for s in stems if s[:3] == word[:3])
 

@@ -4,7 +4,7 @@ sentence the claim is closest to)."""
 
 from __future__ import annotations
 
-from rag.verify_clauses import _negated, clauses
+from rag.verify_clauses import clauses, is_negated
 from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
@@ -12,7 +12,7 @@ from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 
 def _parts(text: str) -> list[tuple[str, bool]]:
-    return [(" ".join(t.text for t in c), _negated(c)) for c in clauses(tokenize(text))]
+    return [(" ".join(t.text for t in c), is_negated(c)) for c in clauses(tokenize(text))]
 
 
 def test_without_part_ends_at_and_before_an_adverb_and_verb():
