@@ -10,6 +10,8 @@ Does not judge: a claim that itself says it is about other work or common practi
 of itself elsewhere in the abstract ("prior work uses X; we also use X"); other work the paper acts on ("By
 unifying existing approaches, we ..."), or other work named without one of the listed nouns ("models" and
 "systems" are often what the paper studies).
+Cannot catch: prior work described without such a marker; a prior-work part of which the claim repeats under
+``attribution_min_coverage``.
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ other order (rag/verify_binding.py); a change or degree word whose opposite the 
 Does not count as the opposite: the converse said with the other comparative ("B is less X than A" for "A is more X
 than B"); a state against a change ("sampling is slow" / "speeds up sampling"); sides next to the comparison that
 agree when the rest is a frame ("Experiments show that ...").
-Cannot catch: comparisons without one of the listed words, or whose sides share fewer than two words with the
-abstract's.
+Cannot catch: comparisons phrased without a comparison word ("A's error is B's halved"); two conditions swapped
+across a "but" when the claim adds many words of its own (see crossed parts, rag/verify_binding.py); a correlation
+reversed ("higher X goes with higher Y").
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The entities check: the names a claim uses are the abstract's, each in the role the abstract gives it. Pure text.
 
-A name is a word with capitals or digits inside it ("ZedNet", "GPT-4", "LLMs"), not a plain capitalised first word.
+A name is a word with letters and digits ("GPT-4"), with two capitals or an inner one ("AssayBench", "CRISPR",
+"nDCG"), or capitalised inside the sentence; not the sentence's first word alone, nor a number ("6x", "1.2M").
 Accepted as the abstract's: the same name up to case, dashes and a plural or possessive ending; a part of a
 hyphenated name ("Shapley-based"); an acronym of words written next to each other ("MCTS" for "Monte Carlo Tree
 Search", "QA" for "question answering") or the long form of one of its acronyms; an acronym ending its names ("QA"
@@ -9,8 +10,9 @@ of "HotpotQA"); a name inside LaTeX ("l2" for "$\\ell_2$"); and a close spelling
 
 Catches: a name the abstract never uses; a name of the abstract put where the sentence that says the rest of the
 claim has another of its names, in the same role ("B beats C" where the abstract says "A beats C").
-Cannot catch: a swap in a sentence that may speak of the name without naming it ("it", "our", "this", "we"), or
-when the claim has fewer than three other content words to find that sentence by.
+Cannot catch: a name given the property the same sentence gives another name when the claim mentions only one of
+them ("B measures X" where the abstract says "A, which measures X, and B, which ..."); a swap in a sentence that
+may speak of the name without naming it ("it", "our", "this", "we").
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ uses in any form: not as its stem, its hyphenated parts or a derived form ("fail
 dropping the claim's one-for-one substitutions between words the claim and the evidence share in order ("unavoidably
 imperfect stand-ins" for "inevitably imperfect surrogates").
 
-Cannot catch: an added detail said in everyday words, or in fewer new words than ``novel_words_max``. The scope
-check (rag/verify_scope_check.py) asks the same per-token question (``_is_new_word``, computed once per claim).
+Cannot catch: a one- or two-word added detail ("in songbirds" for "in zebra finches"; fewer than
+``novel_words_max``); an added detail made of everyday words. The scope check (rag/verify_scope_check.py) asks the
+same per-token question (``_is_new_word``, computed once per claim).
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ bound turned round ("more than 50%" for "up to 50%"); asymptotic bounds and frac
 differ once LaTeX is normalised ("O(n log n)" for "O(log n)"). Accepts a number the claim derives from two of one
 sentence (a difference in the same unit, a ratio for a factor) and an estimate within tolerance ("about 30%").
 
-Cannot catch: a count or factor written in words ("three of the tasks", "doubles") when the abstract gives no other
-value for what it counts; a number put in the wrong place when it is an estimate ("about 30") or written in words.
+Cannot catch: a number attached to another quantity when the words around it are paraphrased away; a count in
+words with nothing the abstract counts the same way ("three of the tasks" where the abstract counts no tasks); a
+number put in the wrong place when it is an estimate ("about 30") or written in words.
 """
 
 from __future__ import annotations

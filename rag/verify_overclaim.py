@@ -12,8 +12,8 @@ gathering the claim's own list ("X, Y and Z are all handled"); a capitalised wor
 cohort"); "first trains X and then Y"; an aim ("To solve this, ...", "aims to eliminate"); "can exactly solve"
 (what may be done); "never" where the abstract says the same negated; "optimal up to log factors" against a
 matched lower bound up to them.
-Cannot catch: a claim stronger in other words than the listed ones, or a hedge of the abstract outside the aligned
-evidence.
+Cannot catch: a stronger claim made by dropping a condition rather than by a strength word (beyond "with no
+assumptions", "unconditionally"); "only", "any" and "confirms" are not counted (paraphrases use them too often).
 """
 
 from __future__ import annotations

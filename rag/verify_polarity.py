@@ -13,9 +13,11 @@ Does not count as the opposite: what the abstract says of other work, against a 
 ("In the low-data regime, ..."); "replaces X with Y" (X is done elsewhere); "not only X", "rather than X alone";
 "without altering X" against "keeps X"; "we trace the failure of X" against "X cannot"; two opposites that cancel
 ("unlikely to change" for "likely to preserve"); "less robust" / "not robust" for "non-robust" / "brittle".
-Cannot catch: an opposite that is neither a negation, a prefix antonym nor in the list (WordNet's pairs are not
-installable offline here); a contradiction from a sentence the claim does not restate unless the two share at
-least ``polarity_elsewhere_min_shared`` words.
+Cannot catch: opposites outside the short list (WordNet's antonym pairs are not installable offline here);
+negation carried by a quantifier ("no customer demands more than ..."); "only when X is known" against "without
+knowledge of X" (different words); a contradiction of a sentence that refers to the thing by a pronoun; a
+contradiction from a sentence the claim does not restate unless the two share at least
+``polarity_elsewhere_min_shared`` words.
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ rigs") with at least ``scope_new_setting_words`` words the abstract never uses (
 
 Not a change of scope: a sibling the claim names too ("recovers 3D motion from a video"); a term part of another
 ("supervised" / "self-supervised"); a hyphenated word the evidence writes as initials ("audio-visual" / "AV"); an
-acronym ending the abstract's names ("QA" of "HotpotQA"). Cannot catch: a setting outside the listed groups that is
-neither affixed nor in a setting phrase.
+acronym ending the abstract's names ("QA" of "HotpotQA"). Cannot catch: settings outside the families and affixes listed here and in rag/verify_scope.py (a model family:
+"large language models" for a vision model); a new setting of one rare word ("in songbirds") unless the slot check
+(rag/verify_swap.py) finds it replaced.
 """
 
 from __future__ import annotations

@@ -14,8 +14,11 @@ of the abstract say.
 
 Never a swap: a term that stands for a name said before ("the model achieves ..." for "ZedNet achieves ..."); the
 same comparison said the other way round ("B is outperformed by A"); another sentence that uses the claim's term
-and says as much of the claim. Cannot catch: a synonym the abstract never uses that is an everyday word (left to
-the other checks).
+and says as much of the claim. Cannot catch: a swap phrased differently enough that the rest of the sentence does not match word for word; the
+subject of a sentence renamed (a subject may be named many ways, so only an opposite or a hyphenated kind counts
+there); a replaced slot filled with everyday words ("for a given model" for "for a fixed model" passes on purpose);
+for roles, the misses of rag/verify_binding.py (terms from two different sentences in a one-part claim, a
+"respectively" list, ...).
 """
 
 from __future__ import annotations
