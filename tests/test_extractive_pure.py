@@ -15,7 +15,6 @@ from rag.compose.extractive import (
     plan_single,
     render,
     said_sentences,
-    setting_of,
     with_marker,
 )
 from rag.corpus import Abstract
@@ -838,39 +837,3 @@ def test_plan_list_with_finding_keeps_papers_without_results_to_their_line():
     evidence = [ev("a", 1, 0.9), ev("b", 1, 0.85), ev("b", 6, 0.1, "Toy B is faster.", role="result")]
     plan = plan_list(evidence, with_finding=True)
     assert [(e.abstract_id, e.row) for e in plan.sentences] == [("a", 1), ("b", 1), ("b", 6)]
-
-
-def rel(abstract_id: str, row: int, relevance: float, role: str = "background") -> EvidenceSentence:
-    """A fake sentence whose relevance (its score without the role bonus) is ``relevance``."""
-    bonus = -0.25 if role == "background" else 0.0
-    return ev(abstract_id, row, relevance + bonus, f"{abstract_id} toy sentence {row}.", role=role, role_bonus=bonus)
-
-
-def test_setting_of_adds_the_background_sentence_naming_the_topic():
-    item = [rel("a", 2, 0.3, "contribution")]
-    opening = rel("a", 0, 0.9)
-    assert setting_of(item, [opening, rel("a", 1, 0.2)], margin=0.25) == opening
-
-
-def test_setting_of_none_when_the_line_is_nearly_as_near_the_topic():
-    item = [rel("a", 2, 0.7, "contribution")]
-    assert setting_of(item, [rel("a", 0, 0.9)], margin=0.25) is None
-
-
-def test_setting_of_none_when_the_nearest_sentence_is_not_setting():
-    item = [rel("a", 2, 0.3, "contribution")]
-    assert setting_of(item, [rel("a", 4, 0.9, "method"), rel("a", 0, 0.8)], margin=0.25) is None
-
-
-def test_setting_of_never_repeats_a_quoted_sentence():
-    line = rel("a", 0, 0.9)
-    assert setting_of([line], [line], margin=0.0) is None
-    assert setting_of([], [rel("a", 0, 0.9)], margin=0.0) is None
-
-
-def test_plan_list_with_finding_opens_with_the_topic_sentence_in_reading_order():
-    evidence = [rel("a", 3, 0.5, "contribution"), rel("a", 0, 0.95), rel("a", 5, 0.1, "result")]
-    plan = plan_list(evidence, AnswerPolicy(topic_sentence_margin=0.25), with_finding=True)
-    assert [e.row for e in plan.sentences] == [0, 3, 5]
-    plan = plan_list(evidence, AnswerPolicy(topic_sentence_margin=0.5), with_finding=True)
-    assert [e.row for e in plan.sentences] == [3, 5]

@@ -296,7 +296,6 @@ def plan_list(
     sentence is first one giving a name to what the work introduces, when the paper has one (see has_role,
     "named"). ``with_finding``: each line also quotes the paper's finding (see finding_of) when it has none."""
     policy = policy or AnswerPolicy()
-    topic_margin = policy.topic_sentence_margin
     best = best_per_abstract(evidence)
     if not best:
         return ExtractivePlan([], [], "list")
@@ -311,9 +310,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(
-                quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, topic_margin
-            )
+            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -322,9 +319,7 @@ def plan_list(
     chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(
-        quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, topic_margin
-    )
+    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
 
 
 def membership_scores(
@@ -352,14 +347,12 @@ def _list_plan(
     prefer_named: bool = False,
     bests: Sequence[EvidenceSentence] = (),
     with_finding: bool = False,
-    topic_margin: float = 0.25,
 ) -> ExtractivePlan:
     """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
     or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
     the paper's best sentence (``bests``) to its contribution, that best sentence (it states what was asked; not
     when it is setting: background, gap or availability), else its best other contribution sentence. With
-    ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence, and the
-    sentence placing the paper in the topic (setting_of, ``topic_margin``)."""
+    ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -381,30 +374,11 @@ def _list_plan(
         if with_finding and not any(e.role == "result" for e in item):
             finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
             item += [finding] if finding is not None else []
-            topical = setting_of(item, others, topic_margin)
-            item += [topical] if topical is not None else []
         sentences.extend(sorted(item, key=lambda e: e.row))
     return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
 
 
 _UNNAMING_ROLES = frozenset({"background", "gap", "availability"})
-
-
-def setting_of(
-    item: Sequence[EvidenceSentence], others: Sequence[EvidenceSentence], margin: float
-) -> EvidenceSentence | None:
-    """The sentence placing a paper in the question's topic, for its overview line: of ``others`` (the paper's
-    sentences), the unquoted one nearest the topic (highest relevance, role aside) when it is setting (background,
-    gap or availability: the role bonus kept it out of ``item``) and more relevant than every sentence of ``item``
-    by more than ``margin``. An abstract often names its topic only in its opening sentence ("Probabilistic X
-    methods rely on Y …"), while its contribution says "we propose a method"."""
-    if not item:
-        return None
-    quoted = {e.row for e in item}
-    topical = max((e for e in others if e.row not in quoted), key=lambda e: (e.relevance, -e.row), default=None)
-    if topical is None or topical.role not in _UNNAMING_ROLES:
-        return None
-    return topical if topical.relevance > max(e.relevance for e in item) + margin else None
 
 
 def finding_of(sentences: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
