@@ -317,6 +317,12 @@ class AnswerPolicy(BaseModel):
         "with what it contributes, not only the sentence sharing the question's words; an overview likewise. Fitted on "
         "dev.",
     )
+    finding_lines: tuple[str, ...] = Field(
+        default=("summary",),
+        description="Question shapes whose list lines also quote the paper's finding: its best-scoring result "
+        "sentence, one stating what the work shows ('We show that …') first, when the line quotes none: an overview "
+        "says what each work proposes and what it finds, not only the sentence sharing the question's words.",
+    )
     contribution_margin: float = Field(
         default=0.25,
         ge=0.0,

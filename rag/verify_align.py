@@ -14,6 +14,7 @@ checks' job (rag/verify.py).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -68,8 +69,9 @@ def _overlap(claim_tokens: Sequence[Token], claim_stems: frozenset[str], abstrac
     if common_weight >= 1.0:
         return len(found) / len(claim_stems)
     weights = _stem_weights(tuple(claim_tokens), common_weight)
-    total = sum(weights.get(s, 1.0) for s in claim_stems)
-    return sum(weights.get(s, 1.0) for s in found) / total
+    # fsum: the sets' order changes with the hash seed, and a plain float sum with it (1.0 vs 0.9999999999999999)
+    total = math.fsum(weights.get(s, 1.0) for s in claim_stems)
+    return math.fsum(weights.get(s, 1.0) for s in found) / total
 
 
 @lru_cache(maxsize=5_000)

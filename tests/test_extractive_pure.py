@@ -6,6 +6,7 @@ import pytest
 
 from rag.compose.extractive import (
     ExtractivePlan,
+    finding_of,
     membership_scores,
     naming_sentence,
     plan_compare,
@@ -795,3 +796,44 @@ def test_the_added_result_sentence_is_the_one_stating_what_the_work_shows():
     ]
     policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, proposal_sentences=0, core_extra=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 4]
+
+
+# --- with_finding: an overview's line says what each paper finds ---
+
+
+def test_finding_of_prefers_a_stated_finding_over_a_better_scoring_report():
+    report = ev("a", 3, 0.8, "Experiments on two toy sets show gains.", role="result")
+    shows = ev("a", 2, 0.5, "We prove that the toy bound is tight.", role="result")
+    assert finding_of([report, shows]) == shows
+
+
+def test_finding_of_takes_the_best_result_when_none_states_a_finding():
+    low = ev("a", 2, 0.4, "Accuracy rises on toy data.", role="result")
+    high = ev("a", 4, 0.6, "Our toy model wins on both tasks.", role="result")
+    assert finding_of([low, high, ev("a", 1, 0.9)]) == high
+
+
+def test_finding_of_none_without_result_sentences():
+    assert finding_of([ev("a", 1, 0.9), ev("a", 2, 0.5, role="method")]) is None
+
+
+def test_plan_list_with_finding_adds_the_result_sentence_in_reading_order():
+    evidence = [
+        ev("a", 1, 0.9),
+        ev("a", 4, 0.3, "We show that toys help.", role="result"),
+        ev("a", 2, 0.2, role="method"),
+    ]
+    plan = plan_list(evidence, with_finding=True)
+    assert [e.row for e in plan.sentences] == [1, 4]
+    assert [e.row for e in plan_list(evidence).sentences] == [1]
+
+
+def test_plan_list_with_finding_adds_nothing_when_the_line_is_a_result():
+    evidence = [ev("a", 3, 0.9, "Toys win.", role="result"), ev("a", 5, 0.3, "Toys also win again.", role="result")]
+    assert [e.row for e in plan_list(evidence, with_finding=True).sentences] == [3]
+
+
+def test_plan_list_with_finding_keeps_papers_without_results_to_their_line():
+    evidence = [ev("a", 1, 0.9), ev("b", 1, 0.85), ev("b", 6, 0.1, "Toy B is faster.", role="result")]
+    plan = plan_list(evidence, with_finding=True)
+    assert [(e.abstract_id, e.row) for e in plan.sentences] == [("a", 1), ("b", 1), ("b", 6)]

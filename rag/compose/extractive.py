@@ -273,6 +273,7 @@ def plan_list(
     *,
     margin: float | None = None,
     with_contribution: bool = False,
+    with_finding: bool = False,
     coverage: Mapping[str, float] | None = None,
     min_coverage: float = 0.0,
     own_names: Mapping[str, str] | None = None,
@@ -293,7 +294,7 @@ def plan_list(
     own_names), for papers whose label does not show it: a line that does not name the work quotes, as that other
     sentence, the paper's best one naming it, so every line says which work it is. ``prefer_named``: otherwise that
     sentence is first one giving a name to what the work introduces, when the paper has one (see has_role,
-    "named")."""
+    "named"). ``with_finding``: each line also quotes the paper's finding (see finding_of) when it has none."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -309,7 +310,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen)
+            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -318,7 +319,7 @@ def plan_list(
     chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen)
+    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
 
 
 def membership_scores(
@@ -345,11 +346,13 @@ def _list_plan(
     own_names: Mapping[str, str] | None = None,
     prefer_named: bool = False,
     bests: Sequence[EvidenceSentence] = (),
+    with_finding: bool = False,
 ) -> ExtractivePlan:
     """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
     or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
     the paper's best sentence (``bests``) to its contribution, that best sentence (it states what was asked; not
-    when it is setting: background, gap or availability), else its best other contribution sentence."""
+    when it is setting: background, gap or availability), else its best other contribution sentence. With
+    ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -367,14 +370,24 @@ def _list_plan(
         if best is not None and best.row != line.row and best.role not in _UNNAMING_ROLES:
             extra = extra or best  # the line moved to the contribution: the sentence answering best stays
         extra = extra or next((e for role in roles for e in others if has_role(e, role)), None)
-        if with_contribution and extra is not None:
-            sentences.extend(sorted((line, extra), key=lambda e: e.row))
-        else:
-            sentences.append(line)
+        item = [line, extra] if with_contribution and extra is not None else [line]
+        if with_finding and not any(e.role == "result" for e in item):
+            finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
+            item += [finding] if finding is not None else []
+        sentences.extend(sorted(item, key=lambda e: e.row))
     return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
 
 
 _UNNAMING_ROLES = frozenset({"background", "gap", "availability"})
+
+
+def finding_of(sentences: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
+    """What a paper finds: of its result ``sentences``, the best-scoring one stating what the work shows ("We show
+    that …", see states_finding), else the best-scoring one; None when it has no result sentence."""
+    results = [e for e in sentences if e.role == "result"]
+    if not results:
+        return None
+    return max(results, key=lambda e: (states_finding(e.text), e.score, -e.row))
 
 
 def _says_what_it_does(e: EvidenceSentence) -> bool:
