@@ -367,16 +367,16 @@ class AnswerPolicy(BaseModel):
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-2.87, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-2.88, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
         default=5.96, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=2.66,
+        default=2.65,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=2.48,
+        default=2.46,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
@@ -392,21 +392,21 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=0.29,
+        default=0.30,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=0.25,
+        default=0.26,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=-1.54,
+        default=-1.49,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=0.76, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.77, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
         default=0.83,
@@ -414,7 +414,7 @@ class AnswerPolicy(BaseModel):
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=3.96,
+        default=3.92,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
@@ -425,18 +425,18 @@ class AnswerPolicy(BaseModel):
         "topic the corpus lacks. Fitted on dev.",
     )
     w_similarity_list: float = Field(
-        default=8.69,
+        default=8.90,
         description="Log-odds added, for list, summary and yes/no questions, per unit the best evidence similarity "
         "(the best sentence of any shortlisted paper) falls below similarity_floor (on top of w_similarity): when "
         "even the best of many papers is far from the question, no paper is on its topic. Fitted on dev.",
     )
     w_names_missing: float = Field(
-        default=3.04,
+        default=3.05,
         description="Log-odds added when the question asks for names (which datasets, models, baselines…) and no "
         "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
     )
     w_value_missing: float = Field(
-        default=2.44,
+        default=2.45,
         description="Log-odds added when the question asks for a value (a count, or a measure such as an accuracy, "
         "FID or agreement) and no quoted sentence of the answering abstract states a number within a few words of "
         "what is counted or measured. Fitted on dev.",
@@ -449,7 +449,7 @@ class AnswerPolicy(BaseModel):
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
     )
     w_topic_rare_missing_list: float = Field(
-        default=3.05,
+        default=3.00,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words the best paper lacks, each weighted by its idf (a word no abstract uses: the largest idf times "
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
