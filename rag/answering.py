@@ -194,6 +194,10 @@ def rank(
         edits=policy.typo_edits,
         long_edits=policy.typo_long_edits,
         long_chars=policy.typo_long_chars,
+        keep_zipf=policy.typo_keep_zipf,
+        english_zipf=policy.typo_english_zipf,
+        english_cost=policy.typo_english_cost,
+        name_case_zipf=policy.name_case_zipf,
         frequency=document_frequency(snapshot.bm25),
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
         if policy.real_word_typos

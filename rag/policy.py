@@ -463,6 +463,32 @@ class AnswerPolicy(BaseModel):
         "that corpus word with at least half of the question's other content words ('patent' -> 'patient' in a "
         "question about a virtual patient study; rag.lexicon.Lexicon.correct).",
     )
+    typo_keep_zipf: float = Field(
+        default=2.5,
+        ge=0.0,
+        description="A word of the question neither the corpus nor the tokenizer uses is respelt only when its "
+        "wordfreq Zipf frequency is below this: 'scarring' or 'preset' are English words, not typos of 'scaling' or "
+        "'present' (rag.lexicon.Lexicon.correct).",
+    )
+    typo_english_zipf: float = Field(
+        default=3.0,
+        ge=0.0,
+        description="English words one slip from a mistyped word, with at least this wordfreq Zipf frequency, are "
+        "candidates for its spelling next to the corpus's words ('decyaing' -> 'decaying'; rag.lexicon."
+        "english_candidates); 10 or more: corpus words only.",
+    )
+    typo_english_cost: float = Field(
+        default=0.25,
+        ge=0.0,
+        description="What an English spelling the corpus lacks costs over a corpus word as likely a slip, in edits "
+        "(rag.lexicon.typing_cost): 'agens' is the corpus's 'agents', not 'agnes'.",
+    )
+    name_case_zipf: float = Field(
+        default=3.5,
+        ge=0.0,
+        description="A corpus name typed in lower case is written as the corpus writes it ('ssm' -> 'SSM') unless it is "
+        "an English word of the tokenizer or has at least this wordfreq Zipf frequency ('flux', 'rise').",
+    )
     typo_min_chars: int = Field(
         default=4,
         ge=2,
