@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "test-artifacts"
 
 START_TIMEOUT_S = 240  # ingest (~20-30 s) plus model load and server start
-ANSWER_TIMEOUT_MS = 60_000
+ANSWER_TIMEOUT_MS = 120_000  # an answer takes ~1 s here; the margin is for a CI machine under load (one 60 s timeout seen)
 XSS_QUESTION = 'Which papers use <img src=x onerror="window.__xss=1"> for calibration?'
 
 SERVER_SCRIPT = textwrap.dedent(
