@@ -198,6 +198,8 @@ def rank(
         english_zipf=policy.typo_english_zipf,
         english_cost=policy.typo_english_cost,
         name_case_zipf=policy.name_case_zipf,
+        keep_gain=policy.typo_keep_gain,
+        keep_cost=policy.typo_keep_cost,
         frequency=document_frequency(snapshot.bm25),
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
         if policy.real_word_typos

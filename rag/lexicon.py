@@ -488,6 +488,8 @@ class Lexicon:
         english_zipf: float = 3.0,
         english_cost: float = 0.25,
         name_case_zipf: float = 3.5,
+        keep_gain: float = 1.5,
+        keep_cost: float = 0.6,
     ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
         "AssayBench", "bnech" -> "bench" of "MMDG-Bench"), else, for plain words only, as English does when that
@@ -512,7 +514,9 @@ class Lexicon:
         capitals of wordfreq Zipf ``name_case_zipf`` or more, a capitalised one of Zipf 1 or more), and a hyphenated corpus word typed without its hyphen gets it back
         ("fewshot" -> "few-shot"). A word English uses (wordfreq Zipf at least ``keep_zipf``: "scarring", "preset")
         is no typo here, whatever corpus word is near (the ``together`` pass may still respell it), though it is
-        written as the corpus inflects it ("sudoku" -> "sudokus"). Candidates are the
+        written as the corpus inflects it ("sudoku" -> "sudokus"), or respelt when a slip costing at most
+        ``keep_cost`` (``typing_cost``: two letters swapped, one doubled, a vowel dropped) makes it of an English word
+        ``keep_gain`` or more Zipf more common ("recieve" -> "receive"). Candidates are the
         corpus words above and, for a word in lower case (or opening a sentence), the English words one slip away
         (``english_candidates``, Zipf at least ``english_zipf``), the likeliest slip first (``typing_cost``; an English
         word the corpus lacks costs ``english_cost`` more: "agens" is the corpus's "agents", not "agnes"). A
@@ -536,18 +540,30 @@ class Lexicon:
                 return token  # a corpus name, or a part of a hyphenated corpus word ("locator" of "co-locator")
             if any(c.isdigit() for c in lowered):
                 return token
+            # English spellings for plain words only: a capitalised word inside a sentence is a name ("Arena Hars")
+            plain = token == lowered or (opens_sentence and token[1:] == lowered[1:])
+
+            def cased(word: str) -> str:
+                return word if token == lowered else word[:1].upper() + word[1:]
+
             joined = _hyphenated(lowered, self.words)
             if joined is not None:  # "fewshot" -> "few-shot": a hyphenated corpus word typed without its hyphen
                 fixes.append(joined)
                 return joined
-            if zipf_frequency(lowered) >= keep_zipf:
+            common = zipf_frequency(lowered)
+            if common >= keep_zipf:
                 # a word English uses ("scarring", "preset"): not a typo, whatever corpus word is near; written as the
-                # corpus inflects it when the corpus has it in another form ("sudoku" -> "sudokus")
-                return self._inflected(lowered, vocabulary) or token
+                # corpus inflects it when the corpus has it in another form ("sudoku" -> "sudokus"), and respelt only
+                # when one of the likeliest slips makes it of a far more common word ("recieve" -> "receive")
+                inflected = self._inflected(lowered, vocabulary)
+                if inflected is not None:
+                    return inflected
+                likely = [(typing_cost(lowered, w), -zipf_frequency(w), w)
+                          for w in english_candidates(lowered, common + keep_gain)] if plain else []  # fmt: skip
+                best_slip = min((c for c in likely if c[0] <= keep_cost), default=None)
+                return token if best_slip is None else cased(best_slip[2])
             own = set(content_words(lowered))
             fits = None if context is None else (lambda word: context(word, [w for w in stems if w not in own]))
-            # English spellings for plain words only: a capitalised word inside a sentence is a name ("Arena Hars")
-            plain = token == lowered or (opens_sentence and token[1:] == lowered[1:])
             spelt = english_candidates(lowered, english_zipf) if plain and lowered.isalpha() and english_zipf < 10 else []
             best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,
                                  long_edits if len(lowered) >= long_chars else edits, frequency, fits,
@@ -555,7 +571,7 @@ class Lexicon:
             if best is None:
                 return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
             surface = self.names[best].surface if best in self.names else best
-            if token == lowered and not is_name_like(surface):
+            if token == lowered and not is_name_like(surface) and zipf_frequency(best) >= 1.0:
                 surface = surface.lower()  # "thrseholding" -> "thresholding", not a capitalised "Thresholding"
             elif token[:1].isupper() and token[1:] == token[1:].lower() and surface == surface.lower():
                 surface = surface[:1].upper() + surface[1:]  # "Tiken Hypothesis" -> "Token Hypothesis"

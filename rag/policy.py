@@ -477,6 +477,19 @@ class AnswerPolicy(BaseModel):
         "candidates for its spelling next to the corpus's words ('decyaing' -> 'decaying'; rag.lexicon."
         "english_candidates); 10 or more: corpus words only.",
     )
+    typo_keep_gain: float = Field(
+        default=1.5,
+        ge=0.0,
+        description="A word English uses (Zipf at least typo_keep_zipf) is still respelt when one of the likeliest "
+        "slips (typo_keep_cost) makes it of an English word at least this much Zipf more common ('recieve' -> "
+        "'receive'; not 'preset' -> 'present', a dropped letter).",
+    )
+    typo_keep_cost: float = Field(
+        default=0.6,
+        ge=0.0,
+        description="The likeliest slips, by rag.lexicon.typing_cost (two letters swapped, one doubled, a vowel or a "
+        "doubled letter dropped cost 0.5-0.6), for typo_keep_gain.",
+    )
     typo_english_cost: float = Field(
         default=0.25,
         ge=0.0,

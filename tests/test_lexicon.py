@@ -423,3 +423,14 @@ def test_an_english_word_the_corpus_has_only_in_another_form_is_written_in_that_
     lexicon = Lexicon.build([("p1", "We solve Sudokus and mazes with one model.")], generic_share=1.0)
     assert lexicon.correct("papers solving sudoku")[0] == "papers solving sudokus"
     assert [link.name.surface for link in lexicon.link("papers solving sudoku").links] == ["Sudokus"]
+
+
+def test_a_common_misspelling_english_also_records_is_still_respelt():
+    assert SPELT.correct("does it recieve rewards?")[0] == "does it receive rewards?"  # two letters swapped
+    assert SPELT.correct("at preset rates")[0] == "at preset rates"  # a dropped letter from "present": a real word
+
+
+def test_a_mistyped_invented_name_is_written_with_the_corpus_capital():
+    lexicon = Lexicon.build([("z1", "We present Zorblex, a planner for kitchens.")], generic_share=1.0)
+    assert lexicon.correct("what does zorrblex plan?")[0] == "what does Zorblex plan?"
+    assert lexicon.correct("what does zorblex plan?")[0] == "what does Zorblex plan?"
