@@ -200,6 +200,7 @@ def rank(
         name_case_zipf=policy.name_case_zipf,
         keep_gain=policy.typo_keep_gain,
         keep_cost=policy.typo_keep_cost,
+        short_cost=policy.typo_short_cost,
         frequency=document_frequency(snapshot.bm25),
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
         if policy.real_word_typos

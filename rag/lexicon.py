@@ -490,6 +490,7 @@ class Lexicon:
         name_case_zipf: float = 3.5,
         keep_gain: float = 1.5,
         keep_cost: float = 0.6,
+        short_cost: float = 0.9,
     ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
         "AssayBench", "bnech" -> "bench" of "MMDG-Bench"), else, for plain words only, as English does when that
@@ -520,7 +521,9 @@ class Lexicon:
         corpus words above and, for a word in lower case (or opening a sentence), the English words one slip away
         (``english_candidates``, Zipf at least ``english_zipf``), the likeliest slip first (``typing_cost``; an English
         word the corpus lacks costs ``english_cost`` more: "agens" is the corpus's "agents", not "agnes"). A
-        capitalised typo keeps its capital.
+        capitalised typo keeps its capital. A word shorter than ``min_chars`` is respelt only by a slip costing at most
+        ``short_cost`` (English spellings included): many words are one edit from it ("RMSE" is not "RISE"). A field
+        acronym typed in lower case is written in capitals ("llm" -> "LLM", "gpus" -> "GPUs").
         Returns the corrected question and the corpus spellings used."""
         from rag.word_frequency import zipf_frequency
 
@@ -531,9 +534,12 @@ class Lexicon:
             lowered = token.lower()
             if token == lowered and lowered in self.names:  # "anchorworld", "llava-1.5": the corpus's spelling
                 surface = self.names[lowered].surface
-                rare = zipf_frequency(lowered)
+                rare = zipf_frequency(lowered) if lowered.isalpha() else 0.0  # "ask-e": wordfreq reads "ask", "e"
                 if lowered not in english and (rare < 1.0 or (is_name_like(surface) and rare < name_case_zipf)):
                     return surface  # not "flux" or "rise": English words typed in lower case stay as written
+            acronym = _generic_acronym(lowered, english)
+            if token == lowered and acronym is not None:
+                return acronym  # "llm", "gpus": field acronyms written as acronyms ("LLM", "GPUs")
             if len(lowered) < word_min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
                 return token
             if lowered in self.names or (lowered.isalpha() and lowered in self._spelling_set()):
@@ -568,6 +574,11 @@ class Lexicon:
             best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,
                                  long_edits if len(lowered) >= long_chars else edits, frequency, fits,
                                  spelt, english_cost)  # fmt: skip
+            corpus_word = best is not None and (best in self.names or best in self._spelling_set())
+            # a short word has many words one edit away: only a likely slip respells it ("RMSE" is not "RISE")
+            slip = 0.0 if best is None else typing_cost(lowered, best) + (0.0 if corpus_word else english_cost)
+            if best is not None and len(lowered) < min_chars and slip > short_cost:
+                return token
             if best is None:
                 return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
             surface = self.names[best].surface if best in self.names else best
@@ -575,7 +586,7 @@ class Lexicon:
                 surface = surface.lower()  # "thrseholding" -> "thresholding", not a capitalised "Thresholding"
             elif token[:1].isupper() and token[1:] == token[1:].lower() and surface == surface.lower():
                 surface = surface[:1].upper() + surface[1:]  # "Tiken Hypothesis" -> "Token Hypothesis"
-            if best in self.names or best in self._spelling_set():
+            if corpus_word:
                 fixes.append(surface)  # a corpus spelling (English ones are no "did you mean")
             return surface
 
@@ -835,6 +846,19 @@ def english_candidates(word: str, min_zipf: float) -> list[str]:
     edits |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in near(i)}
     edits.discard(word)
     return sorted(e for e in edits if len(e) >= 3 and zipf_frequency(e) >= min_zipf)
+
+
+def _generic_acronym(lowered: str, english: Collection[str]) -> str | None:
+    """A field acronym typed in lower case, in capitals ("llm" -> "LLM", "gpus" -> "GPUs"), unless the tokenizer
+    reads it as an English word ("api"); None for anything else. Written so, it reads as the acronym it is wherever a
+    question's capitals matter (its specific terms, what it asks about)."""
+    stem = lowered[:-1] if lowered.endswith("s") and lowered[:-1] in _FIELD_ACRONYMS else lowered
+    if stem not in _FIELD_ACRONYMS or lowered in english:
+        return None
+    return stem.upper() + lowered[len(stem) :]
+
+
+_FIELD_ACRONYMS = frozenset("llm vlm mllm nlp gpu cpu api".split())
 
 
 def _hyphenated(word: str, words: Collection[str], shortest: int = 3) -> str | None:

@@ -490,6 +490,13 @@ class AnswerPolicy(BaseModel):
         description="The likeliest slips, by rag.lexicon.typing_cost (two letters swapped, one doubled, a vowel or a "
         "doubled letter dropped cost 0.5-0.6), for typo_keep_gain.",
     )
+    typo_short_cost: float = Field(
+        default=0.9,
+        ge=0.0,
+        description="A word shorter than fuzzy_min_chars is respelt only by a slip costing at most this "
+        "(rag.lexicon.typing_cost, typo_english_cost included): many words are one edit from a short one ('RMSE' is "
+        "not 'RISE').",
+    )
     typo_english_cost: float = Field(
         default=0.25,
         ge=0.0,

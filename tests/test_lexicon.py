@@ -434,3 +434,13 @@ def test_a_mistyped_invented_name_is_written_with_the_corpus_capital():
     lexicon = Lexicon.build([("z1", "We present Zorblex, a planner for kitchens.")], generic_share=1.0)
     assert lexicon.correct("what does zorrblex plan?")[0] == "what does Zorblex plan?"
     assert lexicon.correct("what does zorblex plan?")[0] == "what does Zorblex plan?"
+
+
+def test_a_field_acronym_typed_in_lower_case_is_written_in_capitals():
+    assert SPELT.correct("which llms and gpus are used?")[0] == "which LLMs and GPUs are used?"
+
+
+def test_a_short_word_is_respelt_only_by_a_likely_slip():
+    lexicon = Lexicon.build([("r1", "We train RISE on hard tasks.")], generic_share=1.0)
+    assert lexicon.correct("what RMSE does it get?")[0] == "what RMSE does it get?"  # m for i: no likely slip
+    assert lexicon.correct("how fast is RISR?")[0] == "how fast is RISE?"  # a neighbouring key
