@@ -181,6 +181,7 @@ class Lexicon:
     names: dict[str, Name] = field(default_factory=dict)  # lower-cased name -> Name
     words: frozenset[str] = frozenset()  # every lower-cased token of the corpus
     stems: frozenset[str] = frozenset()  # every content word (rag.text.content_words) of the corpus
+    lower_too: frozenset[str] = frozenset()  # names the corpus also writes in lower case ("rise" of "RISE")
     _vocabulary: list[str] | None = None  # spelling candidates, built on first use
     _vocabulary_set: frozenset[str] | None = None
     _short: list[str] | None = None  # corpus words of 3-6 characters (short typos), built on first use
@@ -250,7 +251,7 @@ class Lexicon:
             # a capitalised word the corpus also writes in lower case is an ordinary word ("Gated Attention")
             and not (lowered in lowercase and not any(is_name_like(s) for s in spellings))
         }
-        return cls(names, frozenset(words), frozenset(stems))
+        return cls(names, frozenset(words), frozenset(stems), frozenset(lowercase & names.keys()))
 
     def link(
         self,
@@ -511,8 +512,9 @@ class Lexicon:
         edits away the one a sentence holds with more of the question's other words wins ("active 3d maping" ->
         "mapping", not the more frequent "making").
         A name of the corpus typed in lower case is written as the corpus writes it ("anchorworld" -> "AnchorWorld",
-        "ssm" -> "SSM"; not a word of the tokenizer's English such as "flux", nor a word English uses: a name in
-        capitals of wordfreq Zipf ``name_case_zipf`` or more, a capitalised one of Zipf 1 or more), and a hyphenated corpus word typed without its hyphen gets it back
+        "ssm" -> "SSM"), unless it is a word of English (of the tokenizer's, or of wordfreq Zipf ``name_case_zipf`` or
+        more for a name in capitals, 1 or more for a capitalised one) that the corpus also writes in lower case
+        ("rise" of "RISE" stays; "flux" of "FLUX" does not when no abstract writes "flux"), and a hyphenated corpus word typed without its hyphen gets it back
         ("fewshot" -> "few-shot"). A word English uses (wordfreq Zipf at least ``keep_zipf``: "scarring", "preset")
         is no typo here, whatever corpus word is near (the ``together`` pass may still respell it), though it is
         written as the corpus inflects it ("sudoku" -> "sudokus"), or respelt when a slip costing at most
@@ -536,7 +538,10 @@ class Lexicon:
                 surface = self.names[lowered].surface
                 rare = zipf_frequency(lowered) if lowered.isalpha() else 0.0  # "ask-e": wordfreq reads "ask", "e"
                 if lowered not in english and (rare < 1.0 or (is_name_like(surface) and rare < name_case_zipf)):
-                    return surface  # not "flux" or "rise": English words typed in lower case stay as written
+                    return surface
+                if is_name_like(surface) and lowered not in self.lower_too:
+                    return surface  # "flux" for "FLUX", an English word the corpus writes only as the name
+                # "rise" for "RISE", which the corpus also writes as an English word ("gives rise to"): as typed
             acronym = _generic_acronym(lowered, english)
             if token == lowered and acronym is not None:
                 return acronym  # "llm", "gpus": field acronyms written as acronyms ("LLM", "GPUs")

@@ -400,7 +400,6 @@ SPELT = Lexicon.build(
 
 def test_a_corpus_name_typed_in_lower_case_is_written_as_the_corpus_writes_it():
     assert SPELT.correct("what does kilonet decode?") == ("what does KiloNet decode?", [])
-    assert SPELT.correct("does rise help?")[0] == "does rise help?"  # an English word stays as typed
 
 
 def test_a_hyphenated_corpus_word_typed_without_its_hyphen_gets_it_back():
@@ -444,3 +443,10 @@ def test_a_short_word_is_respelt_only_by_a_likely_slip():
     lexicon = Lexicon.build([("r1", "We train RISE on hard tasks.")], generic_share=1.0)
     assert lexicon.correct("what RMSE does it get?")[0] == "what RMSE does it get?"  # m for i: no likely slip
     assert lexicon.correct("how fast is RISR?")[0] == "how fast is RISE?"  # a neighbouring key
+
+
+def test_an_english_word_is_written_as_a_name_only_when_the_corpus_never_writes_it_in_lower_case():
+    lexicon = Lexicon.build(
+        [("n1", "We fine-tune FLUX and RISE models."), ("n2", "Costs rise with scale.")], generic_share=1.0
+    )
+    assert lexicon.correct("papers using flux or rise")[0] == "papers using FLUX or rise"
