@@ -575,7 +575,7 @@ class Lexicon:
                 return token if best_slip is None else cased(best_slip[2])
             own = set(content_words(lowered))
             fits = None if context is None else (lambda word: context(word, [w for w in stems if w not in own]))
-            spelt = english_candidates(lowered, english_zipf) if plain and lowered.isalpha() and english_zipf < 10 else []
+            spelt = (lambda: english_candidates(lowered, english_zipf)) if plain and lowered.isalpha() and english_zipf < 10 else None
             best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,
                                  long_edits if len(lowered) >= long_chars else edits, frequency, fits,
                                  spelt, english_cost)  # fmt: skip
@@ -673,7 +673,7 @@ class Lexicon:
         max_edits: int,
         frequency: Callable[[str], float] | None,
         context: Callable[[str], int] | None = None,
-        english: Sequence[str] = (),
+        english: Callable[[], Sequence[str]] | None = None,
         english_cost: float = 0.25,
     ) -> str | None:
         """The vocabulary word ``lowered`` most likely mistypes (see ``correct``), or None: the one a slip of the
@@ -681,7 +681,7 @@ class Lexicon:
         ones, the one ``context`` (candidate -> how many of the question's other words one passage holds with it)
         says the rest of the question is written about ("active 3d maping" -> "mapping", not the more frequent
         "making"), then the more frequent one. ``english``: English words one edit away that the vocabulary lacks
-        (``english_candidates``), candidates too at ``english_cost`` more ("decyaing" -> "decaying", not the corpus's
+        (``english_candidates``, read when called), candidates too at ``english_cost`` more ("decyaing" -> "decaying", not the corpus's
         "decoding")."""
         from rapidfuzz.distance import OSA
 
@@ -697,8 +697,11 @@ class Lexicon:
             # close by ratio, but not by dropping a part ("simplicity-bias" is not "simplicity")
             if match is not None and match[0][0] == lowered[0] and distance <= max_edits + 1:
                 found.setdefault(match[0], typing_cost(lowered, match[0]))
-        for word in english:
-            found.setdefault(word, typing_cost(lowered, word) + english_cost)
+        # English words only when no corpus word is as likely a slip as the likeliest English one could be (the
+        # lookups cost a few milliseconds a word)
+        if english is not None and (not found or min(found.values()) > _LIKELIEST_SLIP + english_cost):
+            for word in english():
+                found.setdefault(word, typing_cost(lowered, word) + english_cost)
         if not found:
             return None
 
@@ -834,7 +837,11 @@ def typing_cost(typed: str, word: str) -> float:
     return 0.8 if a in "aeiou" and b in "aeiou" else 1.0
 
 
-def english_candidates(word: str, min_zipf: float) -> list[str]:
+_LIKELIEST_SLIP = 0.5  # what typing_cost gives the likeliest slip (a letter typed twice)
+
+
+@lru_cache(maxsize=256)
+def english_candidates(word: str, min_zipf: float) -> tuple[str, ...]:
     """The words English uses (wordfreq Zipf frequency at least ``min_zipf``) one edit from ``word`` (a letter
     dropped, added, replaced, or two adjacent ones swapped), keeping its first letter, as a slip makes it (a letter replaced
     by a neighbouring key or a vowel; a vowel, a doubled letter or a neighbouring key's letter dropped): the English
@@ -850,7 +857,7 @@ def english_candidates(word: str, min_zipf: float) -> list[str]:
     edits |= {word[:i] + c + word[i + 1 :] for i in range(1, len(word)) for c in _KEYBOARD.get(word[i], "") + "aeiou"}
     edits |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in near(i)}
     edits.discard(word)
-    return sorted(e for e in edits if len(e) >= 3 and zipf_frequency(e) >= min_zipf)
+    return tuple(sorted(e for e in edits if len(e) >= 3 and zipf_frequency(e) >= min_zipf))
 
 
 def _generic_acronym(lowered: str, english: Collection[str]) -> str | None:
