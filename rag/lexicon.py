@@ -857,7 +857,8 @@ def english_candidates(word: str, min_zipf: float) -> tuple[str, ...]:
     edits |= {word[:i] + c + word[i + 1 :] for i in range(1, len(word)) for c in _KEYBOARD.get(word[i], "") + "aeiou"}
     edits |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in near(i)}
     edits.discard(word)
-    return tuple(sorted(e for e in edits if len(e) >= 3 and zipf_frequency(e) >= min_zipf))
+    lookup = zipf_frequency.__wrapped__  # not through its cache: hundreds of made-up strings a word would fill it
+    return tuple(sorted(e for e in edits if len(e) >= 3 and lookup(e) >= min_zipf))
 
 
 def _generic_acronym(lowered: str, english: Collection[str]) -> str | None:
