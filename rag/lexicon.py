@@ -570,7 +570,7 @@ class Lexicon:
                 if inflected is not None:
                     return inflected
                 likely = [(typing_cost(lowered, w), -zipf_frequency(w), w)
-                          for w in english_candidates(lowered, common + keep_gain)] if plain else []  # fmt: skip
+                          for w in likeliest_respellings(lowered, common + keep_gain)] if plain and lowered.isalpha() else []  # fmt: skip
                 best_slip = min((c for c in likely if c[0] <= keep_cost), default=None)
                 return token if best_slip is None else cased(best_slip[2])
             own = set(content_words(lowered))
@@ -838,6 +838,20 @@ def typing_cost(typed: str, word: str) -> float:
 
 
 _LIKELIEST_SLIP = 0.5  # what typing_cost gives the likeliest slip (a letter typed twice)
+
+
+def likeliest_respellings(word: str, min_zipf: float) -> tuple[str, ...]:
+    """The words English uses (wordfreq Zipf at least ``min_zipf``) that the likeliest slips make ``word`` of: two
+    adjacent letters swapped, a letter typed twice, a vowel or a doubled letter dropped (``typing_cost`` 0.5-0.6);
+    about 7 lookups a letter, a fraction of ``english_candidates``'."""
+    from rag.word_frequency import zipf_frequency
+
+    edits = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
+    edits |= {word[:i] + word[i + 1 :] for i in range(1, len(word)) if word[i] == word[i - 1]}
+    edits |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in set("aeiou" + word[i - 1])}
+    edits.discard(word)
+    lookup = zipf_frequency.__wrapped__  # not through its cache (see english_candidates)
+    return tuple(sorted(e for e in edits if lookup(e) >= min_zipf))
 
 
 @lru_cache(maxsize=256)
