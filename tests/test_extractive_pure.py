@@ -326,7 +326,7 @@ def test_a_how_answer_quotes_the_best_method_sentences_even_below_the_margin():
         ev("a", 3, 0.2, "It then prunes the lowest-ranked heads.", role="method"),
         ev("a", 1, 0.1, "Sparse probes are widely used.", role="background"),
     ]
-    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"how_why": 3}, answer_role_sentences=2)
+    policy = AnswerPolicy(core_shapes=(), max_sentences=3, shape_max_sentences={"how_why": 3}, answer_role_sentences=2)
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 2, 3]
 
 
@@ -340,7 +340,7 @@ def test_a_why_question_about_a_shortcoming_quotes_the_gap_sentence():
         ev("a", 3, 0.9, "It ranks heads by saliency.", role="method"),
         ev("a", 1, 0.2, "However, probes overfit the source domain.", role="gap"),
     ]
-    policy = AnswerPolicy(max_sentences=2, shape_max_sentences={"how_why": 2}, answer_role_sentences=1)
+    policy = AnswerPolicy(core_shapes=(), max_sentences=2, shape_max_sentences={"how_why": 2}, answer_role_sentences=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2]
 
 
@@ -454,9 +454,13 @@ def test_a_how_answer_names_what_the_work_proposes_not_only_the_problem_it_studi
         ev("a", 3, 0.7, "Each solve uses one sample per period.", role="method"),
         ev("a", 1, 0.1, "We propose ReRoute, a re-solving algorithm.", role="contribution"),
     ]
-    policy = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1)
+    policy = AnswerPolicy(
+        core_shapes=(), shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1
+    )
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 1, 2, 3]
-    none = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=0)
+    none = AnswerPolicy(
+        core_shapes=(), shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=0
+    )
     assert [e.row for e in plan_single("a", evidence, profile, policy=none).sentences] == [0, 2, 3]
 
 
@@ -492,7 +496,9 @@ def test_a_why_it_fails_and_how_to_fix_it_question_also_quotes_the_proposal():
         ev("a", 2, 0.8, "They also ignore label noise.", role="gap"),
         ev("a", 5, 0.1, "We propose ZorbNet, a probe trained on mixed domains.", role="contribution"),
     ]
-    policy = AnswerPolicy(shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1)
+    policy = AnswerPolicy(
+        core_shapes=(), shape_max_sentences={"how_why": 4}, answer_role_sentences=2, proposal_sentences=1
+    )
     fix = QuestionProfile(text="Why do probes fail, and how is it fixed?", asks_remedy=True, **kwargs)
     why = QuestionProfile(text="Why do probes fail?", **kwargs)
     assert [e.row for e in plan_single("a", evidence, fix, policy=policy).sentences] == [1, 2, 5]
@@ -506,9 +512,9 @@ def test_a_general_answer_with_room_names_what_the_work_proposes():
         ev("a", 0, 0.2, "We study bandits with two agents.", role="contribution"),
         ev("a", 3, 0.1, "We call this the ZorbBandit and give an algorithm.", role="contribution"),
     ]
-    policy = AnswerPolicy(shape_max_sentences={"fact": 3}, proposal_sentences=1)
+    policy = AnswerPolicy(core_shapes=(), shape_max_sentences={"fact": 3}, proposal_sentences=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 3]
-    full = AnswerPolicy(max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
+    full = AnswerPolicy(core_shapes=(), max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=full).sentences] == [2]
 
 
@@ -709,3 +715,83 @@ def test_a_background_line_is_not_replaced_by_a_bare_problem_statement():
     plan = plan_list(evidence, POLICY, with_contribution=True)
     # The line is the finding (row 2), not the gap or the bare "we study"; that one may follow as what it contributes.
     assert [e.row for e in plan.sentences] == [1, 2]
+
+
+# --- what the work proposes and finds (core_shapes) ---
+
+
+def test_a_general_answer_also_quotes_what_the_work_proposes_and_finds():
+    profile = QuestionProfile(text="Can a kettle boil faster?", kind="general", topic_words=("kettl",), shape="fact")
+    evidence = [
+        ev("a", 0, 1.0, "Kettles are slow to boil water.", role="background"),
+        ev("a", 1, 0.9, "Boiling speed depends on the heating coil.", role="gap"),
+        ev("a", 5, 0.2, "SpiralCoil boils water in half the time.", role="result"),
+        ev("a", 3, 0.1, "We propose SpiralCoil, a coiled heater.", role="contribution"),
+    ]
+    policy = AnswerPolicy(max_sentences=2, shape_max_sentences={"fact": 2}, proposal_sentences=0, core_extra=2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 1, 3, 5]
+    off = AnswerPolicy(max_sentences=2, shape_max_sentences={"fact": 2}, proposal_sentences=0, core_shapes=())
+    assert [e.row for e in plan_single("a", evidence, profile, policy=off).sentences] == [0, 1]
+
+
+def test_the_core_sentences_are_not_added_to_a_number_or_name_answer():
+    evidence = [
+        ev("a", 0, 1.0, "The survey covers 40 kettles.", role="result"),
+        ev("a", 2, 0.1, "We propose SpiralCoil, a coiled heater.", role="contribution"),
+        ev("a", 4, 0.1, "SpiralCoil boils water faster.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, proposal_sentences=0, named_sentence_shapes=())
+    number = QuestionProfile(text="How many kettles?", kind="number", topic_words=("kettl",), shape="number")
+    assert [e.row for e in plan_single("a", evidence, number, policy=policy).sentences] == [0]
+
+
+def test_the_core_sentences_add_at_most_core_extra():
+    profile = QuestionProfile(text="What about kettles?", kind="general", topic_words=("kettl",), shape="fact")
+    evidence = [
+        ev("a", 0, 1.0, "Kettles are slow to boil water.", role="background"),
+        ev("a", 3, 0.1, "We propose SpiralCoil, a coiled heater.", role="contribution"),
+        ev("a", 6, 0.05, "SpiralCoil boils water in half the time.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, proposal_sentences=0, core_extra=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 3]
+
+
+def test_with_detail_adds_the_sentence_right_after_the_proposal():
+    from rag.compose.extractive import with_detail
+
+    proposal = ev("a", 3, 0.9, "We propose SpiralCoil, a coiled heater.", role="contribution")
+    detail = ev("a", 4, 0.1, "It winds the element around the spout.", role="method")
+    background = ev("a", 4, 0.1, "Kettles are common in kitchens.", role="background")
+    assert [e.row for e in with_detail([proposal], [proposal, detail], "proposal", ("method", "result"))] == [3, 4]
+    assert [e.row for e in with_detail([proposal], [proposal, background], "proposal", ("method",))] == [3]
+    # no proposal quoted, or the next sentence already quoted: unchanged
+    other = ev("a", 1, 0.9, "Kettles are slow.", role="background")
+    assert [e.row for e in with_detail([other], [other, detail], "proposal", ("method",))] == [1]
+    assert [e.row for e in with_detail([proposal, detail], [proposal, detail], "proposal", ("method",))] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("We show that every stable filter is a sum of decays.", True),
+        ("We further prove that the bound is tight.", True),
+        ("The analysis reveals that two regimes exist.", True),
+        ("Experiments on three kettles show gains of 12%.", False),
+        ("Our method outperforms the baselines.", False),
+    ],
+)
+def test_states_finding_tells_a_shown_claim_from_an_evaluation_report(sentence, expected):
+    from rag.compose.extractive import states_finding
+
+    assert states_finding(sentence) is expected
+
+
+def test_the_added_result_sentence_is_the_one_stating_what_the_work_shows():
+    profile = QuestionProfile(text="Why is boiling slow?", kind="general", topic_words=("boil",), shape="fact")
+    evidence = [
+        ev("a", 0, 1.0, "Boiling is slow in most kettles.", role="background"),
+        ev("a", 6, 0.5, "Experiments on ten kettles confirm a 12% gain.", role="result"),
+        ev("a", 4, 0.1, "We prove that boiling time grows with the coil's gap.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, proposal_sentences=0, core_extra=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 4]

@@ -80,7 +80,45 @@ def plan_single(
         chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
     if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
         chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
+    if profile.kind == "general" and profile.shape in policy.core_shapes:  # what the work proposes and finds
+        wants = [("proposal", policy.core_proposal_sentences), ("result", policy.core_result_sentences)]
+        # of the result sentences, one stating what the work shows ("We prove that …") before an evaluation report
+        findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
+        chosen = with_role(chosen, findings_first, wants, len(chosen) + policy.core_extra)
+        chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
     return ExtractivePlan([abstract_id], chosen)
+
+
+_FINDING = re.compile(
+    r"\bwe\s+(?:\w+\s+)?(?:show|prove|find|establish|reveal|demonstrate)\s+that\b"
+    r"|\b(?:formali[sz]ation|analysis|theory|bound|characteri[sz]ation)\s+(?:\w+\s+)?(?:reveals|shows|establishes|implies)"
+    r"\s+that\b",
+    re.I,
+)
+
+
+def states_finding(sentence: str) -> bool:
+    """Whether the sentence states what the work shows or proves ("We show that every X is Y", "The analysis reveals
+    that …"), not how it was evaluated ("Experiments on A show gains"): the explanation a why- or how-question asks
+    for."""
+    return bool(_FINDING.search(sentence))
+
+
+def with_detail(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], role: str, detail_roles: Sequence[str]
+) -> list[EvidenceSentence]:
+    """``chosen`` with the sentence right after its first one of ``role`` (see has_role) when that next sentence
+    has one of ``detail_roles``: an abstract names what it proposes, then says how it works or what it achieves
+    ("We propose FooNet, … . FooNet first encodes …"), so the next sentence holds the detail the proposal
+    announces, whatever words it shares with the question. In reading order."""
+    anchor = next((e for e in sorted(chosen, key=lambda e: e.row) if has_role(e, role)), None)
+    if anchor is None:
+        return list(chosen)
+    rows = {e.row for e in chosen}
+    nxt = next((e for e in evidence if e.row == anchor.row + 1 and e.abstract_id == anchor.abstract_id), None)
+    if nxt is None or nxt.row in rows or nxt.role not in detail_roles:
+        return list(chosen)
+    return sorted([*chosen, nxt], key=lambda e: e.row)
 
 
 def with_one(
