@@ -534,7 +534,8 @@ class Lexicon:
 
         def fix_word(token: str, opens_sentence: bool) -> str:
             lowered = token.lower()
-            if token == lowered and lowered in self.names:  # "anchorworld", "llava-1.5": the corpus's spelling
+            term = not lowered.isalpha() and _ordinary(lowered, english)  # "mixture-of-experts": English words joined
+            if token == lowered and lowered in self.names and not term:  # "anchorworld", "llava-1.5": as the corpus
                 surface = self.names[lowered].surface
                 rare = zipf_frequency(lowered) if lowered.isalpha() else 0.0  # "ask-e": wordfreq reads "ask", "e"
                 if lowered not in english and (rare < 1.0 or (is_name_like(surface) and rare < name_case_zipf)):

@@ -450,3 +450,8 @@ def test_an_english_word_is_written_as_a_name_only_when_the_corpus_never_writes_
         [("n1", "We fine-tune FLUX and RISE models."), ("n2", "Costs rise with scale.")], generic_share=1.0
     )
     assert lexicon.correct("papers using flux or rise")[0] == "papers using FLUX or rise"
+
+
+def test_a_term_of_english_words_the_corpus_capitalises_stays_in_lower_case():
+    lexicon = Lexicon.build([("x1", "We scale Mixture-of-Experts models on GPUs.")], generic_share=1.0)
+    assert lexicon.correct("papers on mixture-of-experts models")[0] == "papers on mixture-of-experts models"
