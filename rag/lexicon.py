@@ -181,6 +181,7 @@ class Lexicon:
     names: dict[str, Name] = field(default_factory=dict)  # lower-cased name -> Name
     words: frozenset[str] = frozenset()  # every lower-cased token of the corpus
     stems: frozenset[str] = frozenset()  # every content word (rag.text.content_words) of the corpus
+    lower_too: frozenset[str] = frozenset()  # names the corpus also writes in lower case ("rise" of "RISE")
     _vocabulary: list[str] | None = None  # spelling candidates, built on first use
     _vocabulary_set: frozenset[str] | None = None
     _short: list[str] | None = None  # corpus words of 3-6 characters (short typos), built on first use
@@ -250,7 +251,7 @@ class Lexicon:
             # a capitalised word the corpus also writes in lower case is an ordinary word ("Gated Attention")
             and not (lowered in lowercase and not any(is_name_like(s) for s in spellings))
         }
-        return cls(names, frozenset(words), frozenset(stems))
+        return cls(names, frozenset(words), frozenset(stems), frozenset(lowercase & names.keys()))
 
     def link(
         self,
@@ -296,7 +297,8 @@ class Lexicon:
             if i in used:
                 continue
             lowered = token.lower()
-            candidates = list(dict.fromkeys([lowered, name_singular(lowered)]))
+            # the singular of a plural name, and the plural of one the corpus writes only in the plural ("Sudokus")
+            candidates = list(dict.fromkeys([lowered, name_singular(lowered), f"{lowered}s"]))
             hit = next((c for c in candidates if c in self.names), None)
             if hit is not None:
                 name, family = self.names[hit], self._family(hit)
@@ -483,6 +485,13 @@ class Lexicon:
         frequency: Callable[[str], float] | None = None,
         together: Callable[[str, Sequence[str]], int] | None = None,
         context: Callable[[str, Sequence[str]], int] | None = None,
+        keep_zipf: float = 2.5,
+        english_zipf: float = 3.0,
+        english_cost: float = 0.25,
+        name_case_zipf: float = 3.5,
+        keep_gain: float = 1.5,
+        keep_cost: float = 0.6,
+        short_cost: float = 0.9,
     ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
         "AssayBench", "bnech" -> "bench" of "MMDG-Bench"), else, for plain words only, as English does when that
@@ -502,28 +511,89 @@ class Lexicon:
         With ``context`` (the same test over single sentences, see ``cooccurrence``), of two corpus words as many
         edits away the one a sentence holds with more of the question's other words wins ("active 3d maping" ->
         "mapping", not the more frequent "making").
+        A name of the corpus typed in lower case is written as the corpus writes it ("anchorworld" -> "AnchorWorld",
+        "ssm" -> "SSM"), unless it is a word of English (of the tokenizer's, or of wordfreq Zipf ``name_case_zipf`` or
+        more for a name in capitals, 1 or more for a capitalised one) that the corpus also writes in lower case
+        ("rise" of "RISE" stays; "flux" of "FLUX" does not when no abstract writes "flux"), and a hyphenated corpus word typed without its hyphen gets it back
+        ("fewshot" -> "few-shot"). A word English uses (wordfreq Zipf at least ``keep_zipf``: "scarring", "preset")
+        is no typo here, whatever corpus word is near (the ``together`` pass may still respell it), though it is
+        written as the corpus inflects it ("sudoku" -> "sudokus"), or respelt when a slip costing at most
+        ``keep_cost`` (``typing_cost``: two letters swapped, one doubled, a vowel dropped) makes it of an English word
+        ``keep_gain`` or more Zipf more common ("recieve" -> "receive"). Candidates are the
+        corpus words above and, for a word in lower case (or opening a sentence), the English words one slip away
+        (``english_candidates``, Zipf at least ``english_zipf``), the likeliest slip first (``typing_cost``; an English
+        word the corpus lacks costs ``english_cost`` more: "agens" is the corpus's "agents", not "agnes"). A
+        capitalised typo keeps its capital. A word shorter than ``min_chars`` is respelt only by a slip costing at most
+        ``short_cost`` (English spellings included): many words are one edit from it ("RMSE" is not "RISE"). A field
+        acronym typed in lower case is written in capitals ("llm" -> "LLM", "gpus" -> "GPUs").
         Returns the corrected question and the corpus spellings used."""
+        from rag.word_frequency import zipf_frequency
+
         english = english_words()
         vocabulary = self._spelling_vocabulary()
 
         def fix_word(token: str, opens_sentence: bool) -> str:
             lowered = token.lower()
+            term = not lowered.isalpha() and _ordinary(lowered, english)  # "mixture-of-experts": English words joined
+            if token == lowered and lowered in self.names and not term:  # "anchorworld", "llava-1.5": as the corpus
+                surface = self.names[lowered].surface
+                rare = zipf_frequency(lowered) if lowered.isalpha() else 0.0  # "ask-e": wordfreq reads "ask", "e"
+                if lowered not in english and (rare < 1.0 or (is_name_like(surface) and rare < name_case_zipf)):
+                    return surface
+                if is_name_like(surface) and lowered not in self.lower_too:
+                    return surface  # "flux" for "FLUX", an English word the corpus writes only as the name
+                # "rise" for "RISE", which the corpus also writes as an English word ("gives rise to"): as typed
+            acronym = _generic_acronym(lowered, english)
+            if token == lowered and acronym is not None:
+                return acronym  # "llm", "gpus": field acronyms written as acronyms ("LLM", "GPUs")
             if len(lowered) < word_min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
                 return token
             if lowered in self.names or (lowered.isalpha() and lowered in self._spelling_set()):
                 return token  # a corpus name, or a part of a hyphenated corpus word ("locator" of "co-locator")
             if any(c.isdigit() for c in lowered):
                 return token
+            # English spellings for plain words only: a capitalised word inside a sentence is a name ("Arena Hars")
+            plain = token == lowered or (opens_sentence and token[1:] == lowered[1:])
+
+            def cased(word: str) -> str:
+                return word if token == lowered else word[:1].upper() + word[1:]
+
+            joined = _hyphenated(lowered, self.words)
+            if joined is not None:  # "fewshot" -> "few-shot": a hyphenated corpus word typed without its hyphen
+                fixes.append(joined)
+                return joined
+            common = zipf_frequency(lowered)
+            if common >= keep_zipf:
+                # a word English uses ("scarring", "preset"): not a typo, whatever corpus word is near; written as the
+                # corpus inflects it when the corpus has it in another form ("sudoku" -> "sudokus"), and respelt only
+                # when one of the likeliest slips makes it of a far more common word ("recieve" -> "receive")
+                inflected = self._inflected(lowered, vocabulary)
+                if inflected is not None:
+                    return inflected
+                likely = [(typing_cost(lowered, w), -zipf_frequency(w), w)
+                          for w in likeliest_respellings(lowered, common + keep_gain)] if plain and lowered.isalpha() else []  # fmt: skip
+                best_slip = min((c for c in likely if c[0] <= keep_cost), default=None)
+                return token if best_slip is None else cased(best_slip[2])
             own = set(content_words(lowered))
             fits = None if context is None else (lambda word: context(word, [w for w in stems if w not in own]))
+            spelt = (lambda: english_candidates(lowered, english_zipf)) if plain and lowered.isalpha() and english_zipf < 10 else None
             best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,
-                                 long_edits if len(lowered) >= long_chars else edits, frequency, fits)  # fmt: skip
+                                 long_edits if len(lowered) >= long_chars else edits, frequency, fits,
+                                 spelt, english_cost)  # fmt: skip
+            corpus_word = best is not None and (best in self.names or best in self._spelling_set())
+            # a short word has many words one edit away: only a likely slip respells it ("RMSE" is not "RISE")
+            slip = 0.0 if best is None else typing_cost(lowered, best) + (0.0 if corpus_word else english_cost)
+            if best is not None and len(lowered) < min_chars and slip > short_cost:
+                return token
             if best is None:
                 return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
             surface = self.names[best].surface if best in self.names else best
-            if token == lowered and not is_name_like(surface):
+            if token == lowered and not is_name_like(surface) and zipf_frequency(best) >= 1.0:
                 surface = surface.lower()  # "thrseholding" -> "thresholding", not a capitalised "Thresholding"
-            fixes.append(surface)
+            elif token[:1].isupper() and token[1:] == token[1:].lower() and surface == surface.lower():
+                surface = surface[:1].upper() + surface[1:]  # "Tiken Hypothesis" -> "Token Hypothesis"
+            if corpus_word:
+                fixes.append(surface)  # a corpus spelling (English ones are no "did you mean")
             return surface
 
         fixes: list[str] = []
@@ -537,7 +607,9 @@ class Lexicon:
                 return fixed
             # "chaain-of-thougnt": each part of a hyphenated word on its own
             parts = token.split("-")
-            return "-".join(fix_word(part, opens and i == 0) for i, part in enumerate(parts))
+            fixed_parts = [fix_word(part, opens and i == 0) for i, part in enumerate(parts)]
+            # a part respelt, not merely written in a name's capitals ("burer-monteiroo": not "Burer-monteiro")
+            return "-".join(f if f.lower() != p.lower() else p for f, p in zip(fixed_parts, parts, strict=True))
 
         corrected = _TOKEN.sub(fix, question)
         if together is not None:
@@ -577,6 +649,24 @@ class Lexicon:
         return _TOKEN.sub(fix, question)
 
     @staticmethod
+    def _inflected(lowered: str, vocabulary: Sequence[str]) -> str | None:
+        """The corpus word, one or two edits away, that is ``lowered`` in another form (the same content-word stem, or
+        its plural or singular: "sudoku" -> "sudokus"), the closest; None when there is none."""
+        from rapidfuzz.distance import OSA
+
+        stems = content_words(lowered)
+        if not stems:
+            return None
+        near = process.extract(lowered, vocabulary, scorer=OSA.distance, score_cutoff=2, limit=10)
+        same = [
+            (dist, word)
+            for word, dist, _ in near
+            if word[0] == lowered[0]
+            and (content_words(word) == stems or lowered in (name_singular(word), word[:-1]) or word == lowered[:-1])
+        ]
+        return min(same)[1] if same else None
+
+    @staticmethod
     def _closest(
         lowered: str,
         vocabulary: Sequence[str],
@@ -584,25 +674,35 @@ class Lexicon:
         max_edits: int,
         frequency: Callable[[str], float] | None,
         context: Callable[[str], int] | None = None,
+        english: Callable[[], Sequence[str]] | None = None,
+        english_cost: float = 0.25,
     ) -> str | None:
-        """The vocabulary word ``lowered`` most likely mistypes (see ``correct``), or None. Among candidates as many
-        edits away, ``context`` (candidate -> how many of the question's other words one passage holds with it)
-        prefers the one the rest of the question is written about ("active 3d maping" -> "mapping", not the more
-        frequent "making"), then the more frequent one."""
+        """The vocabulary word ``lowered`` most likely mistypes (see ``correct``), or None: the one a slip of the
+        fingers most likely turns into it (``typing_cost``: "plann" is "plan", not "plane"), then, among as likely
+        ones, the one ``context`` (candidate -> how many of the question's other words one passage holds with it)
+        says the rest of the question is written about ("active 3d maping" -> "mapping", not the more frequent
+        "making"), then the more frequent one. ``english``: English words one edit away that the vocabulary lacks
+        (``english_candidates``, read when called), candidates too at ``english_cost`` more ("decyaing" -> "decaying", not the corpus's
+        "decoding")."""
         from rapidfuzz.distance import OSA
 
         from rag.word_frequency import zipf_frequency
 
-        found: dict[str, int] = {}
+        found: dict[str, float] = {}
         if max_edits > 0:
             near = process.extract(lowered, vocabulary, scorer=OSA.distance, score_cutoff=max_edits, limit=20)
-            found.update((word, int(dist)) for word, dist, _ in near if word[0] == lowered[0])
+            found.update((word, typing_cost(lowered, word)) for word, _, _ in near if word[0] == lowered[0])
         if min_ratio <= 100.0:
             match = process.extractOne(lowered, vocabulary, scorer=fuzz.ratio, score_cutoff=min_ratio)
             distance = int(OSA.distance(lowered, match[0])) if match is not None else 0
             # close by ratio, but not by dropping a part ("simplicity-bias" is not "simplicity")
             if match is not None and match[0][0] == lowered[0] and distance <= max_edits + 1:
-                found.setdefault(match[0], distance)
+                found.setdefault(match[0], typing_cost(lowered, match[0]))
+        # English words only when no corpus word is as likely a slip as the likeliest English one could be (the
+        # lookups cost a few milliseconds a word)
+        if english is not None and (not found or min(found.values()) > _LIKELIEST_SLIP + english_cost):
+            for word in english():
+                found.setdefault(word, typing_cost(lowered, word) + english_cost)
         if not found:
             return None
 
@@ -707,6 +807,96 @@ def english_neighbour(word: str, min_zipf: float) -> bool:
     }
     edits.discard(word)
     return any(len(e) >= 2 and zipf_frequency(e) >= min_zipf for e in edits)
+
+
+def typing_cost(typed: str, word: str) -> float:
+    """How unlikely a slip of the fingers turns ``word`` into ``typed``: the edits between them (adjacent swaps
+    included), each weighted by how often people make it. A letter typed twice or two letters swapped cost little, a
+    neighbouring key or a dropped letter more, an unrelated letter a whole edit: "plann" is "plan" (a doubled n), not
+    "plane"; "sehd" is "shed", not "send". Several edits cost one each. Both words lower-cased."""
+    from rapidfuzz.distance import OSA
+
+    edits = int(OSA.distance(typed, word))
+    if edits != 1:
+        return float(edits)
+    if len(typed) == len(word) + 1:  # a letter too many: typed twice, or a neighbouring key hit as well
+        i = next((k for k in range(len(word)) if typed[k] != word[k]), len(word))
+        extra = typed[i]
+        around = typed[i - 1 : i] + typed[i + 1 : i + 2]
+        if extra in around:
+            return 0.5
+        return 0.7 if any(extra in _KEYBOARD.get(c, "") for c in around) else 0.9
+    if len(typed) + 1 == len(word):  # a letter dropped; a doubled letter typed once, or a vowel, most often
+        i = next((k for k in range(len(typed)) if typed[k] != word[k]), len(typed))
+        return 0.6 if word[i] in word[i - 1 : i] + word[i + 1 : i + 2] or word[i] in "aeiou" else 0.8
+    at = [k for k in range(len(word)) if typed[k] != word[k]]
+    if len(at) == 2:  # two adjacent letters swapped
+        return 0.6
+    a, b = typed[at[0]], word[at[0]]
+    if a in _KEYBOARD.get(b, ""):
+        return 0.7
+    return 0.8 if a in "aeiou" and b in "aeiou" else 1.0
+
+
+_LIKELIEST_SLIP = 0.5  # what typing_cost gives the likeliest slip (a letter typed twice)
+
+
+def likeliest_respellings(word: str, min_zipf: float) -> tuple[str, ...]:
+    """The words English uses (wordfreq Zipf at least ``min_zipf``) that the likeliest slips make ``word`` of: two
+    adjacent letters swapped, a letter typed twice, a vowel or a doubled letter dropped (``typing_cost`` 0.5-0.6);
+    about 7 lookups a letter, a fraction of ``english_candidates``'."""
+    from rag.word_frequency import zipf_frequency
+
+    edits = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
+    edits |= {word[:i] + word[i + 1 :] for i in range(1, len(word)) if word[i] == word[i - 1]}
+    edits |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in set("aeiou" + word[i - 1])}
+    edits.discard(word)
+    lookup = zipf_frequency.__wrapped__  # not through its cache (see english_candidates)
+    return tuple(sorted(e for e in edits if lookup(e) >= min_zipf))
+
+
+@lru_cache(maxsize=256)
+def english_candidates(word: str, min_zipf: float) -> tuple[str, ...]:
+    """The words English uses (wordfreq Zipf frequency at least ``min_zipf``) one edit from ``word`` (a letter
+    dropped, added, replaced, or two adjacent ones swapped), keeping its first letter, as a slip makes it (a letter replaced
+    by a neighbouring key or a vowel; a vowel, a doubled letter or a neighbouring key's letter dropped): the English
+    spellings a typo may stand for when neither the corpus nor the tokenizer has the word ("clariyfing" ->
+    "clarifying"). About 15 lookups per letter, each a binary search in the on-disk frequency list."""
+    from rag.word_frequency import zipf_frequency
+
+    def near(i: int) -> set[str]:  # the letters a slip at position i most likely lost or replaced
+        return set("aeiou" + word[i - 1 : i + 1] + _KEYBOARD.get(word[i - 1 : i], "") + _KEYBOARD.get(word[i : i + 1], ""))
+
+    edits = {word[:i] + word[i + 1 :] for i in range(1, len(word))}
+    edits |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
+    edits |= {word[:i] + c + word[i + 1 :] for i in range(1, len(word)) for c in _KEYBOARD.get(word[i], "") + "aeiou"}
+    edits |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in near(i)}
+    edits.discard(word)
+    lookup = zipf_frequency.__wrapped__  # not through its cache: hundreds of made-up strings a word would fill it
+    return tuple(sorted(e for e in edits if len(e) >= 3 and lookup(e) >= min_zipf))
+
+
+def _generic_acronym(lowered: str, english: Collection[str]) -> str | None:
+    """A field acronym typed in lower case, in capitals ("llm" -> "LLM", "gpus" -> "GPUs"), unless the tokenizer
+    reads it as an English word ("api"); None for anything else. Written so, it reads as the acronym it is wherever a
+    question's capitals matter (its specific terms, what it asks about)."""
+    stem = lowered[:-1] if lowered.endswith("s") and lowered[:-1] in _FIELD_ACRONYMS else lowered
+    if stem not in _FIELD_ACRONYMS or lowered in english:
+        return None
+    return stem.upper() + lowered[len(stem) :]
+
+
+_FIELD_ACRONYMS = frozenset("llm vlm mllm nlp gpu cpu api".split())
+
+
+def _hyphenated(word: str, words: Collection[str], shortest: int = 3) -> str | None:
+    """The hyphenated word of ``words`` that ``word`` writes without its hyphen ("fewshot" -> "few-shot"), each part
+    ``shortest`` letters or more; None when there is none."""
+    for i in range(shortest, len(word) - shortest + 1):
+        joined = f"{word[:i]}-{word[i:]}"
+        if joined in words:
+            return joined
+    return None
 
 
 def _subsequence(short: str, word: str) -> bool:

@@ -362,14 +362,14 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.76,
+        default=0.77,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
     abstain_bias: float = Field(default=-2.88, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=5.96, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=6.02, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
         default=2.65,
@@ -381,7 +381,7 @@ class AnswerPolicy(BaseModel):
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=0.82, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=0.95, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
         default=0.00,
@@ -409,7 +409,7 @@ class AnswerPolicy(BaseModel):
         default=0.77, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=0.83,
+        default=0.68,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
@@ -443,7 +443,7 @@ class AnswerPolicy(BaseModel):
     )
 
     w_slot_missing: float = Field(
-        default=1.10,
+        default=0.88,
         description="Log-odds added, for a question asking for a value or for names (not a list or comparison), "
         "times 1 - the idf-weighted share of its detail words held by the answering abstract's best sentence that "
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
@@ -455,7 +455,7 @@ class AnswerPolicy(BaseModel):
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
     )
     w_topic_rare_missing_terse: float = Field(
-        default=7.26,
+        default=7.50,
         description="Log-odds added, for a terse keyword query (not a list, summary, yes/no or compare), times the "
         "same idf- and rarity-weighted share of its topic words that its best paper lacks. Fitted on dev.",
     )
@@ -500,6 +500,52 @@ class AnswerPolicy(BaseModel):
         description="Respell an English word no abstract uses that is one edit from a corpus word when a passage holds "
         "that corpus word with at least half of the question's other content words ('patent' -> 'patient' in a "
         "question about a virtual patient study; rag.lexicon.Lexicon.correct).",
+    )
+    typo_keep_zipf: float = Field(
+        default=2.5,
+        ge=0.0,
+        description="A word of the question neither the corpus nor the tokenizer uses is respelt only when its "
+        "wordfreq Zipf frequency is below this: 'scarring' or 'preset' are English words, not typos of 'scaling' or "
+        "'present' (rag.lexicon.Lexicon.correct).",
+    )
+    typo_english_zipf: float = Field(
+        default=3.0,
+        ge=0.0,
+        description="English words one slip from a mistyped word, with at least this wordfreq Zipf frequency, are "
+        "candidates for its spelling next to the corpus's words ('decyaing' -> 'decaying'; rag.lexicon."
+        "english_candidates); 10 or more: corpus words only.",
+    )
+    typo_keep_gain: float = Field(
+        default=1.5,
+        ge=0.0,
+        description="A word English uses (Zipf at least typo_keep_zipf) is still respelt when one of the likeliest "
+        "slips (typo_keep_cost) makes it of an English word at least this much Zipf more common ('recieve' -> "
+        "'receive'; not 'preset' -> 'present', a dropped letter).",
+    )
+    typo_keep_cost: float = Field(
+        default=0.6,
+        ge=0.0,
+        description="The likeliest slips, by rag.lexicon.typing_cost (two letters swapped, one doubled, a vowel or a "
+        "doubled letter dropped cost 0.5-0.6), for typo_keep_gain.",
+    )
+    typo_short_cost: float = Field(
+        default=0.9,
+        ge=0.0,
+        description="A word shorter than fuzzy_min_chars is respelt only by a slip costing at most this "
+        "(rag.lexicon.typing_cost, typo_english_cost included): many words are one edit from a short one ('RMSE' is "
+        "not 'RISE').",
+    )
+    typo_english_cost: float = Field(
+        default=0.25,
+        ge=0.0,
+        description="What an English spelling the corpus lacks costs over a corpus word as likely a slip, in edits "
+        "(rag.lexicon.typing_cost): 'agens' is the corpus's 'agents', not 'agnes'.",
+    )
+    name_case_zipf: float = Field(
+        default=3.5,
+        ge=0.0,
+        description="A corpus name typed in lower case is written as the corpus writes it ('ssm' -> 'SSM') unless it is "
+        "an English word of the tokenizer or has at least this wordfreq Zipf frequency ('flux', 'rise').",
     )
     typo_min_chars: int = Field(
         default=4,

@@ -480,8 +480,84 @@ def fix_shape_words(question: str) -> str:
         return word
 
     question = _WORD_TOKEN.sub(fix, question)
+    question = fix_grammar_words(question)
     # "dose"/"deos" where an auxiliary verb stands (before a name or a pronoun): "… screens dose FooNet use?"
     return _AUX_TYPO.sub("does", question)
+
+
+# The words a question's grammar is made of: a slip in one ("wht", "whih", "thay") makes no English word, and
+# "how man" / "des the" no English phrase.
+_GRAMMAR_WORDS = tuple(
+    """what which when where who whose why how does did are was were can could should would will that they than
+    then their them there these this those with without from have has had into about any many much the and for not
+    paper papers work works study studies""".split()
+)
+_ASK_WORDS = frozenset("what which when where who whose why how does do did is are was were can could has have".split())
+# What follows a question's opening auxiliary or question word ("does the …", "what is …", "when does …").
+_AFTER_ASK = frozenset(
+    """the a an any it its they them this these those that there how is are was were does do did one some each we you
+    i what which their our my your""".split()
+)
+_HOW_MANY = re.compile(r"\b([Hh]ow)(\s+)([A-Za-z]{3,5})\b")
+
+
+def fix_grammar_words(question: str, max_zipf: float = 3.0, opening_zipf: float = 4.5) -> str:
+    """Respell slips in the question's grammar words, the likeliest slip first (rag.lexicon.typing_cost), the more
+    common word at a tie: a word of 3-6 letters that is no English word (not in the tokenizer's vocabulary, wordfreq
+    Zipf below ``max_zipf``) one edit from a grammar word ("wht" -> "what", "whih" -> "which", "thay" -> "that"); a
+    word one edit from "many" or "much" after "how" ("how man", "how manu"); and an opening word one edit from an
+    auxiliary or question word (Zipf below ``opening_zipf``) when what follows reads as a question ("des the …",
+    "wat is …", "wen does …")."""
+    from rapidfuzz.distance import OSA
+
+    from rag.lexicon import english_words, typing_cost
+    from rag.word_frequency import zipf_frequency
+
+    english = english_words()
+
+    def nearest(lowered: str, pool) -> str | None:
+        near = [w for w in pool if w[0] == lowered[0] and abs(len(w) - len(lowered)) <= 1
+                and OSA.distance(lowered, w) <= 1]  # fmt: skip
+        return min(near, key=lambda w: (typing_cost(lowered, w), -zipf_frequency(w), w)) if near else None
+
+    def cased(word: str, like: str) -> str:
+        return word.capitalize() if like[:1].isupper() else word
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lowered = word.lower()
+        opens = _SENTENCE_END.search(question, 0, match.start()) or not question[: match.start()].strip()
+        if not 3 <= len(word) <= 6 or (word != lowered and not (opens and word[1:] == lowered[1:])):
+            return word
+        if lowered in _GRAMMAR_WORDS or lowered in english or zipf_frequency(lowered) >= max_zipf:
+            return word
+        best = nearest(lowered, _GRAMMAR_WORDS)
+        return cased(best, word) if best else word
+
+    question = _WORD_TOKEN.sub(fix, question)
+
+    def how(match: re.Match[str]) -> str:
+        lowered = match.group(3).lower()
+        if lowered in ("many", "much", "may") or match.group(3) != lowered:
+            return match.group(0)
+        best = nearest(lowered, ("many", "much"))
+        return f"{match.group(1)}{match.group(2)}{best}" if best else match.group(0)
+
+    question = _HOW_MANY.sub(how, question)
+    opening = re.match(r"^(\W*)([A-Za-z]{3,5})(\s+)([A-Za-z]+)", question)
+    if opening:
+        first, after = opening.group(2), opening.group(4)
+        lowered = first.lower()
+        if (
+            lowered not in _ASK_WORDS
+            and first[1:] == lowered[1:]
+            and zipf_frequency(lowered) < opening_zipf
+            and (after.lower() in _AFTER_ASK or after[:1].isupper())
+        ):
+            best = nearest(lowered, _ASK_WORDS)
+            if best:
+                question = opening.group(1) + cased(best, first) + question[opening.end(2) :]
+    return question
 
 
 _AUX_TYPO = re.compile(r"\b(?:dose|deos|dosе|doe)\b(?=\s+(?:[A-Z]|it\b|they\b|the\b|this\b))")

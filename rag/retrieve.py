@@ -661,6 +661,13 @@ def correct_question(snapshot: IndexSnapshot, question: str, policy: AnswerPolic
         edits=policy.typo_edits,
         long_edits=policy.typo_long_edits,
         long_chars=policy.typo_long_chars,
+        keep_zipf=policy.typo_keep_zipf,
+        english_zipf=policy.typo_english_zipf,
+        english_cost=policy.typo_english_cost,
+        name_case_zipf=policy.name_case_zipf,
+        keep_gain=policy.typo_keep_gain,
+        keep_cost=policy.typo_keep_cost,
+        short_cost=policy.typo_short_cost,
         frequency=document_frequency(snapshot.bm25),
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
         if policy.real_word_typos

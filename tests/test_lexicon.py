@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.lexicon import Lexicon, Link, Linking, Name, is_name_like, own_names
+from rag.lexicon import Lexicon, Link, Linking, Name, english_candidates, is_name_like, own_names, typing_cost
 
 ABSTRACTS = [
     ("a1", "We introduce FooBench, a benchmark of 512 tasks. FooBench is hard for GPT-7 models."),
@@ -261,8 +261,8 @@ def test_a_four_letter_typo_is_corrected_to_the_corpus_word_more_abstracts_use()
     def fake_frequency(word: str) -> float:  # a fake document frequency: the corpus is about tasks
         return {"tasks": 3.0, "take": 1.0, "task": 3.0}.get(word, 0.0)
 
-    corrected, _ = TYPED.correct("which taks are hard?", frequency=fake_frequency)
-    assert corrected == "which tasks are hard?"
+    corrected, _ = TYPED.correct("which tasjs are hard?", frequency=fake_frequency)
+    assert corrected == "which tasks are hard?"  # a neighbouring key: not "takes"
 
 
 def test_a_known_part_of_a_hyphenated_token_is_never_respelt():
@@ -350,18 +350,108 @@ def test_of_two_words_as_many_edits_away_the_one_the_question_is_about_wins():
     lexicon = Lexicon.build(
         [
             ("m1", "We study active 3d mapping of rooms with a robot."),
-            ("m2", "Decision making is hard."),
-            ("m3", "Making tea is making progress."),
+            ("m2", "Floor mopping is hard."),
+            ("m3", "Mopping floors is mopping progress."),
         ],
         generic_share=1.0,
     )
 
     def fake_context(word: str, others) -> int:  # a fake sentence co-occurrence: "mapping" sits with "active", "robot"
-        return {"mapping": 2, "making": 0}.get(word, 0)
+        return {"mapping": 2, "mopping": 0}.get(word, 0)
 
-    def fake_frequency(word: str) -> float:  # "making" is the more common word
-        return {"making": 2.0, "mapping": 1.0}.get(word, 0.0)
+    def fake_frequency(word: str) -> float:  # "mopping" is the more common word
+        return {"mopping": 2.0, "mapping": 1.0}.get(word, 0.0)
 
-    assert lexicon.correct("active 3d maping robot", frequency=fake_frequency)[0] == "active 3d making robot"
-    corrected, _ = lexicon.correct("active 3d maping robot", frequency=fake_frequency, context=fake_context)
+    # "mepping": one vowel for another from both, an equally likely slip
+    assert lexicon.correct("active 3d mepping robot", frequency=fake_frequency)[0] == "active 3d mopping robot"
+    corrected, _ = lexicon.correct("active 3d mepping robot", frequency=fake_frequency, context=fake_context)
     assert corrected == "active 3d mapping robot"
+
+
+# --- spelling by the likeliest slip of the fingers, English candidates, lower-case names, glued words ---
+
+
+@pytest.mark.parametrize(
+    ("typed", "likelier", "less_likely"),
+    [("plann", "plan", "plane"), ("sehd", "shed", "send"), ("wiith", "with", "width"), ("cire", "core", "care"),
+     ("wht", "what", "why")],
+)  # fmt: skip
+def test_typing_cost_ranks_the_likeliest_slip_first(typed, likelier, less_likely):
+    assert typing_cost(typed, likelier) < typing_cost(typed, less_likely) <= 1.0
+
+
+def test_typing_cost_counts_several_edits_as_one_each():
+    assert typing_cost("abcdef", "abxyef") == 2.0 and typing_cost("same", "same") == 0.0
+
+
+def test_english_candidates_are_common_english_words_one_slip_away():
+    assert "receive" in english_candidates("recieve", 3.0)
+    assert english_candidates("qzxv", 3.0) == ()
+
+
+SPELT = Lexicon.build(
+    [
+        ("s1", "We propose KiloNet for few-shot decoding. KiloNet scales well; scaling is cheap."),
+        ("s2", "The RISE method trains reward models. We study the Token Hypothesis of decoding."),
+    ],
+    generic_share=1.0,
+)
+
+
+def test_a_corpus_name_typed_in_lower_case_is_written_as_the_corpus_writes_it():
+    assert SPELT.correct("what does kilonet decode?") == ("what does KiloNet decode?", [])
+
+
+def test_a_hyphenated_corpus_word_typed_without_its_hyphen_gets_it_back():
+    assert SPELT.correct("fewshot decoding")[0] == "few-shot decoding"
+
+
+def test_an_english_word_is_not_respelt_as_a_near_corpus_word():
+    assert SPELT.correct("scarring of organs")[0] == "scarring of organs"  # not "scaling"
+
+
+def test_a_typo_of_an_english_word_the_corpus_lacks_is_spelt_as_english():
+    assert SPELT.correct("a slowly decyaing signal")[0] == "a slowly decaying signal"  # not the corpus's "decoding"
+
+
+def test_a_capitalised_typo_keeps_its_capital():
+    assert SPELT.correct("what is the Tokn Hypothesis?")[0] == "what is the Token Hypothesis?"
+
+
+def test_an_english_word_the_corpus_has_only_in_another_form_is_written_in_that_form():
+    lexicon = Lexicon.build([("p1", "We solve Sudokus and mazes with one model.")], generic_share=1.0)
+    assert lexicon.correct("papers solving sudoku")[0] == "papers solving sudokus"
+    assert [link.name.surface for link in lexicon.link("papers solving sudoku").links] == ["Sudokus"]
+
+
+def test_a_common_misspelling_english_also_records_is_still_respelt():
+    assert SPELT.correct("does it recieve rewards?")[0] == "does it receive rewards?"  # two letters swapped
+    assert SPELT.correct("at preset rates")[0] == "at preset rates"  # a dropped letter from "present": a real word
+
+
+def test_a_mistyped_invented_name_is_written_with_the_corpus_capital():
+    lexicon = Lexicon.build([("z1", "We present Zorblex, a planner for kitchens.")], generic_share=1.0)
+    assert lexicon.correct("what does zorrblex plan?")[0] == "what does Zorblex plan?"
+    assert lexicon.correct("what does zorblex plan?")[0] == "what does Zorblex plan?"
+
+
+def test_a_field_acronym_typed_in_lower_case_is_written_in_capitals():
+    assert SPELT.correct("which llms and gpus are used?")[0] == "which LLMs and GPUs are used?"
+
+
+def test_a_short_word_is_respelt_only_by_a_likely_slip():
+    lexicon = Lexicon.build([("r1", "We train RISE on hard tasks.")], generic_share=1.0)
+    assert lexicon.correct("what RMSE does it get?")[0] == "what RMSE does it get?"  # m for i: no likely slip
+    assert lexicon.correct("how fast is RISR?")[0] == "how fast is RISE?"  # a neighbouring key
+
+
+def test_an_english_word_is_written_as_a_name_only_when_the_corpus_never_writes_it_in_lower_case():
+    lexicon = Lexicon.build(
+        [("n1", "We fine-tune FLUX and RISE models."), ("n2", "Costs rise with scale.")], generic_share=1.0
+    )
+    assert lexicon.correct("papers using flux or rise")[0] == "papers using FLUX or rise"
+
+
+def test_a_term_of_english_words_the_corpus_capitalises_stays_in_lower_case():
+    lexicon = Lexicon.build([("x1", "We scale Mixture-of-Experts models on GPUs.")], generic_share=1.0)
+    assert lexicon.correct("papers on mixture-of-experts models")[0] == "papers on mixture-of-experts models"

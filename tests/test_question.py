@@ -878,3 +878,21 @@ def test_compare_parts_stop_before_the_aspect():
     question = "Contrast FooNet with BarNet in terms of what data each uses and how it was collected."
     assert compare_parts(question) == ["FooNet", "BarNet"]
     assert compare_aspect(question) == "what data each uses and how it was collected"
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("wht is the loss?", "what is the loss?"), ("whih models are used", "which models are used"),
+     ("papers thay prove bounds", "papers that prove bounds"), ("how man layers does it use", "how many layers does it use"),
+     ("How manu layers", "How many layers"), ("des the model scale?", "does the model scale?"),
+     ("wen does it converge?", "when does it converge?"), ("Whah is the loss?", "What is the loss?")],
+)  # fmt: skip
+def test_slips_in_grammar_words_are_respelt(typed, meant):
+    assert question.fix_grammar_words(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "text", ["how may I help", "dose response curves in mice", "what is the sota", "how much data", "rel pos bias"]
+)
+def test_grammar_words_and_other_words_are_left_as_typed(text):
+    assert question.fix_grammar_words(text) == text
