@@ -279,7 +279,7 @@ def select_evidence(
                 aid: score_sentences(aspect_profile, aspect_vector, snapshot, rows_of(snapshot, [aid]), policy)
                 for aid in works
             }
-        plan = extractive.plan_compare(per_work, asked, aspect)
+        plan = extractive.plan_compare(per_work, asked, aspect, policy)
     elif prof.kind == "list":
         shortlist = list_shortlist(
             prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked

@@ -512,6 +512,12 @@ _COMPARE_SPLIT = re.compile(
     r"\s+from\s+)\s*",
     re.I,
 )
+# what the works are compared on, after them, before the parts are split (it may hold an "and" of its own)
+_ASPECT_AFTER_WORKS = re.compile(
+    r"\s+(?:in\s+terms\s+of|with\s+respect\s+to|regarding)\s+.*$"
+    r"|,\s+(?:both|each|given|since|considering|as\s+(?:both|each))\b.*$",
+    re.I,
+)
 _COMPARE_TAIL = re.compile(
     r"\s+(?:in\s+terms\s+of|in\s+(?:how|what|which|their)|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I
 )
@@ -526,6 +532,7 @@ def compare_parts(question: str) -> list[str]:
     both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
     if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
         first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
+        second = _ASPECT_AFTER_WORKS.sub("", second)
         parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, second)]
         parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
         names = specific_terms(question)
@@ -536,6 +543,8 @@ def compare_parts(question: str) -> list[str]:
         body = both.group(1)
     # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
     body = re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", body, maxsplit=1)[0]
+    # "X with Y in terms of what each provides and how …", "X vs Y, both about …": the aspect, with its own "and"
+    body = _ASPECT_AFTER_WORKS.sub("", body)
     parts = _COMPARE_SPLIT.split(body.strip())
     # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
     # ("the work on X with Y")
