@@ -7,7 +7,7 @@ History entries are ``{"role": "user"|"assistant", "content": str}``; an assista
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rag.question import profile, specific_terms
 from rag.text import content_words
@@ -121,3 +121,55 @@ def own_ask(question: str, history: Sequence[dict]) -> str | None:
     if asked.shape == "fact" and asked.kind == "general" and not asked.explains_failure:
         return previous
     return question
+
+
+# "the one that intervenes on heads", "that one with the largest dataset": a paper of the earlier answer, described
+_DESCRIBED_REF = re.compile(
+    r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+(?P<what>[^?.!;]+)", re.I
+)
+
+
+def described_reference(question: str) -> re.Match[str] | None:
+    """Where a follow-up picks one of the earlier answer's papers by what it does ("tell me more about the one
+    that prunes heads"); the match's ``what`` group is the description. None when it does not."""
+    return _DESCRIBED_REF.search(question)
+
+
+def resolve_described(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str:
+    """``question`` with "the one that X" written as the label of the earlier answer's source that X describes
+    best: the first of ``search(X)`` (abstract ids, best first) among the last answer's sources. A label of
+    opening words goes along in brackets (it does not read as a name). Unchanged when the question describes no
+    paper, or no source is among what the description finds."""
+    match = described_reference(question)
+    sources = {str(s.get("id")): s for s in last_sources(history) if s.get("id") and s.get("label")}
+    if match is None or not sources:
+        return question
+    found = next((aid for aid in search(match.group("what")) if aid in sources), None)
+    if found is None:
+        return question
+    label = str(sources[found]["label"])
+    if is_opening_words(label):
+        return f"{question} ({label})"
+    return question[: match.start()] + label + question[match.end() :]
+
+
+_ASKS_RESULTS = re.compile(
+    r"\b(?:results?|findings?|find|found|show(?:s|ed)?|perform\w*|evaluat\w*|experiments?|accura\w*|how\s+well)\b",
+    re.I,
+)
+_ASKS_METHOD = re.compile(
+    r"\bhow\s+(?:does|do|did|is|are|was|were)\b|\bhow\s+(?:it|they)\s+works?\b|"
+    r"\b(?:methods?|approach\w*|mechanism\w*|architecture|technique\w*|algorithm\w*|works?)\b",
+    re.I,
+)
+
+
+def more_role(question: str) -> str | None:
+    """The sentence role a "tell me more" follow-up asks for (rag.roles): "… about the results", "what else did
+    they find" -> result; "… about how it works", "more on the method" -> method; None when it asks for more of
+    everything ("tell me more")."""
+    if _ASKS_RESULTS.search(question):
+        return "result"
+    if _ASKS_METHOD.search(question):
+        return "method"
+    return None

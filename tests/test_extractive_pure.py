@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rag.compose.extractive import (
@@ -280,6 +282,26 @@ def test_plan_more_skips_what_was_said_and_keeps_the_papers():
     plan = plan_more(["a"], evidence, said, 2)
     assert [e.row for e in plan.sentences] == [2]
     assert plan.abstract_ids == ["a"]
+
+
+def test_tell_me_more_about_a_role_quotes_that_role_first_and_never_a_repeat():
+    evidence = [ev("a", 1, 0.9, "We propose ZorbNet, a pruned probe.", "contribution"),
+                ev("a", 2, 0.8, "ZorbNet ranks heads by gradient.", "method"),
+                ev("a", 3, 0.7, "ZorbNet then drops the lowest ones.", "method"),
+                ev("a", 4, 0.2, "ZorbNet beats dense probes on five suites.", "result")]  # fmt: skip
+    said = said_sentences("We propose ZorbNet, a pruned probe [1].")
+    assert [e.row for e in plan_more(["a"], evidence, said, 2, role="result").sentences] == [2, 4]
+    assert [e.row for e in plan_more(["a"], evidence, said, 2, role="method").sentences] == [2, 3]
+    assert 1 not in [e.row for e in plan_more(["a"], evidence, said, 4).sentences]
+
+
+def test_tell_me_more_quotes_a_finding_then_figures_before_other_results():
+    evidence = [ev("a", 1, 0.9, "ZorbNet ranks heads by gradient.", "method"),
+                ev("a", 2, 0.8, "ZorbNet does well across suites.", "result"),
+                replace(ev("a", 3, 0.3, "On QuillQA it keeps 98% accuracy at 3 bits.", "result"), has_number=True),
+                ev("a", 4, 0.1, "We show that pruning never hurts calibration.", "result")]  # fmt: skip
+    assert [e.row for e in plan_more(["a"], evidence, set(), 2, result_sentences=2).sentences] == [3, 4]
+    assert [e.row for e in plan_more(["a"], evidence, set(), 2, result_sentences=1).sentences] == [1, 4]
 
 
 def test_said_sentences_strip_markers_and_markdown():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.followup import condense_heuristic, last_sources, last_user_question
+from rag.followup import condense_heuristic, last_sources, last_user_question, more_role, resolve_described
 
 SOURCES = [
     {"number": 1, "id": "assaybench-1a2b", "label": "AssayBench"},
@@ -218,3 +218,42 @@ def test_condense_does_not_write_opening_words_in_place_of_a_pronoun():
     ]
     rewritten = condense_heuristic("do they compare against larger models?", history)
     assert rewritten == "do they compare against larger models? (Graphs are everywhere…)"
+
+
+# --- "the one that …" and "tell me more about …" ---
+
+
+def test_the_one_that_does_something_becomes_that_sources_label():
+    def fake_search(text: str) -> list[str]:  # a fake retriever: the corpus's best match first, then a source
+        return ["other-0000", "v33da-5e6f", "aptabench-3c4d"] if "vocal" in text else ["other-0000"]
+
+    question = "Tell me more about the one that locates vocal calls."
+    assert resolve_described(question, HISTORY, fake_search) == "Tell me more about V33DA."
+    assert resolve_described("Tell me more about the one that sings.", HISTORY, fake_search) == (
+        "Tell me more about the one that sings."
+    )  # no source among what the description finds
+    assert resolve_described("What is the one that locates vocal calls?", [], fake_search) == (
+        "What is the one that locates vocal calls?"
+    )  # no earlier answer
+
+
+def test_the_one_described_with_a_label_of_opening_words_goes_in_brackets():
+    sources = [{"number": 1, "id": "a-1", "label": "Films introduce characters as…"}]
+    history = [{"role": "user", "content": PREVIOUS}, {"role": "assistant", "content": "x", "sources": sources}]
+    question = "and the one with the movie characters?"
+    assert resolve_described(question, history, lambda text: ["a-1"]) == f"{question} (Films introduce characters as…)"
+
+
+@pytest.mark.parametrize(
+    ("question", "role"),
+    [
+        ("tell me more about the results", "result"),
+        ("what else did they find?", "result"),
+        ("more details on how it works", "method"),
+        ("tell me more about the method", "method"),
+        ("Tell me more.", None),
+        ("go on", None),
+    ],
+)
+def test_more_role(question, role):
+    assert more_role(question) == role

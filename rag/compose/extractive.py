@@ -239,16 +239,28 @@ def plan_more(
     said: set[str],
     count: int,
     result_sentences: int = 0,
+    role: str | None = None,
 ) -> ExtractivePlan:
-    """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote, what the
-    work does, how and finds (contribution, method, result) before its background and gap sentences, with at least
-    ``result_sentences`` result sentences when there are any."""
+    """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote (never a
+    repeat). Those of the ``role`` the follow-up asks for come first ("… about the results": result; see
+    rag.followup.more_role); otherwise at least ``result_sentences`` result sentences when there are any, then what
+    the work does, how and finds (contribution, method, result) before its background and gap sentences. Of the
+    result sentences, one stating what the work shows ("We prove that …", see states_finding), then one reporting
+    figures, come first: the findings and the numbers are the details a reader asks more for."""
     fresh = [e for e in evidence if e.abstract_id in abstract_ids and _norm(e.text) not in said]
     # what the work does, how and what it finds before the setting it starts from (background, gap)
     fresh.sort(key=lambda e: e.role in ("background", "gap"))  # stable: by score within
-    picked = fresh[:count]
-    if result_sentences and count > 1:  # and what it finds: its best result sentence(s) not already picked
-        picked = with_role(picked, fresh, [("result", result_sentences)], count)
+    results = sorted(
+        (e for e in fresh if e.role == "result"), key=lambda e: (not states_finding(e.text), not e.has_number)
+    )
+    if role is not None:
+        first = results if role == "result" else [e for e in fresh if e.role == role]
+    else:
+        first = results[:result_sentences] if count > 1 else []
+    picked: list[EvidenceSentence] = []
+    for e in [*first, *fresh]:
+        if len(picked) < count and all(e.row != p.row for p in picked):
+            picked.append(e)
     chosen = sorted(picked, key=lambda e: (list(abstract_ids).index(e.abstract_id), e.row))
     ids = [aid for aid in abstract_ids if any(e.abstract_id == aid for e in chosen)]
     return ExtractivePlan(ids, chosen)
