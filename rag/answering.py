@@ -50,6 +50,7 @@ from rag.followup import (
     last_user_question,
     more_role,
     own_ask,
+    pronoun_source,
     resolve_described,
     with_names,
 )
@@ -929,6 +930,8 @@ def prepare_question(
 
     # "tell me more about the one that prunes heads": that source of the last answer, found by what it does
     described = resolve_described(question, history, found) if history else question
+    # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
+    subject = pronoun_source(question, history, found) if history and described == question else None
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
@@ -939,15 +942,15 @@ def prepare_question(
                 said |= extractive.said_sentences(str(entry.get("content", "")))
         if previous and ids:
             more = (ids, said)
-            resolved = condense_heuristic(described, history)
+            resolved = condense_heuristic(described, history, subject)
             standalone = previous if resolved == question or "follow-up to:" in resolved else resolved
         else:
-            standalone = condense_heuristic(described, history)
+            standalone = condense_heuristic(described, history, subject)
     else:
         standalone = (
             composer.condense(described, history)
             if (composer and history)
-            else condense_heuristic(described, history)
+            else condense_heuristic(described, history, subject)
         )
     glossed = False
     if not readable_by_encoder(standalone):

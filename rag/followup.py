@@ -64,12 +64,17 @@ def last_user_question(history: Sequence[dict]) -> str | None:
     return None
 
 
-def condense_heuristic(question: str, history: Sequence[dict]) -> str:
-    """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels."""
+def condense_heuristic(question: str, history: Sequence[dict], subject: str | None = None) -> str:
+    """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels; "it"
+    and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one."""
     if not history:
         return question
     sources = last_sources(history)
     by_number = {int(s["number"]): s for s in sources if "number" in s}
+    if subject is not None:  # the source the pronoun means takes the place of the first one
+        numbered = {str(s.get("id")): n for n, s in by_number.items()}
+        if subject in numbered and by_number:
+            by_number = {**by_number, min(by_number): by_number[numbered[subject]]}
     rewritten = question
 
     def label_for(number: int) -> str | None:
@@ -173,3 +178,20 @@ def more_role(question: str) -> str | None:
     if _ASKS_METHOD.search(question):
         return "method"
     return None
+
+
+def pronoun_source(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str | None:
+    """Which of the last answer's several sources a follow-up's "it"/"they" means when the follow-up asks about
+    something of its own ("how many runs did they do?" after a list of papers): the first of ``search(question)``
+    (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names
+    something or asks nothing of its own ("how does it work?": the first source), or no source is found."""
+    sources = [str(s.get("id")) for s in last_sources(history) if s.get("id")]
+    if len(sources) < 2 or not _PRONOUN_REF.search(question) or specific_terms(question):
+        return None
+    stripped = _PRONOUN_REF.sub(" ", question)
+    if not [w for w in content_words(stripped) if w not in _GENERIC_ASK]:
+        return None
+    return next((aid for aid in search(question) if aid in sources), None)
+
+
+_GENERIC_ASK = frozenset(content_words("work works use used uses propose proposed method approach paper study do does"))

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rag.followup import condense_heuristic, last_sources, last_user_question, more_role, resolve_described
+from rag.followup import (
+    condense_heuristic,
+    last_sources,
+    last_user_question,
+    more_role,
+    pronoun_source,
+    resolve_described,
+)
 
 SOURCES = [
     {"number": 1, "id": "assaybench-1a2b", "label": "AssayBench"},
@@ -257,3 +264,17 @@ def test_the_one_described_with_a_label_of_opening_words_goes_in_brackets():
 )
 def test_more_role(question, role):
     assert more_role(question) == role
+
+
+def test_a_pronoun_after_several_sources_means_the_one_the_question_is_about():
+    def fake_search(text: str) -> list[str]:  # a fake retriever: another paper first, then the third source
+        return ["other-0000", "v33da-5e6f", "assaybench-1a2b"]
+
+    question = "How many microphones did they use?"
+    assert pronoun_source(question, HISTORY, fake_search) == "v33da-5e6f"
+    assert condense_heuristic(question, HISTORY, "v33da-5e6f") == "How many microphones did V33DA use?"
+    assert condense_heuristic(question, HISTORY) == "How many microphones did AssayBench use?"
+    assert pronoun_source("How does it work?", HISTORY, fake_search) is None  # asks nothing of its own
+    assert pronoun_source("Did they use FooNet?", HISTORY, fake_search) is None  # names something
+    one = [HISTORY[0], {**HISTORY[1], "sources": SOURCES[:1]}]
+    assert pronoun_source(question, one, fake_search) is None  # one source: that one
