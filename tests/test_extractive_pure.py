@@ -267,6 +267,12 @@ def test_the_results_cell_prefers_what_the_work_shows_over_an_evaluation_report(
     assert [e.row for e in plan_compare([("a", a)]).rows[0][1][2]] == [4]
 
 
+def test_what_a_work_does_is_its_main_contribution_not_one_added_to_it():
+    a = [ev("a", 4, 0.9, "We also provide ZorbNet-Lite, a smaller probe.", "contribution"),
+         ev("a", 1, 0.6, "We close this gap with ZorbNet, a pruned probe.", "contribution")]  # fmt: skip
+    assert [e.row for e in plan_compare([("a", a)]).rows[0][1][0]] == [1]
+
+
 def test_render_table_escapes_pipes():
     plan = plan_compare([("a", [ev("a", 1, 0.9, "Uses |x| norms.", "contribution")])])
     assert "Uses \\|x\\| norms [1]." in render(plan, ABSTRACTS)

@@ -426,6 +426,9 @@ def _contribution_of(best: EvidenceSentence, evidence: Sequence[EvidenceSentence
 _NOVELTY = re.compile(r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|call|term(?:ed)?)\b", re.I)
 
 
+_SECONDARY = re.compile(r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work))\s+(?:also|further|additionally)\b", re.I)
+
+
 def plan_compare(
     works: Sequence[tuple[str, Sequence[EvidenceSentence]]],
     asked: dict[str, Sequence[EvidenceSentence]] | None = None,
@@ -435,15 +438,16 @@ def plan_compare(
     """A row per work (abstract id, its scored sentences best first), the same aspects for each where it has them.
 
     Each row quotes what the work proposes, the sentence detailing it and what it finds, the way a single-paper
-    answer does (plan_single, AnswerPolicy.core_shapes): "What it does" is the work's contribution sentence, one
-    saying what it proposes or introduces when there is one ("We study X" says less than "We propose FooNet"),
-    with the sentence right after it when that one is a further contribution (AnswerPolicy.compare_detail_roles: "We propose
-    FooNet. It also releases …"); "How" is the method sentence right after it ("FooNet first encodes …"), then its
-    best method sentences after its first contribution (AnswerPolicy.compare_how_sentences in all; one before it
-    only when there is none: it describes the setting); "Results" a
-    result sentence stating what the work shows ("We prove that …", see states_finding) when it has one, else its
-    best result sentence after its first contribution. ``asked``: when the comparison asks about something ("… in
-    terms of the data they use"), each work's sentences scored for that, best first: a column headed
+    answer does (plan_single, AnswerPolicy.core_shapes). "What it does": the work's contribution sentence, one
+    saying what it proposes or introduces when there is one ("We study X" says less than "We propose FooNet"), its
+    main one rather than one added to it ("We also provide …", "We further propose …"), with the sentence right
+    after it when that one is a further contribution ("It also releases …"; AnswerPolicy.compare_detail_roles).
+    "How": the method sentence right after it ("FooNet first encodes …"), then the best method sentences after the
+    first contribution (AnswerPolicy.compare_how_sentences in all; one before it only when there is none: it
+    describes the setting). "Results": a result sentence stating what the work shows ("We prove that …", see
+    states_finding) when it has one, else its best result sentence after its first contribution. ``asked``: when
+    the comparison asks about something ("… in terms of the data they use"), each work's sentences scored for
+    that, best first: a column headed
     ``asked_label`` quotes each work's best one not already in its row."""
     policy = policy or AnswerPolicy()
     rows: list[tuple[str, list[list[EvidenceSentence]]]] = []
@@ -456,7 +460,10 @@ def plan_compare(
             return start is not None and e.row < start
 
         contributions = [e for e in evidence if e.role == "contribution"]  # best first: min keeps the best of a key
-        does = min(contributions, key=lambda e: not _NOVELTY.search(e.text), default=None)
+        # the main contribution, not one added to it ("We also provide …", "We further propose …")
+        does = min(
+            contributions, key=lambda e: (bool(_SECONDARY.search(e.text)), not _NOVELTY.search(e.text)), default=None
+        )
         if does is None:  # no contribution sentence: the best sentence says what the work is about
             does = next((e for e in evidence if e.role != "availability"), None)
         what = [does] if does is not None else []
