@@ -31,7 +31,8 @@ import numpy as np
 from rag.answering import verify_claim
 from rag.pipeline import Pipeline
 from rag.settings import Settings, VerifyPolicy
-from rag.verify import CHECKS, check_claim, quantities
+from rag.verify import CHECKS, check_claim
+from rag.verify_numbers import quantities
 
 DEFAULT_CLAIMS = Path(__file__).resolve().parent / "claims.jsonl"
 SUPPORTED_KINDS = ("paraphrase", "combined", "summary", "exact_number")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -87,6 +87,7 @@ from rag.question import (
 from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract
 from rag.settings import VerifyPolicy
 from rag.text import content_words, numbers_in
+from rag.word_frequency import zipf_frequency
 
 if TYPE_CHECKING:
     from rag.verify import Verdict
@@ -289,12 +290,21 @@ def select_evidence(
         shortlist = list_shortlist(
             prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked
         )
-        # names as written with capitals or digits ("FLUX", "Qwen", "SDXL"), not a lower-case term the corpus
-        # sometimes capitalises ("mixture-of-experts")
+        # names as written with capitals or digits ("FLUX", "Qwen", "SDXL"), or typed in lower case ("flux",
+        # "qwen") when the corpus always capitalises them; not a lower-case term the corpus sometimes capitalises
+        # ("mixture-of-experts")
         named_links = [
             link
             for link in linking.links
-            if (is_name_like(link.mention) or link.mention[:1].isupper())
+            if (
+                is_name_like(link.mention)
+                or link.mention[:1].isupper()
+                or always_capitalised(
+                    link.name.surface,
+                    (snapshot.abstracts[aid].text for aid in link.name.abstract_ids),
+                    policy.lowercase_name_zipf,
+                )
+            )
             and not in_examples(prof.text, link.mention)
             and not describes_a_kind(link.mention)
         ]
@@ -398,6 +408,20 @@ def work_names(snapshot: IndexSnapshot, abstract_id: str, linking: Linking) -> l
     names = [n for n in (snapshot.own_name(abstract_id), None if is_opening_words(label) else label) if n]
     lowered = {n.lower() for n in names}
     return [*names, *(link.mention for link in linking.links if link.name.surface.lower() in lowered)]
+
+
+def always_capitalised(surface: str, texts: Iterable[str], word_zipf: float = 2.5) -> bool:
+    """Whether ``texts`` (the abstracts mentioning a name) write the name ``surface`` only with capitals or digits
+    ("Qwen", "FLUX", "GPT-4o"), never in lower case, and it is not made of English words (in the word list or at
+    least ``word_zipf`` frequent): a name typed in lower case ("qwen") is still that name."""
+    if not (is_name_like(surface) or surface[:1].isupper()) or surface.lower() == surface:
+        return False
+    english = english_words()
+    parts = [part for part in re.split(r"[-\s]+", surface.lower()) if part]
+    if all(part in english or zipf_frequency(part) >= word_zipf for part in parts):
+        return False  # words of English ("Gaussian", "Mixture-of-Experts"): a term, whatever its capitals
+    lowered = re.compile(rf"(?<![\w-]){re.escape(surface.lower())}(?![\w-])")
+    return not any(lowered.search(text) for text in texts)
 
 
 def unlabelled_names(snapshot: IndexSnapshot, abstract_ids: Sequence[str]) -> dict[str, str]:

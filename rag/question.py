@@ -16,8 +16,9 @@ Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
 
 _LIST = re.compile(
-    r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|methods)\b"
-    r"|(?:list|name|find|show)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
+    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
+    r"methods|publications|contributions|submissions)\b"
+    r"|(?:list|name|find|show|identify|enumerate)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
     r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
     r"|(?:are|is)\s+there\s+(?:anything|something)\s+(?:on|about)\b"
     r"|what\s+(?:work|research)\b"
@@ -25,7 +26,23 @@ _LIST = re.compile(
     # "papers dealing with X", "studies evaluating on Y" (one "paper where …" is a lookup of one paper)
     r"|(?:any\s+)?(?:papers|studies)\s+(?:which|where|in|for|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
     # a keyword query naming what it wants: "neurosymbolic AI papers", "diffusion model studies?"
-    r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)(?:[\w/+-]+\s+){1,5}(?:papers|studies)\s*[?.!]?\s*$)",
+    r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)"
+    r"(?![^?]*\b(?:how|why|whether)\b)(?:[\w/+-]+\s+){1,5}"
+    r"(?:papers|studies|(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)works)"
+    r"\s*[?.!]?\s*$"
+    # "works on X", "all papers about X" (plural: several papers; "research on X" may describe one paper's topic)
+    r"|(?:all\s+|the\s+)?(?:papers|works|studies|articles|publications)\s+(?:on|about|regarding|into|for|"
+    r"related\s+to|w/)(?!\w)"
+    # "which ones use X", "who works on X", "what's out there on X", "what do we have on X"
+    r"|which\s+ones\b|who\s+(?:else\s+)?(?:works?|is\s+working|stud(?:y|ies)|is\s+studying|is\s+doing|tackles?)\b"
+    r"|what(?:'s|\s+is)?\s+(?:out\s+there|(?:do\s+)?we\s+have|there\s+is)\s+(?:on|about|for|regarding)\b)"
+    # a request for papers anywhere in it: "give me all the X papers", "i need papers on X", "pls list papers on X",
+    # "what are the X papers"
+    r"|\b(?:list|give\s+me|show\s+me|get\s+me|find(?:\s+me)?|need|want|looking\s+for|search(?:ing)?\s+for)\s+"
+    r"(?:(?:all|the|any|some|every|of|me)\s+)*(?:[\w/+-]+\s+){0,4}?(?:papers|works|studies|abstracts|articles|"
+    r"publications)\b"
+    r"|\b(?:papers|works|studies|abstracts|articles)\s+(?:are\s+there|exist)\b"
+    r"|\bwhat\s+(?:are|were)\s+(?:all\s+)?the\s+(?:[\w/+-]+\s+){0,5}?(?:papers|works|studies|abstracts|articles)\b",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(
@@ -322,7 +339,7 @@ _MORE = re.compile(
     re.I,
 )
 _COMPARE = re.compile(
-    r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
+    r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|^\s*both\b(?=.*\beach\b)|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
     r"\b(?:difference|differences|similarit\w+|relationship)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b|"
     # "how does FooNet relate to BarNet": two names (not "how does the gap relate to model size")
     r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])",
@@ -335,11 +352,16 @@ _YES_NO = re.compile(
     r"(?:on|about)\b"
     # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
     r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|using|uses|"
-    r"with|w/|that|which|for|regarding|related\s+to|in)(?!\w))",
+    r"with|w/|that|which|for|regarding|related\s+to|in|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
+    # "is there any X paper", "does anyone do X", "anyone working on X?"
+    r"|(?:is|are)\s+there\s+(?:any|a|an|some)\s+(?:[\w/+-]+\s+){1,4}?(?:papers?|works?|stud(?:y|ies)|research)\b"
+    r"|(?:does|has|did|have)\s+any(?:one|body)\b|any(?:one|body)\s+(?:working|work(?:ed)?|done|doing|tried|stud\w+)\b)",
     re.I,
 )
+_PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publications)\b", re.I)
 _SUMMARY = re.compile(
-    r"\bsummar\w+\b|\boverview\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
+    r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
+    r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection)\s+(?:say|find|show|report|tell\s+us|conclude)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
     re.I,
 )
@@ -472,8 +494,9 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "followup"
     if _COMPARE.search(question) and _names_works(compare_parts(question), question):
         return "compare"
-    if _YES_NO.search(question):
-        return "yes_no"
+    if yes_no := _YES_NO.search(question):
+        # "are there papers on X", "any works using X": asks for the papers (all of them), not whether one exists
+        return "list" if _PLURAL_PAPERS.search(yes_no.group(0)) else "yes_no"
     if _SUMMARY.search(question):
         return "summary"
     if kind == "list":
@@ -503,7 +526,7 @@ def _how_after_keywords(question: str) -> bool:
 
 
 _COMPARE_LEAD = re.compile(
-    r"^.*?\b(?:compare|comparing|comparison\s+(?:of|between)|contrast|between|differences?\s+(?:between|of)|"
+    r"^.*?\b(?:compare|comparing|comparison\s+(?:of|between)|contrast|between|^\s*both|differences?\s+(?:between|of)|"
     r"similarit\w+\s+(?:between|of))\s+",
     re.I,
 )
@@ -512,12 +535,8 @@ _COMPARE_SPLIT = re.compile(
     r"\s+from\s+)\s*",
     re.I,
 )
-# what the works are compared on, after them, before the parts are split (it may hold an "and" of its own)
-_ASPECT_AFTER_WORKS = re.compile(
-    r"\s+(?:in\s+terms\s+of|with\s+respect\s+to|regarding)\s+.*$"
-    r"|,\s+(?:both|each|given|since|considering|as\s+(?:both|each))\b.*$",
-    re.I,
-)
+# what the works are compared on, after them and a comma: "X vs Y, both about …", "X vs Y, given that …"
+_ASPECT_AFTER_COMMA = re.compile(r",\s+(?:both|each|given|since|considering|as\s+(?:both|each))\b.*$", re.I)
 _COMPARE_TAIL = re.compile(
     r"\s+(?:in\s+terms\s+of|in\s+(?:how|what|which|their)|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I
 )
@@ -532,7 +551,7 @@ def compare_parts(question: str) -> list[str]:
     both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
     if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
         first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
-        second = _ASPECT_AFTER_WORKS.sub("", second)
+        second = _ASPECT_AFTER_COMMA.sub("", _ASPECT_AFTER.split(second, maxsplit=1)[0])
         parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, second)]
         parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
         names = specific_terms(question)
@@ -543,8 +562,9 @@ def compare_parts(question: str) -> list[str]:
         body = both.group(1)
     # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
     body = re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", body, maxsplit=1)[0]
-    # "X with Y in terms of what each provides and how …", "X vs Y, both about …": the aspect, with its own "and"
-    body = _ASPECT_AFTER_WORKS.sub("", body)
+    # "X with Y in terms of what data each provides and how": the aspect, whatever its words, follows the works
+    body = _ASPECT_AFTER.split(body, maxsplit=1)[0]
+    body = _ASPECT_AFTER_COMMA.sub("", body)  # "X vs Y, both about …", "X vs Y, given that …": likewise
     parts = _COMPARE_SPLIT.split(body.strip())
     # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
     # ("the work on X with Y")
@@ -554,6 +574,9 @@ def compare_parts(question: str) -> list[str]:
     if parts and (lead := _ASPECT_BEFORE.match(parts[0])):  # "the size of X, Y and Z": X is the first work
         parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
     return [p for p in parts if p][:4]
+
+
+_ASPECT_AFTER = re.compile(r"\s+(?:in\s+terms\s+of|with\s+(?:respect|regard)\s+to|regarding)\s+", re.I)
 
 
 # What a comparison asks about, written before the works: "Compare the size of X and Y", "contrast the training
@@ -637,7 +660,7 @@ def profile(question: str) -> QuestionProfile:
     if kind == "general" and is_terse(question) and _QUANTITY_NOUN.search(question):
         kind = "number"  # "FooBench benchmark size": a keyword query asking for a number
     shape = classify_shape(asked, kind)
-    if shape in ("summary", "yes_no"):
+    if shape in ("summary", "yes_no", "list"):
         kind = "list"
     topic = [w for w in dict.fromkeys(content_words(question)) if w not in _QUESTION_WORDS]
     return QuestionProfile(

@@ -9,6 +9,7 @@ from rag.question import (
     QuestionProfile,
     classify,
     clauses,
+    compare_aspect,
     compare_parts,
     example_spans,
     focus_words,
@@ -833,3 +834,59 @@ def test_asks_takeaway():
     assert asks_takeaway("what was the main takeaway?") and asks_takeaway("what do they conclude about depth?")
     assert not asks_takeaway("what was the main result?") and not asks_takeaway("how does FooNet work?")
     assert profile("what is the key conclusion of FooNet?").asks_takeaway
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        # requests for papers typed the short way, in general English
+        ("works on graph coarsening", "list"),
+        ("research on graph coarsening", "fact"),  # singular: may describe one paper's topic
+        ("all papers on graph coarsening", "list"),
+        ("graph coarsening works", "list"),
+        ("any graph coarsening works?", "list"),
+        ("who works on graph coarsening", "list"),
+        ("which ones use graph coarsening", "list"),
+        ("what are the graph coarsening papers", "list"),
+        ("what graph coarsening papers are there", "list"),
+        ("give me all the graph coarsening papers", "list"),
+        ("i need papers on graph coarsening", "list"),
+        ("pls list papers on graph coarsening", "list"),
+        ("what's out there on graph coarsening", "list"),
+        ("Which of the papers use graph coarsening?", "list"),
+        ("Identify the papers that study graph coarsening.", "list"),
+        ("Which publications address graph coarsening?", "list"),
+        ("is there any graph coarsening paper", "yes_no"),
+        ("does anyone do graph coarsening", "yes_no"),
+        ("recap the graph coarsening works", "summary"),
+        ("what's new in graph coarsening?", "summary"),
+        # "work" as a verb is not a request for papers
+        ("FooNet does not work", "fact"),
+        ("show why FooNet works", "fact"),
+        ("explain how FooNet works", "how_why"),
+    ],
+)
+def test_short_requests_for_papers(question, shape):
+    assert profile(question).shape == shape
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("Are there papers on graph coarsening?", "list"),  # plural: asks for the papers
+        ("Any works that evaluate graph coarsening?", "list"),
+        ("Is there a paper on graph coarsening?", "yes_no"),
+        ("Any work evaluating graph coarsening on road networks?", "yes_no"),
+        ("What does this collection contain on graph coarsening?", "summary"),
+        ("Both FooNet and BarNet prune graphs; what does each one remove?", "compare"),
+        ("Contrast FooNet with BarNet in terms of what data each uses and how it was collected.", "compare"),
+    ],
+)
+def test_more_request_shapes(question, shape):
+    assert profile(question).shape == shape
+
+
+def test_compare_parts_stop_before_the_aspect():
+    question = "Contrast FooNet with BarNet in terms of what data each uses and how it was collected."
+    assert compare_parts(question) == ["FooNet", "BarNet"]
+    assert compare_aspect(question) == "what data each uses and how it was collected"

@@ -4,14 +4,15 @@ sentence the claim is closest to)."""
 
 from __future__ import annotations
 
-from rag.verify import _negated, clauses, tokenize
+from rag.verify_clauses import clauses, is_negated
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 # --- a "without" part ends where a second predicate starts --------------------------------------------------------
 
 
 def _parts(text: str) -> list[tuple[str, bool]]:
-    return [(" ".join(t.text for t in c), _negated(c)) for c in clauses(tokenize(text))]
+    return [(" ".join(t.text for t in c), is_negated(c)) for c in clauses(tokenize(text))]
 
 
 def test_without_part_ends_at_and_before_an_adverb_and_verb():
@@ -47,7 +48,7 @@ def test_the_same_result_denied_is_still_rejected():
 
 
 def test_a_latex_number_with_spaced_thousands_reads_as_one_number():
-    from rag.verify import quantities
+    from rag.verify_numbers import quantities
 
     assert [q.value for q in quantities("We train $3, 150$ probes.")] == [3150.0]
     assert [q.value for q in quantities("We train $3{,}150$ probes.")] == [3150.0]
@@ -96,7 +97,8 @@ def test_a_comparison_turned_round_is_still_rejected():
 
 
 def _overlap_of(claim: str, abstract: str) -> float:
-    from rag.verify import _overlap, content_stems
+    from rag.verify_align import _overlap
+    from rag.verify_tokens import content_stems
 
     claim_tokens, abstract_tokens = tokenize(claim), tokenize(abstract)
     return _overlap(claim_tokens, content_stems(claim_tokens), set(content_stems(abstract_tokens)), abstract_tokens)
@@ -196,14 +198,14 @@ def test_best_restates_optimal():
 
 
 def test_an_exponent_is_no_quantity():
-    from rag.verify import quantities
+    from rag.verify_numbers import quantities
 
     assert [q.value for q in quantities("with $R^2$ falling from 0.71 to 0.40")] == [0.71, 0.40]
     assert [q.value for q in quantities("in $O(n^{3})$ time for 12 graphs")] == [12.0]
 
 
 def test_a_number_joined_to_a_word_counts_that_word():
-    from rag.verify import quantities
+    from rag.verify_numbers import quantities
 
     (q,) = [q for q in quantities("a 450-question benchmark") if q.value == 450]
     assert "question" in q.counted
@@ -223,7 +225,8 @@ def test_a_unicode_superscript_reads_as_a_power():
 
 def test_an_everyday_word_missing_costs_less_than_a_term_missing():
     from rag.settings import VerifyPolicy
-    from rag.verify import _overlap, content_stems
+    from rag.verify_align import _overlap
+    from rag.verify_tokens import content_stems
 
     abstract = tokenize("Deferring calibration past the midpoint degrades accuracy of the tagger.")
     stems = set(content_stems(abstract))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rag.settings import VerifyPolicy
 from rag.text import sentence_spans
-from rag.verify import _comma_parts, check_claim, tokenize
+from rag.verify import check_claim
+from rag.verify_attribution import _comma_parts
+from rag.verify_tokens import tokenize
 
 ABSTRACT = (
     "Existing compression methods usually rely on hand-tuned bit budgets or retraining, acting on the weights "

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from rag.settings import VerifyPolicy
 from rag.text import sentence_spans
-from rag.verify import check_claim, tokenize
+from rag.verify import check_claim
 from rag.verify_binding import crossed_roles, exchanged_terms, steps_reversed
+from rag.verify_tokens import tokenize
 
 EVIDENCE = "Our pipeline uses a rule tagger to split the recipe into cooking steps, then applies a neural parser to link the steps."
 

@@ -3,8 +3,8 @@ false-rejection fixes of the fifth round, with small hand-written abstracts."""
 
 from __future__ import annotations
 
-from rag.verify import tokenize
 from rag.verify_binding import contrast_parts, crossed_parts
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 EVIDENCE = "Gizmo scores stay stable across sensor types for one robot, but degrade across robot bodies and gripper kinds."

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rag.verify import comparisons, tokenize
+from rag.verify_direction import comparisons
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 
@@ -44,7 +45,7 @@ def test_from_a_to_b_reversed_is_rejected():
 
 
 def test_ranges_read_both_ends():
-    from rag.verify import ranges
+    from rag.verify_direction import ranges
 
     (start, stop), = ranges(tokenize("accuracy drops from clean images to corrupted images"))
     assert "clean" in start and "corrupt" in stop and "imag" not in start
@@ -58,7 +59,7 @@ def test_higher_in_b_than_a_against_a_drop_from_a_to_b_is_rejected():
 
 
 def test_orderings_read_a_change_from_a_to_b():
-    from rag.verify import orderings
+    from rag.verify_direction import orderings
 
     (high, low), = orderings(tokenize("recall improves from short clips to long clips"))
     assert "long" in high and "short" in low

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rag.settings import VerifyPolicy
 from rag.text import sentence_spans
-from rag.verify import bound_before, check_claim, number_contexts, quantities
+from rag.verify import check_claim
+from rag.verify_numbers import bound_before, number_contexts, quantities
 
 ABSTRACT = (
     "We train WidgetNet on 6 languages and evaluate it on 12 tasks. "

@@ -7,7 +7,9 @@ Similarities are faked: the sentence named by ``best`` is the one the claim is c
 
 from __future__ import annotations
 
-from rag.verify import comparisons, quantities, tokenize
+from rag.verify_direction import comparisons
+from rag.verify_numbers import quantities
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 BEATS = ("Experiments on river and coastal gauges show that FloodCast consistently outperforms hydrological "

@@ -5,7 +5,9 @@ Similarities are faked: the sentence named by ``best`` is the one the claim is c
 
 from __future__ import annotations
 
-from rag.verify import _trend_words, clauses, tokenize
+from rag.verify_clauses import clauses
+from rag.verify_direction import _trend_words
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 # --- acronyms written in the plural ------------------------------------------------------------------------------
@@ -140,7 +142,7 @@ def test_derived_word_forms_are_not_new_details():
 
 
 def test_derived_stems():
-    from rag.verify import derived
+    from rag.verify_tokens import derived
 
     assert derived("fail", "failur") and derived("reus", "reusabl")
     assert not derived("cat", "catalog") and not derived("train", "trainingsdaten")
@@ -202,7 +204,8 @@ def test_shorter_where_the_abstract_says_longer():
 
 
 def test_overlap_counts_other_forms_and_closed_compounds():
-    from rag.verify import _overlap, content_stems
+    from rag.verify_align import _overlap
+    from rag.verify_tokens import content_stems
 
     claim = tokenize("The running time fails rarely")
     abstract = set(content_stems(tokenize("Its runtime shows few failures")))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rag.verify import _negation_concerns, _shared_words, clauses, content_stems, tokenize
+from rag.verify_clauses import clauses
+from rag.verify_polarity import _negation_concerns, _shared_words
+from rag.verify_tokens import content_stems, tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rag.settings import VerifyPolicy
 from rag.text import sentence_spans
-from rag.verify import check_claim, quantities
+from rag.verify import check_claim
+from rag.verify_numbers import quantities
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 ABSTRACT = (

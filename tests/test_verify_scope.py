@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rag.verify import tokenize
 from rag.verify_scope import affix_sibling, narrowed, setting_words
+from rag.verify_tokens import tokenize
 from tests.support.fake_similarity import check_with_fake_similarity as _check
 
 

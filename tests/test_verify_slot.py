@@ -47,7 +47,7 @@ def test_a_hyphenated_setting_replaced_before_the_same_words_is_rejected():
 # --- listed opposites in their comparative forms (rag/verify.py graded_forms) ---------------------------------------
 
 def test_comparative_forms_are_built_as_english_builds_them():
-    from rag.verify import graded_forms
+    from rag.verify_polarity import graded_forms
 
     assert graded_forms("subtle") == {"subtle", "subtler"}
     assert graded_forms("noisy") == {"noisy", "noisier"}

@@ -48,7 +48,8 @@ def test_an_opposite_with_another_small_difference_is_still_rejected():
 
 
 def test_earlier_and_later_stay_words_of_a_side():
-    from rag.verify import comparisons, tokenize
+    from rag.verify_direction import comparisons
+    from rag.verify_tokens import tokenize
 
     (c,) = comparisons(tokenize("later layers strictly dominate earlier ones"))
     assert "later" in c.better and "earlier" in c.worse
