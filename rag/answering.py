@@ -48,7 +48,10 @@ from rag.followup import (
     is_opening_words,
     last_sources,
     last_user_question,
+    more_role,
     own_ask,
+    pronoun_source,
+    resolve_described,
     with_names,
 )
 from rag.gloss import gloss, readable_by_encoder
@@ -222,7 +225,8 @@ def select_evidence(
 
     ``ask``: a follow-up's own question (rag.followup.own_ask) when it refers to an earlier answer's paper: that
     paper's sentences are chosen for it ("how does it work?" -> the method), not for the rewritten question, which
-    carries the earlier question along to find the paper."""
+    carries the earlier question along to find the paper; for a "tell me more" follow-up (``more``), the role it
+    asks for (rag.followup.more_role) comes first."""
     policy = policy or AnswerPolicy()
     prof, vector, ranked, linking, readable, weights = (
         ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
@@ -241,7 +245,8 @@ def select_evidence(
     if more is not None and more[0]:
         ids = [aid for aid in more[0] if aid in snapshot.abstracts]
         evidence = scored(prof, rows_of(snapshot, ids))
-        plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences)
+        role = more_role(ask) if ask else None
+        plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
     elif shape == "compare":
         works = _compare_works(prof, snapshot, retriever, linking, policy)
         asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
@@ -258,7 +263,7 @@ def select_evidence(
                 aid: score_sentences(aspect_profile, aspect_vector, snapshot, rows_of(snapshot, [aid]), policy)
                 for aid in works
             }
-        plan = extractive.plan_compare(per_work, asked, aspect)
+        plan = extractive.plan_compare(per_work, asked, aspect, policy)
     elif prof.kind == "list":
         shortlist = list_shortlist(
             prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked
@@ -923,6 +928,13 @@ def prepare_question(
     if history:  # "it" reads as the work's name, not as its abstract's opening words
         ids = [str(s["id"]) for s in last_sources(history) if s.get("id") in snapshot.abstracts]
         history = with_names(history, unlabelled_names(snapshot, ids))
+    def found(text: str) -> list[str]:
+        return [r.abstract.id for r in retriever.search(text, top_k)]
+
+    # "tell me more about the one that prunes heads": that source of the last answer, found by what it does
+    described = resolve_described(question, history, found) if history else question
+    # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
+    subject = pronoun_source(question, history, found) if history and described == question else None
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
@@ -933,13 +945,15 @@ def prepare_question(
                 said |= extractive.said_sentences(str(entry.get("content", "")))
         if previous and ids:
             more = (ids, said)
-            resolved = condense_heuristic(question, history)
+            resolved = condense_heuristic(described, history, subject)
             standalone = previous if resolved == question or "follow-up to:" in resolved else resolved
         else:
-            standalone = condense_heuristic(question, history)
+            standalone = condense_heuristic(described, history, subject)
     else:
         standalone = (
-            composer.condense(question, history) if (composer and history) else condense_heuristic(question, history)
+            composer.condense(described, history)
+            if (composer and history)
+            else condense_heuristic(described, history, subject)
         )
     glossed = False
     if not readable_by_encoder(standalone):
@@ -959,6 +973,7 @@ def prepare_question(
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
     ask = own_ask(question, history) if more is None and pinned and standalone != question else None
+    ask = question if more is not None else ask  # "tell me more about the results": it picks the next sentences
     return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask)
 
 

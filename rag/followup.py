@@ -7,7 +7,7 @@ History entries are ``{"role": "user"|"assistant", "content": str}``; an assista
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rag.question import profile, specific_terms
 from rag.text import content_words
@@ -64,12 +64,17 @@ def last_user_question(history: Sequence[dict]) -> str | None:
     return None
 
 
-def condense_heuristic(question: str, history: Sequence[dict]) -> str:
-    """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels."""
+def condense_heuristic(question: str, history: Sequence[dict], subject: str | None = None) -> str:
+    """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels; "it"
+    and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one."""
     if not history:
         return question
     sources = last_sources(history)
     by_number = {int(s["number"]): s for s in sources if "number" in s}
+    if subject is not None:  # the source the pronoun means takes the place of the first one
+        numbered = {str(s.get("id")): n for n, s in by_number.items()}
+        if subject in numbered and by_number:
+            by_number = {**by_number, min(by_number): by_number[numbered[subject]]}
     rewritten = question
 
     def label_for(number: int) -> str | None:
@@ -121,3 +126,72 @@ def own_ask(question: str, history: Sequence[dict]) -> str | None:
     if asked.shape == "fact" and asked.kind == "general" and not asked.explains_failure:
         return previous
     return question
+
+
+# "the one that intervenes on heads", "that one with the largest dataset": a paper of the earlier answer, described
+_DESCRIBED_REF = re.compile(
+    r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+(?P<what>[^?.!;]+)", re.I
+)
+
+
+def described_reference(question: str) -> re.Match[str] | None:
+    """Where a follow-up picks one of the earlier answer's papers by what it does ("tell me more about the one
+    that prunes heads"); the match's ``what`` group is the description. None when it does not."""
+    return _DESCRIBED_REF.search(question)
+
+
+def resolve_described(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str:
+    """``question`` with "the one that X" written as the label of the earlier answer's source that X describes
+    best: the first of ``search(X)`` (abstract ids, best first) among the last answer's sources. A label of
+    opening words goes along in brackets (it does not read as a name). Unchanged when the question describes no
+    paper, or no source is among what the description finds."""
+    match = described_reference(question)
+    sources = {str(s.get("id")): s for s in last_sources(history) if s.get("id") and s.get("label")}
+    if match is None or not sources:
+        return question
+    found = next((aid for aid in search(match.group("what")) if aid in sources), None)
+    if found is None:
+        return question
+    label = str(sources[found]["label"])
+    if is_opening_words(label):
+        return f"{question} ({label})"
+    return question[: match.start()] + label + question[match.end() :]
+
+
+_ASKS_RESULTS = re.compile(
+    r"\b(?:results?|findings?|find|found|show(?:s|ed)?|perform\w*|evaluat\w*|experiments?|accura\w*|how\s+well)\b",
+    re.I,
+)
+_ASKS_METHOD = re.compile(
+    r"\bhow\s+(?:does|do|did|is|are|was|were)\b|\bhow\s+(?:it|they)\s+works?\b|"
+    r"\b(?:methods?|approach\w*|mechanism\w*|architecture|technique\w*|algorithm\w*|works?)\b",
+    re.I,
+)
+
+
+def more_role(question: str) -> str | None:
+    """The sentence role a "tell me more" follow-up asks for (rag.roles): "… about the results", "what else did
+    they find" -> result; "… about how it works", "more on the method" -> method; None when it asks for more of
+    everything ("tell me more")."""
+    if _ASKS_RESULTS.search(question):
+        return "result"
+    if _ASKS_METHOD.search(question):
+        return "method"
+    return None
+
+
+def pronoun_source(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str | None:
+    """Which of the last answer's several sources a follow-up's "it"/"they" means when the follow-up asks about
+    something of its own ("how many runs did they do?" after a list of papers): the first of ``search(question)``
+    (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names
+    something or asks nothing of its own ("how does it work?": the first source), or no source is found."""
+    sources = [str(s.get("id")) for s in last_sources(history) if s.get("id")]
+    if len(sources) < 2 or not _PRONOUN_REF.search(question) or specific_terms(question):
+        return None
+    stripped = _PRONOUN_REF.sub(" ", question)
+    if not [w for w in content_words(stripped) if w not in _GENERIC_ASK]:
+        return None
+    return next((aid for aid in search(question) if aid in sources), None)
+
+
+_GENERIC_ASK = frozenset(content_words("work works use used uses propose proposed method approach paper study do does"))

@@ -248,6 +248,20 @@ class AnswerPolicy(BaseModel):
         description="See core_shapes: the roles the sentence right after the quoted proposal may have to be quoted "
         "with it ('We propose FooNet. It first encodes …' -> both).",
     )
+    compare_detail_roles: tuple[str, ...] = Field(
+        default=("method", "contribution"),
+        description="Compare tables: the roles the sentence right after a work's 'What it does' sentence may have to "
+        "be quoted with it: a further contribution in that cell ('We propose FooNet. It also releases …'), a method "
+        "sentence first in the 'How' cell ('FooNet first encodes …'). An abstract details what it proposes in the "
+        "next sentence, which holds the facts a comparison asks for whatever words it shares with the question "
+        "(rag.compose.extractive.plan_compare).",
+    )
+    compare_how_sentences: int = Field(
+        default=2,
+        ge=1,
+        description="Compare tables: most method sentences in a work's 'How' cell (the one detailing its proposal, "
+        "then its best-scoring ones).",
+    )
     answer_role_sentences: int = Field(
         default=3,
         ge=0,

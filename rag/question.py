@@ -611,6 +611,8 @@ _COMPARE_SPLIT = re.compile(
     r"\s+from\s+)\s*",
     re.I,
 )
+# what the works are compared on, after them and a comma: "X vs Y, both about …", "X vs Y, given that …"
+_ASPECT_AFTER_COMMA = re.compile(r",\s+(?:both|each|given|since|considering|as\s+(?:both|each))\b.*$", re.I)
 _COMPARE_TAIL = re.compile(
     r"\s+(?:in\s+terms\s+of|in\s+(?:how|what|which|their)|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I
 )
@@ -625,6 +627,7 @@ def compare_parts(question: str) -> list[str]:
     both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
     if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
         first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
+        second = _ASPECT_AFTER_COMMA.sub("", _ASPECT_AFTER.split(second, maxsplit=1)[0])
         parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, second)]
         parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
         names = specific_terms(question)
@@ -637,6 +640,7 @@ def compare_parts(question: str) -> list[str]:
     body = re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", body, maxsplit=1)[0]
     # "X with Y in terms of what data each provides and how": the aspect, whatever its words, follows the works
     body = _ASPECT_AFTER.split(body, maxsplit=1)[0]
+    body = _ASPECT_AFTER_COMMA.sub("", body)  # "X vs Y, both about …", "X vs Y, given that …": likewise
     parts = _COMPARE_SPLIT.split(body.strip())
     # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
     # ("the work on X with Y")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rag.compose.extractive import (
@@ -229,13 +231,47 @@ def test_plan_compare_how_prefers_a_method_sentence_after_the_contribution():
          ev("a", 2, 0.8, "We propose FooNet.", "contribution"),
          ev("a", 3, 0.4, "FooNet learns which pairs to skip.", "method")]  # fmt: skip
     plan = plan_compare([("a", a)])
-    assert plan.rows[0][1][1] is not None and plan.rows[0][1][1].row == 3
+    assert [e.row for e in plan.rows[0][1][1]] == [3]
 
 
 def test_plan_compare_without_a_contribution_sentence_uses_the_best_other_one():
     a = [ev("a", 1, 0.9, "Availability.", "availability"), ev("a", 2, 0.8, "Background.", "background")]
     plan = plan_compare([("a", a)])
-    assert plan.rows[0][1][0].text == "Background."
+    assert [e.text for e in plan.rows[0][1][0]] == ["Background."]
+
+
+def test_a_compare_row_quotes_the_sentences_detailing_the_proposal():
+    a = [ev("a", 5, 0.9, "Probes are widely used.", "background"),
+         ev("a", 1, 0.6, "We propose ZorbNet, a pruned probe.", "contribution"),
+         ev("a", 3, 0.5, "ZorbNet is trained on 40k pairs.", "method"),
+         ev("a", 2, 0.2, "It also releases a suite of 12 tasks.", "contribution")]  # fmt: skip
+    what, how, _ = plan_compare([("a", a)]).rows[0][1]
+    assert [e.row for e in what] == [1, 2]  # the proposal, then the contribution right after it
+    assert [e.row for e in how] == [3]
+
+
+def test_the_how_cell_opens_with_the_method_sentence_right_after_the_proposal():
+    a = [ev("a", 4, 0.9, "Training takes two hours.", "method"),
+         ev("a", 6, 0.8, "Pruning uses a fixed mask.", "method"),
+         ev("a", 1, 0.5, "We propose ZorbNet, a pruned probe.", "contribution"),
+         ev("a", 2, 0.1, "ZorbNet first ranks heads by gradient.", "method")]  # fmt: skip
+    _, how, _ = plan_compare([("a", a)], policy=AnswerPolicy(compare_how_sentences=2)).rows[0][1]
+    assert [e.row for e in how] == [2, 4]  # the detail, then the best other method sentence; reading order
+    _, how, _ = plan_compare([("a", a)], policy=AnswerPolicy(compare_how_sentences=1)).rows[0][1]
+    assert [e.row for e in how] == [2]
+
+
+def test_the_results_cell_prefers_what_the_work_shows_over_an_evaluation_report():
+    a = [ev("a", 1, 0.9, "We propose ZorbNet.", "contribution"),
+         ev("a", 3, 0.8, "Experiments on five suites confirm gains.", "result"),
+         ev("a", 4, 0.2, "We prove that every pruned probe is consistent.", "result")]  # fmt: skip
+    assert [e.row for e in plan_compare([("a", a)]).rows[0][1][2]] == [4]
+
+
+def test_what_a_work_does_is_its_main_contribution_not_one_added_to_it():
+    a = [ev("a", 4, 0.9, "We also provide ZorbNet-Lite, a smaller probe.", "contribution"),
+         ev("a", 1, 0.6, "We close this gap with ZorbNet, a pruned probe.", "contribution")]  # fmt: skip
+    assert [e.row for e in plan_compare([("a", a)]).rows[0][1][0]] == [1]
 
 
 def test_render_table_escapes_pipes():
@@ -253,6 +289,26 @@ def test_plan_more_skips_what_was_said_and_keeps_the_papers():
     plan = plan_more(["a"], evidence, said, 2)
     assert [e.row for e in plan.sentences] == [2]
     assert plan.abstract_ids == ["a"]
+
+
+def test_tell_me_more_about_a_role_quotes_that_role_first_and_never_a_repeat():
+    evidence = [ev("a", 1, 0.9, "We propose ZorbNet, a pruned probe.", "contribution"),
+                ev("a", 2, 0.8, "ZorbNet ranks heads by gradient.", "method"),
+                ev("a", 3, 0.7, "ZorbNet then drops the lowest ones.", "method"),
+                ev("a", 4, 0.2, "ZorbNet beats dense probes on five suites.", "result")]  # fmt: skip
+    said = said_sentences("We propose ZorbNet, a pruned probe [1].")
+    assert [e.row for e in plan_more(["a"], evidence, said, 2, role="result").sentences] == [2, 4]
+    assert [e.row for e in plan_more(["a"], evidence, said, 2, role="method").sentences] == [2, 3]
+    assert 1 not in [e.row for e in plan_more(["a"], evidence, said, 4).sentences]
+
+
+def test_tell_me_more_quotes_a_finding_then_figures_before_other_results():
+    evidence = [ev("a", 1, 0.9, "ZorbNet ranks heads by gradient.", "method"),
+                ev("a", 2, 0.8, "ZorbNet does well across suites.", "result"),
+                replace(ev("a", 3, 0.3, "On QuillQA it keeps 98% accuracy at 3 bits.", "result"), has_number=True),
+                ev("a", 4, 0.1, "We show that pruning never hurts calibration.", "result")]  # fmt: skip
+    assert [e.row for e in plan_more(["a"], evidence, set(), 2, result_sentences=2).sentences] == [3, 4]
+    assert [e.row for e in plan_more(["a"], evidence, set(), 2, result_sentences=1).sentences] == [1, 4]
 
 
 def test_said_sentences_strip_markers_and_markdown():
@@ -444,7 +500,7 @@ def test_a_comparison_on_an_aspect_gets_a_column_for_it():
 def test_what_a_work_does_prefers_the_sentence_saying_what_it_proposes():
     a = [ev("a", 1, 0.9, "We study sparse probes.", "contribution"),
          ev("a", 2, 0.5, "We propose ZorbNet, a pruned probe.", "contribution")]  # fmt: skip
-    assert plan_compare([("a", a)]).rows[0][1][0].text == "We propose ZorbNet, a pruned probe."
+    assert [e.text for e in plan_compare([("a", a)]).rows[0][1][0]] == ["We propose ZorbNet, a pruned probe."]
 
 
 def test_a_how_answer_names_what_the_work_proposes_not_only_the_problem_it_studies():

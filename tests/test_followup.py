@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rag.followup import condense_heuristic, last_sources, last_user_question
+from rag.followup import (
+    condense_heuristic,
+    last_sources,
+    last_user_question,
+    more_role,
+    pronoun_source,
+    resolve_described,
+)
 
 SOURCES = [
     {"number": 1, "id": "assaybench-1a2b", "label": "AssayBench"},
@@ -218,3 +225,56 @@ def test_condense_does_not_write_opening_words_in_place_of_a_pronoun():
     ]
     rewritten = condense_heuristic("do they compare against larger models?", history)
     assert rewritten == "do they compare against larger models? (Graphs are everywhere…)"
+
+
+# --- "the one that …" and "tell me more about …" ---
+
+
+def test_the_one_that_does_something_becomes_that_sources_label():
+    def fake_search(text: str) -> list[str]:  # a fake retriever: the corpus's best match first, then a source
+        return ["other-0000", "v33da-5e6f", "aptabench-3c4d"] if "vocal" in text else ["other-0000"]
+
+    question = "Tell me more about the one that locates vocal calls."
+    assert resolve_described(question, HISTORY, fake_search) == "Tell me more about V33DA."
+    assert resolve_described("Tell me more about the one that sings.", HISTORY, fake_search) == (
+        "Tell me more about the one that sings."
+    )  # no source among what the description finds
+    assert resolve_described("What is the one that locates vocal calls?", [], fake_search) == (
+        "What is the one that locates vocal calls?"
+    )  # no earlier answer
+
+
+def test_the_one_described_with_a_label_of_opening_words_goes_in_brackets():
+    sources = [{"number": 1, "id": "a-1", "label": "Films introduce characters as…"}]
+    history = [{"role": "user", "content": PREVIOUS}, {"role": "assistant", "content": "x", "sources": sources}]
+    question = "and the one with the movie characters?"
+    assert resolve_described(question, history, lambda text: ["a-1"]) == f"{question} (Films introduce characters as…)"
+
+
+@pytest.mark.parametrize(
+    ("question", "role"),
+    [
+        ("tell me more about the results", "result"),
+        ("what else did they find?", "result"),
+        ("more details on how it works", "method"),
+        ("tell me more about the method", "method"),
+        ("Tell me more.", None),
+        ("go on", None),
+    ],
+)
+def test_more_role(question, role):
+    assert more_role(question) == role
+
+
+def test_a_pronoun_after_several_sources_means_the_one_the_question_is_about():
+    def fake_search(text: str) -> list[str]:  # a fake retriever: another paper first, then the third source
+        return ["other-0000", "v33da-5e6f", "assaybench-1a2b"]
+
+    question = "How many microphones did they use?"
+    assert pronoun_source(question, HISTORY, fake_search) == "v33da-5e6f"
+    assert condense_heuristic(question, HISTORY, "v33da-5e6f") == "How many microphones did V33DA use?"
+    assert condense_heuristic(question, HISTORY) == "How many microphones did AssayBench use?"
+    assert pronoun_source("How does it work?", HISTORY, fake_search) is None  # asks nothing of its own
+    assert pronoun_source("Did they use FooNet?", HISTORY, fake_search) is None  # names something
+    one = [HISTORY[0], {**HISTORY[1], "sources": SOURCES[:1]}]
+    assert pronoun_source(question, one, fake_search) is None  # one source: that one

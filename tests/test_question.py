@@ -386,6 +386,18 @@ def test_unit_asked_and_stated():
     assert states_unit("Noise affects 12% of samples.", "percent")
 
 
+def test_compare_parts_stop_before_an_aspect_that_has_its_own_and():
+    from rag.question import classify_shape, compare_aspect
+
+    question = "Contrast ZorbNet with Quill-2 in terms of what data each uses and how it was collected."
+    assert compare_parts(question) == ["ZorbNet", "Quill-2"]
+    assert compare_aspect(question) == "what data each uses and how it was collected"
+    assert compare_parts("zorbnet vs quill, both prune heads - how do they differ") == ["zorbnet", "quill"]
+    question = "How does ZorbNet relate to Quill-2, given that both prune attention heads?"
+    assert compare_parts(question) == ["ZorbNet", "Quill-2"]
+    assert classify_shape(question) == "compare"
+
+
 def test_compare_parts_stop_before_the_aspect_asked_about():
     from rag.question import classify_shape
 

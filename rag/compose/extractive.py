@@ -27,7 +27,8 @@ class ExtractivePlan:
     abstract_ids: list[str]
     sentences: list[EvidenceSentence]
     layout: str = "prose"  # prose | list | table
-    rows: list[tuple[str, list[EvidenceSentence | None]]] = field(default_factory=list)  # table: per work, aspects
+    rows: list[tuple[str, list[list[EvidenceSentence]]]] = field(default_factory=list)  # table: per work and aspect
+    # the sentences quoted (none: "—")
     lead: str = ""  # text before the quoted sentences ("Yes — ...")
     columns: list[str] = field(default_factory=list)  # table: the aspects' headers (default: ASPECTS)
 
@@ -238,16 +239,28 @@ def plan_more(
     said: set[str],
     count: int,
     result_sentences: int = 0,
+    role: str | None = None,
 ) -> ExtractivePlan:
-    """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote, what the
-    work does, how and finds (contribution, method, result) before its background and gap sentences, with at least
-    ``result_sentences`` result sentences when there are any."""
+    """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote (never a
+    repeat). Those of the ``role`` the follow-up asks for come first ("… about the results": result; see
+    rag.followup.more_role); otherwise at least ``result_sentences`` result sentences when there are any, then what
+    the work does, how and finds (contribution, method, result) before its background and gap sentences. Of the
+    result sentences, one stating what the work shows ("We prove that …", see states_finding), then one reporting
+    figures, come first: the findings and the numbers are the details a reader asks more for."""
     fresh = [e for e in evidence if e.abstract_id in abstract_ids and _norm(e.text) not in said]
     # what the work does, how and what it finds before the setting it starts from (background, gap)
     fresh.sort(key=lambda e: e.role in ("background", "gap"))  # stable: by score within
-    picked = fresh[:count]
-    if result_sentences and count > 1:  # and what it finds: its best result sentence(s) not already picked
-        picked = with_role(picked, fresh, [("result", result_sentences)], count)
+    results = sorted(
+        (e for e in fresh if e.role == "result"), key=lambda e: (not states_finding(e.text), not e.has_number)
+    )
+    if role is not None:
+        first = results if role == "result" else [e for e in fresh if e.role == role]
+    else:
+        first = results[:result_sentences] if count > 1 else []
+    picked: list[EvidenceSentence] = []
+    for e in [*first, *fresh]:
+        if len(picked) < count and all(e.row != p.row for p in picked):
+            picked.append(e)
     chosen = sorted(picked, key=lambda e: (list(abstract_ids).index(e.abstract_id), e.row))
     ids = [aid for aid in abstract_ids if any(e.abstract_id == aid for e in chosen)]
     return ExtractivePlan(ids, chosen)
@@ -426,43 +439,68 @@ def _contribution_of(best: EvidenceSentence, evidence: Sequence[EvidenceSentence
 _NOVELTY = re.compile(r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|call|term(?:ed)?)\b", re.I)
 
 
+_SECONDARY = re.compile(r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work))\s+(?:also|further|additionally)\b", re.I)
+
+
 def plan_compare(
     works: Sequence[tuple[str, Sequence[EvidenceSentence]]],
     asked: dict[str, Sequence[EvidenceSentence]] | None = None,
     asked_label: str = "",
+    policy: AnswerPolicy | None = None,
 ) -> ExtractivePlan:
-    """A row per work (abstract id, its scored sentences best first), one sentence per aspect where it has one.
+    """A row per work (abstract id, its scored sentences best first), the same aspects for each where it has them.
 
-    "What it does" is the work's contribution sentence, one saying what it proposes or introduces when there is one
-    ("We study X" says less than "We propose FooNet"). ``asked``: when the comparison asks about something ("… in
-    terms of the data they use"), each work's sentences scored for that, best first: a column headed
+    Each row quotes what the work proposes, the sentence detailing it and what it finds, the way a single-paper
+    answer does (plan_single, AnswerPolicy.core_shapes). "What it does": the work's contribution sentence, one
+    saying what it proposes or introduces when there is one ("We study X" says less than "We propose FooNet"), its
+    main one rather than one added to it ("We also provide …", "We further propose …"), with the sentence right
+    after it when that one is a further contribution ("It also releases …"; AnswerPolicy.compare_detail_roles).
+    "How": the method sentence right after it ("FooNet first encodes …"), then the best method sentences after the
+    first contribution (AnswerPolicy.compare_how_sentences in all; one before it only when there is none: it
+    describes the setting). "Results": a result sentence stating what the work shows ("We prove that …", see
+    states_finding) when it has one, else its best result sentence after its first contribution. ``asked``: when
+    the comparison asks about something ("… in terms of the data they use"), each work's sentences scored for
+    that, best first: a column headed
     ``asked_label`` quotes each work's best one not already in its row."""
-    rows: list[tuple[str, list[EvidenceSentence | None]]] = []
+    policy = policy or AnswerPolicy()
+    rows: list[tuple[str, list[list[EvidenceSentence]]]] = []
     for aid, evidence in works:
-        cells: list[EvidenceSentence | None] = []
-        used: set[int] = set()
         # what the work does, how and what it finds follow its first contribution sentence; a sentence before it
         # describes the setting the work starts from, whatever its wording
         start = min((e.row for e in evidence if e.role == "contribution"), default=None)
-        for name, roles in ASPECTS:
-            candidates = [e for e in evidence if e.role in roles and e.row not in used]
-            if name == "What it does":
-                candidates = sorted(candidates, key=lambda e: not _NOVELTY.search(e.text))  # stable: by score within
-            elif start is not None:
-                candidates = sorted(candidates, key=lambda e: e.row < start)  # stable: by score within
-            cell = candidates[0] if candidates else None
-            if cell is not None:
-                used.add(cell.row)
-            cells.append(cell)
-        if cells[0] is None:  # no contribution sentence: the best sentence says what the work is about
-            cells[0] = next((e for e in evidence if e.row not in used and e.role != "availability"), None)
-            if cells[0] is not None:
-                used.add(cells[0].row)
+
+        def before(e: EvidenceSentence, start: int | None = start) -> bool:
+            return start is not None and e.row < start
+
+        contributions = [e for e in evidence if e.role == "contribution"]  # best first: min keeps the best of a key
+        # the main contribution, not one added to it ("We also provide …", "We further propose …")
+        does = min(
+            contributions, key=lambda e: (bool(_SECONDARY.search(e.text)), not _NOVELTY.search(e.text)), default=None
+        )
+        if does is None:  # no contribution sentence: the best sentence says what the work is about
+            does = next((e for e in evidence if e.role != "availability"), None)
+        what = [does] if does is not None else []
+        detail = next((e for e in evidence if does is not None and e.row == does.row + 1), None)
+        if detail is None or detail.role not in policy.compare_detail_roles:
+            detail = None
+        elif detail.role != "method":  # a further contribution sentence ("It also releases …"): what it does too
+            what.append(detail)
+        used = {e.row for e in what}
+        # how: the method sentence detailing the proposal, then the best other ones after the first contribution
+        methods = [e for e in evidence if e.role == "method" and e.row not in used]
+        later = [e for e in methods if not before(e)]
+        how = [e for e in [detail, *later] if e is not None and e.role == "method"] or methods[:1]
+        how = list(dict.fromkeys(how))[: policy.compare_how_sentences]
+        used |= {e.row for e in how}
+        results = [e for e in evidence if e.role == "result" and e.row not in used]
+        found = min(results, key=lambda e: (not states_finding(e.text), before(e)), default=None)
+        used |= {found.row} if found is not None else set()
+        cells = [what, sorted(how, key=lambda e: e.row), [found] if found else []]
         if asked is not None:
             on_it = next((e for e in asked.get(aid, ()) if e.row not in used and e.role != "availability"), None)
-            cells.insert(1, on_it)
+            cells.insert(1, [on_it] if on_it else [])
         rows.append((aid, cells))
-    sentences = [c for _, cells in rows for c in cells if c is not None]
+    sentences = [e for _, cells in rows for cell in cells for e in cell]
     names = [name for name, _ in ASPECTS]
     columns = [names[0], _header(asked_label), *names[1:]] if asked is not None else names
     return ExtractivePlan([aid for aid, _ in rows], sentences, "table", rows, columns=columns)
@@ -482,7 +520,7 @@ def render(plan: ExtractivePlan, abstracts: dict[str, Abstract], as_list: bool |
         header = "| Work | " + " | ".join(_cell(name) for name in columns) + " |"
         lines = [header, "|" + " --- |" * (len(columns) + 1)]
         for aid, cells in plan.rows:
-            texts = [_cell(with_marker(c.text, numbers[aid])) if c else "—" for c in cells]
+            texts = [_cell(" ".join(with_marker(e.text, numbers[aid]) for e in cell)) or "—" for cell in cells]
             lines.append(f"| **{_cell(abstracts[aid].label)}** [{numbers[aid]}] | " + " | ".join(texts) + " |")
         return (plan.lead + "\n\n" if plan.lead else "") + "\n".join(lines)
     if layout == "list":  # one item per paper, its quoted sentences in plan order
