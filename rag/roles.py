@@ -180,6 +180,21 @@ def asks_for_availability(question: str) -> bool:
     return bool(_WANTS_AVAILABILITY.search(question))
 
 
+_FINDING = re.compile(
+    r"\bwe\s+(?:\w+\s+)?(?:show|prove|find|establish|reveal|demonstrate)\s+that\b"
+    r"|\b(?:formali[sz]ation|analysis|theory|bound|characteri[sz]ation)\s+(?:\w+\s+)?(?:reveals|shows|establishes|implies)"
+    r"\s+that\b",
+    re.I,
+)
+
+
+def states_finding(sentence: str) -> bool:
+    """Whether the sentence states what the work shows or proves ("We show that every X is Y", "The analysis reveals
+    that …"), not how it was evaluated ("Experiments on A show gains"): the explanation a why- or how-question asks
+    for."""
+    return bool(_FINDING.search(sentence))
+
+
 _EVALUATION = re.compile(
     r"\b(?:evaluat\w*|experiment\w*|tested|tests?\s+on|benchmark\w*|validat\w*|corroborat\w*|datasets?|"
     r"empirical\w*|results?\s+on|trained\s+on|across|test\s*beds?)\b",

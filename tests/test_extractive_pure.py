@@ -838,7 +838,7 @@ def test_with_detail_adds_the_sentence_right_after_the_proposal():
     ],
 )
 def test_states_finding_tells_a_shown_claim_from_an_evaluation_report(sentence, expected):
-    from rag.compose.extractive import states_finding
+    from rag.roles import states_finding
 
     assert states_finding(sentence) is expected
 

@@ -15,7 +15,7 @@ from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, term_occurs
-from rag.roles import names_contribution, states_evaluation, states_shortcoming
+from rag.roles import names_contribution, states_evaluation, states_finding, states_shortcoming
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -88,21 +88,6 @@ def plan_single(
         chosen = with_role(chosen, findings_first, wants, len(chosen) + policy.core_extra)
         chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
     return ExtractivePlan([abstract_id], chosen)
-
-
-_FINDING = re.compile(
-    r"\bwe\s+(?:\w+\s+)?(?:show|prove|find|establish|reveal|demonstrate)\s+that\b"
-    r"|\b(?:formali[sz]ation|analysis|theory|bound|characteri[sz]ation)\s+(?:\w+\s+)?(?:reveals|shows|establishes|implies)"
-    r"\s+that\b",
-    re.I,
-)
-
-
-def states_finding(sentence: str) -> bool:
-    """Whether the sentence states what the work shows or proves ("We show that every X is Y", "The analysis reveals
-    that …"), not how it was evaluated ("Experiments on A show gains"): the explanation a why- or how-question asks
-    for."""
-    return bool(_FINDING.search(sentence))
 
 
 def with_detail(
