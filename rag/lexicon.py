@@ -24,6 +24,7 @@ from typing import Protocol
 from rapidfuzz import fuzz, process
 
 from rag.corpus import GENERIC_NAMES
+from rag.policy import AnswerPolicy
 from rag.text import content_words, name_singular, sentence_spans
 
 log = logging.getLogger(__name__)
@@ -474,24 +475,11 @@ class Lexicon:
     def correct(
         self,
         question: str,
+        policy: AnswerPolicy | None = None,
         *,
-        min_ratio: float = 80.0,
-        min_chars: int = 5,
-        common_zipf: float = 2.0,
-        word_min_chars: int = 4,
-        edits: int = 1,
-        long_edits: int = 2,
-        long_chars: int = 8,
         frequency: Callable[[str], float] | None = None,
         together: Callable[[str, Sequence[str]], int] | None = None,
         context: Callable[[str, Sequence[str]], int] | None = None,
-        keep_zipf: float = 2.5,
-        english_zipf: float = 3.0,
-        english_cost: float = 0.25,
-        name_case_zipf: float = 3.5,
-        keep_gain: float = 1.5,
-        keep_cost: float = 0.6,
-        short_cost: float = 0.9,
     ) -> tuple[str, list[str]]:
         """Spell the question's unknown words as the corpus does ("screns" -> "screens", "AsayBench" ->
         "AssayBench", "bnech" -> "bench" of "MMDG-Bench"), else, for plain words only, as English does when that
@@ -526,8 +514,18 @@ class Lexicon:
         capitalised typo keeps its capital. A word shorter than ``min_chars`` is respelt only by a slip costing at most
         ``short_cost`` (English spellings included): many words are one edit from it ("RMSE" is not "RISE"). A field
         acronym typed in lower case is written in capitals ("llm" -> "LLM", "gpus" -> "GPUs").
+        The thresholds are ``policy``'s (AnswerPolicy, defaults when None): ``min_ratio`` is its fuzzy_min_ratio,
+        ``min_chars`` fuzzy_min_chars, ``name_case_zipf`` name_case_zipf, and each other one its ``typo_`` field
+        (``common_zipf`` typo_common_zipf, ``word_min_chars`` typo_min_chars, ``edits`` typo_edits, …).
         Returns the corrected question and the corpus spellings used."""
         from rag.word_frequency import zipf_frequency
+
+        policy = policy or AnswerPolicy()
+        min_ratio, min_chars, name_case_zipf = policy.fuzzy_min_ratio, policy.fuzzy_min_chars, policy.name_case_zipf
+        common_zipf, word_min_chars = policy.typo_common_zipf, policy.typo_min_chars
+        edits, long_edits, long_chars = policy.typo_edits, policy.typo_long_edits, policy.typo_long_chars
+        keep_zipf, keep_gain, keep_cost = policy.typo_keep_zipf, policy.typo_keep_gain, policy.typo_keep_cost
+        english_zipf, english_cost, short_cost = policy.typo_english_zipf, policy.typo_english_cost, policy.typo_short_cost
 
         english = english_words()
         vocabulary = self._spelling_vocabulary()

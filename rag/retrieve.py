@@ -654,20 +654,7 @@ def correct_question(snapshot: IndexSnapshot, question: str, policy: AnswerPolic
     with the policy's typo settings). The one reading of a question's spelling, for answering and for search."""
     return snapshot.lexicon.correct(
         fix_shape_words(question),
-        min_ratio=policy.fuzzy_min_ratio,
-        min_chars=policy.fuzzy_min_chars,
-        common_zipf=policy.typo_common_zipf,
-        word_min_chars=policy.typo_min_chars,
-        edits=policy.typo_edits,
-        long_edits=policy.typo_long_edits,
-        long_chars=policy.typo_long_chars,
-        keep_zipf=policy.typo_keep_zipf,
-        english_zipf=policy.typo_english_zipf,
-        english_cost=policy.typo_english_cost,
-        name_case_zipf=policy.name_case_zipf,
-        keep_gain=policy.typo_keep_gain,
-        keep_cost=policy.typo_keep_cost,
-        short_cost=policy.typo_short_cost,
+        policy,
         frequency=document_frequency(snapshot.bm25),
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)
         if policy.real_word_typos

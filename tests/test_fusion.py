@@ -206,7 +206,7 @@ class _FakeLexicon:
     def __init__(self, stems: set[str]) -> None:
         self.stems = stems
 
-    def correct(self, question: str, **_: object) -> tuple[str, list[str]]:
+    def correct(self, question: str, policy: object = None, **_: object) -> tuple[str, list[str]]:
         return question, []
 
 
