@@ -18,8 +18,9 @@ SHAPES = (
     "followup", "chinese", "typo", "near_miss", "adjacent",
 )  # fmt: skip
 UNANSWERABLE_SHAPES = ("near_miss", "adjacent")
-# dev: fit thresholds and weights; test: report (written blind, never tuned on); regression: the first set.
-SPLITS = ("dev", "test", "regression")
+# dev: fit thresholds and weights; test: report (written blind, never tuned on); regression: the first set;
+# validation: written blind, read only as aggregate figures, to choose between changes (what to merge), never tuned on.
+SPLITS = ("dev", "test", "regression", "validation")
 # A file written before shapes existed: its type says enough.
 SHAPE_OF_TYPE = {"single": "fact", "numeric": "number", "multi": "list", "paraphrase": "paraphrase",
                  "unanswerable": "near_miss"}  # fmt: skip

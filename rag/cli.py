@@ -503,7 +503,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every question through the same pipeline as the UI and compute retrieval (hit@1, "
         "recall@5, MRR@10, nDCG@10 for hybrid, BM25-only and dense-only), citation precision/recall/F1, verified "
         "share, invalid-citation rate, key-fact coverage, abstention accuracy and latency, per split (dev: tuned "
-        "on; test: written blind, only reported; regression: the first set) and per question shape, with the "
+        "on; test: written blind, only reported; regression: the first set; validation: written blind, read only as "
+        "totals to choose between changes) and per question shape, with the "
         "abstention trade-off curve. Writes results.json, report.md, metrics.png and abstention.png.",
     )
     p.add_argument("--questions", type=Path, help="JSONL question file (default eval/questions.jsonl)")
@@ -511,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="Ollama model for --backend ollama/auto")
     p.add_argument("--out", type=Path, metavar="DIR", help="output folder (default eval/runs/<timestamp>)")
     p.add_argument("--retrieval-only", action="store_true", help="measure retrieval only; compose no answers")
-    p.add_argument("--split", default="all", choices=["all", "dev", "test", "regression"],
+    p.add_argument("--split", default="all", choices=["all", "dev", "test", "regression", "validation"],
                    help="run one split of the question file (default all)")  # fmt: skip
     p.set_defaults(func=cmd_eval)
 
