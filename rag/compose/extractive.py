@@ -100,11 +100,19 @@ def with_detail(
     anchor = next((e for e in sorted(chosen, key=lambda e: e.row) if has_role(e, role)), None)
     if anchor is None:
         return list(chosen)
-    rows = {e.row for e in chosen}
-    nxt = next((e for e in evidence if e.row == anchor.row + 1 and e.abstract_id == anchor.abstract_id), None)
-    if nxt is None or nxt.row in rows or nxt.role not in detail_roles:
+    nxt = sentence_after(evidence, anchor, detail_roles)
+    if nxt is None or nxt.row in {e.row for e in chosen}:
         return list(chosen)
     return sorted([*chosen, nxt], key=lambda e: e.row)
+
+
+def sentence_after(
+    evidence: Sequence[EvidenceSentence], anchor: EvidenceSentence, roles: Sequence[str]
+) -> EvidenceSentence | None:
+    """The sentence of ``evidence`` right after ``anchor`` in its abstract when it has one of ``roles``, else None:
+    the sentence detailing what the anchor announces ("We propose FooNet, … . FooNet first encodes …")."""
+    nxt = next((e for e in evidence if e.row == anchor.row + 1 and e.abstract_id == anchor.abstract_id), None)
+    return nxt if nxt is not None and nxt.role in roles else None
 
 
 def with_one(
@@ -465,10 +473,8 @@ def plan_compare(
         if does is None:  # no contribution sentence: the best sentence says what the work is about
             does = next((e for e in evidence if e.role != "availability"), None)
         what = [does] if does is not None else []
-        detail = next((e for e in evidence if does is not None and e.row == does.row + 1), None)
-        if detail is None or detail.role not in policy.compare_detail_roles:
-            detail = None
-        elif detail.role != "method":  # a further contribution sentence ("It also releases …"): what it does too
+        detail = sentence_after(evidence, does, policy.compare_detail_roles) if does is not None else None
+        if detail is not None and detail.role != "method":  # a further contribution sentence ("It also releases …"): what it does too
             what.append(detail)
         used = {e.row for e in what}
         # how: the method sentence detailing the proposal, then the best other ones after the first contribution
