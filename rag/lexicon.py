@@ -795,16 +795,27 @@ def english_neighbour(word: str, min_zipf: float) -> bool:
     lower-case words neither English nor the corpus uses."""
     from rag.word_frequency import zipf_frequency
 
-    edits = {word[:i] + word[i + 1 :] for i in range(len(word))}
-    edits |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
-    edits |= {word[:i] + c + word[i + 1 :] for i in range(len(word)) for c in _KEYBOARD.get(word[i], "")}
-    edits |= {  # a dropped letter: a vowel, or one next to a neighbouring letter on the keyboard
-        word[:i] + c + word[i:]
-        for i in range(len(word) + 1)
-        for c in set("aeiou" + _KEYBOARD.get(word[i - 1 : i], "") + _KEYBOARD.get(word[i : i + 1], ""))
-    }
-    edits.discard(word)
+    edits = one_slip_edits(word, first=0, vowels_for_letters=False, doubled=False)
     return any(len(e) >= 2 and zipf_frequency(e) >= min_zipf for e in edits)
+
+
+def one_slip_edits(word: str, *, first: int, vowels_for_letters: bool, doubled: bool) -> set[str]:
+    """The strings one slip of the fingers from ``word``, changing nothing before position ``first``: a letter
+    dropped, two adjacent letters swapped, a letter replaced by a neighbouring key (or, with ``vowels_for_letters``,
+    by a vowel), and a letter added that the slip most likely lost: a vowel or a keyboard neighbour of the letters
+    around it (with ``doubled``, those letters themselves too). Without ``word`` itself."""
+
+    def lost(i: int) -> str:  # the letters a slip at position i most likely lost
+        around = _KEYBOARD.get(word[i - 1 : i], "") + _KEYBOARD.get(word[i : i + 1], "")
+        return "aeiou" + (word[i - 1 : i + 1] if doubled else "") + around
+
+    vowels = "aeiou" if vowels_for_letters else ""
+    edits = {word[:i] + word[i + 1 :] for i in range(first, len(word))}
+    edits |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(first, len(word) - 1)}
+    edits |= {word[:i] + c + word[i + 1 :] for i in range(first, len(word)) for c in _KEYBOARD.get(word[i], "") + vowels}
+    edits |= {word[:i] + c + word[i:] for i in range(first, len(word) + 1) for c in set(lost(i))}
+    edits.discard(word)
+    return edits
 
 
 def typing_cost(typed: str, word: str) -> float:
@@ -862,14 +873,7 @@ def english_candidates(word: str, min_zipf: float) -> tuple[str, ...]:
     "clarifying"). About 15 lookups per letter, each a binary search in the on-disk frequency list."""
     from rag.word_frequency import zipf_frequency
 
-    def near(i: int) -> set[str]:  # the letters a slip at position i most likely lost or replaced
-        return set("aeiou" + word[i - 1 : i + 1] + _KEYBOARD.get(word[i - 1 : i], "") + _KEYBOARD.get(word[i : i + 1], ""))
-
-    edits = {word[:i] + word[i + 1 :] for i in range(1, len(word))}
-    edits |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
-    edits |= {word[:i] + c + word[i + 1 :] for i in range(1, len(word)) for c in _KEYBOARD.get(word[i], "") + "aeiou"}
-    edits |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in near(i)}
-    edits.discard(word)
+    edits = one_slip_edits(word, first=1, vowels_for_letters=True, doubled=True)
     lookup = zipf_frequency.__wrapped__  # not through its cache: hundreds of made-up strings a word would fill it
     return tuple(sorted(e for e in edits if len(e) >= 3 and lookup(e) >= min_zipf))
 
