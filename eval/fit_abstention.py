@@ -1,22 +1,31 @@
-"""Fit the abstention weights and threshold on the tuned splits (dev, regression) only, by cross-validation.
+"""Fit the abstention weights and threshold on the tuned splits (dev, regression) only, judged by transfer to
+questions of writers the fit has not seen.
 
 Asks every question of the splits (follow-ups after their history, as `rag eval` does), records the abstention
 features of each answer (`Answer.abstention_features`) and fits a class-balanced, L2-regularised logistic regression
 with sign constraints (a signal that argues for abstaining may not be fitted to argue against it).
 
-The threshold is NOT picked on the questions the weights were fitted on (that is optimistic exactly at the edge of the
-false-abstention ceiling). Instead: repeated stratified k-fold cross-validation, folds keeping a follow-up chain
-together; each fold's questions are scored by weights fitted on the other folds; the out-of-fold scores are pooled;
-the regularisation strength C (from a small grid) and the threshold are chosen on the pooled out-of-fold scores
-(abstain most with out-of-fold false abstention at or under ``--max-false``). The weights are then refitted on all
-questions and the out-of-fold threshold is kept as is: out-of-fold scores are what a model fitted this way gives
-questions it has not seen, while the final model's in-sample scores would bring the optimism back.
+Questions of one writer share a style, so shuffled folds leak it into the fit and flatter it. The default procedure
+(``--procedure sets``) therefore holds out whole writer sets (a question's set: its ID's leading letters; the team's
+own q and d questions form one set): leave-one-set-out scores choose the regularisation C, whether every set weighs
+the same as every other (sample weights) or every question does, and whether to drop the features whose weight flips
+sign or swings across the set folds (the lowest mean held-out-set log-loss decides), and then the threshold: the one
+abstaining most while false abstention, a mean over held-out sets (``--margin`` adds standard deviations across
+sets), stays at or under ``--max-false``. The weights are refitted on all sets; the threshold is kept as chosen.
 
-Prints the in-sample and the out-of-fold trade-off curves side by side, and the fitted values as ``RAG_ANSWER__*``
-settings; with ``--write`` it also rewrites the defaults in ``rag/policy.py``.
+The report prints, for the chosen configuration, each held-out set's abstention and false abstention, the held-out
+false abstentions by their strongest signal (which rules do not carry to new writers), and the honest transfer of
+both procedures: each whole procedure run without one set, choosing everything without it, then scored on it. The
+leave-one-set-out trade-off curve is printed next to the shuffled out-of-fold and in-sample ones. ``--hold-out m``
+scores a new blind set with both procedures fitted and chosen without it. ``--procedure shuffled`` keeps the earlier
+procedure (repeated stratified group k-fold over shuffled questions, a follow-up chain kept in one fold).
 
-    python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--C 1,3,10,30] [--folds 5]
-                                  [--repeats 5] [--seed 0] [--features FILE.npz] [--hold-out h] [--write]
+Prints the fitted values as ``RAG_ANSWER__*`` settings; with ``--write`` it also rewrites the defaults in
+``rag/policy.py``.
+
+    python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--procedure sets|shuffled]
+                                  [--margin 0] [--team q,d] [--C 0.3,1,3,10,30] [--folds 5] [--repeats 5]
+                                  [--seed 0] [--features FILE.npz] [--hold-out m] [--write]
 """
 
 from __future__ import annotations
