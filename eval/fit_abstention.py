@@ -570,7 +570,7 @@ def _shuffled_procedure(c_grid, max_false, folds, repeats, seed):
     """The earlier procedure (C and threshold by shuffled stratified group k-fold), as (x, y, sets) -> fitted."""
 
     def run(x, y, sets):
-        groups = [f"row:{i}" for i in range(len(y))]
+        groups = [f"row:{i}" for i in range(len(y))]  # rows only here: a follow-up chain may be split (few are)
         cv = cross_validate(x, y, groups, NAMES, c_grid, max_false, folds=folds, repeats=repeats, seed=seed)
         w, b = fit_weights(x, y, NAMES, cv.c)
         return w, b, cv.threshold
