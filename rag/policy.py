@@ -350,6 +350,32 @@ class AnswerPolicy(BaseModel):
         "lists the papers naming it, as when typed with capitals, unless the name's words are English (in the word "
         "list or at least this frequent on the Zipf scale: 'gaussian', 'mixture-of-experts' are terms).",
     )
+    list_member_weights: dict[str, float] = Field(
+        default_factory=lambda: {"relevance": 1.254, "relevance_gap": -4.452, "own_relevance": -1.12, "dense_mean": 7.173, "coverage": 3.547, "coverage_gap": -2.914, "retrieval_rank": -1.853, "summary": 0.3194, "yes_no": -2.811},
+        description="List/summary/yes-no answers: weights of the membership model (rag.membership.FEATURES: the "
+        "paper's best relevance and its gap to the best paper's, the same for its own contribution/method/result "
+        "sentences, dense similarity of its best sentence and of the abstract as a whole, lexical match, topic "
+        "coverage and its gap, retrieval and relevance rank, the question's shape). A paper other than those naming "
+        "what the question names is cited when the model's probability is at least list_member_cut. Empty: the "
+        "single-score cut (list_margin, list_floor, list_min_coverage) instead. Fitted on dev by "
+        "`python -m eval.fit_membership` (class-balanced logistic regression, cross-validated by question).",
+    )
+    list_member_bias: float = Field(default=1.848, description="The membership model's intercept (see "
+                                    "list_member_weights).")  # fmt: skip
+    list_member_cut: float = Field(
+        default=0.68,
+        ge=0.0,
+        le=1.0,
+        description="A paper joins a list/summary/yes-no answer when the membership model gives it at least this "
+        "probability (the best-ranked paper when none does). Chosen on out-of-fold probabilities (see "
+        "list_member_weights).",
+    )
+    list_member_candidates: int = Field(
+        default=12,
+        ge=1,
+        description="The membership model considers this many papers, those whose best sentence is most relevant; "
+        "gaps to the best paper are taken among them.",
+    )
     list_floor: float = Field(default=0.45, ge=0.0, description="... and scores at least this.")
     list_max: int = Field(default=10, ge=1, description="Most papers in a list or summary answer.")
     list_shortlist: int = Field(
