@@ -99,7 +99,17 @@ def lexical_words(question: str) -> list[str]:
     them ranks an abstract for saying "we study" or "our results" rather than for its topic. All of its content
     words when nothing else is left (a question made only of such words)."""
     words = content_words(question)
-    return [w for w in words if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
+    topic = content_words(_THE_COLLECTION.sub(" ", question))
+    return [w for w in topic if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
+
+
+# A request pointing at the collection itself ("the papers in this set", "what do the abstracts here say"): its
+# words ("set", "here") are not words of the topic (a "data set" or "training set" still is).
+_THE_COLLECTION = re.compile(
+    r"\b(?:in|of|from|across)\s+(?:this|the|these|your|our)\s+(?:set|corpus|collection|index|database|list)\b|"
+    r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b",
+    re.I,
+)
 
 
 # How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the

@@ -25,3 +25,11 @@ def test_asking_what_the_papers_do_as_a_group_is_a_summary(question):
 )
 def test_asking_about_one_paper_is_not_a_summary(question):
     assert classify_shape(question) != "summary"
+
+
+def test_words_pointing_at_the_collection_are_not_matched_lexically():
+    from rag.question import lexical_words
+
+    assert "set" not in lexical_words("What are the papers in this set doing on protein folding?")
+    assert "set" in lexical_words("Which papers report accuracy on a held-out test set?")
+    assert "corpus" not in lexical_words("Summarize the work in the corpus on speech codecs.")
