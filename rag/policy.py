@@ -405,17 +405,17 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.78,
+        default=0.79,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-2.42, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-2.48, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=4.77, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=4.88, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=2.31,
+        default=2.30,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
@@ -424,7 +424,7 @@ class AnswerPolicy(BaseModel):
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=1.06, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=1.07, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
         default=0.00,
@@ -435,7 +435,7 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=0.11,
+        default=0.00,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
@@ -444,12 +444,12 @@ class AnswerPolicy(BaseModel):
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=-1.48,
+        default=-1.38,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=0.62, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.67, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
         default=0.38,
@@ -457,7 +457,7 @@ class AnswerPolicy(BaseModel):
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=2.59,
+        default=2.65,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
@@ -474,31 +474,31 @@ class AnswerPolicy(BaseModel):
         "even the best of many papers is far from the question, no paper is on its topic. Fitted on dev.",
     )
     w_names_missing: float = Field(
-        default=3.06,
+        default=3.07,
         description="Log-odds added when the question asks for names (which datasets, models, baselines…) and no "
         "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
     )
     w_value_missing: float = Field(
-        default=2.19,
+        default=2.18,
         description="Log-odds added when the question asks for a value (a count, or a measure such as an accuracy, "
         "FID or agreement) and no quoted sentence of the answering abstract states a number within a few words of "
         "what is counted or measured. Fitted on dev.",
     )
 
     w_slot_missing: float = Field(
-        default=0.86,
+        default=0.91,
         description="Log-odds added, for a question asking for a value or for names (not a list or comparison), "
         "times 1 - the idf-weighted share of its detail words held by the answering abstract's best sentence that "
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
     )
     w_topic_rare_missing_list: float = Field(
-        default=2.96,
+        default=3.05,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words the best paper lacks, each weighted by its idf (a word no abstract uses: the largest idf times "
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
     )
     w_topic_rare_missing_terse: float = Field(
-        default=7.76,
+        default=7.89,
         description="Log-odds added, for a terse keyword query (not a list, summary, yes/no or compare), times the "
         "same idf- and rarity-weighted share of its topic words that its best paper lacks. Fitted on dev.",
     )
