@@ -11,6 +11,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   known one: "electricaty"), kept apart from topic_unknown so a typo is not read as an absent topic;
 - a list, summary or yes/no question whose best evidence sentence is far from the question (similarity_list);
 - a question asking for names (which datasets, models…) where no quoted sentence names anything new;
+- a question asking for a duration, a licence, named hardware or a value, where the answering abstract states none
+  (rag.question.answer_type: the expected answer type from the question's wh-phrase and head noun);
 - a question asking for a value or for names, where no sentence of the answering abstract that holds such an answer
   (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
   slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A);
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.policy import AnswerPolicy
@@ -54,6 +56,7 @@ class AbstentionSignals:
     slot_missing: float = 0.0  # 1 - detail-word coverage of the answering abstract's best sentence holding an answer
     topic_rare_missing: float = 0.0  # idf- and English-rarity-weighted share of topic words the best paper lacks
     terse: bool = False  # a keyword query ("optical flow kitti"): its words are all topic, like a list's
+    type_missing: bool = False  # a duration, licence, hardware or value is asked for and the abstract states none
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,7 @@ WEIGHTS = {
     "slot": "w_slot_missing",
     "topic_rare_list": "w_topic_rare_missing_list",
     "topic_rare_terse": "w_topic_rare_missing_terse",
+    "type": "w_type_missing",
 }
 
 
@@ -119,6 +123,7 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "topic_rare_terse": signals.topic_rare_missing
         if signals.terse and signals.shape not in LIST_SHAPES and signals.shape != "compare"
         else 0.0,
+        "type": float(signals.type_missing),
     }
 
 
@@ -146,15 +151,24 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return f"No abstract mentions {_quoted(signals.unknown_names)}."
     if top == "missing" and signals.missing_names:
         return f"The abstracts that answer do not mention {_quoted(signals.missing_names)}."
-    if top in ("number", "value", "slot"):
+    if top in ("number", "value") or (top == "slot" and signals.shape == "number"):
         return "No abstract states the number asked for."
+    if top in ("slot", "type"):
+        return "The most relevant abstract does not state what the question asks for."
     if top == "focus":
         return "The most relevant abstract does not mention what the question asks about."
     if top == "names_missing":
         return "The most relevant abstract does not name what the question asks for."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
-    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "topic_rare_list", "topic_rare_terse"):
+    if top in (
+        "topic",
+        "topic_unknown",
+        "topic_unknown_list",
+        "similarity_list",
+        "topic_rare_list",
+        "topic_rare_terse",
+    ):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 
@@ -209,7 +223,7 @@ def mistyped_stems(
     return found
 
 
-_NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.]\w+)*)")
+_NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.&]\w+)*)")  # "Who&When" is one name
 
 
 _COUNT_WORDS = {w: n for w, n in NUMBER_WORDS.items() if n <= 12 and w != "dozen"}  # "two" .. "twelve"
@@ -303,14 +317,38 @@ def without_compounds(words: Sequence[str]) -> list[str]:
     return [w for w in dict.fromkeys(words) if "-" not in w or not all(covered(p) for p in w.split("-"))]
 
 
-def slot_missing(sentences: Iterable[str], weights: Mapping[str, float], holds_answer) -> float:
+def slot_missing(
+    sentences: Iterable[str],
+    weights: Mapping[str, float],
+    holds_answer: Callable[[str], bool],
+    present: Callable[[str], Collection[str]] | None = None,
+) -> float:
     """1 - the best weighted share of the detail words (``weights``) that one sentence holding an answer
     (``holds_answer(sentence)``: a number, a name) also holds; 1.0 when no sentence holds an answer, 0.0 when
-    nothing weighs. The answer to "what accuracy on B" is a number said of B, not any number of the abstract."""
+    nothing weighs. The answer to "what accuracy on B" is a number said of B, not any number of the abstract.
+    ``present(sentence)``: the keys of ``weights`` the sentence holds (its content-word stems when not given; a
+    caller adds other anchors, such as a name or a number the question states)."""
     from rag.text import content_words
 
     if sum(weights.values()) <= 0:
         return 0.0
-    missing = (weighted_missing(weights, set(content_words(s))) for s in sentences if holds_answer(s))
+    present = present or (lambda s: set(content_words(s)))
+    missing = (weighted_missing(weights, set(present(s))) for s in sentences if holds_answer(s))
     return min(missing, default=1.0)
 
+
+_COUNT_WORD = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
+    re.I,
+)
+
+
+def values_in(sentence: str, stated: Collection[str] = ()) -> bool:
+    """Whether the sentence states a value: a number standing as a word of its own ("0.855", "45.9%", "1,920",
+    "3x"), not inside a name ("Qwen2.5-7B", "GPT-4"), nor one the question states (``stated``, normalised); or a
+    number written as a word ("six benchmarks")."""
+    from rag.text import normalize_number
+
+    if any(_NUMERIC.match(t) and normalize_number(t.rstrip("x×")) not in stated for t in _TOKEN.findall(sentence)):
+        return True
+    return bool(_COUNT_WORD.search(sentence))

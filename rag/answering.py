@@ -9,6 +9,7 @@ as LlamaIndex components (a retriever, two node postprocessors, a response synth
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,6 +30,7 @@ from rag.abstain import (
     names_new,
     number_near,
     slot_missing,
+    values_in,
     weighted_missing,
     without_compounds,
 )
@@ -65,9 +67,12 @@ from rag.lexicon import (
 )
 from rag.policy import AnswerPolicy
 from rag.question import (
+    ANSWER_CATEGORY_STEMS,
     QuestionProfile,
+    answer_type,
     asked_phrase,
     asks_count,
+    asks_kind_of,
     asks_quantity,
     clauses,
     compare_aspect,
@@ -77,6 +82,7 @@ from rag.question import (
     in_examples,
     is_more_request,
     profile,
+    states_answer_type,
     states_unit,
     term_occurs,
     unit_asked,
@@ -499,9 +505,14 @@ def _signals(
     )
     answer_text = " ".join(snapshot.abstracts[a].text for a in answer_ids[:1]).lower()
     focus_missing = 0.0
-    if prof.focus_words and answer_ids and prof.kind in ("number", "name"):
+    # what is counted or named; a word naming the answer's category ("which base model", "what QA datasets") is
+    # answered by instances, and one written inside a name of the abstract ("multihop" in "2WikiMultihopQA") is there
+    focus = [w for w in prof.focus_words if w not in ANSWER_CATEGORY_STEMS] if prof.kind == "name" else prof.focus_words
+    if focus and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))
-        focus_missing = sum(w not in words for w in prof.focus_words) / len(prof.focus_words)
+        cased = snapshot.abstracts[answer_ids[0]].text
+        name_text = " ".join(t.lower() for t in re.findall(r"[A-Za-z0-9][\w.-]*\w", cased) if is_name_like(t))
+        focus_missing = sum(w not in words and w.replace("-", "") not in name_text for w in focus) / len(focus)
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
         topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
@@ -561,15 +572,27 @@ def _signals(
         names = {w for link in linking.links for w in content_words(link.mention)}
         details = [w for w in topic if w not in names]
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
-        phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
+        phrase_missing = pairs_unseen(
+            details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()]
+        )
     asked = {t.lower() for t in prof.specific_terms}
-    # "which five backbones …": at least two of them named (an abstract saying "five backbones" names none)
-    counted = min(names_counted(prof.text), 2)
-    names_missing = bool((prof.wants_names or counted) and answer_ids) and not names_new(
+    expected = _expected_answer(prof)
+    # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
+    # of model …"); "which five backbones …": at least two of them named (an abstract saying "five backbones" names
+    # none)
+    wants_names = expected == "name" or (prof.wants_names and expected is None and not asks_kind_of(prof.text))
+    counted = min(names_counted(prof.text), 2) if wants_names else 0
+    names_missing = bool(wants_names and answer_ids) and not names_new(
         (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted)
     )
     slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
+    type_missing = False
+    if expected is not None and expected != "name" and answer_ids:
+        slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, expected)
+    elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
+        slot, _ = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
     return AbstentionSignals(
+        type_missing=type_missing,
         slot_missing=slot,
         topic_rare_missing=rare_missing,
         terse=prof.terse,
@@ -614,21 +637,71 @@ def _answer_slot_signals(
         surfaces = _surfaces(prof.text)
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
-    if prof.shape not in LIST_SHAPES and prof.shape != "compare" and details:
-        stated = numbers_in(prof.text)
-        wants_value = prof.kind == "number" or value_asked(prof.text, prof.kind) is not None
-        if wants_value or prof.wants_names:
-            asked = {t.lower() for t in prof.specific_terms}
-            _, doc_freq = topic_presence(snapshot, details)
-
-            def holds_answer(sentence: str) -> bool:
-                return (wants_value and bool(numbers_in(sentence) - stated)) or (
-                    prof.wants_names and names_new([sentence], asked)
-                )
-
-            sentences = snapshot.abstracts[answer_ids[0]].sentence_texts()
-            slot = slot_missing(sentences, idf_weights(details, doc_freq, n_docs), holds_answer)
     return slot, rare
+
+
+def _expected_answer(prof: QuestionProfile) -> str | None:
+    """The expected answer type of a single-paper detail question (rag.question.answer_type); None for lists,
+    summaries, yes/no questions and comparisons, whose answers are papers."""
+    if prof.shape in LIST_SHAPES or prof.shape == "compare":
+        return None
+    return answer_type(prof.text, prof.kind)
+
+
+def _is_subject(mention: str, label: str) -> bool:
+    """Whether a linked mention names the answering paper itself ("Arena-T2I Hard" of the paper labelled
+    "Arena-T2I"), rather than a benchmark, model or baseline the question qualifies its detail with."""
+    mention, label = mention.lower(), label.lower()
+    return bool(label) and (label in mention or mention in label)
+
+
+def _typed_slot(
+    prof: QuestionProfile, snapshot: IndexSnapshot, answer_id: str, linking: Linking, expected: str
+) -> tuple[float, bool]:
+    """(slot_missing, type_missing) for a detail question whose answer is of the ``expected`` type: whether one
+    sentence of the answering abstract holds a candidate of that type (a value the question does not state, a
+    duration, a licence, named hardware, a name the question does not give) next to the asked detail words (its
+    content words, idf-weighted; the names it qualifies the detail with, "on BenchB", "with ModelM"; the numbers it
+    states, "which system reaches 0.855"), and whether the abstract holds a candidate of that type at all."""
+    abstract = snapshot.abstracts[answer_id]
+    sentences = abstract.sentence_texts()
+    stated = numbers_in(prof.text)
+    asked = {t.lower() for t in prof.specific_terms}
+
+    def holds_answer(sentence: str) -> bool:
+        if expected == "value":
+            return values_in(sentence, stated)
+        if expected == "name":
+            return names_new([sentence], asked)
+        return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]
+
+    type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)
+    names = {w for link in linking.links for w in content_words(link.mention)}
+    details = [
+        w for w in dict.fromkeys(prof.topic_words)
+        if not w.isdigit() and w not in GENERIC_STEMS and w not in names
+        and not (expected == "name" and w in ANSWER_CATEGORY_STEMS)
+    ]  # fmt: skip
+    qualifiers = [link.mention.lower() for link in linking.links if not _is_subject(link.mention, abstract.label)]
+    n_docs = len(snapshot.abstracts)
+    top = math.log1p((n_docs + 0.5) / 0.5)
+    _, doc_freq = topic_presence(snapshot, details)
+    weights = idf_weights(details, doc_freq, n_docs) if details else {}
+    weights.update({f"name:{q}": top for q in qualifiers})
+    weights.update({f"number:{n}": top for n in stated})
+
+    def present(sentence: str) -> set[str]:
+        lowered = sentence.lower()
+        # a detail word written inside a name of the sentence ("multihop" in "2WikiMultihopQA") is there
+        inside = " ".join(t.lower() for t in re.findall(r"[A-Za-z0-9][\w.&-]*\w", sentence) if is_name_like(t))
+        return (
+            set(content_words(sentence))
+            | {w for w in details if w.replace("-", "") in inside}
+            | {f"name:{q}" for q in qualifiers if term_occurs(q, lowered)}
+            | {f"number:{n}" for n in numbers_in(sentence) & stated}
+        )
+
+    return slot_missing(sentences, weights, holds_answer, present), type_missing
 
 
 def _surfaces(text: str) -> dict[str, str]:

@@ -462,6 +462,11 @@ class AnswerPolicy(BaseModel):
         "times 1 - the idf-weighted share of its detail words held by the answering abstract's best sentence that "
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
     )
+    w_type_missing: float = Field(
+        default=1.0,
+        description="Log-odds added when a single-paper question asks for a duration, a licence, named hardware or "
+        "a value (rag.question.answer_type) and no sentence of the answering abstract states one. Fitted on dev.",
+    )
     w_topic_rare_missing_list: float = Field(
         default=2.65,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "

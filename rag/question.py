@@ -859,3 +859,128 @@ def _occurs_as_word(word: str, text: str) -> bool:
                 return True
         start = text.find(word, start + 1)
     return False
+
+
+# ---- The expected answer type of a detail question (from its wh-phrase and head noun) and whether a sentence holds
+# a candidate of that type. General English and the general vocabulary of what scientific abstracts report: a value
+# (a count, a measured score, a setting such as a learning rate), a duration, a licence, a piece of hardware, or names.
+AnswerType = Literal["value", "time", "license", "hardware", "name"]
+
+# Words that name the CATEGORY of the answer ("which base model", "what multi-hop QA datasets", "on what benchmark
+# suite"): an abstract answers them with instances ("Qwen2.5-7B", "HotpotQA"), not by repeating the word; and the
+# verbs of evaluating or building ("tested on", "built on"), which say where the answer sits, not what it is.
+ANSWER_CATEGORY_STEMS = frozenset(
+    content_words(
+        "dataset datasets benchmark benchmarks suite suites model models base backbone backbones baseline baselines "
+        "method methods metric metrics algorithm algorithms framework frameworks architecture architectures tool tools "
+        "library libraries environment environments task tasks system systems llm llms vlm vlms mllm mllms encoder "
+        "encoders network networks variant variants family families version versions corpus corpora "
+        "test tested evaluate evaluated experiment experiments validate validated build built"
+    )
+)
+_WH_OPEN = r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\b", re.I)
+_TIME_TYPE = re.compile(
+    r"\bhow\s+long\b|\bhow\s+much\s+time\b|\b(?:runtime|run-?\s?time|wall-?clock|latency|training\s+time|"
+    r"inference\s+time|gpu[\s-]hours?)\b",
+    re.I,
+)
+_LICENSE_TYPE = re.compile(r"\blicen[cs]e[sd]?\b|\blicensing\b", re.I)
+_HARDWARE_TYPE = re.compile(_WH_OPEN + r"(?:[\w-]+\s+){0,2}?(?:gpus?|tpus?|hardware|accelerators?)\b", re.I)
+# What a measured or set value is called: results (accuracy, F1, FID, nDCG …), settings (learning rate, batch size,
+# epsilon …) and sizes (parameter count, runtime, cost)
+_MEASURE = (
+    r"(?:accuracy|scores?|fid|auc|roc-auc|auroc|augrc|aurc|f1|em|bleu|rouge|ndcg|map|mrr|psnr|ssim|rmse|mae|mse|"
+    r"kappa|icc|agreement|reliability|correlation|error|rates?|speed-?ups?|perplexity|precision|recall|latency|"
+    r"throughput|gains?|improvements?|percentage|ratio|margin|learning\s+rates?|batch\s+sizes?|epsilon|"
+    r"privacy\s+budget|parameter\s+counts?|(?:number|count)\s+of\s+\w+|sizes?|costs?|price|temperature|"
+    r"dimensions?|resolution|budget|win\s+rate|success\s+rate)"
+)
+_VALUE_TYPE = re.compile(
+    r"\bwhat\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w()-]+\s+){0,4}?" + _MEASURE + r"\b"
+    r"|\bexact\s+(?:[\w()-]+\s+){0,2}?(?:value|number|" + _MEASURE[3:] + r"\b"
+    r"|\bwhat\s+(?:[\w()-]+\s+){0,3}?" + _MEASURE + r"\b",
+    re.I,
+)
+# A query that is a noun phrase naming a measured value of something: "batch size used for X", "F1 improvement
+# over Y", "inter-rater reliability (ICC) of Z" (the measure followed by what it is of; "leverage score" alone
+# names a method)
+_NOUN_PHRASE_VALUE = re.compile(
+    r"^\W*(?:[\w()&.-]+\s+){0,4}?" + _MEASURE + r"(?:\s+\([^)]*\))?\s+(?:of|for|on|over|used|when|in|with|and|at)\b",
+    re.I,
+)
+_ENTITY_TYPE = re.compile(
+    _WH_OPEN + r"(?:[\w&-]+\s+){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
+    r"baselines?|backbones?|architectures?|encoders?|decoders?|optimi[sz]ers?|librar(?:y|ies)|tools?|toolkits?|"
+    r"frameworks?|networks?|simulators?|engines?|solvers?|detectors?|classifiers?|tokeni[sz]ers?|environments?|"
+    r"games?|suites?|corpus|corpora|famil(?:y|ies)|providers?)\b"
+    # "which nine methods …": counted methods, algorithms or metrics are named ones
+    r"|\b(?:which|what)\s+(?:are\s+the\s+|were\s+the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|techniques|metrics|languages)\b"
+    r"|\bnames?\s+of\b|\bwhich\s+of\s+the\b|^\W*who\s+(?:is|are|was|were)\b",
+    re.I,
+)
+_POLAR_OPEN = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|have|had|can|could)\b", re.I)
+_WH_ANY = re.compile(r"\b(?:how|what|which|who|whose)\b", re.I)  # "when"/"where" also join clauses
+
+
+def asks_kind_of(question: str) -> bool:
+    """Whether the question asks what kind of thing something is ("what kind of surrogate model …"): a description
+    answers it, not a name."""
+    return bool(_KIND_OF.search(question))
+
+
+def answer_type(question: str, kind: Kind) -> AnswerType | None:
+    """What kind of thing answers a detail question: a duration ("how long does X take", "what is the runtime"), a
+    licence ("under which licence"), hardware ("which GPU"), a value ("how many", "what accuracy", "what is the
+    learning rate", "the exact score", a noun-phrase query opening with a measure: "batch size used for X"), names
+    ("which base model", "what datasets", "names of", "which of the N …"); None for anything else (a description:
+    "what kind of model …", "how does X work"). When a value and names are both asked, the head noun met first
+    decides ("which benchmarks improved, and by how many points": names). A polar question ("does X use Y?") names
+    what it asks about."""
+    if kind == "list" or _POLAR_OPEN.search(question):
+        return None
+    if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
+        return "time"
+    if _LICENSE_TYPE.search(question):
+        return "license"
+    if _HARDWARE_TYPE.search(question):
+        return "hardware"
+    heads: list[tuple[int, AnswerType]] = []
+    value = _VALUE_TYPE.search(question)
+    if value is None and value_asked(question, kind):  # a measure named: "which method's FID …"
+        value = _VALUE.search(question)
+    if value is not None:
+        heads.append((value.end(), "value"))
+    if kind == "number":
+        number = _NUMBER.search(question)
+        heads.append((number.end() if number else len(question), "value"))
+    if not _WH_ANY.search(question) and _NOUN_PHRASE_VALUE.search(question):
+        heads.append((0, "value"))
+    entity = None if asks_kind_of(question) else _ENTITY_TYPE.search(question)
+    if entity is not None:
+        heads.append((entity.end(), "name"))
+    return min(heads)[1] if heads else None
+
+
+_LICENSE_STATED = re.compile(
+    r"\blicen[cs]\w*|\b(?:MIT|Apache(?:[\s-]2\.0)?|GPL-?\d?|LGPL|BSD|CC[\s-]BY(?:[\s-][A-Z]{2})*|Creative\s+Commons|"
+    r"public\s+domain)\b",
+    re.I,
+)
+# A named accelerator ("A100", "H100 GPUs", "RTX 4090", "TPU v4"), not the word "GPU" alone ("on a single GPU")
+_HARDWARE_STATED = re.compile(
+    r"\b(?:[AHVTLP]\d{2,3}|RTX\s?\w+|GTX\s?\d+|TPU\s?v\d\w*|MI\d{3}\w*|Gaudi\d?|M\d\s+(?:Pro|Max|Ultra))\b"
+)
+
+
+def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
+    """Whether the sentence states something of that kind: a duration, a licence, named hardware. None for values
+    and names (whether a number or a name is an answer depends on the question; see rag.abstain)."""
+    if kind == "time":
+        return states_unit(sentence, "time")
+    if kind == "license":
+        return bool(_LICENSE_STATED.search(sentence))
+    if kind == "hardware":
+        return bool(_HARDWARE_STATED.search(sentence))
+    return None
