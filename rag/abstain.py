@@ -240,11 +240,14 @@ def names_counted(question: str) -> int:
     return int(token) if token.isdigit() else _COUNT_WORDS[token]
 
 
-def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 1) -> bool:
+def names_new(
+    sentences: Iterable[str], asked: Collection[str], at_least: int = 1, accept: Callable[[str], bool] | None = None
+) -> bool:
     """Whether any sentence names something (CamelCase, ALLCAPS, letters with digits) that is not among ``asked``
     (the question's own names, lower case) nor a part of one: what a "which datasets / models …" answer has to
     quote. A token opening with a digit ("4-model", "3D") is a quantity, not a name. ``at_least``: how many
-    different names there must be (a question asking for "the six datasets" is not answered by one name)."""
+    different names there must be (a question asking for "the six datasets" is not answered by one name).
+    ``accept``: which names are of the kind asked for (rag.question.looks_like_model_name for "which LLM …")."""
     from rag.lexicon import is_name_like
 
     parts = {part for name in asked for part in re.split(r"[-.]", name) if part}  # "MMDG" of "mmdg-bench"
@@ -253,6 +256,7 @@ def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 
         for sentence in sentences
         for token in (m.group(1) for m in _NAME_TOKEN.finditer(sentence))
         if is_name_like(token) and not token[0].isdigit() and token.lower() not in asked and token.lower() not in parts
+        and (accept is None or accept(token))
     }
     return len(found) >= at_least
 
@@ -261,16 +265,17 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.,][A-Za-z0-9]+)*%?")
 _NUMERIC = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?(?:%|[KMB])?$|^\d+(?:\.\d+)?[x×]$")
 
 
-def number_near(sentence: str, stems: Collection[str], *, stated: Collection[str] = (), window: int = 5) -> bool:
+def number_near(
+    sentence: str, stems: Collection[str], *, stated: Collection[str] = (), window: int = 5, count_words: bool = False
+) -> bool:
     """Whether the sentence states a number within ``window`` words of one of ``stems`` (content-word stems of what
-    is counted or measured): "1,920 CRISPR screens" for "screen", "an accuracy of 81.2%" for "accuraci". A number
-    the question itself states (``stated``, normalised) does not count."""
+    is counted or measured): "1,920 CRISPR screens" for "screen", "an accuracy of 81.2%" for "accuraci", "seven
+    models" (``count_words``: for a question asking how many) and "a 310-prompt benchmark" for "model" and "prompt".
+    A number the question itself states (``stated``, normalised) does not count."""
     from rag.text import content_words, normalize_number
 
     tokens = _TOKEN.findall(sentence)
-    numbers = [
-        i for i, t in enumerate(tokens) if _NUMERIC.match(t) and normalize_number(t.rstrip("x×")) not in stated
-    ]
+    numbers = [i for i, t in enumerate(tokens) if _is_value_token(t, stated, normalize_number, count_words)]
     if not numbers or not stems:
         return False
     near = [i for i, t in enumerate(tokens) if any(s in stems for s in content_words(t))]
@@ -343,12 +348,23 @@ _COUNT_WORD = re.compile(
 )
 
 
-def values_in(sentence: str, stated: Collection[str] = ()) -> bool:
+_COUNT_TOKEN = re.compile(r"^\d[\d,]*-[a-z]{3,}$")  # "310-prompt": a count joined to what it counts
+
+
+def _is_value_token(token: str, stated: Collection[str], normalize_number, count_words: bool = False) -> bool:
+    """A token stating a value: a number ("0.855", "45.9%", "3x"), a count joined to its noun ("310-prompt") or,
+    with ``count_words``, a number word ("seven"), unless the question states that number."""
+    if _COUNT_WORD.fullmatch(token):
+        return count_words
+    if _COUNT_TOKEN.match(token):
+        return normalize_number(token.split("-")[0]) not in stated
+    return bool(_NUMERIC.match(token)) and normalize_number(token.rstrip("x×")) not in stated
+
+
+def values_in(sentence: str, stated: Collection[str] = (), count_words: bool = False) -> bool:
     """Whether the sentence states a value: a number standing as a word of its own ("0.855", "45.9%", "1,920",
-    "3x"), not inside a name ("Qwen2.5-7B", "GPT-4"), nor one the question states (``stated``, normalised); or a
-    number written as a word ("six benchmarks")."""
+    "3x", "310-prompt"), not inside a name ("Qwen2.5-7B", "GPT-4"), nor one the question states (``stated``,
+    normalised); or, with ``count_words`` (a question asking how many), a number written as a word ("six")."""
     from rag.text import normalize_number
 
-    if any(_NUMERIC.match(t) and normalize_number(t.rstrip("x×")) not in stated for t in _TOKEN.findall(sentence)):
-        return True
-    return bool(_COUNT_WORD.search(sentence))
+    return any(_is_value_token(t, stated, normalize_number, count_words) for t in _TOKEN.findall(sentence))

@@ -73,6 +73,7 @@ from rag.question import (
     asked_phrase,
     asks_count,
     asks_kind_of,
+    asks_model,
     asks_quantity,
     clauses,
     compare_aspect,
@@ -81,6 +82,7 @@ from rag.question import (
     fix_shape_words,
     in_examples,
     is_more_request,
+    looks_like_model_name,
     profile,
     states_answer_type,
     states_unit,
@@ -540,7 +542,9 @@ def _signals(
         anchors = set(prof.focus_words) | set(content_words(measure))
         quoted = [e.text for e in plan.sentences if e.abstract_id in answer_set]
         value_missing = (
-            not any(number_near(t, anchors, stated=stated) for t in quoted) if anchors else number_missing
+            not any(number_near(t, anchors, stated=stated, count_words=prof.asks_count) for t in quoted)
+            if anchors
+            else number_missing
         )
     unit = unit_asked(prof.text) if prof.kind == "number" else None
     if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
@@ -580,10 +584,16 @@ def _signals(
     # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
     # of model …"); "which five backbones …": at least two of them named (an abstract saying "five backbones" names
     # none)
-    wants_names = expected == "name" or (prof.wants_names and expected is None and not asks_kind_of(prof.text))
+    wants_names = expected == "name" or (
+        prof.wants_names
+        and expected is None
+        and not asks_kind_of(prof.text)
+        and bool(_WH_LEAD.match(prof.text) or _POLAR_LEAD.match(prof.text))
+    )
     counted = min(names_counted(prof.text), 2) if wants_names else 0
+    accept = looks_like_model_name if wants_names and asks_model(prof.text) else None  # "which LLM": a model's name
     names_missing = bool(wants_names and answer_ids) and not names_new(
-        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted)
+        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted), accept=accept
     )
     slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     type_missing = False
@@ -640,6 +650,17 @@ def _answer_slot_signals(
     return slot, rare
 
 
+# a question opening with what/which/where (after a few words at most: "In FooNet, which …"), not a how/why one nor
+# a description in which "which" joins a clause ("figuring out which person …")
+_WH_LEAD = re.compile(
+    r"^\W*(?:(?:[\w'&-]+\s+){0,5}?[\w'&-]+,\s+|(?:and|in|on|under|for|with|at|from|by|to)\s+)?(?:what|which|where)\b",
+    re.I,
+)
+
+
+_POLAR_LEAD = re.compile(r"^\W*(?:do|does|did|is|are|was|were|has|have|had)\b", re.I)
+
+
 def _expected_answer(prof: QuestionProfile) -> str | None:
     """The expected answer type of a single-paper detail question (rag.question.answer_type); None for lists,
     summaries, yes/no questions and comparisons, whose answers are papers."""
@@ -670,9 +691,9 @@ def _typed_slot(
 
     def holds_answer(sentence: str) -> bool:
         if expected == "value":
-            return values_in(sentence, stated)
+            return values_in(sentence, stated, count_words=prof.asks_count)
         if expected == "name":
-            return names_new([sentence], asked)
+            return names_new([sentence], asked, accept=looks_like_model_name if asks_model(prof.text) else None)
         return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]
 
     type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)

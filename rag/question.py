@@ -182,6 +182,8 @@ def classify(question: str) -> Kind:
         match = pattern.search(question)
         if match and kind == "number" and _DECIDES.search(question[: match.start()]):
             continue  # "How does X decide how many bits …": how it decides, not a count
+        if match and kind == "number" and _DEGREE.match(question, match.start()):
+            continue  # "how much does precision matter": a degree
         if match:
             cues.append((match.start(), priority, kind))
     return min(cues)[2] if cues else "general"
@@ -194,7 +196,16 @@ _DECIDES = re.compile(
     r"estimat(?:e|es|ed|ing)|allocat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|learn(?:s|ed|ing)?|know(?:s|ing)?|"
     # "theory on how much data you need …", "a study of how many …": the topic, not a question for a number
     r"(?:theory|work|paper|study|studies|research|analysis|results?)\s+(?:on|about|of|into)|"
-    r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing))\s+$",
+    r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing)"
+    # an indirect question after a preposition or an auxiliary: "reasons tied to how long they live", "does how
+    # much X overlaps predict …", "whether how many …"
+    r"|to|on|of|about|into|upon|from|whether|if|does|do|did)\s+$",
+    re.I,
+)
+# "how much does X matter / help …": a degree, not a number
+_DEGREE = re.compile(
+    r"\bhow\s+much\s+(?:does|do|did|can|could|will|would|should)\s+(?:[\w'-]+\s+){1,6}?"
+    r"(?:matter|help|hurt|affect|influence|contribute|change|depend|improve|benefit)\b",
     re.I,
 )
 # A quantity named by a noun in a keyword query or a comparison's aspect: "FooBench size", "number of prompts".
@@ -906,7 +917,9 @@ _VALUE_TYPE = re.compile(
 # over Y", "inter-rater reliability (ICC) of Z" (the measure followed by what it is of; "leverage score" alone
 # names a method)
 _NOUN_PHRASE_VALUE = re.compile(
-    r"^\W*(?:[\w()&.-]+\s+){0,4}?" + _MEASURE + r"(?:\s+\([^)]*\))?\s+(?:of|for|on|over|used|when|in|with|and|at)\b",
+    r"^\W*(?:[\w()&.-]+\s+){0,4}?"
+    + _MEASURE.replace("scores?|", "")  # "trust score for X", "leverage score": a method's name as often as a value
+    + r"(?:\s+\([^)]*\))?\s+(?:of|for|on|over|used|when|in|with|and|at)\b",
     re.I,
 )
 _ENTITY_TYPE = re.compile(
@@ -958,6 +971,8 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
     if not _WH_ANY.search(question) and _NOUN_PHRASE_VALUE.search(question):
         heads.append((0, "value"))
     entity = None if asks_kind_of(question) else _ENTITY_TYPE.search(question)
+    if entity is not None and re.match(r"\s+" + _MEASURE + r"\b", question[entity.end() :], re.I):
+        entity = None  # "what range of model sizes": the head noun is the measure
     if entity is not None:
         heads.append((entity.end(), "name"))
     return min(heads)[1] if heads else None
@@ -984,3 +999,32 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
     if kind == "hardware":
         return bool(_HARDWARE_STATED.search(sentence))
     return None
+
+
+# A question asking which (language) model or backbone: its answer names a model, not any name of the abstract
+_MODEL_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:[\w&-]+\s+){0,3}?(?:llms?|vlms?|mllms?|lms?|language\s+models?|backbones?|"
+    r"base\s+models?|teacher\s+models?|judge\s+models?)\b",
+    re.I,
+)
+# Well-known model families named without a version; most model names carry one ("GPT-4o", "Qwen2.5-7B")
+_MODEL_FAMILIES = frozenset(
+    "bert roberta deberta claude gemini llama mistral mixtral qwen deepseek gemma phi palm clip vit resnet gpt "
+    "chatgpt t5 opt bloom falcon vicuna alpaca grok dino dinov2 sam whisper stable diffusion sdxl flux".split()
+)
+_MODEL_VERSION = re.compile(r"[A-Za-z][-_.]?\d|\d(?:\.\d+)?[BM]\b|-[a-z]?\d")
+
+
+def asks_model(question: str) -> bool:
+    """Whether the question asks which (language) model, backbone or base model: "which LLM does X use"."""
+    return bool(_MODEL_ASKED.search(question))
+
+
+def looks_like_model_name(token: str) -> bool:
+    """Whether a name reads as a model's: a family with a version or size ("GPT-4o", "Qwen2.5-7B", "Llama3-8B",
+    "ResNet-50", "T5") or a well-known family ("Claude", "BERT"); not a dataset's count ("Articraft-10K") or a
+    benchmark ("SWE-Bench")."""
+    lowered = token.lower()
+    if re.search(r"bench|\d+k\b", lowered):
+        return False
+    return lowered.split("-")[0] in _MODEL_FAMILIES or bool(_MODEL_VERSION.search(token))
