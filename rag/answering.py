@@ -540,6 +540,11 @@ def _signals(
     value_missing = False
     if measure is not None and answer_ids:
         anchors = set(prof.focus_words) | set(content_words(measure))
+        if not prof.focus_words and measure and _GENERIC_MEASURE.fullmatch(measure):
+            # "what score does the strongest system reach": an abstract writes "the strongest system reaches 0.85",
+            # so the detail words anchor the number as well as the generic measure
+            names = {w for link in linking.links for w in content_words(link.mention)}
+            anchors |= {w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS and w not in names}
         quoted = [e.text for e in plan.sentences if e.abstract_id in answer_set]
         value_missing = (
             not any(number_near(t, anchors, stated=stated, count_words=prof.asks_count) for t in quoted)
@@ -649,6 +654,9 @@ def _answer_slot_signals(
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
     return slot, rare
 
+
+# measures that name no quantity of their own: the thing measured says what the number is about
+_GENERIC_MEASURE = re.compile(r"scores?|rates?|gains?|improvements?|percentage|ratio|margin|error", re.I)
 
 # a question opening with what/which/where (after a few words at most: "In FooNet, which …"), not a how/why one nor
 # a description in which "which" joins a clause ("figuring out which person …")

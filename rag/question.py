@@ -909,7 +909,6 @@ _MEASURE = (
 )
 _VALUE_TYPE = re.compile(
     r"\bwhat\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w()-]+\s+){0,4}?" + _MEASURE + r"\b"
-    r"|\bexact\s+(?:[\w()-]+\s+){0,2}?(?:value|number|" + _MEASURE[3:] + r"\b"
     r"|\bwhat\s+(?:[\w()-]+\s+){0,3}?" + _MEASURE + r"\b",
     re.I,
 )
@@ -924,7 +923,7 @@ _NOUN_PHRASE_VALUE = re.compile(
 )
 _ENTITY_TYPE = re.compile(
     _WH_OPEN + r"(?:[\w&-]+\s+){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
-    r"baselines?|backbones?|architectures?|encoders?|decoders?|optimi[sz]ers?|librar(?:y|ies)|tools?|toolkits?|"
+    r"baselines?|backbones?|architectures?|encoders?|decoders?|optimi[sz]ers?|librar(?:y|ies)|toolkits?|"
     r"frameworks?|networks?|simulators?|engines?|solvers?|detectors?|classifiers?|tokeni[sz]ers?|environments?|"
     r"games?|suites?|corpus|corpora|famil(?:y|ies)|providers?)\b"
     # "which nine methods …": counted methods, algorithms or metrics are named ones
