@@ -540,7 +540,7 @@ def _signals(
     value_missing = False
     if measure is not None and answer_ids:
         anchors = set(prof.focus_words) | set(content_words(measure))
-        if not prof.focus_words and measure and _GENERIC_MEASURE.fullmatch(measure):
+        if measure and _GENERIC_MEASURE.fullmatch(measure) and set(prof.focus_words) <= set(content_words(measure)):
             # "what score does the strongest system reach": an abstract writes "the strongest system reaches 0.85",
             # so the detail words anchor the number as well as the generic measure
             names = {w for link in linking.links for w in content_words(link.mention)}
