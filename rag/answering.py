@@ -376,6 +376,7 @@ def decide_abstention(
             topic_unknown=0.0,
             topic_garbled=0.0,
             names_missing=False,
+            type_missing=False,  # a word-by-word gloss misreads the wh-phrase
             number_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
         )
     if unmatched:
@@ -581,9 +582,7 @@ def _signals(
         names = {w for link in linking.links for w in content_words(link.mention)}
         details = [w for w in topic if w not in names]
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
-        phrase_missing = pairs_unseen(
-            details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()]
-        )
+        phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
     asked = {t.lower() for t in prof.specific_terms}
     expected = _expected_answer(prof)
     # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
