@@ -361,6 +361,15 @@ def _is_value_token(token: str, stated: Collection[str], normalize_number, count
     return bool(_NUMERIC.match(token)) and normalize_number(token.rstrip("x×")) not in stated
 
 
+def stated_values(text: str) -> set[str]:
+    """The numbers the text states as words of their own ("0.855", "45.9%", "6,289", "12"), normalised; not the
+    digits of a name, a formula or a compound ("3D", "1B-scale", "GPT-4", "SE(3)")."""
+    from rag.text import normalize_number
+
+    text = re.sub(r"(?<=\w)\([\d.,]+\)", "", text)  # "SE(3)", "O(n)": part of a name or formula
+    return {normalize_number(t.rstrip("x×")) for t in _TOKEN.findall(text) if _NUMERIC.match(t)}
+
+
 def values_in(sentence: str, stated: Collection[str] = (), count_words: bool = False) -> bool:
     """Whether the sentence states a value: a number standing as a word of its own ("0.855", "45.9%", "1,920",
     "3x", "310-prompt"), not inside a name ("Qwen2.5-7B", "GPT-4"), nor one the question states (``stated``,

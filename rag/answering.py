@@ -30,6 +30,7 @@ from rag.abstain import (
     names_new,
     number_near,
     slot_missing,
+    stated_values,
     values_in,
     weighted_missing,
     without_compounds,
@@ -604,7 +605,7 @@ def _signals(
     if expected is not None and expected != "name" and answer_ids:
         slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, expected)
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
-        slot, _ = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
+        slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
     return AbstentionSignals(
         type_missing=type_missing,
         slot_missing=slot,
@@ -704,6 +705,11 @@ def _typed_slot(
         return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]
 
     type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)
+    # a number the question states points at its sentence ("which system reaches 0.855"): the answer is said there
+    pointing = stated_values(prof.text)
+    pointed = [t for t in sentences if stated_values(t) & pointing]
+    if pointed and not any(holds_answer(t) for t in pointed):
+        type_missing = True
     names = {w for link in linking.links for w in content_words(link.mention)}
     details = [
         w for w in dict.fromkeys(prof.topic_words)
@@ -716,7 +722,7 @@ def _typed_slot(
     _, doc_freq = topic_presence(snapshot, details)
     weights = idf_weights(details, doc_freq, n_docs) if details else {}
     weights.update({f"name:{q}": top for q in qualifiers})
-    weights.update({f"number:{n}": top for n in stated})
+    weights.update({f"number:{n}": top for n in pointing})
 
     def present(sentence: str) -> set[str]:
         lowered = sentence.lower()
@@ -726,7 +732,7 @@ def _typed_slot(
             set(content_words(sentence))
             | {w for w in details if w.replace("-", "") in inside}
             | {f"name:{q}" for q in qualifiers if term_occurs(q, lowered)}
-            | {f"number:{n}" for n in numbers_in(sentence) & stated}
+            | {f"number:{n}" for n in stated_values(sentence) & pointing}
         )
 
     return slot_missing(sentences, weights, holds_answer, present), type_missing

@@ -154,3 +154,10 @@ def test_a_mention_naming_the_answering_paper_is_its_subject_not_a_qualifier():
     assert _is_subject("FrogBench Hard", "FrogBench")
     assert _is_subject("zednet", "ZedNet")
     assert not _is_subject("PondQA", "ZedNet")
+
+
+def test_stated_values_are_numbers_of_their_own_not_digits_of_names_or_formulas():
+    from rag.abstain import stated_values
+
+    assert stated_values("Which pond reaches 0.91 with 12 frogs and 45.9% recall?") == {"0.91", "12", "45.9%"}
+    assert stated_values("the 3D SE(3) model at 1B-scale, like GPT-4") == set()
