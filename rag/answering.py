@@ -69,6 +69,7 @@ from rag.lexicon import (
 from rag.policy import AnswerPolicy
 from rag.question import (
     ANSWER_CATEGORY_STEMS,
+    QUANTITY_STEMS,
     QuestionProfile,
     answer_type,
     asked_phrase,
@@ -511,7 +512,10 @@ def _signals(
     focus_missing = 0.0
     # what is counted or named; a word naming the answer's category ("which base model", "what QA datasets") is
     # answered by instances, and one written inside a name of the abstract ("multihop" in "2WikiMultihopQA") is there
-    focus = [w for w in prof.focus_words if w not in ANSWER_CATEGORY_STEMS] if prof.kind == "name" else prof.focus_words
+    # likewise a generic quantity ("what size range", "the number of"): a number with its unit answers it ("1.7B to 70B
+    # parameters"), not the word
+    generic = ANSWER_CATEGORY_STEMS if prof.kind == "name" else QUANTITY_STEMS
+    focus = [w for w in prof.focus_words if w not in generic]
     if focus and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))
         cased = snapshot.abstracts[answer_ids[0]].text
@@ -534,15 +538,15 @@ def _signals(
     # a number the question itself states ("of the 6,289 pairs, how many …") is not an answer to it
     stated = numbers_in(prof.text)
     number_missing = prof.kind == "number" and not any(
-        e.has_number and bool(numbers_in(e.text) - stated) and (not prof.focus_words or e.focus_share >= 0.5)
+        e.has_number and bool(numbers_in(e.text) - stated) and (not focus or _share(focus, e.text) >= 0.5)
         for e in plan.sentences
     )
     # the kind of thing asked: a value (a count, a measured score) is a number next to what is counted or measured
     measure = value_asked(prof.text, prof.kind)
     value_missing = False
     if measure is not None and answer_ids:
-        anchors = set(prof.focus_words) | set(content_words(measure))
-        if measure and _GENERIC_MEASURE.fullmatch(measure) and set(prof.focus_words) <= set(content_words(measure)):
+        anchors = set(focus) | set(content_words(measure))
+        if measure and _GENERIC_MEASURE.fullmatch(measure) and set(focus) <= set(content_words(measure)):
             # "what score does the strongest system reach": an abstract writes "the strongest system reaches 0.85",
             # so the detail words anchor the number as well as the generic measure
             names = {w for link in linking.links for w in content_words(link.mention)}
@@ -667,6 +671,12 @@ _WH_LEAD = re.compile(
 
 
 _POLAR_LEAD = re.compile(r"^\W*(?:do|does|did|is|are|was|were|has|have|had)\b", re.I)
+
+
+def _share(words: Sequence[str], sentence: str) -> float:
+    """The share of ``words`` (content-word stems) the sentence holds."""
+    held = set(content_words(sentence))
+    return sum(w in held for w in words) / len(words) if words else 0.0
 
 
 def _expected_answer(prof: QuestionProfile) -> str | None:

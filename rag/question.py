@@ -889,6 +889,11 @@ ANSWER_CATEGORY_STEMS = frozenset(
         "test tested evaluate evaluated experiment experiments validate validated build built"
     )
 )
+# Generic quantity words ("what size range", "the number of", "the total amount"): a number with its unit answers
+# them ("1.7B to 70B parameters", "1,920 screens"), not the word itself
+QUANTITY_STEMS = frozenset(
+    content_words("size sizes range ranges number numbers count counts amount amounts total value values quantity scale")
+)
 _WH_OPEN = r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\b", re.I)
 _TIME_TYPE = re.compile(

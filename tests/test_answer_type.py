@@ -68,6 +68,14 @@ def test_category_words_are_answered_by_instances():
     assert not set(content_words("frog pond")) & ANSWER_CATEGORY_STEMS
 
 
+def test_generic_quantity_words_are_answered_by_numbers():
+    from rag.question import QUANTITY_STEMS
+
+    for word in ("size", "range", "number", "amount", "total"):
+        assert set(content_words(word)) <= QUANTITY_STEMS
+    assert not set(content_words("frog accuracy")) & QUANTITY_STEMS
+
+
 def test_states_answer_type_finds_durations_licences_and_named_hardware():
     assert states_answer_type("Rendering takes 3 minutes per scene.", "time")
     assert not states_answer_type("Rendering is fast.", "time")
