@@ -118,6 +118,25 @@ def _segments(text: str) -> list[str]:
     return _tokenizer().lcut(text)  # type: ignore[attr-defined]
 
 
+# Research terms of three characters or more (多模态, 智能体, 数据集): kept whole when segmenting, as a user
+# dictionary does for jieba, which would otherwise split them into pieces glossed one by one ("many modal").
+_TERMS = re.compile("|".join(sorted((w for w in _RESEARCH_WORDS if len(w) >= 3), key=len, reverse=True)))
+
+
+def _segments_keeping_terms(run: str) -> list[str]:
+    """jieba's words of a run of Chinese, with the research vocabulary's longer terms as words of their own."""
+    out: list[str] = []
+    start = 0
+    for match in _TERMS.finditer(run):
+        if match.start() > start:
+            out.extend(_segments(run[start : match.start()]))
+        out.append(match.group(0))
+        start = match.end()
+    if start < len(run):
+        out.extend(_segments(run[start:]))
+    return out
+
+
 def _gloss_word(
     word: str, senses: Dictionary, known: Callable[[str], bool] | None = None, rare_zipf: float = 0.0
 ) -> list[str]:
@@ -208,7 +227,7 @@ def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: 
     words: list[str] = []
     # Chinese runs are segmented; everything between them (names like "Qwen1.5-MoE", numbers) is kept whole
     pieces = [p for run in re.split(f"({_CJK.pattern}+)", question) if run for p in (
-        _segments(run) if _CJK.match(run) else run.split())]  # fmt: skip
+        _segments_keeping_terms(run) if _CJK.match(run) else run.split())]  # fmt: skip
     for segment in pieces:
         if segment in _CLASSIFIERS and words and words[-1] == "how many":
             continue  # "多少名", "几个": the measure word after a count question word

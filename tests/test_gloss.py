@@ -119,3 +119,12 @@ def test_a_question_that_finds_a_paper_then_asks_about_it_is_answered_as_the_lat
     assert text.startswith("is there")
     prof = profile(text)
     assert prof.kind == "number" and prof.shape == "number"
+
+
+def test_longer_research_terms_are_segmented_whole():
+    from rag.gloss import _segments_keeping_terms
+
+    assert "多模态" in _segments_keeping_terms("哪些多模态方法")
+    assert "智能体" in _segments_keeping_terms("长时程智能体在执行")
+    text = gloss("这个数据集有多少张图像？").lower()
+    assert "dataset" in text and "how many" in text
