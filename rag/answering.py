@@ -1078,7 +1078,7 @@ def prepare_question(
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
         stems = snapshot.lexicon.stems
-        glossed_text = None if translated else gloss(standalone, known=stems.__contains__)
+        glossed_text = None if translated else gloss(standalone, known=stems.__contains__, rare_zipf=policy.gloss_rare_zipf)
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")

@@ -514,6 +514,14 @@ class AnswerPolicy(BaseModel):
         "Zipf frequency / this, clipped to 0..1 (\"anyone\" ~0.1, \"federated\" ~0.6, an invented word 1).",
     )
 
+    gloss_rare_zipf: float = Field(
+        default=3.0,
+        ge=0.0,
+        description="Chinese questions glossed by dictionary (rag.gloss.choose_sense): when the corpus uses none of a "
+        "word's English senses, a first sense whose rarest word has an English wordfreq Zipf frequency below this "
+        "gives way to the most common sense (失语症: 'aphasia', not 'aphemia').",
+    )
+
     # --- typos among the question's unknown words (abstention only) ---
     typo_common_zipf: float = Field(
         default=2.0,

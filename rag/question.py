@@ -363,7 +363,10 @@ _COMPARE = re.compile(
     r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|^\s*both\b(?=.*\beach\b)|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
     r"\b(?:difference|differences|similarit\w+|relationship)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b|"
     # "how does FooNet relate to BarNet": two names (not "how does the gap relate to model size")
-    r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])",
+    r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])|"
+    # "how are X and Y different", "what do X and Y have in common", "what separates X from Y"
+    r"\bhow\s+(?:is|are)\s+[^?]+?\s+(?:different|alike|similar)\b|\bwhat\s+(?:do|does)\s+[^?]+\s+have\s+in\s+common\b|"
+    r"\b(?:what|which)\s+(?:separates|distinguishes|sets)\s+[^?]+?\s+(?:apart\s+)?from\b",
     re.I,
 )
 _YES_NO = re.compile(
@@ -641,38 +644,74 @@ _COMPARE_TAIL = re.compile(
 )
 
 
+# The works of a comparison, read from its own grammar before any other cue: "How does X compare to Y", "what
+# separates X from Y" (one work, then the other); "How do X and Y compare in …", "what do X and Y have in common"
+# (the works together, before the comparing verb); "X and Y both …. How do they differ?" (the works of a first
+# sentence, which a later one refers to). A sentence may come first ("Both are benchmarks. How does X …").
+_SENTENCE_START = r"(?:^|(?<=[.?!;:])\s+)\s*"
+_ONE_TO_OTHER = re.compile(
+    _SENTENCE_START + r"(?:(?:how|in\s+what\s+ways?)\s+(?:does|do|is|are|did)\s+(.+?)\s+(?:(?:differ|compare|contrast|"
+    r"relate[sd]?|stack\s+up)\s+(?:from|to|with|against)|(?:different|distinct)\s+from)|(?:what|which)\s+(?:separates|"
+    r"distinguishes|sets)\s+(.+?)\s+(?:apart\s+)?from)\s+(.+)$",
+    re.I,
+)
+_PAIR_THEN_VERB = re.compile(
+    _SENTENCE_START + r"(?:how|what|where|in\s+what\s+ways?)\s+(?:does|do|is|are|did)\s+(.+?\s+(?:and|vs\.?|versus)\s+.+?)"
+    r"\s+(?:differ|compare|contrast|relate|different|alike|similar|have\s+in\s+common)\b",
+    re.I,
+)
+_PAIR_BOTH = re.compile(r"^\s*(.+?\s+and\s+.+?)\s+(?:(?:are|were|do|did|can|have)\s+)?both\b", re.I)
+_REFERS_BACK = re.compile(r"^(?:they|them|their|these|those|the\s+two|both|each|it)\b", re.I)
+
+
 def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
     body = _COMPARE_LEAD.sub("", question, count=1)
-    how = re.match(
-        r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|relate[sd]?)\s+(?:from|to|with)\s+(.+)$", body, re.I
-    )
-    both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
-    if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
-        first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
+    pair = _PAIR_THEN_VERB.search(question)
+    if pair and _REFERS_BACK.match(pair.group(1)):
+        pair = None  # "how do their goals and techniques differ": the works are named elsewhere
+    if not pair and (lead := _PAIR_BOTH.match(question)) and not _REFERS_BACK.match(lead.group(1)):
+        pair = lead  # "X and Y both target agents. How do they differ?"
+    if one_to_other := _ONE_TO_OTHER.search(question):  # "How does X differ from Y": exactly two works
+        first, second = one_to_other.group(1) or one_to_other.group(2), one_to_other.group(3)
+        second = re.split(_WORKS_END, second, maxsplit=1)[0]
         second = _ASPECT_AFTER_COMMA.sub("", _ASPECT_AFTER.split(second, maxsplit=1)[0])
-        parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, second)]
+        parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, _name_then_aspect(second))]
         parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
-        names = specific_terms(question)
+        names = specific_terms(question)  # whatever words each is described with, when it holds a name
         if all(parts) and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts):
             return parts
         body = f"{first} and {second}"
-    elif both:  # "How do X and Y differ in …": the works are before the verb
-        body = both.group(1)
+    elif pair:  # "How do X and Y differ in …": the works are before the verb
+        body = pair.group(1)
     # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
-    body = re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", body, maxsplit=1)[0]
+    body = re.split(_WORKS_END, body, maxsplit=1)[0]
     # "X with Y in terms of what data each provides and how": the aspect, whatever its words, follows the works
     body = _ASPECT_AFTER.split(body, maxsplit=1)[0]
     body = _ASPECT_AFTER_COMMA.sub("", body)  # "X vs Y, both about …", "X vs Y, given that …": likewise
     parts = _COMPARE_SPLIT.split(body.strip())
     # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
     # ("the work on X with Y")
-    parts[-1] = _COMPARE_TAIL.sub("", parts[-1])
+    parts[-1] = _name_then_aspect(_COMPARE_TAIL.sub("", parts[-1]))
     parts = [p.strip(" ?.,;:") for p in parts]
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
     if parts and (lead := _ASPECT_BEFORE.match(parts[0])):  # "the size of X, Y and Z": X is the first work
         parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
     return [p for p in parts if p][:4]
+
+
+# where the works end and what is asked of them begins: "X vs Y: what …", "X vs Y - which …", "Compare X and Y. Is
+# one …" (a full stop before a capital, not the one of "vs." or "e.g.")
+_WORKS_END = r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$|(?<!\bvs)(?<!\be\.g)(?<!\bi\.e)\.\s+(?=[A-Z])"
+_NAME_THEN_IN = re.compile(r"^(?P<name>.*?\S*(?-i:[A-Z0-9])\S*)\s+(?:in|as)\s+(?-i:[a-z][^A-Z0-9]*)$", re.I)
+
+
+def _name_then_aspect(part: str) -> str:
+    """The last work of a comparison without the aspect written after it: "Y in size", "Y as a benchmark" -> "Y" when Y is written as
+    a name (a capital or digit) and the aspect is plain lower-case words; "the work on pruning in transformers"
+    keeps its words."""
+    match = _NAME_THEN_IN.match(part.strip(" ?.!"))
+    return match.group("name") if match else part
 
 
 _ASPECT_AFTER = re.compile(r"\s+(?:in\s+terms\s+of|with\s+(?:respect|regard)\s+to|regarding)\s+", re.I)
@@ -688,13 +727,13 @@ _COMPARE_GRAMMAR = frozenset(
     content_words(
         "compare comparing comparison contrast contrasting versus vs between differ differs different difference "
         "differences similar similarity similarities each both two three respective respectively terms respect "
-        "regarding relative approach approaches"
+        "regarding relative approach approaches common alike separates distinguishes"
     )
 )
 
 
 _ASPECT_LEAD = re.compile(
-    r"^(?:(?:differ|compare|contrast)\w*\s+)?(?:in\s+terms\s+of|with\s+respect\s+to|regarding|on|in|for|as)?\s*",
+    r"^(?:(?:differ|compare|contrast)\w*\s+)?(?:(?:in\s+terms\s+of|with\s+respect\s+to|regarding|on|in|for|as)\b)?\s*",
     re.I,
 )
 
@@ -706,6 +745,10 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     parts = compare_parts(question) if parts is None else parts
     ends = [m.end() for part in parts for m in re.finditer(re.escape(part), question, flags=re.I)]
     rest = question[max(ends) :] if ends else ""
+    # "X and Y both help agents. How do their goals differ?": what is asked is in the last sentence that asks
+    sentences = [t for t in re.split(r"(?<=[?!.])\s+(?=[A-Z])", rest.strip()) if t.strip(" ?.:;,-–—")]
+    if len(sentences) > 1:
+        rest = next((t for t in reversed(sentences) if _ASKS.search(t) or t.endswith("?")), rest)
     rest = _ASPECT_LEAD.sub("", " ".join(rest.split()).strip(" ?.:;,-–—")).strip(" ?.")
     names = {w for part in parts for w in content_words(part)}
     words = [w for w in content_words(rest) if w not in _QUESTION_WORDS | _COMPARE_GRAMMAR and w not in names]
