@@ -795,16 +795,34 @@ def asked_after_finding(question: str) -> str | None:
     return later
 
 
+_SENTENCE_SPLIT = re.compile(r"(?<=[.?!;])\s+(?=[A-Z])")
+
+
+def request_after_preamble(question: str) -> str | None:
+    """The last sentence when it asks for the papers on a topic ("…; say the sources are wrong. Which papers study
+    X?", "I work on X. Summarize the papers on Y.") and the sentences before it, read with it, ask nothing the answer
+    plans follow (no comparison, list or follow-up): that sentence's shape is the question's. None for any other
+    question, and for "<a description>. Is there work on this?", whose description spans both sentences."""
+    parts = [p.strip() for p in _SENTENCE_SPLIT.split(question) if p.strip()]
+    if len(parts) < 2 or classify_shape(question) not in ("fact", "how_why", "name", "number"):
+        return None
+    return parts[-1] if classify_shape(parts[-1]) in ("list", "summary") else None
+
+
 def profile(question: str) -> QuestionProfile:
     question = fix_shape_words(question)
-    asked = asked_after_finding(question) or question  # "Is there a paper on X? How many …": the later question
+    # "Is there a paper on X? How many …": the later question; "<an instruction or context>. Which papers …?": the
+    # request for papers
+    request = request_after_preamble(question)
+    asked = asked_after_finding(question) or request or question
     kind = classify(asked)
     if kind == "general" and is_terse(question) and _QUANTITY_NOUN.search(question):
         kind = "number"  # "FooBench benchmark size": a keyword query asking for a number
     shape = classify_shape(asked, kind)
     if shape in ("summary", "yes_no", "list"):
         kind = "list"
-    topic = [w for w in dict.fromkeys(content_words(question)) if w not in _QUESTION_WORDS]
+    # the papers asked for are on the request's topic, not on the words of an instruction or context before it
+    topic = [w for w in dict.fromkeys(content_words(request or question)) if w not in _QUESTION_WORDS]
     return QuestionProfile(
         text=question,
         kind=kind,
