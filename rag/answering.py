@@ -24,6 +24,8 @@ from rag.abstain import (
     english_rarity,
     features,
     idf_weights,
+    largest_idf,
+    matched_mass,
     mistyped_stems,
     names_counted,
     names_new,
@@ -570,6 +572,7 @@ def _signals(
     )
     slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     return AbstentionSignals(
+        topic_matched=_topic_matched(prof, snapshot, answer_ids, linking),
         slot_missing=slot,
         topic_rare_missing=rare_missing,
         terse=prof.terse,
@@ -629,6 +632,27 @@ def _answer_slot_signals(
             sentences = snapshot.abstracts[answer_ids[0]].sentence_texts()
             slot = slot_missing(sentences, idf_weights(details, doc_freq, n_docs), holds_answer)
     return slot, rare
+
+
+def _topic_matched(
+    prof: QuestionProfile, snapshot: IndexSnapshot, answer_ids: Sequence[str], linking: Linking
+) -> float:
+    """The idf mass of the topic words (as topic_rare_missing counts them: no linked names, no compound next to its
+    parts) that the best paper holds (the papers of a summary), in units of the largest idf (rag.abstain.matched_mass);
+    for list, summary and yes/no questions, 0.0 otherwise."""
+    if not answer_ids or prof.shape not in LIST_SHAPES:
+        return 0.0
+    names = {w for link in linking.links for w in content_words(link.mention)}
+    topic = without_compounds(
+        [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
+    )
+    if not topic:
+        return 0.0
+    pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
+    present, doc_freq = topic_presence(snapshot, topic, among=pool)
+    n_docs = len(snapshot.abstracts)
+    weights = idf_weights([w for w in topic if doc_freq.get(w)], doc_freq, n_docs)
+    return matched_mass(weights, set().union(*present.values()), largest_idf(n_docs))
 
 
 def _surfaces(text: str) -> dict[str, str]:
