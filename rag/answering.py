@@ -637,22 +637,22 @@ def _answer_slot_signals(
 def _topic_matched(
     prof: QuestionProfile, snapshot: IndexSnapshot, answer_ids: Sequence[str], linking: Linking
 ) -> float:
-    """The idf mass of the topic words (as topic_rare_missing counts them: no linked names, no compound next to its
-    parts) that the best paper holds (the papers of a summary), in units of the largest idf (rag.abstain.matched_mass);
-    for list, summary and yes/no questions, 0.0 otherwise."""
+    """The idf mass of the topic words (no compound next to its parts) and linked names that the best paper holds (the
+    papers of a summary), in units of the largest idf (rag.abstain.matched_mass); for list, summary and yes/no
+    questions, 0.0 otherwise."""
     if not answer_ids or prof.shape not in LIST_SHAPES:
         return 0.0
+    pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
+    n_docs = len(snapshot.abstracts)
+    # a linked name weighs as a word used by the abstracts that use the name ("which papers use FooNet")
+    named = {link.name.surface: len(link.name.abstract_ids) for link in linking.links if link.name.abstract_ids & set(pool)}
     names = {w for link in linking.links for w in content_words(link.mention)}
     topic = without_compounds(
         [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     )
-    if not topic:
-        return 0.0
-    pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
-    present, doc_freq = topic_presence(snapshot, topic, among=pool)
-    n_docs = len(snapshot.abstracts)
-    weights = idf_weights([w for w in topic if doc_freq.get(w)], doc_freq, n_docs)
-    return matched_mass(weights, set().union(*present.values()), largest_idf(n_docs))
+    present, doc_freq = topic_presence(snapshot, topic, among=pool) if topic else ({}, {})
+    weights = idf_weights([w for w in topic if doc_freq.get(w)] + list(named), doc_freq | named, n_docs)
+    return matched_mass(weights, set().union(named, *present.values()), largest_idf(n_docs))
 
 
 def _surfaces(text: str) -> dict[str, str]:
