@@ -1,22 +1,31 @@
-"""Fit the abstention weights and threshold on the tuned splits (dev, regression) only, by cross-validation.
+"""Fit the abstention weights and threshold on the tuned splits (dev, regression) only, judged by transfer to
+questions of writers the fit has not seen.
 
 Asks every question of the splits (follow-ups after their history, as `rag eval` does), records the abstention
 features of each answer (`Answer.abstention_features`) and fits a class-balanced, L2-regularised logistic regression
 with sign constraints (a signal that argues for abstaining may not be fitted to argue against it).
 
-The threshold is NOT picked on the questions the weights were fitted on (that is optimistic exactly at the edge of the
-false-abstention ceiling). Instead: repeated stratified k-fold cross-validation, folds keeping a follow-up chain
-together; each fold's questions are scored by weights fitted on the other folds; the out-of-fold scores are pooled;
-the regularisation strength C (from a small grid) and the threshold are chosen on the pooled out-of-fold scores
-(abstain most with out-of-fold false abstention at or under ``--max-false``). The weights are then refitted on all
-questions and the out-of-fold threshold is kept as is: out-of-fold scores are what a model fitted this way gives
-questions it has not seen, while the final model's in-sample scores would bring the optimism back.
+Questions of one writer share a style, so shuffled folds leak it into the fit and flatter it. The default procedure
+(``--procedure sets``) therefore holds out whole writer sets (a question's set: its ID's leading letters; the team's
+own q and d questions form one set): leave-one-set-out scores choose the regularisation C, whether every set weighs
+the same as every other (sample weights) or every question does, and whether to drop the features whose weight flips
+sign or swings across the set folds (the lowest mean held-out-set log-loss decides), and then the threshold: the one
+abstaining most while false abstention, a mean over held-out sets (``--margin`` adds standard deviations across
+sets), stays at or under ``--max-false``. The weights are refitted on all sets; the threshold is kept as chosen.
 
-Prints the in-sample and the out-of-fold trade-off curves side by side, and the fitted values as ``RAG_ANSWER__*``
-settings; with ``--write`` it also rewrites the defaults in ``rag/policy.py``.
+The report prints, for the chosen configuration, each held-out set's abstention and false abstention, the held-out
+false abstentions by their strongest signal (which rules do not carry to new writers), and the honest transfer of
+both procedures: each whole procedure run without one set, choosing everything without it, then scored on it. The
+leave-one-set-out trade-off curve is printed next to the shuffled out-of-fold and in-sample ones. ``--hold-out m``
+scores a new blind set with both procedures fitted and chosen without it. ``--procedure shuffled`` keeps the earlier
+procedure (repeated stratified group k-fold over shuffled questions, a follow-up chain kept in one fold).
 
-    python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--C 1,3,10,30] [--folds 5]
-                                  [--repeats 5] [--seed 0] [--features FILE.npz] [--hold-out h] [--write]
+Prints the fitted values as ``RAG_ANSWER__*`` settings; with ``--write`` it also rewrites the defaults in
+``rag/policy.py``.
+
+    python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--procedure sets|shuffled]
+                                  [--margin 0] [--team q,d] [--C 0.3,1,3,10,30] [--folds 5] [--repeats 5]
+                                  [--seed 0] [--features FILE.npz] [--hold-out m] [--write]
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,18 +54,25 @@ POLICY_FILE = Path(__file__).resolve().parents[1] / "rag" / "policy.py"
 
 
 def fit_weights(
-    features: np.ndarray, labels: np.ndarray, names: Sequence[str], c: float = 10.0
+    features: np.ndarray,
+    labels: np.ndarray,
+    names: Sequence[str],
+    c: float = 10.0,
+    *,
+    sample_weight: np.ndarray | None = None,
+    drop: Collection[str] = (),
 ) -> tuple[np.ndarray, float]:
-    """Weights and bias minimising class-balanced log-loss + ||w||² / (2·C·n), under the sign constraints.
+    """Weights and bias minimising weighted log-loss + ||w||² / (2·C·n), under the sign constraints.
 
-    labels: 1 = should abstain (unanswerable), 0 = should answer.
+    labels: 1 = should abstain (unanswerable), 0 = should answer. ``sample_weight``: one weight per row (default:
+    class-balanced, ``balanced_weights``); ``drop``: feature names held at weight 0.
     """
     x = np.asarray(features, dtype=float)
     y = np.asarray(labels, dtype=float)
     n, d = x.shape
     if not (0 < y.sum() < n):
         raise ValueError("need both answerable and unanswerable questions to fit abstention")
-    sample = np.where(y == 1, n / (2 * y.sum()), n / (2 * (n - y.sum())))  # balanced classes
+    sample = balanced_weights(y) if sample_weight is None else np.asarray(sample_weight, dtype=float)
 
     def loss(params: np.ndarray) -> tuple[float, np.ndarray]:
         w, b = params[:d], params[d]
@@ -68,9 +84,31 @@ def fit_weights(
         grad = np.concatenate([x.T @ residual + w / (c * n), [residual.sum()]])
         return value, grad
 
-    bounds = [(0.0, None) if name in NON_NEGATIVE else (None, None) for name in names] + [(None, None)]
+    def bound(name: str) -> tuple[float | None, float | None]:
+        if name in drop:
+            return (0.0, 0.0)
+        return (0.0, None) if name in NON_NEGATIVE else (None, None)
+
+    bounds = [bound(name) for name in names] + [(None, None)]
     result = minimize(loss, np.zeros(d + 1), jac=True, method="L-BFGS-B", bounds=bounds)
     return result.x[:d], float(result.x[d])
+
+
+def balanced_weights(labels: np.ndarray, sets: Sequence[str] | None = None) -> np.ndarray:
+    """Sample weights (mean 1) under which the two classes weigh the same; with ``sets`` (one writer set per row),
+    also every set weighs the same, classes balanced within each (a set of 60 questions counts as much as one of
+    300, so the fit follows no one writer's style). A set with one class only weighs on that class."""
+    y = np.asarray(labels)
+    if sets is None:
+        cells = [(y == k) for k in (0, 1)]
+    else:
+        tags = np.asarray(sets)
+        cells = [(tags == g) & (y == k) for g in dict.fromkeys(sets) for k in (0, 1)]
+    cells = [cell for cell in cells if cell.any()]
+    weights = np.zeros(len(y))
+    for cell in cells:
+        weights[cell] = len(y) / (len(cells) * cell.sum())
+    return weights
 
 
 def scores_of(features: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
@@ -230,6 +268,230 @@ def held_out(
     )  # fmt: skip
 
 
+# --- transfer to writer sets: leave one set of questions out ---
+
+TEAM_SETS = ("q", "d")  # the team's own questions (regression, dev): one writer group
+_SET = re.compile(r"[A-Za-z]+")
+
+
+def writer_set(question_id: str, team: Collection[str] = TEAM_SETS) -> str:
+    """The writer set of a question: its ID's leading letters ("e" of "e042", "b" of "b007"), with the team's own
+    prefixes merged into one set, "team" (one set of writers, one style)."""
+    match = _SET.match(question_id)
+    prefix = match.group(0).lower() if match else ""
+    return "team" if prefix in team else prefix
+
+
+def writer_sets(ids: Sequence[str], team: Collection[str] = TEAM_SETS) -> list[str]:
+    return [writer_set(str(i), team) for i in ids]
+
+
+def leave_one_set_out(
+    features: np.ndarray,
+    labels: np.ndarray,
+    sets: Sequence[str],
+    names: Sequence[str],
+    c: float,
+    *,
+    equal_sets: bool = False,
+    drop: Collection[str] = (),
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """(scores, fold weights): every question scored by weights fitted on the other writer sets only, and each
+    fold's fitted weights (by the set it held out). Questions of one writer share a style that shuffled folds leak
+    into the fit; a held-out set is what a new writer's questions look like."""
+    x, y, tags = np.asarray(features, dtype=float), np.asarray(labels), np.asarray(sets)
+    scores = np.empty(len(y))
+    folds: dict[str, np.ndarray] = {}
+    for held in dict.fromkeys(sets):
+        out = tags == held
+        kept = [g for g, o in zip(sets, out, strict=True) if not o]
+        sample = balanced_weights(y[~out], kept if equal_sets else None)
+        w, b = fit_weights(x[~out], y[~out], names, c, sample_weight=sample, drop=drop)
+        scores[out] = scores_of(x[out], w, b)
+        folds[held] = w
+    return scores, folds
+
+
+def unstable_features(
+    fold_weights: Sequence[np.ndarray], names: Sequence[str], max_spread: float = 1.0
+) -> tuple[str, ...]:
+    """The features whose fitted weight does not hold across folds: its sign flips (beyond 0.05), or its spread
+    (standard deviation) exceeds ``max_spread`` times its mean magnitude. A weight that is 0 in every fold is
+    stable (and harmless)."""
+    w = np.asarray(fold_weights, dtype=float)
+    found = []
+    for j, name in enumerate(names):
+        column = w[:, j]
+        flips = column.min() < -0.05 and column.max() > 0.05
+        mean = abs(column.mean())
+        spread = column.std() > max_spread * mean if mean > 1e-6 else column.std() > 0.05
+        if flips or spread:
+            found.append(name)
+    return tuple(found)
+
+
+def per_set_rates(
+    scores: np.ndarray, labels: np.ndarray, sets: Sequence[str], threshold: float
+) -> dict[str, tuple[float, float]]:
+    """(share of unanswerable abstained on, share of answerable abstained on) per set at ``threshold``; nan where a
+    set has no question of that class."""
+    s, y, tags = np.asarray(scores), np.asarray(labels), np.asarray(sets)
+    rates = {}
+    for g in dict.fromkeys(sets):
+        unanswerable, answerable = s[(tags == g) & (y == 1)], s[(tags == g) & (y == 0)]
+        rates[g] = (
+            float((unanswerable >= threshold).mean()) if len(unanswerable) else float("nan"),
+            float((answerable >= threshold).mean()) if len(answerable) else float("nan"),
+        )
+    return rates
+
+
+def set_trade_off(
+    scores: np.ndarray, labels: np.ndarray, sets: Sequence[str], thresholds: Sequence[float], margin: float = 0.0
+) -> list[tuple[float, float, float]]:
+    """Like ``trade_off``, but over sets: (threshold, mean over sets of the share of unanswerable abstained on, mean
+    over sets of the share of answerable abstained on + ``margin`` times its standard deviation across sets). Every
+    set counts the same; with a margin the false figure is what a new set of questions stays under, not on average
+    but in most sets (the sets differ more than shuffled folds do)."""
+    out = []
+    for t in thresholds:
+        rates = np.array(list(per_set_rates(scores, labels, sets, t).values()))
+        false = rates[:, 1][~np.isnan(rates[:, 1])]
+        spread = float(false.std(ddof=1)) if margin and len(false) > 1 else 0.0
+        out.append((float(t), float(np.nanmean(rates[:, 0])), float(false.mean() + margin * spread)))
+    return out
+
+
+def pick_threshold_by_set(
+    scores: np.ndarray, labels: np.ndarray, sets: Sequence[str], max_false: float, margin: float = 0.0
+) -> float:
+    """The threshold abstaining most (mean over sets) with the sets' false abstention (mean + ``margin`` standard
+    deviations across sets, ``set_trade_off``) at or under ``max_false``; among equally good thresholds the middle of
+    the widest run (as ``pick_threshold``)."""
+    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
+    rows = set_trade_off(scores, labels, sets, grid, margin)
+    allowed = [r for r in rows if r[2] <= max_false + 1e-9]
+    if not allowed:
+        return float(grid[-1])
+    best = max(r[1] for r in allowed)
+    run = [r[0] for r in allowed if r[1] == best]
+    return float(run[len(run) // 2])
+
+
+def set_log_loss(scores: np.ndarray, labels: np.ndarray, sets: Sequence[str]) -> float:
+    """The mean over sets of each set's class-balanced log-loss (a set with one class only: that class's loss)."""
+    s, y, tags = np.clip(np.asarray(scores, dtype=float), 1e-12, 1 - 1e-12), np.asarray(labels), np.asarray(sets)
+    losses = []
+    for g in dict.fromkeys(sets):
+        parts = [-np.log(s[(tags == g) & (y == 1)]), -np.log(1 - s[(tags == g) & (y == 0)])]
+        losses.append(np.mean([p.mean() for p in parts if len(p)]))
+    return float(np.mean(losses))
+
+
+@dataclass(frozen=True)
+class SetChoice:
+    """A fitting configuration chosen by leave-one-set-out, with its held-out-set figures (means over sets)."""
+
+    c: float
+    equal_sets: bool
+    drop: tuple[str, ...]
+    threshold: float
+    abstains: float
+    false: float
+    log_loss: float
+    scores: np.ndarray  # leave-one-set-out scores of this configuration
+    labels: np.ndarray
+    candidates: tuple[tuple[float, bool, tuple[str, ...], float, float, float, float], ...] = ()
+    # (C, equal sets, dropped, threshold, abstains, false, log-loss) of every configuration tried
+
+
+def choose_by_sets(
+    features: np.ndarray,
+    labels: np.ndarray,
+    sets: Sequence[str],
+    names: Sequence[str],
+    c_grid: Sequence[float],
+    max_false: float,
+    *,
+    weightings: Sequence[bool] = (False, True),
+    drop_options: Sequence[bool] = (False, True),
+    max_spread: float = 1.0,
+    margin: float = 0.0,
+) -> SetChoice:
+    """C, the weighting (per question or per set) and whether to drop the features unstable across the
+    leave-one-set-out folds, chosen by the lowest mean held-out-set log-loss of leave-one-set-out scores (ties: the
+    first tried, i.e. smaller C, per-question weights, nothing dropped); the threshold then the one abstaining most
+    with the held-out sets' false abstention (mean + ``margin`` standard deviations) at or under ``max_false``."""
+    if not c_grid:
+        raise ValueError("c_grid is empty")
+    if len(set(sets)) < 3:
+        raise ValueError("leave-one-set-out needs at least three writer sets")
+    y = np.asarray(labels)
+    runs = []
+    for c in sorted(c_grid):
+        for equal in weightings:
+            scores, folds = leave_one_set_out(features, y, sets, names, c, equal_sets=equal)
+            options = [((), scores)]
+            if True in drop_options:
+                drop = unstable_features(list(folds.values()), names, max_spread)
+                if drop:
+                    dropped, _ = leave_one_set_out(features, y, sets, names, c, equal_sets=equal, drop=drop)
+                    options.append((drop, dropped))
+            if False not in drop_options:
+                options = options[-1:]
+            for drop, s in options:
+                t = pick_threshold_by_set(s, y, sets, max_false, margin)
+                ((_, a, f),) = set_trade_off(s, y, sets, [t])  # the plain mean, for the report
+                runs.append((c, equal, drop, t, a, f, set_log_loss(s, y, sets), s))
+    best = min(runs, key=lambda r: r[6])
+    return SetChoice(*best[:7], scores=best[7], labels=y, candidates=tuple(r[:7] for r in runs))
+
+
+def misfires_by_signal(
+    features: np.ndarray,
+    labels: np.ndarray,
+    sets: Sequence[str],
+    names: Sequence[str],
+    fold_weights: dict[str, np.ndarray],
+    scores: np.ndarray,
+    threshold: float,
+) -> dict[str, dict[str, int]]:
+    """{signal: {set: count}}: the answerable questions abstained on in leave-one-set-out (score >= threshold), each
+    counted under its strongest signal (largest log-odds contribution under the weights fitted without its set).
+    A signal that leads many held-out false abstentions is one whose rule does not carry to new writers."""
+    x, y, tags = np.asarray(features, dtype=float), np.asarray(labels), np.asarray(sets)
+    found: dict[str, dict[str, int]] = {}
+    for i in np.flatnonzero((y == 0) & (np.asarray(scores) >= threshold)):
+        contribution = x[i] * fold_weights[str(tags[i])]
+        top = names[int(np.argmax(contribution))]
+        found.setdefault(top, {})
+        found[top][str(tags[i])] = found[top].get(str(tags[i]), 0) + 1
+    return dict(sorted(found.items(), key=lambda item: -sum(item[1].values())))
+
+
+def fit_chosen(features: np.ndarray, labels: np.ndarray, sets: Sequence[str], names: Sequence[str], choice: SetChoice):
+    """The final weights and bias: the chosen configuration fitted on every set."""
+    sample = balanced_weights(labels, sets if choice.equal_sets else None)
+    return fit_weights(features, labels, names, choice.c, sample_weight=sample, drop=choice.drop)
+
+
+def nested_by_set(
+    features: np.ndarray, labels: np.ndarray, sets: Sequence[str], procedure
+) -> dict[str, tuple[float, float, float]]:
+    """The honest transfer of a whole fitting procedure: for each writer set, ``procedure(x, y, sets_kept)`` (which
+    returns (weights, bias, threshold), choosing whatever it chooses on the other sets only) is run without it, and
+    the set is scored at the returned threshold. {set: (abstains, false, threshold)}."""
+    x, y, tags = np.asarray(features, dtype=float), np.asarray(labels), np.asarray(sets)
+    out = {}
+    for held in dict.fromkeys(sets):
+        mask = tags == held
+        kept = [g for g, m in zip(sets, mask, strict=True) if not m]
+        w, b, t = procedure(x[~mask], y[~mask], kept)
+        ((a, f),) = per_set_rates(scores_of(x[mask], w, b), y[mask], [held] * int(mask.sum()), t).values()
+        out[held] = (a, f, t)
+    return out
+
+
 def rewrite_defaults(source: str, values: dict[str, float]) -> str:
     """``rag/policy.py`` with each named field's ``default=`` replaced (the field must already exist)."""
     for field, value in values.items():
@@ -241,7 +503,7 @@ def rewrite_defaults(source: str, values: dict[str, float]) -> str:
 
 
 def collect(split: str, questions_path: Path | None):
-    """(features matrix, labels, question IDs, chain groups) for one split, asked through the real pipeline
+    """(features matrix, labels, question IDs, chain groups, answer shapes) for one split, asked through the real pipeline
     (extractive)."""
     from rag.pipeline import Pipeline
     from rag.settings import Settings
@@ -254,7 +516,7 @@ def collect(split: str, questions_path: Path | None):
     names = list(WEIGHTS)
     from tqdm import tqdm
 
-    rows, labels, kept = [], [], []
+    rows, labels, kept, shapes = [], [], [], []
     # disable=None: a bar on a terminal, nothing in a log file
     for q in tqdm(questions, desc="answering", unit="question", file=sys.stderr, disable=None, leave=False):
         history = _conversation(pipeline, q, "extractive", None)
@@ -264,7 +526,9 @@ def collect(split: str, questions_path: Path | None):
         rows.append([answer.abstention_features[n] for n in names])
         labels.append(0 if q.answerable else 1)
         kept.append(q)
-    return np.array(rows).reshape(-1, len(names)), np.array(labels), [q.id for q in kept], chain_groups(kept)
+        shapes.append(answer.shape)
+    x = np.array(rows).reshape(-1, len(names))
+    return x, np.array(labels), [q.id for q in kept], chain_groups(kept), shapes
 
 
 def _features(splits: list[str], questions_path: Path | None, cache: Path | None):
@@ -272,28 +536,65 @@ def _features(splits: list[str], questions_path: Path | None, cache: Path | None
     names = list(WEIGHTS)
     if cache is not None and cache.exists():
         data = np.load(cache, allow_pickle=False)
-        if list(data["splits"]) == splits and list(data["names"]) == names:
+        if list(data["splits"]) == splits and list(data["names"]) == names and "shapes" in data:
             print(f"features read from {cache} (delete it to ask the questions again)", file=sys.stderr)
-            return data["x"], data["y"], list(data["ids"]), list(data["groups"])
+            return data["x"], data["y"], list(data["ids"]), list(data["groups"]), list(data["shapes"])
         print(f"{cache} was written for other splits or signals: asking the questions again", file=sys.stderr)
     collected = [collect(split, questions_path) for split in splits]
     x = np.vstack([c[0] for c in collected])
     y = np.concatenate([c[1] for c in collected])
     ids = [i for c in collected for i in c[2]]
     groups = [g for c in collected for g in c[3]]
+    shapes = [s for c in collected for s in c[4]]
     if cache is not None:
         np.savez(cache, x=x, y=y, ids=np.array(ids), groups=np.array(groups), splits=np.array(splits),
-                 names=np.array(names))  # fmt: skip
-    return x, y, ids, groups
+                 names=np.array(names), shapes=np.array(shapes))  # fmt: skip
+    return x, y, ids, groups, shapes
 
 
-def _curves(columns: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+def _curves(columns: dict[str, tuple]) -> None:
+    """Trade-off curves side by side; a column is (scores, labels) pooled, or (scores, labels, sets): means over
+    sets."""
     grid = np.round(np.arange(0.30, 0.91, 0.05), 2)
     print("threshold  " + "  ".join(f"{name:>22}" for name in columns))
     print("           " + "  ".join(f"{'abstains':>11}{'false':>11}" for _ in columns))
-    rows = {name: trade_off(scores, labels, grid) for name, (scores, labels) in columns.items()}
+    rows = {
+        name: trade_off(*column, grid) if len(column) == 2 else set_trade_off(*column, grid)
+        for name, column in columns.items()
+    }
     for i, t in enumerate(grid):
         print(f"{t:9.2f}  " + "  ".join(f"{rows[n][i][1]:11.3f}{rows[n][i][2]:11.3f}" for n in columns))
+
+
+def _shuffled_procedure(c_grid, max_false, folds, repeats, seed):
+    """The earlier procedure (C and threshold by shuffled stratified group k-fold), as (x, y, sets) -> fitted."""
+
+    def run(x, y, sets):
+        groups = [f"row:{i}" for i in range(len(y))]  # rows only here: a follow-up chain may be split (few are)
+        cv = cross_validate(x, y, groups, NAMES, c_grid, max_false, folds=folds, repeats=repeats, seed=seed)
+        w, b = fit_weights(x, y, NAMES, cv.c)
+        return w, b, cv.threshold
+
+    return run
+
+
+def _set_procedure(c_grid, max_false, margin):
+    """This procedure (C, weighting, dropped features and threshold by leave-one-set-out), as (x, y, sets) -> fitted."""
+
+    def run(x, y, sets):
+        choice = choose_by_sets(x, y, sets, NAMES, c_grid, max_false, margin=margin)
+        w, b = fit_chosen(x, y, sets, NAMES, choice)
+        return w, b, choice.threshold
+
+    return run
+
+
+NAMES = list(WEIGHTS)
+
+
+def _mean_row(rows: dict[str, tuple[float, float, float]]) -> tuple[float, float]:
+    values = np.array([r[:2] for r in rows.values()])
+    return float(np.nanmean(values[:, 0])), float(np.nanmean(values[:, 1]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -305,13 +606,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--questions", type=Path, default=None, help="question file (default: eval/questions.jsonl)")
     parser.add_argument(
-        "--max-false", type=float, default=0.05, help="out-of-fold false-abstention ceiling on the splits"
+        "--max-false", type=float, default=0.05, help="false-abstention ceiling on held-out sets (or folds)"
     )
     parser.add_argument(
-        "--C", default="1,3,10,30", dest="c", help="inverse L2 strengths to choose from by cross-validation"
+        "--procedure",
+        choices=("sets", "shuffled"),
+        default="sets",
+        help="how C, the weighting and the threshold are chosen: 'sets' (default) by leave-one-writer-set-out, "
+        "'shuffled' by the earlier shuffled k-fold",
     )
-    parser.add_argument("--folds", type=int, default=5, help="cross-validation folds")
-    parser.add_argument("--repeats", type=int, default=5, help="cross-validation repeats (reshuffled folds)")
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=0.0,
+        help="'sets': the held-out sets' false abstention counted as mean + MARGIN standard deviations across sets "
+        "(default 0: the mean; 1 keeps most new sets under the ceiling, not only the average one, at a large cost "
+        "in abstention)",
+    )
+    parser.add_argument(
+        "--team", default=",".join(TEAM_SETS), help="ID prefixes of the team's own questions: one writer set"
+    )
+    parser.add_argument(
+        "--C", default="0.3,1,3,10,30", dest="c", help="inverse L2 strengths to choose from by cross-validation"
+    )
+    parser.add_argument("--folds", type=int, default=5, help="shuffled cross-validation folds")
+    parser.add_argument("--repeats", type=int, default=5, help="shuffled cross-validation repeats (reshuffled folds)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first repeat's folds")
     parser.add_argument(
         "--features", type=Path, default=None, help="cache of the collected features (.npz): read if it exists"
@@ -322,72 +641,113 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         metavar="PREFIXES",
         help="also report transfer to the questions whose ID starts with one of these comma-separated prefixes "
-        "(e.g. a new blind set 'h'): fitted and cross-validated without them, then scored on them",
+        "(e.g. a new blind set 'm'): fitted and chosen without them by both procedures, then scored on them",
     )
     args = parser.parse_args(argv)
     splits = [part.strip() for part in args.split.split(",") if part.strip()]
     if "test" in splits:
         parser.error("fitting on the test split would make its figures meaningless; fit on dev")
     c_grid = [float(part) for part in args.c.split(",") if part.strip()]
+    team = tuple(part.strip() for part in args.team.split(",") if part.strip())
 
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):  # thousands of tiny fits: BLAS threads only fight each other (100x slower)
+        return _run(args, splits, c_grid, team)
+
+
+def _run(args, splits: list[str], c_grid: list[float], team: tuple[str, ...]) -> int:
     from rag.policy import AnswerPolicy
 
-    x, y, ids, groups = _features(splits, args.questions, args.features)
-    names = list(WEIGHTS)
+    x, y, ids, groups, _shapes = _features(splits, args.questions, args.features)
+    names = NAMES
+    sets = writer_sets(ids, team)
+    shuffled = _shuffled_procedure(c_grid, args.max_false, args.folds, args.repeats, args.seed)
+    by_sets = _set_procedure(c_grid, args.max_false, args.margin)
     prefixes = tuple(part.strip() for part in args.hold_out.split(",") if part.strip())
     if prefixes:
         mask = np.array([str(i).startswith(prefixes) for i in ids])
-        out = held_out(
-            x, y, groups, names, mask, c_grid, args.max_false, folds=args.folds, repeats=args.repeats, seed=args.seed
-        )
-        print(
-            f"held out {'/'.join(prefixes)} ({out.size} questions, {out.unanswerable} unanswerable): fitted without "
-            f"them (C {out.c:g}, threshold {out.threshold:.2f}) they get abstains {out.abstains:.3f}, false "
-            f"{out.false:.3f}, balanced log-loss {out.log_loss:.4f}\n"
-        )
+        if not mask.any() or mask.all():
+            raise SystemExit(f"--hold-out {args.hold_out!r} must select some of the questions, not all")
+        kept = [g for g, m in zip(sets, mask, strict=True) if not m]
+        print(f"held out {'/'.join(prefixes)} ({int(mask.sum())} questions, {int(y[mask].sum())} unanswerable), "
+              "fitted and chosen without them:")  # fmt: skip
+        for label, procedure in (("shuffled k-fold", shuffled), ("leave-one-set-out", by_sets)):
+            w, b, t = procedure(x[~mask], y[~mask], kept)
+            ((_, a, f),) = trade_off(scores_of(x[mask], w, b), y[mask], [t])
+            print(f"  {label:18s} threshold {t:.2f}: abstains {a:.3f}, false {f:.3f}")
+        print()
     policy = AnswerPolicy()
     old_w = np.array([getattr(policy, WEIGHTS[n]) for n in names])
     old = scores_of(x, old_w, policy.abstain_bias)
+    counts = ", ".join(f"{g} {sets.count(g)}" for g in dict.fromkeys(sets))
     print(
-        f"{len(y)} questions of split {args.split!r}: {int(y.sum())} unanswerable, {int(len(y) - y.sum())} answerable"
+        f"{len(y)} questions of split {args.split!r}: {int(y.sum())} unanswerable, {int(len(y) - y.sum())} answerable;"
+        f" writer sets: {counts}"
     )
 
     cv = cross_validate(
         x, y, groups, names, c_grid, args.max_false, folds=args.folds, repeats=args.repeats, seed=args.seed
     )
-    weights, bias = fit_weights(x, y, names, cv.c)
-    new = scores_of(x, weights, bias)
-    naive = pick_threshold(new, y, args.max_false)  # what picking in-sample would have chosen, for comparison
+    choice = choose_by_sets(x, y, sets, names, c_grid, args.max_false, margin=args.margin)
     print(
-        f"\nC chosen by {args.repeats}x{args.folds}-fold cross-validation (lowest out-of-fold balanced log-loss; "
-        f"each C's threshold: most abstention with out-of-fold false <= {args.max_false}):"
+        f"\nLeave-one-writer-set-out: each configuration fitted without one set and scored on it; means over sets "
+        f"(threshold: most abstention with false, mean + {args.margin:g} sd over sets, <= {args.max_false}):"
     )
-    for c, t, a, f, loss in cv.per_c:
-        chosen = "  <- chosen" if c == cv.c else ""
-        print(f"  C={c:<6g} log-loss {loss:.4f}, threshold {t:.2f}: abstains {a:.3f}, false {f:.3f}{chosen}")
-    print("Trade-off (abstains = share of unanswerable abstained on; false = share of answerable abstained on):")
+    for c, equal, drop, t, a, f, loss in choice.candidates:
+        mark = "  <- chosen" if (c, equal, drop) == (choice.c, choice.equal_sets, choice.drop) else ""
+        weighting = "sets equal   " if equal else "per question "
+        dropped = f"drop {','.join(drop)}" if drop else "all features"
+        print(f"  C={c:<5g} {weighting} {dropped:28s} log-loss {loss:.4f}, threshold {t:.2f}: abstains {a:.3f}, "
+              f"false {f:.3f}{mark}")  # fmt: skip
+    print(f"(shuffled {args.repeats}x{args.folds}-fold, the earlier procedure: C {cv.c:g}, threshold {cv.threshold:.2f},"
+          f" out of fold abstains {cv.abstains:.3f}, false {cv.false:.3f})")  # fmt: skip
+
+    print(f"\nPer held-out set at the chosen threshold {choice.threshold:.2f} (abstains / false):")
+    for g, (a, f) in per_set_rates(choice.scores, y, sets, choice.threshold).items():
+        print(f"  {g:5s} {a:.3f} / {f:.3f}")
+
+    _, folds = leave_one_set_out(x, y, sets, names, choice.c, equal_sets=choice.equal_sets, drop=choice.drop)
+    misfires = misfires_by_signal(x, y, sets, names, folds, choice.scores, choice.threshold)
+    print("Held-out false abstentions by their strongest signal (weights fitted without the question's set):")
+    for signal, per_set in misfires.items():
+        detail = ", ".join(f"{g} {n}" for g, n in per_set.items())
+        print(f"  {signal:20s} {sum(per_set.values()):3d}  ({detail})")
+
+    print("\nEach whole procedure run without one set (choosing C, weighting and threshold without it), then scored on "
+          "it: abstains / false (threshold)")  # fmt: skip
+    before, after = nested_by_set(x, y, sets, shuffled), nested_by_set(x, y, sets, by_sets)
+    for g in before:
+        (a0, f0, t0), (a1, f1, t1) = before[g], after[g]
+        print(f"  {g:5s} shuffled {a0:.3f} / {f0:.3f} ({t0:.2f})  ->  by sets {a1:.3f} / {f1:.3f} ({t1:.2f})")
+    (a0, f0), (a1, f1) = _mean_row(before), _mean_row(after)
+    print(f"  mean  shuffled {a0:.3f} / {f0:.3f}         ->  by sets {a1:.3f} / {f1:.3f}")
+
+    procedure = args.procedure
+    if procedure == "sets":
+        weights, bias = fit_chosen(x, y, sets, names, choice)
+        threshold = choice.threshold
+    else:
+        weights, bias = fit_weights(x, y, names, cv.c)
+        threshold = cv.threshold
+    new = scores_of(x, weights, bias)
+    print("\nTrade-off (abstains = share of unanswerable abstained on; false = share of answerable abstained on):")
     _curves(
         {
             "current policy, in-sample": (old, y),
             "refit, in-sample": (new, y),
-            "refit, out-of-fold": (cv.scores, cv.labels),
+            "shuffled out-of-fold": (cv.scores, cv.labels),
+            "leave-one-set-out": (choice.scores, y, sets),
         }
     )
     ((_, a_now, f_now),) = trade_off(old, y, [policy.abstain_threshold])
-    ((_, a_in, f_in),) = trade_off(new, y, [cv.threshold])
-    ((_, a_naive, f_naive),) = trade_off(cv.scores, cv.labels, [naive])
+    ((_, a_in, f_in),) = trade_off(new, y, [threshold])
     print(
         f"current policy (threshold {policy.abstain_threshold:.2f}), in-sample: abstains {a_now:.3f}, false {f_now:.3f}"
     )
-    print(
-        f"threshold picked in-sample would be {naive:.2f}: out of fold it abstains {a_naive:.3f}, false {f_naive:.3f}"
-    )
-    print(
-        f"chosen threshold {cv.threshold:.2f}: out of fold abstains {cv.abstains:.3f}, false {cv.false:.3f}; "
-        f"in-sample abstains {a_in:.3f}, false {f_in:.3f}"
-    )
+    print(f"chosen ({procedure}): threshold {threshold:.2f}, in-sample abstains {a_in:.3f}, false {f_in:.3f}")
     values = {WEIGHTS[n]: float(w) for n, w in zip(names, weights, strict=True)}
-    values |= {"abstain_bias": bias, "abstain_threshold": cv.threshold}
+    values |= {"abstain_bias": bias, "abstain_threshold": threshold}
     for field, value in values.items():
         print(f"RAG_ANSWER__{field.upper()}={value:.2f}")
     if args.write:

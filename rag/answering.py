@@ -311,6 +311,8 @@ def select_evidence(
             min_coverage=policy.list_min_coverage.get(shape, 0.0),
             own_names=unlabelled_names(snapshot, shortlist),
             prefer_named=shape in policy.named_sentence_shapes,
+            order=shortlist,
+            shape=shape,
         )
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]

@@ -99,7 +99,17 @@ def lexical_words(question: str) -> list[str]:
     them ranks an abstract for saying "we study" or "our results" rather than for its topic. All of its content
     words when nothing else is left (a question made only of such words)."""
     words = content_words(question)
-    return [w for w in words if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
+    topic = content_words(_THE_COLLECTION.sub(" ", question))
+    return [w for w in topic if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
+
+
+# A request pointing at the collection itself ("the papers in this set", "what do the abstracts here say"): its
+# words ("set", "here") are not words of the topic (a "data set" or "training set" still is).
+_THE_COLLECTION = re.compile(
+    r"\b(?:in|of|from|across)\s+(?:this|the|these|your|our)\s+(?:set|corpus|collection|index|database|list)\b|"
+    r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b",
+    re.I,
+)
 
 
 # How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
@@ -362,7 +372,9 @@ _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publi
 _SUMMARY = re.compile(
     r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
     r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
-    r"(?:papers|abstracts|corpus|works|collection)\s+(?:say|find|show|report|tell\s+us|conclude)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|\bwhat\s+is\s+known\s+about\b",
+    r"(?:papers|abstracts|corpus|works|collection)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
+    r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
+    r"\bwhat\s+is\s+known\s+about\b|\bwhat\s+(?:has|have)\s+(?:been\s+done|people\s+done)\s+(?:here\s+)?(?:on|about|in|for)\b",
     re.I,
 )
 _HOW_WHY = re.compile(

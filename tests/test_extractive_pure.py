@@ -25,7 +25,7 @@ from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile
 from rag.text import Span
 
-POLICY = AnswerPolicy()
+POLICY = AnswerPolicy(list_member_weights={})  # the single-score list cut (the membership model: test_membership)
 LIST_FLOOR, LIST_MARGIN, LIST_MAX = POLICY.list_floor, POLICY.list_margin, POLICY.list_max
 
 
@@ -81,7 +81,7 @@ def test_with_marker(sentence, number, expected):
 
 
 def test_plan_list_empty():
-    assert plan_list([]) == ExtractivePlan([], [], "list")
+    assert plan_list([], POLICY) == ExtractivePlan([], [], "list")
 
 
 def test_plan_list_one_sentence_per_abstract_within_margin():
@@ -91,63 +91,63 @@ def test_plan_list_one_sentence_per_abstract_within_margin():
         ev("b", 5, 0.9),
         ev("c", 7, 1.0 - LIST_MARGIN - 0.01),  # just outside the margin
     ]
-    plan = plan_list(evidence)
+    plan = plan_list(evidence, POLICY)
     assert plan.abstract_ids == ["a", "b"]
     assert [e.row for e in plan.sentences] == [1, 5]
 
 
 def test_plan_list_orders_by_score_then_row():
     evidence = [ev("b", 3, 0.9), ev("a", 9, 0.95), ev("c", 1, 0.9)]
-    assert plan_list(evidence).abstract_ids == ["a", "c", "b"]
+    assert plan_list(evidence, POLICY).abstract_ids == ["a", "c", "b"]
 
 
 def test_plan_list_floor_applies_when_above_margin_cut():
     evidence = [ev("a", 1, LIST_FLOOR + 0.1), ev("b", 2, LIST_FLOOR - 0.01)]
-    assert plan_list(evidence).abstract_ids == ["a"]
+    assert plan_list(evidence, POLICY).abstract_ids == ["a"]
 
 
 def test_plan_list_keeps_best_when_all_below_floor():
     evidence = [ev("a", 1, 0.2), ev("b", 2, 0.1)]
-    plan = plan_list(evidence)
+    plan = plan_list(evidence, POLICY)
     assert plan.abstract_ids == ["a"]
     assert [e.row for e in plan.sentences] == [1]
 
 
 def test_plan_list_caps_members():
     evidence = [ev(f"x{i}", i, 1.0) for i in range(LIST_MAX + 3)]
-    plan = plan_list(evidence)
+    plan = plan_list(evidence, POLICY)
     assert len(plan.abstract_ids) == LIST_MAX
     assert plan.abstract_ids == [f"x{i}" for i in range(LIST_MAX)]
 
 
 def test_plan_list_margin_boundary_is_inclusive():
     evidence = [ev("a", 1, 1.0), ev("b", 2, 1.0 - LIST_MARGIN)]
-    assert plan_list(evidence).abstract_ids == ["a", "b"]
+    assert plan_list(evidence, POLICY).abstract_ids == ["a", "b"]
 
 
 def test_plan_list_membership_ignores_the_role_bonus():
     # b's sentence on the topic is background (penalised for quoting), c's a weak contribution (boosted): b belongs
     evidence = [ev("a", 1, 1.0), ev("b", 5, 0.6, role="background", role_bonus=-0.3), ev("c", 9, 0.7, role_bonus=0.4)]
     assert membership_scores(evidence) == {"a": 1.0, "b": pytest.approx(0.9), "c": pytest.approx(0.3)}
-    assert plan_list(evidence).abstract_ids == ["a", "b"]
+    assert plan_list(evidence, POLICY).abstract_ids == ["a", "b"]
 
 
 def test_plan_list_coverage_keeps_out_papers_off_the_topic():
     evidence = [ev("a", 1, 1.0), ev("b", 2, 0.95), ev("c", 3, 0.9), ev("d", 4, 0.85)]
     coverage = {"a": 0.8, "b": 0.1, "c": 0.5}
-    assert plan_list(evidence, coverage=coverage, min_coverage=0.3).abstract_ids == ["a", "c"]
-    assert plan_list(evidence).abstract_ids == ["a", "b", "c", "d"]  # without coverage: the margin alone
+    assert plan_list(evidence, POLICY, coverage=coverage, min_coverage=0.3).abstract_ids == ["a", "c"]
+    assert plan_list(evidence, POLICY).abstract_ids == ["a", "b", "c", "d"]  # without coverage: the margin alone
 
 
 def test_plan_list_coverage_never_empties_the_list():
     evidence = [ev("a", 1, 1.0), ev("b", 2, 0.95), ev("c", 3, 0.9)]
-    assert plan_list(evidence, coverage={"c": 0.9}, min_coverage=0.3).abstract_ids == ["c"]
-    assert plan_list(evidence, coverage={}, min_coverage=0.3).abstract_ids == ["a"]
+    assert plan_list(evidence, POLICY, coverage={"c": 0.9}, min_coverage=0.3).abstract_ids == ["c"]
+    assert plan_list(evidence, POLICY, coverage={}, min_coverage=0.3).abstract_ids == ["a"]
 
 
 def test_plan_list_coverage_does_not_apply_to_named_members():
     evidence = [ev("a", 1, 1.0), ev("b", 2, 0.9)]
-    plan = plan_list(evidence, members=["b"], coverage={"a": 1.0, "b": 0.0}, min_coverage=0.3)
+    plan = plan_list(evidence, POLICY, members=["b"], coverage={"a": 1.0, "b": 0.0}, min_coverage=0.3)
     assert plan.abstract_ids == ["b"]
 
 
@@ -206,7 +206,7 @@ def test_render_empty_plan():
 
 
 def test_plan_list_then_render_round_trip():
-    plan = plan_list([ev("b", 2, 0.9, "Beta holds."), ev("a", 1, 1.0, "Alpha holds.")])
+    plan = plan_list([ev("b", 2, 0.9, "Beta holds."), ev("a", 1, 1.0, "Alpha holds.")], POLICY)
     assert render(plan, ABSTRACTS, as_list=True) == "- **FooNet**: Alpha holds [1].\n- **BarSet**: Beta holds [2]."
 
 
@@ -724,9 +724,10 @@ def test_a_paper_covering_the_topic_joins_though_its_best_sentence_trails():
     # b's best sentence trails a's by more than the margin, but b uses all the topic's words and a few of them.
     evidence = [ev("a", 0, 1.0), ev("b", 1, 1.0 - LIST_MARGIN - 0.05), ev("c", 2, 0.5)]
     coverage = {"a": 0.5, "b": 1.0, "c": 0.5}
-    policy = AnswerPolicy(list_coverage_weight=0.4)
+    policy = AnswerPolicy(list_coverage_weight=0.4, list_member_weights={})
     assert set(plan_list(evidence, policy, coverage=coverage).abstract_ids) == {"a", "b"}
-    assert plan_list(evidence, AnswerPolicy(list_coverage_weight=0.0), coverage=coverage).abstract_ids == ["a"]
+    without = AnswerPolicy(list_coverage_weight=0.0, list_member_weights={})
+    assert plan_list(evidence, without, coverage=coverage).abstract_ids == ["a"]
 
 
 def test_a_list_line_quotes_what_the_work_does_not_its_background():
@@ -879,17 +880,17 @@ def test_plan_list_with_finding_adds_the_result_sentence_in_reading_order():
         ev("a", 4, 0.3, "We show that toys help.", role="result"),
         ev("a", 2, 0.2, role="method"),
     ]
-    plan = plan_list(evidence, with_finding=True)
+    plan = plan_list(evidence, POLICY, with_finding=True)
     assert [e.row for e in plan.sentences] == [1, 4]
-    assert [e.row for e in plan_list(evidence).sentences] == [1]
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [1]
 
 
 def test_plan_list_with_finding_adds_nothing_when_the_line_is_a_result():
     evidence = [ev("a", 3, 0.9, "Toys win.", role="result"), ev("a", 5, 0.3, "Toys also win again.", role="result")]
-    assert [e.row for e in plan_list(evidence, with_finding=True).sentences] == [3]
+    assert [e.row for e in plan_list(evidence, POLICY, with_finding=True).sentences] == [3]
 
 
 def test_plan_list_with_finding_keeps_papers_without_results_to_their_line():
     evidence = [ev("a", 1, 0.9), ev("b", 1, 0.85), ev("b", 6, 0.1, "Toy B is faster.", role="result")]
-    plan = plan_list(evidence, with_finding=True)
+    plan = plan_list(evidence, POLICY, with_finding=True)
     assert [(e.abstract_id, e.row) for e in plan.sentences] == [("a", 1), ("b", 1), ("b", 6)]

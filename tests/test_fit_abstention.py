@@ -217,3 +217,152 @@ def test_holding_out_nothing_or_everything_is_an_error():
     for held in (np.zeros(len(y), dtype=bool), np.ones(len(y), dtype=bool)):
         with pytest.raises(ValueError):
             held_out(x, y, groups, ["unknown"], held, [10.0], 0.05)
+
+
+# --- leave one writer set out (made-up IDs and scores) ---
+
+
+def test_a_writer_set_is_the_ids_leading_letters_and_the_team_is_one_set():
+    from eval.fit_abstention import writer_set, writer_sets
+
+    assert writer_set("x012") == "x"
+    assert writer_set("zz7") == "zz"
+    assert writer_set("Y3") == "y"
+    assert writer_sets(["p1", "r22", "w3", "w4"], team=("p", "r")) == ["team", "team", "w", "w"]
+
+
+def test_set_weights_make_every_set_and_class_weigh_the_same():
+    from eval.fit_abstention import balanced_weights
+
+    labels = np.array([0, 0, 0, 1, 0, 1, 1, 1])
+    sets = ["a", "a", "a", "a", "b", "b", "b", "b"]
+    w = balanced_weights(labels, sets)
+    assert w.mean() == pytest.approx(1.0)
+    cells = {(g, k): w[(np.array(sets) == g) & (labels == k)].sum() for g in "ab" for k in (0, 1)}
+    assert len({round(v, 9) for v in cells.values()}) == 1  # four cells, one total each
+    plain = balanced_weights(labels)  # without sets: the classes only
+    assert plain[labels == 0].sum() == pytest.approx(plain[labels == 1].sum())
+
+
+def test_a_dropped_feature_keeps_weight_zero():
+    x = np.array([[0.0, 1.0], [0.1, 0.0], [1.0, 1.0], [0.9, 0.0]])
+    y = np.array([0, 0, 1, 1])
+    w, _ = fit_weights(x, y, ["unknown", "linked"], c=100.0, drop=("unknown",))
+    assert w[0] == 0.0
+
+
+def test_leave_one_set_out_scores_a_set_by_a_fit_that_never_saw_it(monkeypatch):
+    import eval.fit_abstention as fit
+
+    x = np.arange(9, dtype=float)[:, None]  # the row number, so a fake fit can see which rows it was given
+    y = np.array([0, 1, 0, 1, 0, 1, 0, 1, 0])
+    sets = ["a", "a", "a", "b", "b", "b", "c", "c", "c"]
+    seen: list[set[int]] = []
+
+    def fake_fit(features, labels, names, c, **_):  # a fake: records the rows and returns a zero model
+        seen.append({int(r) for r in features[:, 0]})
+        return np.zeros(features.shape[1]), 0.0
+
+    monkeypatch.setattr(fit, "fit_weights", fake_fit)
+    scores, folds = fit.leave_one_set_out(x, y, sets, ["unknown"], 1.0)
+    assert seen == [{3, 4, 5, 6, 7, 8}, {0, 1, 2, 6, 7, 8}, {0, 1, 2, 3, 4, 5}]
+    assert list(folds) == ["a", "b", "c"] and len(scores) == 9
+
+
+def test_per_set_rates_count_each_set_apart():
+    from eval.fit_abstention import per_set_rates
+
+    scores = np.array([0.9, 0.2, 0.8, 0.9, 0.1, 0.6])
+    labels = np.array([1, 0, 0, 1, 1, 0])
+    sets = ["a", "a", "a", "b", "b", "b"]
+    assert per_set_rates(scores, labels, sets, 0.7) == {"a": (1.0, 0.5), "b": (0.5, 0.0)}
+
+
+def test_the_set_threshold_keeps_the_mean_set_false_abstention_under_the_ceiling():
+    from eval.fit_abstention import pick_threshold_by_set, set_trade_off
+
+    # set a: its answerable questions score low; set b: one answerable question scores 0.7
+    scores = np.array([0.1, 0.2, 0.8, 0.9, 0.3, 0.7, 0.6, 0.95])
+    labels = np.array([0, 0, 1, 1, 0, 0, 1, 1])
+    sets = ["a"] * 4 + ["b"] * 4
+    t = pick_threshold_by_set(scores, labels, sets, max_false=0.0)
+    assert 0.7 < t <= 0.8  # above b's answerable 0.7: catches a's two and b's 0.95, not b's 0.6
+    assert set_trade_off(scores, labels, sets, [t]) == [(t, 0.75, 0.0)]
+    # a ceiling of 0.25 tolerates b's false abstention (mean over sets 0.25): 0.6 is caught too
+    loose = pick_threshold_by_set(scores, labels, sets, max_false=0.25)
+    assert 0.3 < loose <= 0.6
+
+
+def test_a_margin_counts_the_spread_of_false_abstention_across_sets():
+    from eval.fit_abstention import set_trade_off
+
+    scores = np.array([0.1, 0.9, 0.9, 0.9, 0.1, 0.9])
+    labels = np.array([0, 1, 0, 1, 0, 1])
+    sets = ["a", "a", "b", "b", "c", "c"]  # false abstention per set: 0, 1, 0
+    ((_, _, mean),) = set_trade_off(scores, labels, sets, [0.5])
+    ((_, _, bound),) = set_trade_off(scores, labels, sets, [0.5], margin=1.0)
+    assert mean == pytest.approx(1 / 3)
+    assert bound == pytest.approx(1 / 3 + np.std([0, 1, 0], ddof=1))
+
+
+def test_a_weight_that_flips_sign_or_swings_across_folds_is_unstable():
+    from eval.fit_abstention import unstable_features
+
+    folds = np.array(
+        [
+            [2.0, 0.5, 0.0, 0.0, 0.0],
+            [2.2, -0.4, 0.0, 0.0, 0.0],
+            [1.9, 0.6, 0.0, 3.0, 0.0],
+        ]
+    )
+    names = ["steady", "flips", "zero", "swings", "also_zero"]
+    assert unstable_features(folds, names) == ("flips", "swings")
+
+
+def test_choosing_by_sets_needs_three_sets_and_a_grid():
+    from eval.fit_abstention import choose_by_sets
+
+    x, y, _ = _separable()
+    with pytest.raises(ValueError, match="three"):
+        choose_by_sets(x, y, ["a", "b"] * (len(y) // 2), ["unknown"], [1.0], 0.05)
+    with pytest.raises(ValueError, match="empty"):
+        choose_by_sets(x, y, ["a", "b", "c", "d"] * (len(y) // 4), ["unknown"], [], 0.05)
+
+
+def test_on_separable_sets_the_set_choice_loses_nothing():
+    from eval.fit_abstention import choose_by_sets
+
+    x, y, _ = _separable()
+    sets = [f"s{i % 4}" for i in range(len(y))]
+    choice = choose_by_sets(x, y, sets, ["unknown"], [10.0, 100.0], 0.0)
+    assert (choice.abstains, choice.false) == (1.0, 0.0)
+    assert len(choice.candidates) >= 4  # two strengths x two weightings (a feature dropped only if unstable)
+
+
+def test_a_nested_run_never_shows_a_procedure_the_set_it_is_scored_on():
+    from eval.fit_abstention import nested_by_set
+
+    x = np.array([[0.0], [1.0], [0.0], [1.0], [0.0], [1.0]])
+    y = np.array([0, 1, 0, 1, 0, 1])
+    sets = ["a", "a", "b", "b", "c", "c"]
+    given: list[list[str]] = []
+
+    def fake_procedure(features, labels, kept):  # a fake: remembers the sets it was given, then a fixed model
+        given.append(sorted(set(kept)))
+        return np.array([4.0]), -2.0, 0.5
+
+    out = nested_by_set(x, y, sets, fake_procedure)
+    assert given == [["b", "c"], ["a", "c"], ["a", "b"]]
+    assert out == {"a": (1.0, 0.0, 0.5), "b": (1.0, 0.0, 0.5), "c": (1.0, 0.0, 0.5)}
+
+
+def test_held_out_false_abstentions_are_counted_under_their_strongest_signal():
+    from eval.fit_abstention import misfires_by_signal
+
+    x = np.array([[1.0, 0.2], [0.1, 1.0], [1.0, 1.0], [0.0, 0.0]])
+    y = np.array([0, 0, 1, 0])
+    sets = ["a", "b", "b", "a"]
+    folds = {"a": np.array([3.0, 1.0]), "b": np.array([1.0, 2.0])}
+    scores = np.array([0.9, 0.8, 0.99, 0.1])  # the last answerable question is answered
+    found = misfires_by_signal(x, y, sets, ["one", "two"], folds, scores, 0.5)
+    assert found == {"one": {"a": 1}, "two": {"b": 1}}

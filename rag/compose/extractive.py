@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from rag import membership
 from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
+from rag.membership import paper_features
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, term_occurs
 from rag.roles import names_contribution, states_evaluation, states_finding, states_shortcoming
@@ -31,6 +33,8 @@ class ExtractivePlan:
     # the sentences quoted (none: "—")
     lead: str = ""  # text before the quoted sentences ("Yes — ...")
     columns: list[str] = field(default_factory=list)  # table: the aspects' headers (default: ASPECTS)
+    # list plans: each candidate paper's membership features (rag.membership.paper_features), for fitting
+    candidates: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def with_marker(sentence: str, number: int) -> str:
@@ -284,6 +288,8 @@ def plan_list(
     min_coverage: float = 0.0,
     own_names: Mapping[str, str] | None = None,
     prefer_named: bool = False,
+    order: Sequence[str] = (),
+    shape: str = "",
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -300,7 +306,10 @@ def plan_list(
     own_names), for papers whose label does not show it: a line that does not name the work quotes, as that other
     sentence, the paper's best one naming it, so every line says which work it is. ``prefer_named``: otherwise that
     sentence is first one giving a name to what the work introduces, when the paper has one (see has_role,
-    "named"). ``with_finding``: each line also quotes the paper's finding (see finding_of) when it has none."""
+    "named"). ``with_finding``: each line also quotes the paper's finding (see finding_of) when it has none.
+    With ``policy.list_member_weights`` set, the papers other than ``members`` are chosen by the membership model
+    instead of the margin and coverage cuts (rag.membership: several features per paper, ``order`` the retrieval
+    ranking, ``shape`` the question's shape); the plan keeps each candidate's features either way."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -321,11 +330,18 @@ def plan_list(
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
 
-    chosen = [e for e in ranked if member_score[e.abstract_id] >= cutoff and covered(e.abstract_id)]
-    chosen = chosen[: policy.list_max] or ranked[:1]
+    features = paper_features(evidence, coverage, order, shape, policy.list_member_candidates)
+    if policy.list_member_weights:
+        weights, bias = policy.list_member_weights, policy.list_member_bias
+        kept = set(membership.members(features, weights, bias, policy.list_member_cut, policy.list_max))
+        chosen = [e for e in ranked if e.abstract_id in kept] or ranked[:1]
+    else:
+        chosen = [e for e in ranked if member_score[e.abstract_id] >= cutoff and covered(e.abstract_id)]
+        chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
+    plan = _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
+    return replace(plan, candidates=features)
 
 
 def membership_scores(
