@@ -640,8 +640,8 @@ def _topic_matched(
     prof: QuestionProfile, snapshot: IndexSnapshot, answer_ids: Sequence[str], linking: Linking
 ) -> float:
     """The idf mass of the topic words (no compound next to its parts) and linked names that the best paper holds (the
-    papers of a summary), in units of the largest idf (rag.abstain.matched_mass); for list, summary and yes/no
-    questions, 0.0 otherwise."""
+    papers of a summary), in units of the largest idf (rag.abstain.matched_mass), and at least the share of them it
+    holds; for list, summary and yes/no questions, 0.0 otherwise."""
     if not answer_ids or prof.shape not in LIST_SHAPES:
         return 0.0
     pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
@@ -653,8 +653,12 @@ def _topic_matched(
         [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     )
     present, doc_freq = topic_presence(snapshot, topic, among=pool) if topic else ({}, {})
+    held = set().union(named, *present.values())
     weights = idf_weights([w for w in topic if doc_freq.get(w)] + list(named), doc_freq | named, n_docs)
-    return matched_mass(weights, set().union(named, *present.values()), largest_idf(n_docs))
+    # a short topic the best paper holds whole ("a new benchmark") is matched however common its words are
+    asked = len(topic) + len({link.name.surface for link in linking.links})
+    share = (sum(w in held for w in topic) + len(named)) / asked if asked else 0.0
+    return max(matched_mass(weights, held, largest_idf(n_docs)), share)
 
 
 def _surfaces(text: str) -> dict[str, str]:
