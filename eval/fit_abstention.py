@@ -47,7 +47,7 @@ NON_NEGATIVE = frozenset(
     {
         "unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase", "topic_unknown_list",
         "garbled", "similarity_list", "names_missing", "value", "slot", "topic_rare_list",
-        "topic_rare_terse",
+        "topic_rare_terse", "type",
     }
 )  # fmt: skip
 POLICY_FILE = Path(__file__).resolve().parents[1] / "rag" / "policy.py"

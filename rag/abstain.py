@@ -11,6 +11,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   known one: "electricaty"), kept apart from topic_unknown so a typo is not read as an absent topic;
 - a list, summary or yes/no question whose best evidence sentence is far from the question (similarity_list);
 - a question asking for names (which datasets, models…) where no quoted sentence names anything new;
+- a question asking for a duration, a licence, named hardware or a value, where the answering abstract states none
+  (rag.question.answer_type: the expected answer type from the question's wh-phrase and head noun);
 - a question asking for a value or for names, where no sentence of the answering abstract that holds such an answer
   (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
   slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A);
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.policy import AnswerPolicy
@@ -59,6 +61,7 @@ class AbstentionSignals:
     topic_rare_missing: float = 0.0  # idf- and English-rarity-weighted share of topic words the best paper lacks
     terse: bool = False  # a keyword query ("optical flow kitti"): its words are all topic, like a list's
     topic_matched: float = 0.0  # idf mass of the topic words the best paper holds, in units of the largest idf
+    type_missing: bool = False  # a duration, licence, hardware or value is asked for and the abstract states none
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,7 @@ WEIGHTS = {
     "topic_rare_list": "w_topic_rare_missing_list",
     "topic_rare_terse": "w_topic_rare_missing_terse",
     "topic_matched": "w_topic_matched",
+    "type": "w_type_missing",
 }
 
 
@@ -127,6 +131,7 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         else 0.0,
         # what a topic's best paper does share with the question, however much else the question says in plain words
         "topic_matched": signals.topic_matched if signals.shape in LIST_SHAPES else 0.0,
+        "type": float(signals.type_missing),
     }
 
 
@@ -154,15 +159,24 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return f"No abstract mentions {_quoted(signals.unknown_names)}."
     if top == "missing" and signals.missing_names:
         return f"The abstracts that answer do not mention {_quoted(signals.missing_names)}."
-    if top in ("number", "value", "slot"):
+    if top in ("number", "value") or (top == "slot" and signals.shape == "number"):
         return "No abstract states the number asked for."
+    if top in ("slot", "type"):
+        return "The most relevant abstract does not state what the question asks for."
     if top == "focus":
         return "The most relevant abstract does not mention what the question asks about."
     if top == "names_missing":
         return "The most relevant abstract does not name what the question asks for."
     if top == "phrase":
         return "The abstracts that match do not state what the question asks about."
-    if top in ("topic", "topic_unknown", "topic_unknown_list", "similarity_list", "topic_rare_list", "topic_rare_terse"):
+    if top in (
+        "topic",
+        "topic_unknown",
+        "topic_unknown_list",
+        "similarity_list",
+        "topic_rare_list",
+        "topic_rare_terse",
+    ):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
 
@@ -217,7 +231,7 @@ def mistyped_stems(
     return found
 
 
-_NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.]\w+)*)")
+_NAME_TOKEN = re.compile(r"(?<![\w-])([A-Za-z0-9]\w*(?:[-.&]\w+)*)")  # "Who&When" is one name
 
 
 _COUNT_WORDS = {w: n for w, n in NUMBER_WORDS.items() if n <= 12 and w != "dozen"}  # "two" .. "twelve"
@@ -234,11 +248,14 @@ def names_counted(question: str) -> int:
     return int(token) if token.isdigit() else _COUNT_WORDS[token]
 
 
-def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 1) -> bool:
+def names_new(
+    sentences: Iterable[str], asked: Collection[str], at_least: int = 1, accept: Callable[[str], bool] | None = None
+) -> bool:
     """Whether any sentence names something (CamelCase, ALLCAPS, letters with digits) that is not among ``asked``
     (the question's own names, lower case) nor a part of one: what a "which datasets / models …" answer has to
     quote. A token opening with a digit ("4-model", "3D") is a quantity, not a name. ``at_least``: how many
-    different names there must be (a question asking for "the six datasets" is not answered by one name)."""
+    different names there must be (a question asking for "the six datasets" is not answered by one name).
+    ``accept``: which names are of the kind asked for (rag.question.looks_like_model_name for "which LLM …")."""
     from rag.lexicon import is_name_like
 
     parts = {part for name in asked for part in re.split(r"[-.]", name) if part}  # "MMDG" of "mmdg-bench"
@@ -247,6 +264,7 @@ def names_new(sentences: Iterable[str], asked: Collection[str], at_least: int = 
         for sentence in sentences
         for token in (m.group(1) for m in _NAME_TOKEN.finditer(sentence))
         if is_name_like(token) and not token[0].isdigit() and token.lower() not in asked and token.lower() not in parts
+        and (accept is None or accept(token))
     }
     return len(found) >= at_least
 
@@ -255,16 +273,17 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'\u2019.,][A-Za-z0-9]+)*%?")
 _NUMERIC = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?(?:%|[KMB])?$|^\d+(?:\.\d+)?[x×]$")
 
 
-def number_near(sentence: str, stems: Collection[str], *, stated: Collection[str] = (), window: int = 5) -> bool:
+def number_near(
+    sentence: str, stems: Collection[str], *, stated: Collection[str] = (), window: int = 5, count_words: bool = False
+) -> bool:
     """Whether the sentence states a number within ``window`` words of one of ``stems`` (content-word stems of what
-    is counted or measured): "1,920 CRISPR screens" for "screen", "an accuracy of 81.2%" for "accuraci". A number
-    the question itself states (``stated``, normalised) does not count."""
+    is counted or measured): "1,920 CRISPR screens" for "screen", "an accuracy of 81.2%" for "accuraci", "seven
+    models" (``count_words``: for a question asking how many) and "a 310-prompt benchmark" for "model" and "prompt".
+    A number the question itself states (``stated``, normalised) does not count."""
     from rag.text import content_words, normalize_number
 
     tokens = _TOKEN.findall(sentence)
-    numbers = [
-        i for i, t in enumerate(tokens) if _NUMERIC.match(t) and normalize_number(t.rstrip("x×")) not in stated
-    ]
+    numbers = [i for i, t in enumerate(tokens) if _is_value_token(t, stated, normalize_number, count_words)]
     if not numbers or not stems:
         return False
     near = [i for i, t in enumerate(tokens) if any(s in stems for s in content_words(t))]
@@ -322,14 +341,58 @@ def without_compounds(words: Sequence[str]) -> list[str]:
     return [w for w in dict.fromkeys(words) if "-" not in w or not all(covered(p) for p in w.split("-"))]
 
 
-def slot_missing(sentences: Iterable[str], weights: Mapping[str, float], holds_answer) -> float:
+def slot_missing(
+    sentences: Iterable[str],
+    weights: Mapping[str, float],
+    holds_answer: Callable[[str], bool],
+    present: Callable[[str], Collection[str]] | None = None,
+) -> float:
     """1 - the best weighted share of the detail words (``weights``) that one sentence holding an answer
     (``holds_answer(sentence)``: a number, a name) also holds; 1.0 when no sentence holds an answer, 0.0 when
-    nothing weighs. The answer to "what accuracy on B" is a number said of B, not any number of the abstract."""
+    nothing weighs. The answer to "what accuracy on B" is a number said of B, not any number of the abstract.
+    ``present(sentence)``: the keys of ``weights`` the sentence holds (its content-word stems when not given; a
+    caller adds other anchors, such as a name or a number the question states)."""
     from rag.text import content_words
 
     if sum(weights.values()) <= 0:
         return 0.0
-    missing = (weighted_missing(weights, set(content_words(s))) for s in sentences if holds_answer(s))
+    present = present or (lambda s: set(content_words(s)))
+    missing = (weighted_missing(weights, set(present(s))) for s in sentences if holds_answer(s))
     return min(missing, default=1.0)
 
+
+_COUNT_WORD = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
+    re.I,
+)
+
+
+_COUNT_TOKEN = re.compile(r"^\d[\d,]*-[a-z]{3,}$")  # "310-prompt": a count joined to what it counts
+
+
+def _is_value_token(token: str, stated: Collection[str], normalize_number, count_words: bool = False) -> bool:
+    """A token stating a value: a number ("0.855", "45.9%", "3x"), a count joined to its noun ("310-prompt") or,
+    with ``count_words``, a number word ("seven"), unless the question states that number."""
+    if _COUNT_WORD.fullmatch(token):
+        return count_words
+    if _COUNT_TOKEN.match(token):
+        return normalize_number(token.split("-")[0]) not in stated
+    return bool(_NUMERIC.match(token)) and normalize_number(token.rstrip("x×")) not in stated
+
+
+def stated_values(text: str) -> set[str]:
+    """The numbers the text states as words of their own ("0.855", "45.9%", "6,289", "12"), normalised; not the
+    digits of a name, a formula or a compound ("3D", "1B-scale", "GPT-4", "SE(3)")."""
+    from rag.text import normalize_number
+
+    text = re.sub(r"(?<=\w)\([\d.,]+\)", "", text)  # "SE(3)", "O(n)": part of a name or formula
+    return {normalize_number(t.rstrip("x×")) for t in _TOKEN.findall(text) if _NUMERIC.match(t)}
+
+
+def values_in(sentence: str, stated: Collection[str] = (), count_words: bool = False) -> bool:
+    """Whether the sentence states a value: a number standing as a word of its own ("0.855", "45.9%", "1,920",
+    "3x", "310-prompt"), not inside a name ("Qwen2.5-7B", "GPT-4"), nor one the question states (``stated``,
+    normalised); or, with ``count_words`` (a question asking how many), a number written as a word ("six")."""
+    from rag.text import normalize_number
+
+    return any(_is_value_token(t, stated, normalize_number, count_words) for t in _TOKEN.findall(sentence))

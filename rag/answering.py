@@ -9,6 +9,7 @@ as LlamaIndex components (a retriever, two node postprocessors, a response synth
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -31,6 +32,8 @@ from rag.abstain import (
     names_new,
     number_near,
     slot_missing,
+    stated_values,
+    values_in,
     weighted_missing,
     without_compounds,
 )
@@ -67,9 +70,14 @@ from rag.lexicon import (
 )
 from rag.policy import AnswerPolicy
 from rag.question import (
+    ANSWER_CATEGORY_STEMS,
+    QUANTITY_STEMS,
     QuestionProfile,
+    answer_type,
     asked_phrase,
     asks_count,
+    asks_kind_of,
+    asks_model,
     asks_quantity,
     clauses,
     compare_aspect,
@@ -78,7 +86,9 @@ from rag.question import (
     fix_shape_words,
     in_examples,
     is_more_request,
+    looks_like_model_name,
     profile,
+    states_answer_type,
     states_unit,
     term_occurs,
     unit_asked,
@@ -372,6 +382,7 @@ def decide_abstention(
             topic_unknown=0.0,
             topic_garbled=0.0,
             names_missing=False,
+            type_missing=False,  # a word-by-word gloss misreads the wh-phrase
             number_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
         )
     if unmatched:
@@ -503,9 +514,17 @@ def _signals(
     )
     answer_text = " ".join(snapshot.abstracts[a].text for a in answer_ids[:1]).lower()
     focus_missing = 0.0
-    if prof.focus_words and answer_ids and prof.kind in ("number", "name"):
+    # what is counted or named; a word naming the answer's category ("which base model", "what QA datasets") is
+    # answered by instances, and one written inside a name of the abstract ("multihop" in "2WikiMultihopQA") is there
+    # likewise a generic quantity ("what size range", "the number of"): a number with its unit answers it ("1.7B to 70B
+    # parameters"), not the word
+    generic = ANSWER_CATEGORY_STEMS if prof.kind == "name" else QUANTITY_STEMS
+    focus = [w for w in prof.focus_words if w not in generic]
+    if focus and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))
-        focus_missing = sum(w not in words for w in prof.focus_words) / len(prof.focus_words)
+        cased = snapshot.abstracts[answer_ids[0]].text
+        name_text = " ".join(t.lower() for t in re.findall(r"[A-Za-z0-9][\w.-]*\w", cased) if is_name_like(t))
+        focus_missing = sum(w not in words and w.replace("-", "") not in name_text for w in focus) / len(focus)
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
         topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
@@ -523,17 +542,24 @@ def _signals(
     # a number the question itself states ("of the 6,289 pairs, how many …") is not an answer to it
     stated = numbers_in(prof.text)
     number_missing = prof.kind == "number" and not any(
-        e.has_number and bool(numbers_in(e.text) - stated) and (not prof.focus_words or e.focus_share >= 0.5)
+        e.has_number and bool(numbers_in(e.text) - stated) and (not focus or _share(focus, e.text) >= 0.5)
         for e in plan.sentences
     )
     # the kind of thing asked: a value (a count, a measured score) is a number next to what is counted or measured
     measure = value_asked(prof.text, prof.kind)
     value_missing = False
     if measure is not None and answer_ids:
-        anchors = set(prof.focus_words) | set(content_words(measure))
+        anchors = set(focus) | set(content_words(measure))
+        if measure and _GENERIC_MEASURE.fullmatch(measure) and set(focus) <= set(content_words(measure)):
+            # "what score does the strongest system reach": an abstract writes "the strongest system reaches 0.85",
+            # so the detail words anchor the number as well as the generic measure
+            names = {w for link in linking.links for w in content_words(link.mention)}
+            anchors |= {w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS and w not in names}
         quoted = [e.text for e in plan.sentences if e.abstract_id in answer_set]
         value_missing = (
-            not any(number_near(t, anchors, stated=stated) for t in quoted) if anchors else number_missing
+            not any(number_near(t, anchors, stated=stated, count_words=prof.asks_count) for t in quoted)
+            if anchors
+            else number_missing
         )
     unit = unit_asked(prof.text) if prof.kind == "number" else None
     if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
@@ -567,14 +593,30 @@ def _signals(
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
         phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
     asked = {t.lower() for t in prof.specific_terms}
-    # "which five backbones …": at least two of them named (an abstract saying "five backbones" names none)
-    counted = min(names_counted(prof.text), 2)
-    names_missing = bool((prof.wants_names or counted) and answer_ids) and not names_new(
-        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted)
+    expected = _expected_answer(prof)
+    # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
+    # of model …"); "which five backbones …": at least two of them named (an abstract saying "five backbones" names
+    # none)
+    wants_names = expected == "name" or (
+        prof.wants_names
+        and expected is None
+        and not asks_kind_of(prof.text)
+        and bool(_WH_LEAD.match(prof.text) or _POLAR_LEAD.match(prof.text))
+    )
+    counted = min(names_counted(prof.text), 2) if wants_names else 0
+    accept = looks_like_model_name if wants_names and asks_model(prof.text) else None  # "which LLM": a model's name
+    names_missing = bool(wants_names and answer_ids) and not names_new(
+        (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted), accept=accept
     )
     slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
+    type_missing = False
+    if expected is not None and expected != "name" and answer_ids:
+        slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, expected)
+    elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
+        slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
     return AbstentionSignals(
         topic_matched=_topic_matched(prof, snapshot, answer_ids, linking),
+        type_missing=type_missing,
         slot_missing=slot,
         topic_rare_missing=rare_missing,
         terse=prof.terse,
@@ -619,20 +661,6 @@ def _answer_slot_signals(
         surfaces = _surfaces(prof.text)
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
-    if prof.shape not in LIST_SHAPES and prof.shape != "compare" and details:
-        stated = numbers_in(prof.text)
-        wants_value = prof.kind == "number" or value_asked(prof.text, prof.kind) is not None
-        if wants_value or prof.wants_names:
-            asked = {t.lower() for t in prof.specific_terms}
-            _, doc_freq = topic_presence(snapshot, details)
-
-            def holds_answer(sentence: str) -> bool:
-                return (wants_value and bool(numbers_in(sentence) - stated)) or (
-                    prof.wants_names and names_new([sentence], asked)
-                )
-
-            sentences = snapshot.abstracts[answer_ids[0]].sentence_texts()
-            slot = slot_missing(sentences, idf_weights(details, doc_freq, n_docs), holds_answer)
     return slot, rare
 
 
@@ -659,6 +687,95 @@ def _topic_matched(
     asked = len(topic) + len({link.name.surface for link in linking.links})
     share = (sum(w in held for w in topic) + len(named)) / asked if asked else 0.0
     return max(matched_mass(weights, held, largest_idf(n_docs)), share)
+
+
+# measures that name no quantity of their own: the thing measured says what the number is about
+_GENERIC_MEASURE = re.compile(r"scores?|rates?|gains?|improvements?|percentage|ratio|margin|error", re.I)
+
+# a question opening with what/which/where (after a few words at most: "In FooNet, which …"), not a how/why one nor
+# a description in which "which" joins a clause ("figuring out which person …")
+_WH_LEAD = re.compile(
+    r"^\W*(?:(?:[\w'&-]+\s+){0,5}?[\w'&-]+,\s+|(?:and|in|on|under|for|with|at|from|by|to)\s+)?(?:what|which|where)\b",
+    re.I,
+)
+
+
+_POLAR_LEAD = re.compile(r"^\W*(?:do|does|did|is|are|was|were|has|have|had)\b", re.I)
+
+
+def _share(words: Sequence[str], sentence: str) -> float:
+    """The share of ``words`` (content-word stems) the sentence holds."""
+    held = set(content_words(sentence))
+    return sum(w in held for w in words) / len(words) if words else 0.0
+
+
+def _expected_answer(prof: QuestionProfile) -> str | None:
+    """The expected answer type of a single-paper detail question (rag.question.answer_type); None for lists,
+    summaries, yes/no questions and comparisons, whose answers are papers."""
+    if prof.shape in LIST_SHAPES or prof.shape == "compare":
+        return None
+    return answer_type(prof.text, prof.kind)
+
+
+def _is_subject(mention: str, label: str) -> bool:
+    """Whether a linked mention names the answering paper itself ("Arena-T2I Hard" of the paper labelled
+    "Arena-T2I"), rather than a benchmark, model or baseline the question qualifies its detail with."""
+    mention, label = mention.lower(), label.lower()
+    return bool(label) and (label in mention or mention in label)
+
+
+def _typed_slot(
+    prof: QuestionProfile, snapshot: IndexSnapshot, answer_id: str, linking: Linking, expected: str
+) -> tuple[float, bool]:
+    """(slot_missing, type_missing) for a detail question whose answer is of the ``expected`` type: whether one
+    sentence of the answering abstract holds a candidate of that type (a value the question does not state, a
+    duration, a licence, named hardware, a name the question does not give) next to the asked detail words (its
+    content words, idf-weighted; the names it qualifies the detail with, "on BenchB", "with ModelM"; the numbers it
+    states, "which system reaches 0.855"), and whether the abstract holds a candidate of that type at all."""
+    abstract = snapshot.abstracts[answer_id]
+    sentences = abstract.sentence_texts()
+    stated = numbers_in(prof.text)
+    asked = {t.lower() for t in prof.specific_terms}
+
+    def holds_answer(sentence: str) -> bool:
+        if expected == "value":
+            return values_in(sentence, stated, count_words=prof.asks_count)
+        if expected == "name":
+            return names_new([sentence], asked, accept=looks_like_model_name if asks_model(prof.text) else None)
+        return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]
+
+    type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)
+    # a number the question states points at its sentence ("which system reaches 0.855"): the answer is said there
+    pointing = stated_values(prof.text)
+    pointed = [t for t in sentences if stated_values(t) & pointing]
+    if pointed and not any(holds_answer(t) for t in pointed):
+        type_missing = True
+    names = {w for link in linking.links for w in content_words(link.mention)}
+    details = [
+        w for w in dict.fromkeys(prof.topic_words)
+        if not w.isdigit() and w not in GENERIC_STEMS and w not in names
+        and not (expected == "name" and w in ANSWER_CATEGORY_STEMS)
+    ]  # fmt: skip
+    qualifiers = [link.mention.lower() for link in linking.links if not _is_subject(link.mention, abstract.label)]
+    n_docs = len(snapshot.abstracts)
+    top = math.log1p((n_docs + 0.5) / 0.5)
+    _, doc_freq = topic_presence(snapshot, details)
+    weights = idf_weights(details, doc_freq, n_docs) if details else {}
+    weights.update({f"name:{q}": top for q in qualifiers})
+    weights.update({f"number:{n}": top for n in pointing})
+
+    def present(sentence: str) -> set[str]:
+        lowered = sentence.lower()
+        # a detail word written inside a name of the sentence ("multihop" in "2WikiMultihopQA") is there
+        inside = " ".join(t.lower() for t in re.findall(r"[A-Za-z0-9][\w.&-]*\w", sentence) if is_name_like(t))
+        return (
+            set(content_words(sentence))
+            | {w for w in details if w.replace("-", "") in inside}
+            | {f"name:{q}" for q in qualifiers if term_occurs(q, lowered)}
+            | {f"number:{n}" for n in stated_values(sentence) & pointing}
+        )
+
+    return slot_missing(sentences, weights, holds_answer, present), type_missing
 
 
 def _surfaces(text: str) -> dict[str, str]:
@@ -989,7 +1106,7 @@ def prepare_question(
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
         stems = snapshot.lexicon.stems
-        glossed_text = None if translated else gloss(standalone, known=stems.__contains__)
+        glossed_text = None if translated else gloss(standalone, known=stems.__contains__, rare_zipf=policy.gloss_rare_zipf)
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")

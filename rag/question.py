@@ -192,6 +192,8 @@ def classify(question: str) -> Kind:
         match = pattern.search(question)
         if match and kind == "number" and _DECIDES.search(question[: match.start()]):
             continue  # "How does X decide how many bits …": how it decides, not a count
+        if match and kind == "number" and _DEGREE.match(question, match.start()):
+            continue  # "how much does precision matter": a degree
         if match:
             cues.append((match.start(), priority, kind))
     return min(cues)[2] if cues else "general"
@@ -204,7 +206,16 @@ _DECIDES = re.compile(
     r"estimat(?:e|es|ed|ing)|allocat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|learn(?:s|ed|ing)?|know(?:s|ing)?|"
     # "theory on how much data you need …", "a study of how many …": the topic, not a question for a number
     r"(?:theory|work|paper|study|studies|research|analysis|results?)\s+(?:on|about|of|into)|"
-    r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing))\s+$",
+    r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing)"
+    # an indirect question after a preposition or an auxiliary: "reasons tied to how long they live", "does how
+    # much X overlaps predict …", "whether how many …"
+    r"|to|on|of|about|into|upon|from|whether|if|does|do|did)\s+$",
+    re.I,
+)
+# "how much does X matter / help …": a degree, not a number
+_DEGREE = re.compile(
+    r"\bhow\s+much\s+(?:does|do|did|can|could|will|would|should)\s+(?:[\w'-]+\s+){1,6}?"
+    r"(?:matter|help|hurt|affect|influence|contribute|change|depend|improve|benefit)\b",
     re.I,
 )
 # A quantity named by a noun in a keyword query or a comparison's aspect: "FooBench size", "number of prompts".
@@ -352,7 +363,10 @@ _COMPARE = re.compile(
     r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|^\s*both\b(?=.*\beach\b)|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
     r"\b(?:difference|differences|similarit\w+|relationship)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b|"
     # "how does FooNet relate to BarNet": two names (not "how does the gap relate to model size")
-    r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])",
+    r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])|"
+    # "how are X and Y different", "what do X and Y have in common", "what separates X from Y"
+    r"\bhow\s+(?:is|are)\s+[^?]+?\s+(?:different|alike|similar)\b|\bwhat\s+(?:do|does)\s+[^?]+\s+have\s+in\s+common\b|"
+    r"\b(?:what|which)\s+(?:separates|distinguishes|sets)\s+[^?]+?\s+(?:apart\s+)?from\b",
     re.I,
 )
 _YES_NO = re.compile(
@@ -630,38 +644,74 @@ _COMPARE_TAIL = re.compile(
 )
 
 
+# The works of a comparison, read from its own grammar before any other cue: "How does X compare to Y", "what
+# separates X from Y" (one work, then the other); "How do X and Y compare in …", "what do X and Y have in common"
+# (the works together, before the comparing verb); "X and Y both …. How do they differ?" (the works of a first
+# sentence, which a later one refers to). A sentence may come first ("Both are benchmarks. How does X …").
+_SENTENCE_START = r"(?:^|(?<=[.?!;:])\s+)\s*"
+_ONE_TO_OTHER = re.compile(
+    _SENTENCE_START + r"(?:(?:how|in\s+what\s+ways?)\s+(?:does|do|is|are|did)\s+(.+?)\s+(?:(?:differ|compare|contrast|"
+    r"relate[sd]?|stack\s+up)\s+(?:from|to|with|against)|(?:different|distinct)\s+from)|(?:what|which)\s+(?:separates|"
+    r"distinguishes|sets)\s+(.+?)\s+(?:apart\s+)?from)\s+(.+)$",
+    re.I,
+)
+_PAIR_THEN_VERB = re.compile(
+    _SENTENCE_START + r"(?:how|what|where|in\s+what\s+ways?)\s+(?:does|do|is|are|did)\s+(.+?\s+(?:and|vs\.?|versus)\s+.+?)"
+    r"\s+(?:differ|compare|contrast|relate|different|alike|similar|have\s+in\s+common)\b",
+    re.I,
+)
+_PAIR_BOTH = re.compile(r"^\s*(.+?\s+and\s+.+?)\s+(?:(?:are|were|do|did|can|have)\s+)?both\b", re.I)
+_REFERS_BACK = re.compile(r"^(?:they|them|their|these|those|the\s+two|both|each|it)\b", re.I)
+
+
 def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
     body = _COMPARE_LEAD.sub("", question, count=1)
-    how = re.match(
-        r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|relate[sd]?)\s+(?:from|to|with)\s+(.+)$", body, re.I
-    )
-    both = re.match(r"^\s*how\s+(?:does|do|is|are)\s+(.+?)\s+(?:differ|compare|contrast)\b", body, re.I)
-    if how:  # "How does X differ from Y": exactly two works, whatever words each is described with
-        first, second = how.group(1), re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", how.group(2), maxsplit=1)[0]
+    pair = _PAIR_THEN_VERB.search(question)
+    if pair and _REFERS_BACK.match(pair.group(1)):
+        pair = None  # "how do their goals and techniques differ": the works are named elsewhere
+    if not pair and (lead := _PAIR_BOTH.match(question)) and not _REFERS_BACK.match(lead.group(1)):
+        pair = lead  # "X and Y both target agents. How do they differ?"
+    if one_to_other := _ONE_TO_OTHER.search(question):  # "How does X differ from Y": exactly two works
+        first, second = one_to_other.group(1) or one_to_other.group(2), one_to_other.group(3)
+        second = re.split(_WORKS_END, second, maxsplit=1)[0]
         second = _ASPECT_AFTER_COMMA.sub("", _ASPECT_AFTER.split(second, maxsplit=1)[0])
-        parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, second)]
+        parts = [_COMPARE_TAIL.sub("", part).strip(" ?.,;:") for part in (first, _name_then_aspect(second))]
         parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
-        names = specific_terms(question)
+        names = specific_terms(question)  # whatever words each is described with, when it holds a name
         if all(parts) and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts):
             return parts
         body = f"{first} and {second}"
-    elif both:  # "How do X and Y differ in …": the works are before the verb
-        body = both.group(1)
+    elif pair:  # "How do X and Y differ in …": the works are before the verb
+        body = pair.group(1)
     # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
-    body = re.split(r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$", body, maxsplit=1)[0]
+    body = re.split(_WORKS_END, body, maxsplit=1)[0]
     # "X with Y in terms of what data each provides and how": the aspect, whatever its words, follows the works
     body = _ASPECT_AFTER.split(body, maxsplit=1)[0]
     body = _ASPECT_AFTER_COMMA.sub("", body)  # "X vs Y, both about …", "X vs Y, given that …": likewise
     parts = _COMPARE_SPLIT.split(body.strip())
     # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
     # ("the work on X with Y")
-    parts[-1] = _COMPARE_TAIL.sub("", parts[-1])
+    parts[-1] = _name_then_aspect(_COMPARE_TAIL.sub("", parts[-1]))
     parts = [p.strip(" ?.,;:") for p in parts]
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
     if parts and (lead := _ASPECT_BEFORE.match(parts[0])):  # "the size of X, Y and Z": X is the first work
         parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
     return [p for p in parts if p][:4]
+
+
+# where the works end and what is asked of them begins: "X vs Y: what …", "X vs Y - which …", "Compare X and Y. Is
+# one …" (a full stop before a capital, not the one of "vs." or "e.g.")
+_WORKS_END = r"\s*[:?;]\s+|\s+[-–—]+\s+|\s*[?]$|(?<!\bvs)(?<!\be\.g)(?<!\bi\.e)\.\s+(?=[A-Z])"
+_NAME_THEN_IN = re.compile(r"^(?P<name>.*?\S*(?-i:[A-Z0-9])\S*)\s+(?:in|as)\s+(?-i:[a-z][^A-Z0-9]*)$", re.I)
+
+
+def _name_then_aspect(part: str) -> str:
+    """The last work of a comparison without the aspect written after it: "Y in size", "Y as a benchmark" -> "Y" when Y is written as
+    a name (a capital or digit) and the aspect is plain lower-case words; "the work on pruning in transformers"
+    keeps its words."""
+    match = _NAME_THEN_IN.match(part.strip(" ?.!"))
+    return match.group("name") if match else part
 
 
 _ASPECT_AFTER = re.compile(r"\s+(?:in\s+terms\s+of|with\s+(?:respect|regard)\s+to|regarding)\s+", re.I)
@@ -677,13 +727,13 @@ _COMPARE_GRAMMAR = frozenset(
     content_words(
         "compare comparing comparison contrast contrasting versus vs between differ differs different difference "
         "differences similar similarity similarities each both two three respective respectively terms respect "
-        "regarding relative approach approaches"
+        "regarding relative approach approaches common alike separates distinguishes"
     )
 )
 
 
 _ASPECT_LEAD = re.compile(
-    r"^(?:(?:differ|compare|contrast)\w*\s+)?(?:in\s+terms\s+of|with\s+respect\s+to|regarding|on|in|for|as)?\s*",
+    r"^(?:(?:differ|compare|contrast)\w*\s+)?(?:(?:in\s+terms\s+of|with\s+respect\s+to|regarding|on|in|for|as)\b)?\s*",
     re.I,
 )
 
@@ -695,6 +745,10 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
     parts = compare_parts(question) if parts is None else parts
     ends = [m.end() for part in parts for m in re.finditer(re.escape(part), question, flags=re.I)]
     rest = question[max(ends) :] if ends else ""
+    # "X and Y both help agents. How do their goals differ?": what is asked is in the last sentence that asks
+    sentences = [t for t in re.split(r"(?<=[?!.])\s+(?=[A-Z])", rest.strip()) if t.strip(" ?.:;,-–—")]
+    if len(sentences) > 1:
+        rest = next((t for t in reversed(sentences) if _ASKS.search(t) or t.endswith("?")), rest)
     rest = _ASPECT_LEAD.sub("", " ".join(rest.split()).strip(" ?.:;,-–—")).strip(" ?.")
     names = {w for part in parts for w in content_words(part)}
     words = [w for w in content_words(rest) if w not in _QUESTION_WORDS | _COMPARE_GRAMMAR and w not in names]
@@ -871,3 +925,165 @@ def _occurs_as_word(word: str, text: str) -> bool:
                 return True
         start = text.find(word, start + 1)
     return False
+
+
+# ---- The expected answer type of a detail question (from its wh-phrase and head noun) and whether a sentence holds
+# a candidate of that type. General English and the general vocabulary of what scientific abstracts report: a value
+# (a count, a measured score, a setting such as a learning rate), a duration, a licence, a piece of hardware, or names.
+AnswerType = Literal["value", "time", "license", "hardware", "name"]
+
+# Words that name the CATEGORY of the answer ("which base model", "what multi-hop QA datasets", "on what benchmark
+# suite"): an abstract answers them with instances ("Qwen2.5-7B", "HotpotQA"), not by repeating the word; and the
+# verbs of evaluating or building ("tested on", "built on"), which say where the answer sits, not what it is.
+ANSWER_CATEGORY_STEMS = frozenset(
+    content_words(
+        "dataset datasets benchmark benchmarks suite suites model models base backbone backbones baseline baselines "
+        "method methods metric metrics algorithm algorithms framework frameworks architecture architectures tool tools "
+        "library libraries environment environments task tasks system systems llm llms vlm vlms mllm mllms encoder "
+        "encoders network networks variant variants family families version versions corpus corpora "
+        "test tested evaluate evaluated experiment experiments validate validated build built"
+    )
+)
+# Generic quantity words ("what size range", "the number of", "the total amount"): a number with its unit answers
+# them ("1.7B to 70B parameters", "1,920 screens"), not the word itself
+QUANTITY_STEMS = frozenset(
+    content_words("size sizes range ranges number numbers count counts amount amounts total value values quantity scale")
+)
+_WH_OPEN = r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\b", re.I)
+_TIME_TYPE = re.compile(
+    r"\bhow\s+long\b|\bhow\s+much\s+time\b|\b(?:runtime|run-?\s?time|wall-?clock|latency|training\s+time|"
+    r"inference\s+time|gpu[\s-]hours?)\b",
+    re.I,
+)
+_LICENSE_TYPE = re.compile(r"\blicen[cs]e[sd]?\b|\blicensing\b", re.I)
+_HARDWARE_TYPE = re.compile(_WH_OPEN + r"(?:[\w-]+\s+){0,2}?(?:gpus?|tpus?|hardware|accelerators?)\b", re.I)
+# What a measured or set value is called: results (accuracy, F1, FID, nDCG …), settings (learning rate, batch size,
+# epsilon …) and sizes (parameter count, runtime, cost)
+_MEASURE = (
+    r"(?:accuracy|scores?|fid|auc|roc-auc|auroc|augrc|aurc|f1|em|bleu|rouge|ndcg|map|mrr|psnr|ssim|rmse|mae|mse|"
+    r"kappa|icc|agreement|reliability|correlation|error|rates?|speed-?ups?|perplexity|precision|recall|latency|"
+    r"throughput|gains?|improvements?|percentage|ratio|margin|learning\s+rates?|batch\s+sizes?|epsilon|"
+    r"privacy\s+budget|parameter\s+counts?|(?:number|count)\s+of\s+\w+|sizes?|costs?|price|temperature|"
+    r"dimensions?|resolution|budget|win\s+rate|success\s+rate)"
+)
+_VALUE_TYPE = re.compile(
+    r"\bwhat\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w()-]+\s+){0,4}?" + _MEASURE + r"\b"
+    r"|\bwhat\s+(?:[\w()-]+\s+){0,3}?" + _MEASURE + r"\b",
+    re.I,
+)
+# A query that is a noun phrase naming a measured value of something: "batch size used for X", "F1 improvement
+# over Y", "inter-rater reliability (ICC) of Z" (the measure followed by what it is of; "leverage score" alone
+# names a method)
+_NOUN_PHRASE_VALUE = re.compile(
+    r"^\W*(?:[\w()&.-]+\s+){0,4}?"
+    + _MEASURE.replace("scores?|", "")  # "trust score for X", "leverage score": a method's name as often as a value
+    + r"(?:\s+\([^)]*\))?\s+(?:of|for|on|over|used|when|in|with|and|at)\b",
+    re.I,
+)
+_ENTITY_TYPE = re.compile(
+    _WH_OPEN + r"(?:[\w&-]+\s+){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
+    r"baselines?|backbones?|architectures?|encoders?|decoders?|optimi[sz]ers?|librar(?:y|ies)|toolkits?|"
+    r"frameworks?|networks?|simulators?|engines?|solvers?|detectors?|classifiers?|tokeni[sz]ers?|environments?|"
+    r"games?|suites?|corpus|corpora|famil(?:y|ies)|providers?)\b"
+    # "which nine methods …": counted methods, algorithms or metrics are named ones
+    r"|\b(?:which|what)\s+(?:are\s+the\s+|were\s+the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|techniques|metrics|languages)\b"
+    r"|\bnames?\s+of\b|\bwhich\s+of\s+the\b|^\W*who\s+(?:is|are|was|were)\b",
+    re.I,
+)
+_POLAR_OPEN = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|have|had|can|could)\b", re.I)
+_WH_ANY = re.compile(r"\b(?:how|what|which|who|whose)\b", re.I)  # "when"/"where" also join clauses
+
+
+def asks_kind_of(question: str) -> bool:
+    """Whether the question asks what kind of thing something is ("what kind of surrogate model …"): a description
+    answers it, not a name."""
+    return bool(_KIND_OF.search(question))
+
+
+def answer_type(question: str, kind: Kind) -> AnswerType | None:
+    """What kind of thing answers a detail question: a duration ("how long does X take", "what is the runtime"), a
+    licence ("under which licence"), hardware ("which GPU"), a value ("how many", "what accuracy", "what is the
+    learning rate", "the exact score", a noun-phrase query opening with a measure: "batch size used for X"), names
+    ("which base model", "what datasets", "names of", "which of the N …"); None for anything else (a description:
+    "what kind of model …", "how does X work"). When a value and names are both asked, the head noun met first
+    decides ("which benchmarks improved, and by how many points": names). A polar question ("does X use Y?") names
+    what it asks about."""
+    if kind == "list" or _POLAR_OPEN.search(question):
+        return None
+    if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
+        return "time"
+    if _LICENSE_TYPE.search(question):
+        return "license"
+    if _HARDWARE_TYPE.search(question):
+        return "hardware"
+    heads: list[tuple[int, AnswerType]] = []
+    value = _VALUE_TYPE.search(question)
+    if value is None and value_asked(question, kind):  # a measure named: "which method's FID …"
+        value = _VALUE.search(question)
+    if value is not None:
+        heads.append((value.end(), "value"))
+    if kind == "number":
+        number = _NUMBER.search(question)
+        heads.append((number.end() if number else len(question), "value"))
+    if not _WH_ANY.search(question) and _NOUN_PHRASE_VALUE.search(question):
+        heads.append((0, "value"))
+    entity = None if asks_kind_of(question) else _ENTITY_TYPE.search(question)
+    if entity is not None and re.match(r"\s+" + _MEASURE + r"\b", question[entity.end() :], re.I):
+        entity = None  # "what range of model sizes": the head noun is the measure
+    if entity is not None:
+        heads.append((entity.end(), "name"))
+    return min(heads)[1] if heads else None
+
+
+_LICENSE_STATED = re.compile(
+    r"\blicen[cs]\w*|\b(?:MIT|Apache(?:[\s-]2\.0)?|GPL-?\d?|LGPL|BSD|CC[\s-]BY(?:[\s-][A-Z]{2})*|Creative\s+Commons|"
+    r"public\s+domain)\b",
+    re.I,
+)
+# A named accelerator ("A100", "H100 GPUs", "RTX 4090", "TPU v4"), not the word "GPU" alone ("on a single GPU")
+_HARDWARE_STATED = re.compile(
+    r"\b(?:[AHVTLP]\d{2,3}|RTX\s?\w+|GTX\s?\d+|TPU\s?v\d\w*|MI\d{3}\w*|Gaudi\d?|M\d\s+(?:Pro|Max|Ultra))\b"
+)
+
+
+def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
+    """Whether the sentence states something of that kind: a duration, a licence, named hardware. None for values
+    and names (whether a number or a name is an answer depends on the question; see rag.abstain)."""
+    if kind == "time":
+        return states_unit(sentence, "time")
+    if kind == "license":
+        return bool(_LICENSE_STATED.search(sentence))
+    if kind == "hardware":
+        return bool(_HARDWARE_STATED.search(sentence))
+    return None
+
+
+# A question asking which (language) model or backbone: its answer names a model, not any name of the abstract
+_MODEL_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:[\w&-]+\s+){0,3}?(?:llms?|vlms?|mllms?|lms?|language\s+models?|backbones?|"
+    r"base\s+models?|teacher\s+models?|judge\s+models?)\b",
+    re.I,
+)
+# Well-known model families named without a version; most model names carry one ("GPT-4o", "Qwen2.5-7B")
+_MODEL_FAMILIES = frozenset(
+    "bert roberta deberta claude gemini llama mistral mixtral qwen deepseek gemma phi palm clip vit resnet gpt "
+    "chatgpt t5 opt bloom falcon vicuna alpaca grok dino dinov2 sam whisper stable diffusion sdxl flux".split()
+)
+_MODEL_VERSION = re.compile(r"[A-Za-z][-_.]?\d|\d(?:\.\d+)?[BM]\b|-[a-z]?\d")
+
+
+def asks_model(question: str) -> bool:
+    """Whether the question asks which (language) model, backbone or base model: "which LLM does X use"."""
+    return bool(_MODEL_ASKED.search(question))
+
+
+def looks_like_model_name(token: str) -> bool:
+    """Whether a name reads as a model's: a family with a version or size ("GPT-4o", "Qwen2.5-7B", "Llama3-8B",
+    "ResNet-50", "T5") or a well-known family ("Claude", "BERT"); not a dataset's count ("Articraft-10K") or a
+    benchmark ("SWE-Bench")."""
+    lowered = token.lower()
+    if re.search(r"bench|\d+k\b", lowered):
+        return False
+    return lowered.split("-")[0] in _MODEL_FAMILIES or bool(_MODEL_VERSION.search(token))

@@ -68,10 +68,43 @@ def test_with_the_corpus_words_a_word_takes_the_first_sense_the_corpus_speaks_of
         def __contains__(self, form):
             return form == "书"
 
-    assert _gloss_word("书", FakeSenses()) == ["letter"]
     assert _gloss_word("书", FakeSenses(), known={"book"}.__contains__) == ["book"]
     assert _gloss_word("书", FakeSenses(), known={"letter", "book"}.__contains__) == ["letter"]
-    assert _gloss_word("书", FakeSenses(), known=set().__contains__) == ["letter"]  # none known: the first
+
+
+def test_a_sense_the_corpus_uses_wins_and_a_shorter_one_among_those():
+    from rag.gloss import choose_sense
+
+    corpus = {"patient", "sick", "person", "process", "cours", "event"}.__contains__
+    assert choose_sense(["sick person", "patient", "invalid"], corpus) == "patient"
+    assert choose_sense(["course of events", "process"], corpus) == "process"
+    assert choose_sense(["imitation", "simulate"], {"imit", "simul"}.__contains__) == "imitation"  # order
+
+
+def test_synonyms_listed_with_or_are_senses_of_their_own():
+    from rag.gloss import choose_sense
+
+    assert choose_sense(["glossia or glossemia"], {"glossia"}.__contains__) == "glossia"
+    # a long description is not cut at its "or"
+    assert choose_sense(["marking the start of an action or a state"], set().__contains__) == (
+        "marking the start of an action or a state"
+    )
+
+
+def test_with_no_sense_in_the_corpus_the_most_common_english_word_wins():
+    from rag.gloss import choose_sense
+
+    zipf = {"glossia": 2.5, "glossemia": 0.0, "rare": 1.0, "common": 5.0, "usual": 4.0, "handy": 4.5}
+
+    def frequency(word):
+        return zipf.get(word, 3.0)
+
+    nowhere = set().__contains__
+    assert choose_sense(["glossia or glossemia"], nowhere, frequency, rare_zipf=2.0) == "glossia"
+    assert choose_sense(["rare", "common"], nowhere, frequency, rare_zipf=2.0) == "common"
+    assert choose_sense(["usual", "handy"], nowhere, frequency, rare_zipf=2.0) == "usual"  # common enough: the first
+    assert choose_sense(["rare", "common"], nowhere) == "rare"  # no frequencies: the first
+    assert choose_sense(["should", "rare"], {"rare"}.__contains__, frequency) == "should"  # function words kept
 
 
 def test_research_words_get_the_sense_papers_use():
@@ -86,3 +119,12 @@ def test_a_question_that_finds_a_paper_then_asks_about_it_is_answered_as_the_lat
     assert text.startswith("is there")
     prof = profile(text)
     assert prof.kind == "number" and prof.shape == "number"
+
+
+def test_longer_research_terms_are_segmented_whole():
+    from rag.gloss import _segments_keeping_terms
+
+    assert "多模态" in _segments_keeping_terms("哪些多模态方法")
+    assert "智能体" in _segments_keeping_terms("长时程智能体在执行")
+    text = gloss("这个数据集有多少张图像？").lower()
+    assert "dataset" in text and "how many" in text

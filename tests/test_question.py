@@ -908,3 +908,51 @@ def test_slips_in_grammar_words_are_respelt(typed, meant):
 )
 def test_grammar_words_and_other_words_are_left_as_typed(text):
     assert question.fix_grammar_words(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("How does FooNet compare to BarSet?", ["FooNet", "BarSet"]),
+        ("How does FooNet compare with BarSet in speed?", ["FooNet", "BarSet"]),
+        ("How is FooNet different from BarSet as a benchmark?", ["FooNet", "BarSet"]),
+        ("What separates FooNet from BarSet?", ["FooNet", "BarSet"]),
+        ("What distinguishes FooNet from the BarSet corpus?", ["FooNet", "BarSet corpus"]),
+        ("How are FooNet and BarSet different?", ["FooNet", "BarSet"]),
+        ("What do FooNet and BarSet have in common?", ["FooNet", "BarSet"]),
+        ("What are the similarities between FooNet and BarSet?", ["FooNet", "BarSet"]),
+        ("How do the FooNet dataset and BarSet compare in size and in how they were made?", ["FooNet dataset", "BarSet"]),
+        ("FooNet and BarSet both prune heads. How do their goals and techniques differ?", ["FooNet", "BarSet"]),
+        ("FooNet and BarSet are both datasets. How do they differ?", ["FooNet", "BarSet"]),
+        ("Compare FooNet and BarSet. Is one faster?", ["FooNet", "BarSet"]),
+    ],
+)
+def test_compare_wordings_are_compares_of_the_works_they_name(text, parts):
+    assert profile(text).shape == "compare"
+    assert compare_parts(text) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("How do FooNet and BarSet compare in size?", "size"),
+        ("FooNet and BarSet both prune heads. How do their goals differ?", "How do their goals differ"),
+        ("Compare FooNet and BarSet: one is fast, the other small", "one is fast, the other small"),
+    ],
+)
+def test_compare_aspect_follows_the_works_whatever_the_wording(text, expected):
+    assert question.compare_aspect(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["Are there papers similar to FooNet?", "How does the gap relate to model size?", "How does FooNet work?"]
+)
+def test_a_question_with_one_work_or_none_is_not_a_compare(text):
+    assert profile(text).shape != "compare"
+
+
+def test_an_aspect_is_cut_from_a_name_but_a_described_work_keeps_its_words():
+    assert compare_parts("Compare the work on pruning in transformers with BarSet") == [
+        "work on pruning in transformers",
+        "BarSet",
+    ]

@@ -1,0 +1,171 @@
+"""Unit tests for the expected answer type of detail questions (rag.question.answer_type and friends) and the
+abstention helpers that check an abstract holds a candidate of that type (rag.abstain). Own made-up examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.abstain import AbstentionSignals, abstention_score, names_new, number_near, reason_for, slot_missing, values_in
+from rag.answering import _is_subject
+from rag.policy import AnswerPolicy
+from rag.question import (
+    ANSWER_CATEGORY_STEMS,
+    answer_type,
+    asks_kind_of,
+    asks_model,
+    classify,
+    looks_like_model_name,
+    profile,
+    states_answer_type,
+)
+from rag.text import content_words
+
+
+def _type(question: str) -> str | None:
+    prof = profile(question)
+    return answer_type(prof.text, prof.kind)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How long does ZedNet take to render one scene?", "time"),
+        ("What is the runtime of the sorting step on a million items?", "time"),
+        ("Under which licence is the FrogSounds corpus released?", "license"),
+        ("Which GPU was ZedNet trained on?", "hardware"),
+        ("How many frogs are in FrogSounds?", "value"),
+        ("What is the learning rate used to train ZedNet?", "value"),
+        ("What privacy budget epsilon does ZedNet use?", "value"),
+        ("batch size used when training ZedNet on FrogSounds", "value"),
+        ("What range of model sizes do the ZedNet experiments cover?", "value"),
+        ("Which base model is ZedNet built on?", "name"),
+        ("What bird-song datasets is ZedNet tested on?", "name"),
+        ("names of the four simulators used by ZedNet", "name"),
+        ("Which of the 12 agents reaches the top score of 45.9%?", "name"),
+        ("Which pond benchmarks improved with ZedNet, and by how many points?", "name"),
+        ("What kind of encoder makes ZedNet robust?", None),
+        ("Does ZedNet use FrogSounds?", None),
+        ("How does ZedNet count frogs?", None),
+        ("Which papers study frog calls?", None),
+    ],
+)
+def test_answer_type_reads_the_wh_phrase_and_its_head_noun(question, expected):
+    assert _type(question) == expected
+
+
+def test_a_noun_phrase_naming_a_score_alone_is_a_topic_not_a_value():
+    assert _type("anomaly score for pond recordings") is None
+
+
+def test_what_kind_of_asks_for_a_description():
+    assert asks_kind_of("What kind of filter does ZedNet apply?")
+    assert not asks_kind_of("Which filter does ZedNet apply?")
+
+
+def test_category_words_are_answered_by_instances():
+    for word in ("dataset", "benchmarks", "base", "backbone", "suite", "baselines", "tested"):
+        assert set(content_words(word)) <= ANSWER_CATEGORY_STEMS
+    assert not set(content_words("frog pond")) & ANSWER_CATEGORY_STEMS
+
+
+def test_generic_quantity_words_are_answered_by_numbers():
+    from rag.question import QUANTITY_STEMS
+
+    for word in ("size", "range", "number", "amount", "total"):
+        assert set(content_words(word)) <= QUANTITY_STEMS
+    assert not set(content_words("frog accuracy")) & QUANTITY_STEMS
+
+
+def test_states_answer_type_finds_durations_licences_and_named_hardware():
+    assert states_answer_type("Rendering takes 3 minutes per scene.", "time")
+    assert not states_answer_type("Rendering is fast.", "time")
+    assert states_answer_type("The corpus is released under CC BY 4.0.", "license")
+    assert states_answer_type("Code is available under the MIT license.", "license")
+    assert not states_answer_type("The corpus is public.", "license")
+    assert states_answer_type("We train on eight A100 GPUs.", "hardware")
+    assert not states_answer_type("It fits on a single GPU.", "hardware")
+    assert states_answer_type("Anything at all.", "value") is None
+
+
+def test_model_names_are_told_from_other_names():
+    assert asks_model("Which LLM does ZedNet use to write code?")
+    assert asks_model("what base model is ZedNet built on")
+    assert not asks_model("Which datasets does ZedNet use?")
+    for name in ("GPT-4o", "Qwen2.5-7B", "Llama3-8B", "ResNet-50", "T5", "Claude", "FLUX.1-dev"):
+        assert looks_like_model_name(name), name
+    for name in ("FrogBench", "FrogSounds-10K", "URDF", "ZedNet"):
+        assert not looks_like_model_name(name), name
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When frogs leave the pond for reasons tied to how long they live, is there work on it?",
+        "How much does the pond temperature matter for the chorus?",
+    ],
+)
+def test_an_indirect_how_long_or_a_degree_is_not_a_number_question(question):
+    assert classify(question) != "number"
+
+
+def test_by_how_much_is_still_a_number_question():
+    assert classify("By how much does ZedNet reduce the error?") == "number"
+
+
+def test_values_in_counts_numbers_of_their_own_not_inside_names_nor_stated():
+    assert values_in("ZedNet reaches 0.91 on FrogBench.")
+    assert values_in("A 310-call benchmark.")
+    assert not values_in("ZedNet builds on Qwen2.5-7B.")
+    assert not values_in("It reaches 0.91.", stated={"0.91"})
+    assert not values_in("It uses six ponds.")
+    assert values_in("It uses six ponds.", count_words=True)
+
+
+def test_number_near_reads_number_words_only_when_a_count_is_asked():
+    assert number_near("We record seven ponds.", {"pond"}, count_words=True)
+    assert not number_near("We record seven ponds.", {"pond"})
+    assert number_near("A 310-pond survey.", {"pond"})
+
+
+def test_names_new_keeps_only_names_of_the_kind_asked_and_reads_ampersand_names():
+    assert names_new(["We test on Rain&Fog Pro."], set())
+    sentence = "ZedNet writes code against the URDF schema with GPT-4o."
+    assert names_new([sentence], {"zednet"}, accept=looks_like_model_name)
+    assert not names_new(["ZedNet writes code against the URDF schema."], {"zednet"}, accept=looks_like_model_name)
+
+
+def test_slot_missing_counts_extra_anchors_such_as_a_stated_number():
+    sentences = ["The best system reaches 0.91 on FrogBench.", "The best system is FooChat."]
+    weights = {"system": 1.0, "number:0.91": 3.0}
+
+    def present(sentence: str) -> set[str]:
+        return set(content_words(sentence)) | ({"number:0.91"} if "0.91" in sentence else set())
+
+    def named(sentence: str) -> bool:
+        return names_new([sentence], {"frogbench"})
+
+    # the sentence stating 0.91 names no system; the one naming a system does not state 0.91
+    assert slot_missing(sentences, weights, named, present) == pytest.approx(0.75)
+    assert slot_missing(["FooChat, the best system, reaches 0.91."], weights, named, present) == 0.0
+
+
+def test_type_missing_raises_the_score_and_explains_itself():
+    policy = AnswerPolicy()
+    clear = AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7)
+    missing = AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.7, type_missing=True)
+    assert abstention_score(missing, policy) > abstention_score(clear, policy)
+    lone = AbstentionSignals(shape="fact", type_missing=True, best_dense=0.7)
+    assert reason_for(lone, policy) == "The most relevant abstract does not state what the question asks for."
+
+
+def test_a_mention_naming_the_answering_paper_is_its_subject_not_a_qualifier():
+    assert _is_subject("FrogBench Hard", "FrogBench")
+    assert _is_subject("zednet", "ZedNet")
+    assert not _is_subject("PondQA", "ZedNet")
+
+
+def test_stated_values_are_numbers_of_their_own_not_digits_of_names_or_formulas():
+    from rag.abstain import stated_values
+
+    assert stated_values("Which pond reaches 0.91 with 12 frogs and 45.9% recall?") == {"0.91", "12", "45.9%"}
+    assert stated_values("the 3D SE(3) model at 1B-scale, like GPT-4") == set()
