@@ -121,16 +121,23 @@ def trade_off(scores: np.ndarray, labels: np.ndarray, thresholds: Sequence[float
     return [(float(t), float((s[y == 1] >= t).mean()), float((s[y == 0] >= t).mean())) for t in thresholds]
 
 
+THRESHOLD_GRID = np.round(np.arange(0.05, 0.96, 0.01), 2)  # thresholds a fit chooses from
+
+
 def pick_threshold(scores: np.ndarray, labels: np.ndarray, max_false: float) -> float:
     """The threshold abstaining most on unanswerable questions with false abstention <= max_false.
 
     Among equally good thresholds, the middle of the widest run (least sensitive to a shifted score).
     """
-    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
-    rows = trade_off(scores, labels, grid)
+    return _widest_best(trade_off(scores, labels, THRESHOLD_GRID), max_false)
+
+
+def _widest_best(rows: Sequence[tuple[float, float, float]], max_false: float) -> float:
+    """Of (threshold, abstains, false) rows, the threshold abstaining most with false <= max_false; among equally good
+    thresholds the middle of the widest run; the grid's last threshold when none is allowed."""
     allowed = [r for r in rows if r[2] <= max_false + 1e-9]
     if not allowed:
-        return float(grid[-1])
+        return float(THRESHOLD_GRID[-1])
     best = max(r[1] for r in allowed)
     run = [r[0] for r in allowed if r[1] == best]
     return float(run[len(run) // 2])
@@ -368,14 +375,7 @@ def pick_threshold_by_set(
     """The threshold abstaining most (mean over sets) with the sets' false abstention (mean + ``margin`` standard
     deviations across sets, ``set_trade_off``) at or under ``max_false``; among equally good thresholds the middle of
     the widest run (as ``pick_threshold``)."""
-    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
-    rows = set_trade_off(scores, labels, sets, grid, margin)
-    allowed = [r for r in rows if r[2] <= max_false + 1e-9]
-    if not allowed:
-        return float(grid[-1])
-    best = max(r[1] for r in allowed)
-    run = [r[0] for r in allowed if r[1] == best]
-    return float(run[len(run) // 2])
+    return _widest_best(set_trade_off(scores, labels, sets, THRESHOLD_GRID, margin), max_false)
 
 
 def set_log_loss(scores: np.ndarray, labels: np.ndarray, sets: Sequence[str]) -> float:
