@@ -25,6 +25,8 @@ from rag.abstain import (
     english_rarity,
     features,
     idf_weights,
+    largest_idf,
+    matched_mass,
     mistyped_stems,
     names_counted,
     names_new,
@@ -613,6 +615,7 @@ def _signals(
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
         slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
     return AbstentionSignals(
+        topic_matched=_topic_matched(prof, snapshot, answer_ids, linking),
         type_missing=type_missing,
         slot_missing=slot,
         topic_rare_missing=rare_missing,
@@ -659,6 +662,31 @@ def _answer_slot_signals(
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
     return slot, rare
+
+
+def _topic_matched(
+    prof: QuestionProfile, snapshot: IndexSnapshot, answer_ids: Sequence[str], linking: Linking
+) -> float:
+    """The idf mass of the topic words (no compound next to its parts) and linked names that the best paper holds (the
+    papers of a summary), in units of the largest idf (rag.abstain.matched_mass), and at least the share of them it
+    holds; for list, summary and yes/no questions, 0.0 otherwise."""
+    if not answer_ids or prof.shape not in LIST_SHAPES:
+        return 0.0
+    pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
+    n_docs = len(snapshot.abstracts)
+    # a linked name weighs as a word used by the abstracts that use the name ("which papers use FooNet")
+    named = {link.name.surface: len(link.name.abstract_ids) for link in linking.links if link.name.abstract_ids & set(pool)}
+    names = {w for link in linking.links for w in content_words(link.mention)}
+    topic = without_compounds(
+        [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
+    )
+    present, doc_freq = topic_presence(snapshot, topic, among=pool) if topic else ({}, {})
+    held = set().union(named, *present.values())
+    weights = idf_weights([w for w in topic if doc_freq.get(w)] + list(named), doc_freq | named, n_docs)
+    # a short topic the best paper holds whole ("a new benchmark") is matched however common its words are
+    asked = len(topic) + len({link.name.surface for link in linking.links})
+    share = (sum(w in held for w in topic) + len(named)) / asked if asked else 0.0
+    return max(matched_mass(weights, held, largest_idf(n_docs)), share)
 
 
 # measures that name no quantity of their own: the thing measured says what the number is about

@@ -311,3 +311,27 @@ def test_the_terse_topic_signal_leaves_sentences_lists_and_comparisons_alone():
     assert features(AbstentionSignals(shape="fact", terse=True, topic_rare_missing=0.8), POLICY)[
         "topic_rare_terse"
     ] == 0.8
+
+
+def test_matched_mass_sums_the_weights_held_in_units_of_the_largest_idf():
+    from rag.abstain import largest_idf, matched_mass
+
+    weights = {"glacier": 4.0, "ice": 2.0, "model": 0.5}
+    assert matched_mass(weights, {"glacier", "model"}, 5.0) == 0.9
+    assert matched_mass(weights, set(), 5.0) == 0.0
+    assert matched_mass(weights, {"glacier"}, 0.0) == 0.0
+    assert largest_idf(73) > largest_idf(10) > 0.0
+
+
+def test_rare_words_a_list_question_shares_with_its_best_paper_lean_to_answering():
+    from rag.abstain import features
+
+    policy = POLICY.model_copy(update={"w_topic_matched": -2.0})
+    plain = AbstentionSignals(shape="yes_no", focus_missing=0.7, topic_rare_missing=0.6, best_dense=0.4)
+    shared = AbstentionSignals(
+        shape="yes_no", focus_missing=0.7, topic_rare_missing=0.6, best_dense=0.4, topic_matched=1.5
+    )
+    assert abstention_score(shared, policy) < abstention_score(plain, policy)
+    # a question about one paper's detail is not read this way: its words are details, not a topic
+    assert features(AbstentionSignals(shape="fact", topic_matched=1.5), policy)["topic_matched"] == 0.0
+    assert features(shared, policy)["topic_matched"] == 1.5
