@@ -24,7 +24,7 @@ Prints the fitted values as ``RAG_ANSWER__*`` settings; with ``--write`` it also
 ``rag/policy.py``.
 
     python -m eval.fit_abstention [--split dev,regression] [--max-false 0.05] [--procedure sets|shuffled]
-                                  [--margin 0] [--team q,d] [--C 0.3,1,3,10,30] [--folds 5] [--repeats 5]
+                                  [--margin 0] [--team q,d] [--C 0.3,1,3] [--folds 5] [--repeats 5]
                                   [--seed 0] [--features FILE.npz] [--hold-out m] [--write]
 """
 
@@ -627,7 +627,12 @@ def main(argv: list[str] | None = None) -> int:
         "--team", default=",".join(TEAM_SETS), help="ID prefixes of the team's own questions: one writer set"
     )
     parser.add_argument(
-        "--C", default="0.3,1,3,10,30", dest="c", help="inverse L2 strengths to choose from by cross-validation"
+        "--C",
+        default="0.3,1,3",
+        dest="c",
+        # weaker regularisation (C 10, 30) fits weights under which one linked name missing from the answering
+        # abstract refuses an otherwise well-supported answer (tests/test_abstain.py): no single signal is a veto
+        help="inverse L2 strengths to choose from by cross-validation",
     )
     parser.add_argument("--folds", type=int, default=5, help="shuffled cross-validation folds")
     parser.add_argument("--repeats", type=int, default=5, help="shuffled cross-validation repeats (reshuffled folds)")
