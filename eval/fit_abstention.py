@@ -42,6 +42,8 @@ from scipy.optimize import minimize
 
 from rag.abstain import WEIGHTS
 
+from .questions import TEAM_SETS, writer_sets
+
 # Signals that can only argue for abstaining: their weights are fitted non-negative. The others are free.
 NON_NEGATIVE = frozenset(
     {
@@ -276,22 +278,6 @@ def held_out(
 
 
 # --- transfer to writer sets: leave one set of questions out ---
-
-TEAM_SETS = ("q", "d")  # the team's own questions (regression, dev): one writer group
-_SET = re.compile(r"[A-Za-z]+")
-
-
-def writer_set(question_id: str, team: Collection[str] = TEAM_SETS) -> str:
-    """The writer set of a question: its ID's leading letters ("e" of "e042", "b" of "b007"), with the team's own
-    prefixes merged into one set, "team" (one set of writers, one style)."""
-    match = _SET.match(question_id)
-    prefix = match.group(0).lower() if match else ""
-    return "team" if prefix in team else prefix
-
-
-def writer_sets(ids: Sequence[str], team: Collection[str] = TEAM_SETS) -> list[str]:
-    return [writer_set(str(i), team) for i in ids]
-
 
 def leave_one_set_out(
     features: np.ndarray,

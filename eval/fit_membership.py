@@ -33,6 +33,8 @@ import numpy as np
 
 from rag.membership import FEATURES
 
+from .questions import writer_set
+
 POLICY_FILE = Path(__file__).resolve().parents[1] / "rag" / "policy.py"
 
 
@@ -106,7 +108,7 @@ def out_of_fold(data: dict, c: float, folds: int, repeats: int, by: str = "set",
 
     x, y, q = data["x"], data["y"], data["q"]
     if by == "set":
-        sets = np.array([data["questions"][i]["id"][:1] for i in q])
+        sets = np.array([writer_set(data["questions"][i]["id"]) for i in q])
         splits = [list(LeaveOneGroupOut().split(x, y, sets))]
     else:
         splits = [list(GroupKFold(folds, shuffle=True, random_state=seed + r).split(x, y, q)) for r in range(repeats)]

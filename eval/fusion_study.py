@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from eval.metrics import hit_at_k, recall_at_k
+from eval.questions import writer_set
 
 MODES = ("hybrid", "dense", "bm25")
 RANK_K = 10
@@ -48,7 +49,7 @@ class Read:
 
     @property
     def blind_set(self) -> str:
-        return self.id[:1]
+        return writer_set(self.id)
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[float]]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,3 +144,21 @@ def resolve_gold(question: Question, abstracts: Sequence[Abstract]) -> list[str]
             )
         resolved.append(matches[0])
     return resolved
+
+
+# --- writer sets: questions written by one writer share a style, so transfer is measured set by set ---
+
+TEAM_SETS = ("q", "d")  # the team's own questions (regression, dev): one writer group
+_SET = re.compile(r"[A-Za-z]+")
+
+
+def writer_set(question_id: str, team: Collection[str] = TEAM_SETS) -> str:
+    """The writer set of a question: its ID's leading letters ("e" of "e042", "b" of "b007"), with the team's own
+    prefixes merged into one set, "team" (one set of writers, one style)."""
+    match = _SET.match(question_id)
+    prefix = match.group(0).lower() if match else ""
+    return "team" if prefix in team else prefix
+
+
+def writer_sets(ids: Sequence[str], team: Collection[str] = TEAM_SETS) -> list[str]:
+    return [writer_set(str(i), team) for i in ids]

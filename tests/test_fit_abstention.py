@@ -223,7 +223,7 @@ def test_holding_out_nothing_or_everything_is_an_error():
 
 
 def test_a_writer_set_is_the_ids_leading_letters_and_the_team_is_one_set():
-    from eval.fit_abstention import writer_set, writer_sets
+    from eval.questions import writer_set, writer_sets
 
     assert writer_set("x012") == "x"
     assert writer_set("zz7") == "zz"
