@@ -361,10 +361,8 @@ def slot_missing(
     return min(missing, default=1.0)
 
 
-_COUNT_WORD = re.compile(
-    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
-    re.I,
-)
+# a count written as a word: "two" .. "twelve" (_COUNT_WORDS) or a round amount ("dozens", "a million")
+_COUNT_WORD = re.compile(r"\b(?:" + "|".join(_COUNT_WORDS) + r"|dozens?|hundreds?|thousands?|millions?|billions?)\b", re.I)
 
 
 _COUNT_TOKEN = re.compile(r"^\d[\d,]*-[a-z]{3,}$")  # "310-prompt": a count joined to what it counts
