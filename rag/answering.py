@@ -9,7 +9,6 @@ as LlamaIndex components (a retriever, two node postprocessors, a response synth
 from __future__ import annotations
 
 import logging
-import math
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -523,7 +522,7 @@ def _signals(
     if focus and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))
         cased = snapshot.abstracts[answer_ids[0]].text
-        name_text = " ".join(t.lower() for t in re.findall(r"[A-Za-z0-9][\w.-]*\w", cased) if is_name_like(t))
+        name_text = _names_written(cased)
         focus_missing = sum(w not in words and w.replace("-", "") not in name_text for w in focus) / len(focus)
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
@@ -553,7 +552,7 @@ def _signals(
         if measure and _GENERIC_MEASURE.fullmatch(measure) and set(focus) <= set(content_words(measure)):
             # "what score does the strongest system reach": an abstract writes "the strongest system reaches 0.85",
             # so the detail words anchor the number as well as the generic measure
-            names = {w for link in linking.links for w in content_words(link.mention)}
+            names = _linked_words(linking)
             anchors |= {w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS and w not in names}
         quoted = [e.text for e in plan.sentences if e.abstract_id in answer_set]
         value_missing = (
@@ -570,7 +569,7 @@ def _signals(
         pool = set()
         for aid in answer_ids if prof.shape == "compare" else answer_ids[:1]:
             pool.update(content_words(snapshot.abstracts[aid].text))
-        names = {w for link in linking.links for w in content_words(link.mention)}
+        names = _linked_words(linking)
         stems = snapshot.lexicon.stems
         topic_missing = sum(w not in pool and w not in names and w in stems for w in topic) / len(topic)
         unknown = [w for w in topic if w not in stems and w not in names]
@@ -588,7 +587,7 @@ def _signals(
     best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
     phrase_missing = 0.0
     if topic and answer_ids:
-        names = {w for link in linking.links for w in content_words(link.mention)}
+        names = _linked_words(linking)
         details = [w for w in topic if w not in names]
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
         phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
@@ -651,7 +650,7 @@ def _answer_slot_signals(
     slot, rare = 0.0, 0.0
     if not answer_ids:
         return slot, rare
-    names = {w for link in linking.links for w in content_words(link.mention)}
+    names = _linked_words(linking)
     details = [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     n_docs = len(snapshot.abstracts)
     if prof.shape in LIST_SHAPES or (prof.terse and prof.shape != "compare"):  # a keyword query names a topic too
@@ -662,6 +661,21 @@ def _answer_slot_signals(
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
     return slot, rare
+
+
+
+def _linked_words(linking: Linking) -> set[str]:
+    """The content-word stems of the question's linked mentions (names, not topic or detail words)."""
+    return {w for link in linking.links for w in content_words(link.mention)}
+
+
+_NAME_WRITTEN = re.compile(r"[A-Za-z0-9][\w.&-]*\w")
+
+
+def _names_written(text: str) -> str:
+    """The name-like tokens of a text, lower-cased and joined by spaces: a detail word written inside one of them
+    ("multihop" in "2WikiMultihopQA") is in the text."""
+    return " ".join(t.lower() for t in _NAME_WRITTEN.findall(text) if is_name_like(t))
 
 
 def _topic_matched(
@@ -676,7 +690,7 @@ def _topic_matched(
     n_docs = len(snapshot.abstracts)
     # a linked name weighs as a word used by the abstracts that use the name ("which papers use FooNet")
     named = {link.name.surface: len(link.name.abstract_ids) for link in linking.links if link.name.abstract_ids & set(pool)}
-    names = {w for link in linking.links for w in content_words(link.mention)}
+    names = _linked_words(linking)
     topic = without_compounds(
         [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     )
@@ -750,7 +764,7 @@ def _typed_slot(
     pointed = [t for t in sentences if stated_values(t) & pointing]
     if pointed and not any(holds_answer(t) for t in pointed):
         type_missing = True
-    names = {w for link in linking.links for w in content_words(link.mention)}
+    names = _linked_words(linking)
     details = [
         w for w in dict.fromkeys(prof.topic_words)
         if not w.isdigit() and w not in GENERIC_STEMS and w not in names
@@ -758,7 +772,7 @@ def _typed_slot(
     ]  # fmt: skip
     qualifiers = [link.mention.lower() for link in linking.links if not _is_subject(link.mention, abstract.label)]
     n_docs = len(snapshot.abstracts)
-    top = math.log1p((n_docs + 0.5) / 0.5)
+    top = largest_idf(n_docs)
     _, doc_freq = topic_presence(snapshot, details)
     weights = idf_weights(details, doc_freq, n_docs) if details else {}
     weights.update({f"name:{q}": top for q in qualifiers})
@@ -767,7 +781,7 @@ def _typed_slot(
     def present(sentence: str) -> set[str]:
         lowered = sentence.lower()
         # a detail word written inside a name of the sentence ("multihop" in "2WikiMultihopQA") is there
-        inside = " ".join(t.lower() for t in re.findall(r"[A-Za-z0-9][\w.&-]*\w", sentence) if is_name_like(t))
+        inside = _names_written(sentence)
         return (
             set(content_words(sentence))
             | {w for w in details if w.replace("-", "") in inside}
