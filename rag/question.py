@@ -1010,7 +1010,7 @@ _ENTITY_TYPE = re.compile(
     r"|\bnames?\s+of\b|\bwhich\s+of\s+the\b|^\W*who\s+(?:is|are|was|were)\b",
     re.I,
 )
-_POLAR_OPEN = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|have|had|can|could)\b", re.I)
+
 _WH_ANY = re.compile(r"\b(?:how|what|which|who|whose)\b", re.I)  # "when"/"where" also join clauses
 
 
@@ -1028,7 +1028,7 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
     "what kind of model …", "how does X work"). When a value and names are both asked, the head noun met first
     decides ("which benchmarks improved, and by how many points": names). A polar question ("does X use Y?") names
     what it asks about."""
-    if kind == "list" or _POLAR_OPEN.search(question):
+    if kind == "list" or _POLAR.search(question):
         return None
     if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
         return "time"
