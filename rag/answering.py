@@ -65,6 +65,7 @@ from rag.lexicon import (
     Linking,
     Vocabulary,
     english_words,
+    introduces,
     is_name_like,
 )
 from rag.policy import AnswerPolicy
@@ -132,6 +133,25 @@ class Retrieved:
     readable: bool = True
     signals: AbstentionSignals | None = None
     corrections: list[str] = field(default_factory=list)  # corpus spellings of mistyped words
+
+
+# shapes whose answer is about one paper; naming two works of the corpus makes one of them a comparison
+_ONE_PAPER_SHAPES = frozenset({"fact", "number", "name", "how_why"})
+
+
+def _works_named(snapshot: IndexSnapshot, linking: Linking, text: str) -> list[str]:
+    """The abstracts of the corpus's own works the text names: names an abstract alone uses and introduces ("we
+    propose FooNet") or states its contribution with ("our proposed FooBench contains …"), not a benchmark it
+    merely reports results on."""
+
+    def own_work(aid: str, name: str) -> bool:
+        text = snapshot.abstracts[aid].text
+        if introduces(text, name):
+            return True
+        roles, texts = snapshot.sentence_roles, snapshot.sentence_texts
+        return any(roles[row] == "contribution" and name in texts[row].lower() for row in snapshot.sentence_rows[aid])
+
+    return linking.works_named(text, own_work)
 
 
 def _owner_of(snapshot: IndexSnapshot, link: Link) -> str:
@@ -205,6 +225,10 @@ def rank(
         prof = replace(prof, shape="followup")
     readable = readable_by_encoder(question)
     linking = link_question(snapshot, prof.text, policy)
+    if prof.shape in _ONE_PAPER_SHAPES and len(_works_named(snapshot, linking, prof.text)) >= 2:
+        # a question naming two works of the corpus asks about both, however it is worded ("Is FooBench larger
+        # than BarBench?", "Between FooNet and BarNet, which one is a metric?"): one section per work
+        prof = replace(prof, shape="compare")
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
     weights = linking.abstract_weights()
@@ -464,6 +488,7 @@ def _compare_works(
     """The abstract of each work a comparison names: through the lexicon, else the best match for that part."""
     works: list[str] = []
     parts = compare_parts(prof.text) or [prof.text]
+    named = _works_named(snapshot, linking, prof.text)
     for part in parts:
         part_links = snapshot.lexicon.link(part, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
         labelled = _labelled(snapshot, part)
@@ -474,6 +499,8 @@ def _compare_works(
             aid = _owner_of(snapshot, best)
         elif part_links.unknown:
             continue  # a work the corpus does not have: the abstention signals say so
+        elif len(named) >= 2:
+            continue  # the question names its works: a part with no name is what it asks of them
         else:
             found = retriever.search(part, 1)
             if not found:
@@ -481,6 +508,8 @@ def _compare_works(
             aid = found[0].abstract.id
         if aid not in works:
             works.append(aid)
+    if len(works) < 2:  # the works it names, however worded ("Is FooBench larger than BarBench?")
+        works = list(dict.fromkeys([*works, *named]))
     if len(works) < 2:  # e.g. "compare the two benchmarks for X": the best matches for the whole question
         for r in retriever.search(prof.text, 2):
             if r.abstract.id not in works and len(works) < 2:

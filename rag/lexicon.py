@@ -171,6 +171,21 @@ class Linking:
                 weights[aid] = max(weights.get(aid, 0.0), strength)
         return weights
 
+    def works_named(self, text: str, is_work: Callable[[str, str], bool]) -> list[str]:
+        """The abstracts of the distinct works the text names, in the order it names them: each name linked as
+        spelt (a typo-tolerant link may be another word) that one abstract alone uses and that ``is_work``
+        (abstract id, lower-cased name) accepts as that abstract's own work ("How does FooNet differ from
+        BarBench?" -> two; a dataset one paper merely evaluates on is no work)."""
+        lowered = text.lower()
+        owned = sorted(
+            (lowered.find(link.mention.lower()), aid)
+            for link in self.links
+            if link.exact
+            and len(link.name.abstract_ids) == 1
+            and is_work(aid := next(iter(link.name.abstract_ids)), link.name.surface.lower())
+        )
+        return list(dict.fromkeys(aid for _, aid in owned))
+
     @property
     def suggestions(self) -> list[tuple[str, str]]:
         """(as written, corpus name) for typo-tolerant links: the "did you mean" pairs."""
@@ -1000,6 +1015,17 @@ def introduced_name(lexicon: Lexicon, candidates: Sequence[str], text: str, wind
         if best is not None:
             break
     return lexicon.names[best[2]].surface if best is not None else None
+
+
+def introduces(text: str, lowered: str, window: int = 80) -> bool:
+    """Whether ``text`` introduces the (lower-cased) name: within ``window`` characters after one of the cues of
+    introduced_name ("we propose", "our method", "called" …)."""
+    lowered_text = text.lower()
+    if len(lowered_text) != len(text):  # lower-casing moved offsets (rare letters): cues read lower-cased
+        text = lowered_text
+    return any(
+        _find_as_word(lowered, lowered_text[cue.end() : cue.end() + window]) >= 0 for cue in _INTRODUCES.finditer(text)
+    )
 
 
 def _find_as_word(word: str, text: str) -> int:

@@ -375,6 +375,26 @@ def test_compare_answer_is_a_table_citing_every_named_work(pipeline):
     assert answer.text.startswith("| Work |") and len(answer.text.splitlines()) == 4
 
 
+@pytest.mark.parametrize(
+    ("question", "works"),
+    [
+        ("Is AptaBench larger than AssayBench?", {"AptaBench", "AssayBench"}),
+        ("Between Sem-ECE and CoCHI, which one is a metric?", {"Sem-ECE", "CoCHI"}),
+        ("For TACO and Co-Locator, what does each one improve?", {"TACO", "Co-Locator"}),
+    ],
+)
+def test_a_question_naming_two_works_is_answered_about_both_however_it_is_worded(pipeline, question, works):
+    answer = pipeline.ask(question, backend="extractive")
+    assert not answer.abstained and answer.shape == "compare"
+    assert {s.abstract.label for s in answer.sources} == works
+
+
+def test_a_benchmark_a_work_only_reports_on_does_not_make_a_comparison(pipeline):
+    # MODIRECT-SYNBENCH is named in DeltaDirect's own abstract: one paper is asked about
+    answer = pipeline.ask("How does DeltaDirect do on MODIRECT-SYNBENCH?", backend="extractive")
+    assert answer.shape != "compare" and len(answer.sources) == 1
+
+
 def test_list_answer_is_markdown_with_the_papers_name(pipeline):
     answer = pipeline.ask("Which papers study LLM calibration?", backend="extractive")
     lines = answer.text.splitlines()

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from rag.lexicon import Lexicon, Link, Linking, Name, english_candidates, is_name_like, own_names, typing_cost
+from rag.lexicon import (
+    Lexicon,
+    Link,
+    Linking,
+    Name,
+    english_candidates,
+    introduces,
+    is_name_like,
+    own_names,
+    typing_cost,
+)
 
 ABSTRACTS = [
     ("a1", "We introduce FooBench, a benchmark of 512 tasks. FooBench is hard for GPT-7 models."),
@@ -455,3 +465,31 @@ def test_an_english_word_is_written_as_a_name_only_when_the_corpus_never_writes_
 def test_a_term_of_english_words_the_corpus_capitalises_stays_in_lower_case():
     lexicon = Lexicon.build([("x1", "We scale Mixture-of-Experts models on GPUs.")], generic_share=1.0)
     assert lexicon.correct("papers on mixture-of-experts models")[0] == "papers on mixture-of-experts models"
+
+
+def _link(mention: str, *abstract_ids: str, exact: bool = True) -> Link:
+    return Link(mention, Name(mention, frozenset(abstract_ids)), exact, 100.0 if exact else 90.0)
+
+
+def test_works_named_are_the_owners_of_names_one_abstract_alone_uses_in_the_order_written():
+    linking = Linking((_link("BarNet", "b"), _link("FooNet", "a"), _link("ZetaNet", "a", "c")))
+    assert linking.works_named("Is FooNet faster than BarNet on ZetaNet?", lambda aid, name: True) == ["a", "b"]
+
+
+def test_works_named_skip_typo_links_names_that_are_no_work_and_repeats():
+    linking = Linking((_link("FooNet", "a"), _link("fooNet", "a"), _link("RMSE", "r", exact=False), _link("Qux", "q")))
+    named = linking.works_named("FooNet fooNet RMSE Qux", lambda aid, name: name != "qux")
+    assert named == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("We propose FooNet, a pruning method.", "foonet", True),
+        ("In this work we introduce a suite of tools called BarKit for audits.", "barkit", True),
+        ("We evaluate on ZetaBench and report gains.", "zetabench", False),
+        ("FooNet is used by many. We propose a new loss.", "foonet", False),
+    ],
+)
+def test_introduces_reads_the_name_after_an_introduction_cue(text, name, expected):
+    assert introduces(text, name) is expected
