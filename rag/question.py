@@ -361,7 +361,8 @@ _MORE = re.compile(
 )
 _COMPARE = re.compile(
     r"\bcompar\w*\b|\bvs\.?(?=\s)|\bversus\b|^\s*both\b(?=.*\beach\b)|\bdiffer\w*\s+(?:between|from)\b|\bcontrast\w*\b|"
-    r"\b(?:difference|differences|similarit\w+|relationship)\s+(?:between|of)\b|\bhow\s+(?:does|do)\s+.+\s+differ\b|"
+    r"\b(?:difference|differences|similarit\w+|relation|relationship|distinction)\s+(?:between|of)\b|"
+    r"\bhow\s+(?:does|do)\s+.+\s+differ\b|"
     # "how does FooNet relate to BarNet": two names (not "how does the gap relate to model size")
     r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])|"
     # "how are X and Y different", "what do X and Y have in common", "what separates X from Y"
@@ -639,8 +640,11 @@ _COMPARE_SPLIT = re.compile(
 )
 # what the works are compared on, after them and a comma: "X vs Y, both about …", "X vs Y, given that …"
 _ASPECT_AFTER_COMMA = re.compile(r",\s+(?:both|each|given|since|considering|as\s+(?:both|each))\b.*$", re.I)
+# ("the work on X" names a paper by its topic: its "on" starts no aspect)
 _COMPARE_TAIL = re.compile(
-    r"\s+(?:in\s+terms\s+of|in\s+(?:how|what|which|their)|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$", re.I
+    r"(?<!\bwork)(?<!\bpaper)(?<!\bstudy)(?<!\bworks)(?<!\bpapers)"
+    r"\s+(?:in\s+terms\s+of|in\s+(?:how|what|which|their)|on|regarding|with\s+respect\s+to|for)\s+.*$|[?.!]+$",
+    re.I,
 )
 
 

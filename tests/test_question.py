@@ -925,6 +925,9 @@ def test_grammar_words_and_other_words_are_left_as_typed(text):
         ("FooNet and BarSet both prune heads. How do their goals and techniques differ?", ["FooNet", "BarSet"]),
         ("FooNet and BarSet are both datasets. How do they differ?", ["FooNet", "BarSet"]),
         ("Compare FooNet and BarSet. Is one faster?", ["FooNet", "BarSet"]),
+        ("What is the distinction between FooNet and BarSet?", ["FooNet", "BarSet"]),
+        ("Discuss the relation between FooNet and the paper on sparse tokenizers.", ["FooNet", "paper on sparse tokenizers"]),
+        ("Compare FooNet and the work on graph pruning on speed", ["FooNet", "work on graph pruning"]),
     ],
 )
 def test_compare_wordings_are_compares_of_the_works_they_name(text, parts):
