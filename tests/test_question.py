@@ -580,6 +580,8 @@ def test_lexical_words_leave_out_the_request():
     words = lexical_words("Which papers study protein folding? Give me an overview.")
     assert "protein" in words and "fold" in words
     assert not {"paper", "studi", "overview"} & set(words)
+    assert lexical_words("Give me an overview of works on graph pruning") == ["graph", "prune"]
+    assert "provid" not in lexical_words("Provide the papers about protein folding")
 
 
 def test_lexical_words_keep_everything_when_only_request_words_are_left():
