@@ -1038,17 +1038,17 @@ def abstention(
 
 
 def _with_previous_answers(history: Sequence[dict], answer_turn) -> list[dict]:
-    """History whose last user turn has an assistant reply with sources; rebuilt extractively when missing
+    """History whose user turns each have an assistant reply with sources; rebuilt extractively when missing
     (e.g. a question set that records only the user's turns)."""
     history = list(history)
     if not history or history[-1].get("role") != "user":
         return history
-    earlier = history[:-1]
-    answer = answer_turn(str(history[-1].get("content", "")), _with_previous_answers(earlier, answer_turn))
+    earlier = _with_previous_answers(history[:-1], answer_turn)  # every earlier turn's answer, as a chat shows it
+    answer = answer_turn(str(history[-1].get("content", "")), earlier)
     if answer is None:
-        return history
+        return [*earlier, history[-1]]
     sources = [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in answer.sources]
-    return [*history, {"role": "assistant", "content": answer.text, "sources": sources}]
+    return [*earlier, history[-1], {"role": "assistant", "content": answer.text, "sources": sources}]
 
 
 def _referenced_sources(question: str, standalone: str, history: Sequence[dict]) -> list[str]:
@@ -1057,7 +1057,7 @@ def _referenced_sources(question: str, standalone: str, history: Sequence[dict])
         return []
     return [
         str(s["id"])
-        for s in last_sources(history)
+        for s in last_sources(history, question)
         if s.get("id") and s.get("label") and s["label"] in standalone and s["label"] not in question
     ]
 
@@ -1116,7 +1116,7 @@ def prepare_question(
 
         history = _with_previous_answers(history, answer_turn)
     if history:  # "it" reads as the work's name, not as its abstract's opening words
-        ids = [str(s["id"]) for s in last_sources(history) if s.get("id") in snapshot.abstracts]
+        ids = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
         history = with_names(history, unlabelled_names(snapshot, ids))
     def found(text: str) -> list[str]:
         return [r.abstract.id for r in retriever.search(text, top_k)]
@@ -1128,7 +1128,7 @@ def prepare_question(
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
-        ids = [str(s["id"]) for s in last_sources(history) if s.get("id")]
+        ids = [str(s["id"]) for s in last_sources(history, question) if s.get("id")]
         said = set()
         for entry in history:
             if entry.get("role") == "assistant":

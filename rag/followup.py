@@ -15,9 +15,19 @@ from rag.text import content_words
 _ORDINALS = {
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
 }  # fmt: skip
+# "the second one", "the third paper"; "what about the second?" (the noun left out at the end of a clause)
+_ORDINAL_WORDS = "|".join([*_ORDINALS, "last"])
 _ORDINAL_REF = re.compile(
-    r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s+(?:one|paper|abstract|work|source|result|method)\b", re.I
+    rf"\b(?:the\s+)?(?P<named>{_ORDINAL_WORDS})\s+(?:one|paper|abstract|work|source|result|method)\b|"
+    rf"\bthe\s+(?P<bare>{_ORDINAL_WORDS})(?=\s*(?:[?.!,;]|$))",
+    re.I,
 )
+
+
+def _ordinal_word(match: re.Match[str]) -> str:
+    return (match.group("named") or match.group("bare")).lower()
+
+
 _NUMBER_REF = re.compile(r"(?:\b(?:paper|source|abstract|reference)\s*#?\s*|\[)(\d{1,2})\]?", re.I)
 # References to a whole paper. "the dataset" / "the model" are what a follow-up asks about, not references.
 _PRONOUN_REF = re.compile(
@@ -50,11 +60,12 @@ def with_names(history: Sequence[dict], names: dict[str, str]) -> list[dict]:
     return out
 
 
-def last_sources(history: Sequence[dict]) -> list[dict]:
-    for entry in reversed(history):
-        if entry.get("role") == "assistant" and entry.get("sources"):
-            return list(entry["sources"])
-    return []
+def last_sources(history: Sequence[dict], question: str = "") -> list[dict]:
+    """The sources of the last answer; with ``question``, an ordinal in it ("what about the second one?" after an
+    answer about one paper) points into the last answer that has that many."""
+    wanted = max((_ORDINALS.get(_ordinal_word(m), 1) for m in _ORDINAL_REF.finditer(question)), default=1)
+    answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
+    return next((sources for sources in answers if len(sources) >= wanted), answers[0] if answers else [])
 
 
 def last_user_question(history: Sequence[dict]) -> str | None:
@@ -69,7 +80,7 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
     and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one."""
     if not history:
         return question
-    sources = last_sources(history)
+    sources = last_sources(history, question)
     by_number = {int(s["number"]): s for s in sources if "number" in s}
     if subject is not None:  # the source the pronoun means takes the place of the first one
         numbered = {str(s.get("id")): n for n, s in by_number.items()}
@@ -82,7 +93,7 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
         return source.get("label") if source else None
 
     def ordinal(match: re.Match[str]) -> str:
-        word = match.group(1).lower()
+        word = _ordinal_word(match)
         number = max(by_number) if word == "last" and by_number else _ORDINALS.get(word, 0)
         label = label_for(number)
         return label if label else match.group(0)

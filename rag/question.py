@@ -88,7 +88,7 @@ _QUESTION_WORDS = frozenset(
         "introduce method approach use uses used report reports reported does do did is are was were model models "
         "result results show find found author authors achieve achieves specific specifically exactly number "
         "compare comparison contrast difference differences differ summarize summarise summary overview tell more "
-        "explain list any there give provide"
+        "explain list any there give provide please kindly elaborate detail details"
     )
 )
 
@@ -354,8 +354,12 @@ def asks_for_evaluation(question: str) -> bool:
 
 
 _MORE = re.compile(
-    r"^\W*(?:(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:tell|say|show)\s+(?:me\s+)?(?:some\s+)?more|more\s+"
-    r"(?:details?|detail|info\w*|on\s+(?:it|that|this|them))|(?:please\s+)?(?:elaborate|go\s+on|continue|expand)|"
+    r"^\W*(?:(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)?(?:tell|say|show)\s+(?:me\s+)?"
+    r"(?:some\s+)?more|more\s+(?:details?|detail|info\w*|on\s+(?:it|that|this|them))|"
+    r"(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)?(?:elaborate|go\s+on|continue|expand)|"
+    # "could you give further details?", "please provide more information"
+    r"(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)?(?:give|provide|share)\s+(?:me\s+)?"
+    r"(?:some\s+)?(?:more|further|additional)\s+(?:details?|info\w*)|(?:further|additional)\s+(?:details?|info\w*)|"
     r"what\s+else|anything\s+else|and\s+more|more)\b",
     re.I,
 )

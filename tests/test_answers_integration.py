@@ -368,6 +368,15 @@ def test_follow_up_with_only_the_users_turns_resolves_against_the_rebuilt_answer
     assert follow.sources[0].abstract.id == first.sources[1].abstract.id
 
 
+def test_an_ordinal_after_a_one_paper_answer_points_back_into_the_earlier_list(pipeline):
+    listed = pipeline.ask("Which papers use flow matching?", backend="extractive")
+    turns = ["Which papers use flow matching?", "Please elaborate on the first one."]
+    elaborated = pipeline.ask(turns[-1], [{"role": "user", "content": t} for t in turns[:-1]], backend="extractive")
+    assert not elaborated.abstained and [s.abstract.id for s in elaborated.sources] == [listed.sources[0].abstract.id]
+    second = pipeline.ask("What about the second?", [{"role": "user", "content": t} for t in turns], backend="extractive")
+    assert [s.abstract.id for s in second.sources] == [listed.sources[1].abstract.id]
+
+
 def test_compare_answer_is_a_table_citing_every_named_work(pipeline):
     answer = pipeline.ask("Compare AptaBench and AssayBench", backend="extractive")
     assert not answer.abstained and answer.shape == "compare"

@@ -52,6 +52,17 @@ def test_last_sources_ignores_user_entries_and_empty_sources():
     assert last_sources(history) == SOURCES
 
 
+def test_an_ordinal_points_into_the_last_answer_with_that_many_sources():
+    one = [{"number": 1, "id": "assaybench-1a2b", "label": "AssayBench"}]
+    history = [*HISTORY, {"role": "user", "content": "Tell me more about the first one."},
+               {"role": "assistant", "content": "AssayBench is …", "sources": one}]  # fmt: skip
+    assert last_sources(history, "What about the second?") == SOURCES
+    assert last_sources(history, "And the third one?") == SOURCES
+    assert last_sources(history, "How big is it?") == one
+    assert last_sources(history, "What about the fifth one?") == one  # no answer had five: the last one
+    assert condense_heuristic("What about the second?", history) == "What about AptaBench?"
+
+
 def test_last_sources_returns_a_copy():
     history = [{"role": "assistant", "content": "a", "sources": list(SOURCES)}]
     result = last_sources(history)

@@ -980,3 +980,20 @@ def test_a_description_before_is_there_work_or_a_single_question_keeps_its_own_r
     # the description spans both sentences: a yes/no question about it, read whole
     assert request_after_preamble("Sampling gets slow for long chains. Is there work on speeding it up?") is None
     assert request_after_preamble("Compare FooNet and BarNet. Which one is faster?") is None  # a comparison
+
+
+@pytest.mark.parametrize(
+    ("question", "more"),
+    [
+        ("Could you give further details?", True),
+        ("Please elaborate on the first one.", True),
+        ("Would you please provide more information?", True),
+        ("Further details, please", True),
+        ("Could you give further details on how FooNet handles long inputs in the decoder?", False),  # its own ask
+        ("What more could FooNet be used for?", False),
+    ],
+)
+def test_polite_requests_for_more_are_more_requests(question, more):
+    from rag.question import is_more_request
+
+    assert is_more_request(question) is more
