@@ -387,6 +387,16 @@ _YES_NO = re.compile(
     r"|(?:does|has|did|have)\s+any(?:one|body)\b|any(?:one|body)\s+(?:working|work(?:ed)?|done|doing|tried|stud\w+)\b)",
     re.I,
 )
+# asked indirectly or formally: "I would like to know whether any abstract discusses X", "Does the corpus contain a
+# study on X?", "Exist any work about X?"
+_YES_NO_INDIRECT = re.compile(
+    r"\b(?:whether|if)\s+(?:there\s+(?:is|are|exists?)\s+)?(?:any|a|an|some)\s+(?:of\s+the\s+)?(?:papers?|works?|"
+    r"abstracts?|stud(?:y|ies)|research|articles?)\b|\b(?:whether|if)\s+there\s+(?:is|are|exists?)\s+(?:research|work)\b"
+    r"|^\W*(?:does|do)\s+(?:the|this|your)\s+(?:corpus|collection|set|database|index|library)\s+(?:contain|include|"
+    r"have|hold|cover)\s+(?:any|a|an|some)\b|^\W*(?:there\s+)?exists?\s+(?:any|a|an|some)\s+(?:papers?|works?|"
+    r"stud(?:y|ies)|research|articles?)\b",
+    re.I,
+)
 _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publications)\b", re.I)
 _SUMMARY = re.compile(
     r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
@@ -601,7 +611,7 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "followup"
     if _COMPARE.search(question) and _names_works(compare_parts(question), question):
         return "compare"
-    if yes_no := _YES_NO.search(question):
+    if yes_no := _YES_NO.search(question) or _YES_NO_INDIRECT.search(question):
         # "are there papers on X", "any works using X": asks for the papers (all of them), not whether one exists
         return "list" if _PLURAL_PAPERS.search(yes_no.group(0)) else "yes_no"
     if _SUMMARY.search(question):

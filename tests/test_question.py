@@ -997,3 +997,18 @@ def test_polite_requests_for_more_are_more_requests(question, more):
     from rag.question import is_more_request
 
     assert is_more_request(question) is more
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("I would like to know whether any abstract discusses graph coarsening.", "yes_no"),
+        ("Does the corpus contain a study on graph coarsening?", "yes_no"),
+        ("Exist any work about graph coarsening?", "yes_no"),
+        ("I wonder if there is research on graph coarsening.", "yes_no"),
+        ("Does FooNet check whether any token is redundant?", "fact"),  # whether, but not about papers
+        ("Tell me whether the FooNet paper reports latency.", "fact"),
+    ],
+)
+def test_yes_no_asked_indirectly_or_formally(question, shape):
+    assert profile(question).shape == shape
