@@ -88,7 +88,8 @@ _QUESTION_WORDS = frozenset(
         "introduce method approach use uses used report reports reported does do did is are was were model models "
         "result results show find found author authors achieve achieves specific specifically exactly number "
         "compare comparison contrast difference differences differ summarize summarise summary overview tell more "
-        "explain list any there give provide please kindly elaborate detail details"
+        "explain list any there give provide please kindly elaborate detail details am looking wonder "
+        "interested want know whether"
     )
 )
 

@@ -582,6 +582,8 @@ def test_lexical_words_leave_out_the_request():
     assert not {"paper", "studi", "overview"} & set(words)
     assert lexical_words("Give me an overview of works on graph pruning") == ["graph", "prune"]
     assert "provid" not in lexical_words("Provide the papers about protein folding")
+    assert lexical_words("I am looking for papers on graph pruning") == ["graph", "prune"]
+    assert lexical_words("I want to know whether any work studies tree search") == ["tree", "search"]
 
 
 def test_lexical_words_keep_everything_when_only_request_words_are_left():
