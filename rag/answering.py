@@ -94,7 +94,14 @@ from rag.question import (
     unit_asked,
     value_asked,
 )
-from rag.retrieve import HybridRetriever, IndexSnapshot, RankedAbstract, correct_question, link_question
+from rag.retrieve import (
+    HybridRetriever,
+    IndexSnapshot,
+    RankedAbstract,
+    correct_question,
+    link_question,
+    named_weights,
+)
 from rag.settings import VerifyPolicy
 from rag.text import content_words, numbers_in
 from rag.word_frequency import zipf_frequency
@@ -151,7 +158,9 @@ def _works_named(snapshot: IndexSnapshot, linking: Linking, text: str) -> list[s
         roles, texts = snapshot.sentence_roles, snapshot.sentence_texts
         return any(roles[row] == "contribution" and name in texts[row].lower() for row in snapshot.sentence_rows[aid])
 
-    return linking.works_named(text, own_work)
+    # a label of several words ("the Token Hypothesis") is the name its paper introduces
+    named = sorted([*linking.works_named(text, own_work), *snapshot.labels_named(text)])
+    return list(dict.fromkeys(aid for _, aid in named))
 
 
 def _owner_of(snapshot: IndexSnapshot, link: Link) -> str:
@@ -231,7 +240,7 @@ def rank(
         prof = replace(prof, shape="compare")
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
-    weights = linking.abstract_weights()
+    weights = named_weights(snapshot, linking, prof.text)
     for aid in pinned:
         weights[aid] = weights.get(aid, 0.0) + 3.0  # a reference resolved to this paper outranks any match
     ranked = retriever.search(

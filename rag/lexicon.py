@@ -171,8 +171,9 @@ class Linking:
                 weights[aid] = max(weights.get(aid, 0.0), strength)
         return weights
 
-    def works_named(self, text: str, is_work: Callable[[str, str], bool]) -> list[str]:
-        """The abstracts of the distinct works the text names, in the order it names them: each name linked as
+    def works_named(self, text: str, is_work: Callable[[str, str], bool]) -> list[tuple[int, str]]:
+        """(where in the lower-cased text, abstract id) of the distinct works the text names, in the order it names
+        them (each work once, where it is first named): each name linked as
         spelt (a typo-tolerant link may be another word) that one abstract alone uses and that ``is_work``
         (abstract id, lower-cased name) accepts as that abstract's own work ("How does FooNet differ from
         BarBench?" -> two; a dataset one paper merely evaluates on is no work)."""
@@ -184,7 +185,10 @@ class Linking:
             and len(link.name.abstract_ids) == 1
             and is_work(aid := next(iter(link.name.abstract_ids)), link.name.surface.lower())
         )
-        return list(dict.fromkeys(aid for _, aid in owned))
+        first: dict[str, int] = {}
+        for at, aid in owned:
+            first.setdefault(aid, at)
+        return [(at, aid) for aid, at in first.items()]
 
     @property
     def suggestions(self) -> list[tuple[str, str]]:

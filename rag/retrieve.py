@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -175,6 +176,27 @@ class IndexSnapshot:
     def ids_labelled(self, label: str) -> list[str]:
         """The ids of the abstracts whose label, lower-cased, is ``label`` (manifest order)."""
         return self._ids_by_label.get(label, [])
+
+    def labels_named(self, text: str) -> list[tuple[int, str]]:
+        """(where in the lower-cased text, abstract id) for each paper whose label of two or more words (the name it
+        introduces, "Token Hypothesis", "Argument Graph Uncertainty") the text spells, case aside; labels of one
+        word are names the lexicon links, labels of opening words are no names."""
+        words = [(m.start(), m.group(0)) for m in _LABEL_WORD.finditer(text.lower())]
+        found: list[tuple[int, str]] = []
+        for n in range(2, min(_LABEL_WORDS, len(words)) + 1):
+            for i in range(len(words) - n + 1):
+                ids = self._multiword_labels.get(" ".join(w for _, w in words[i : i + n]))
+                if ids is not None and len(ids) == 1:
+                    found.append((words[i][0], ids[0]))
+        return sorted(found)
+
+    @cached_property
+    def _multiword_labels(self) -> dict[str, list[str]]:
+        return {
+            label: ids
+            for label, ids in self._ids_by_label.items()
+            if 2 <= len(label.split()) <= _LABEL_WORDS and not label.endswith(("…", "..."))
+        }
 
     @cached_property
     def _ids_by_label(self) -> dict[str, list[str]]:
@@ -638,6 +660,10 @@ def lexical_trust(strength: float, low: float, high: float) -> float:
     return min(1.0, max(0.0, (strength - low) / (high - low)))
 
 
+_LABEL_WORD = re.compile(r"[\w&+-]+")
+_LABEL_WORDS = 5  # the most words a label that names a work has ("Arbitrarily Conditioned Hierarchical Flows")
+
+
 def search_text(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> str:
     """The text a question is searched with on its own (``rag search``, eval's retrieval figures): one the encoder
     cannot read (e.g. Chinese) glossed into English word by word, each word's sense chosen among the corpus's words
@@ -678,7 +704,16 @@ def link_question(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) 
 
 def link_weights(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) -> dict[str, float]:
     """Abstracts using a name the question mentions -> 1/sqrt(how many abstracts use that name)."""
-    return link_question(snapshot, question, policy).abstract_weights()
+    return named_weights(snapshot, link_question(snapshot, question, policy), question)
+
+
+def named_weights(snapshot: IndexSnapshot, linking: Linking, question: str) -> dict[str, float]:
+    """The linked names' abstract weights (Linking.abstract_weights), and 1 for a paper whose label of several
+    words the question spells ("the Token Hypothesis paper"): the lexicon takes such words for English."""
+    weights = linking.abstract_weights()
+    for _, aid in snapshot.labels_named(question):
+        weights[aid] = 1.0
+    return weights
 
 
 def top_mean_by_group(keys: Sequence[str], sizes: Sequence[int], values: np.ndarray, best: int) -> dict[str, float]:

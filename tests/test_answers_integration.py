@@ -398,6 +398,13 @@ def test_a_question_naming_two_works_is_answered_about_both_however_it_is_worded
     assert {s.abstract.label for s in answer.sources} == works
 
 
+def test_a_paper_named_by_its_label_of_several_english_words_is_found_and_compared(pipeline):
+    # "Token Hypothesis" is two English words, which the lexicon does not take for a name; it is the paper's label
+    assert pipeline.search("explain the token hypothesis paper", k=1)[0].abstract.label == "Token Hypothesis"
+    answer = pipeline.ask("Is the Token Hypothesis more memory-efficient than DaTMe?", backend="extractive")
+    assert answer.shape == "compare" and {s.abstract.label for s in answer.sources} == {"Token Hypothesis", "DaTMe"}
+
+
 def test_a_benchmark_a_work_only_reports_on_does_not_make_a_comparison(pipeline):
     # MODIRECT-SYNBENCH is named in DeltaDirect's own abstract: one paper is asked about
     answer = pipeline.ask("How does DeltaDirect do on MODIRECT-SYNBENCH?", backend="extractive")

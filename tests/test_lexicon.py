@@ -473,13 +473,14 @@ def _link(mention: str, *abstract_ids: str, exact: bool = True) -> Link:
 
 def test_works_named_are_the_owners_of_names_one_abstract_alone_uses_in_the_order_written():
     linking = Linking((_link("BarNet", "b"), _link("FooNet", "a"), _link("ZetaNet", "a", "c")))
-    assert linking.works_named("Is FooNet faster than BarNet on ZetaNet?", lambda aid, name: True) == ["a", "b"]
+    named = linking.works_named("Is FooNet faster than BarNet on ZetaNet?", lambda aid, name: True)
+    assert named == [(3, "a"), (22, "b")]
 
 
 def test_works_named_skip_typo_links_names_that_are_no_work_and_repeats():
     linking = Linking((_link("FooNet", "a"), _link("fooNet", "a"), _link("RMSE", "r", exact=False), _link("Qux", "q")))
     named = linking.works_named("FooNet fooNet RMSE Qux", lambda aid, name: name != "qux")
-    assert named == ["a"]
+    assert named == [(0, "a")]
 
 
 @pytest.mark.parametrize(
