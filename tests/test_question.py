@@ -472,6 +472,8 @@ def test_profile_marks_failure_questions_only_for_how_why():
         ("What is FooNet?", False),
         ("how does FooNet prune heads", False),
         ("sparse probe pruning?", False),
+        ("foobench size how many images", False),  # a question typed after its keywords
+        ("barnet what does it prune", False),
         ("a long keyword query with far too many words to count as terse at all", False),
     ],
 )
