@@ -173,7 +173,12 @@ def specific_terms(question: str) -> list[str]:
     return terms
 
 
-_WHICH_THING = re.compile(r"^\s*(?:which|what)\s+(?!does\b|do\b|did\b|is\b|are\b|was\b|were\b|can\b)\w+", re.I)
+# "which dataset …", "what metric …"; not "what does …", nor "what the authors claim" (the auxiliary left out)
+_WHICH_THING = re.compile(
+    r"^\s*(?:which|what)\s+(?!(?:does|do|did|is|are|was|were|can|the|a|an|this|these|those|its|their|his|her|our|"
+    r"my|your)\b)\w+",
+    re.I,
+)
 # "in <unit>": a general list of units of time, size and share (not one question's unit)
 _UNIT = re.compile(
     r"\bin\s+(?:(?:milli|micro|nano|kilo|centi)?(?:seconds?|meters?|metres?|grams?)|minutes|hours|days|ms|percent|"

@@ -1016,3 +1016,16 @@ def test_polite_requests_for_more_are_more_requests(question, more):
 )
 def test_yes_no_asked_indirectly_or_formally(question, shape):
     assert profile(question).shape == shape
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What the authors of FooNet claim as their main contribution?", "general"),  # the auxiliary left out
+        ("What metric does FooNet report?", "name"),
+    ],
+)
+def test_what_before_a_determiner_asks_no_name(question, kind):
+    from rag import question as question_module
+
+    assert question_module.classify(question) == kind
