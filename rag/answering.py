@@ -88,6 +88,7 @@ from rag.question import (
     is_more_request,
     looks_like_model_name,
     profile,
+    sets_side_by_side,
     states_answer_type,
     states_unit,
     term_occurs,
@@ -234,9 +235,13 @@ def rank(
         prof = replace(prof, shape="followup")
     readable = readable_by_encoder(question)
     linking = link_question(snapshot, prof.text, policy)
-    if prof.shape in _ONE_PAPER_SHAPES and len(_works_named(snapshot, linking, prof.text)) >= 2:
-        # a question naming two works of the corpus asks about both, however it is worded ("Is FooBench larger
-        # than BarBench?", "Between FooNet and BarNet, which one is a metric?"): one section per work
+    if (
+        prof.shape in _ONE_PAPER_SHAPES
+        and sets_side_by_side(prof.text)
+        and len(_works_named(snapshot, linking, prof.text)) >= 2
+    ):
+        # a question setting two works of the corpus side by side asks about both, however it is worded ("Between
+        # FooNet and BarNet, which one is a metric?", "For X and Y, what does each reduce?"): one section per work
         prof = replace(prof, shape="compare")
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]

@@ -314,6 +314,22 @@ _NAMED_THINGS = re.compile(
 _POLAR = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|have|had|can|could)\b", re.I)
 
 
+# How a question sets works side by side ("which of X and Y", "between X and Y", "X and Y: similarities", "what does
+# each …", "how does X differ from Y"), rather than asking whether one relates to the other ("Does X use Y?")
+_SIDE_BY_SIDE = re.compile(
+    r"\b(?:which|what)\s+(?:one|of)\b|\bbetween\b|\beach\b|\bboth\b|\bsimilar\w*|\bdiffer\w*|\bdistinct\w*|"
+    r"\brelat(?:e|es|ed|ion|ionship)\b|\bin\s+common\b|\bcontrast\w*|\bcompar\w*|\bversus\b|\bvs\b",
+    re.I,
+)
+
+
+def sets_side_by_side(question: str) -> bool:
+    """Whether a question naming several works asks about them side by side (a comparison however worded), not
+    whether one relates to another (a polar question such as "Does FooNet outperform BarNet?")."""
+    polar = _POLAR.match(question) and not re.match(r"^\W*(?:can|could)\s+you\b", question, re.I)  # a request
+    return bool(_SIDE_BY_SIDE.search(question)) and not polar
+
+
 def asks_for_names(question: str) -> bool:
     """The answer is names: "which datasets …", "what is X evaluated on", "where is X tested"; not a yes/no question,
     which names what it asks about itself ("do they compare against proprietary models?"; one naming a work asks

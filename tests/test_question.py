@@ -1029,3 +1029,19 @@ def test_what_before_a_determiner_asks_no_name(question, kind):
     from rag import question as question_module
 
     assert question_module.classify(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Between FooNet and BarNet, which one is a metric?", True),
+        ("Which of FooNet and BarNet prunes heads?", True),
+        ("For FooNet and BarNet, what does each reduce?", True),
+        ("Could you elaborate how FooNet is differing from BarNet?", True),
+        ("Does FooNet outperform BarNet?", False),  # whether one relates to the other
+        ("Is FooNet faster than BarNet?", False),
+        ("How does FooNet use BarNet?", False),
+    ],
+)
+def test_sets_side_by_side(text, expected):
+    assert question.sets_side_by_side(text) is expected
