@@ -26,6 +26,7 @@ from rag.abstain import (
     idf_weights,
     largest_idf,
     matched_mass,
+    mentioned_in,
     mistyped_stems,
     names_counted,
     names_new,
@@ -508,8 +509,17 @@ def _signals(
     policy = policy or AnswerPolicy()
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
     answer_set = set(answer_ids)
+    # a linked name the answering abstract(s) write otherwise ("large language model (LLM)-based" for "LLM-based",
+    # "mixture of experts" for "MoE") is not missing from them
+    answer_texts = " ".join(snapshot.abstracts[a].text for a in answer_ids)
     missing = tuple(
-        link.mention for link in linking.links if not (link.name.abstract_ids & answer_set) and prof.kind != "list"
+        link.mention
+        for link in linking.links
+        if not (link.name.abstract_ids & answer_set)
+        and prof.kind != "list"
+        and not mentioned_in(
+            link.mention, answer_texts, (snapshot.abstracts[a].text for a in sorted(link.name.abstract_ids)[:20])
+        )
     )
     answer_text = " ".join(snapshot.abstracts[a].text for a in answer_ids[:1]).lower()
     focus_missing = 0.0

@@ -336,6 +336,9 @@ _VALUE = re.compile(
 )
 
 
+_WH_HEAD = re.compile(r"(?:what|which)\s+(?:of\s+the\s+|kinds?\s+of\s+|types?\s+of\s+)?([A-Za-z-]+)", re.I)
+
+
 def value_asked(question: str, kind: Kind) -> str | None:
     """What measured value the question asks for: a number question's counted thing ("" when it names none), or
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
@@ -343,6 +346,11 @@ def value_asked(question: str, kind: Kind) -> str | None:
     match = _VALUE.search(question)
     # "which OOD scores work best": which of several kinds (named ones), not a measured value
     if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
+        # "what benchmarks did it show gains on", "which model has the best accuracy": the wh-word's own noun is a
+        # kind of named thing, and that is what is asked for (the measure says which one), not the value
+        head = _WH_HEAD.match(match.group(0))
+        if head and set(content_words(head.group(1))) & _NAMED_KINDS and head.end() < match.start("measure"):
+            return "" if kind == "number" else None
         return match.group("measure")
     return "" if kind == "number" else None
 
@@ -961,6 +969,11 @@ ANSWER_CATEGORY_STEMS = frozenset(
         "encoders network networks variant variants family families version versions corpus corpora "
         "test tested evaluate evaluated experiment experiments validate validated build built"
     )
+)
+# the kinds of named things a wh-word's noun asks for ("which benchmarks", "what base model"), not the words of an
+# evaluation ("what test accuracy")
+_NAMED_KINDS = ANSWER_CATEGORY_STEMS - frozenset(
+    content_words("test tested evaluate evaluated experiment experiments validate validated build built")
 )
 # Generic quantity words ("what size range", "the number of", "the total amount"): a number with its unit answers
 # them ("1.7B to 70B parameters", "1,920 screens"), not the word itself

@@ -975,3 +975,28 @@ def test_a_description_before_is_there_work_or_a_single_question_keeps_its_own_r
     # the description spans both sentences: a yes/no question about it, read whole
     assert request_after_preamble("Sampling gets slow for long chains. Is there work on speeding it up?") is None
     assert request_after_preamble("Compare FooNet and BarNet. Which one is faster?") is None  # a comparison
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "which datasets did the method show gains on?",
+        "what baselines reach a higher accuracy than FooNet",
+        "which base model gets the largest improvement",
+    ],
+)
+def test_a_wh_noun_naming_a_kind_of_work_asks_for_names_not_the_measure(text):
+    from rag.question import value_asked
+
+    assert value_asked(text, "name") is None
+    assert value_asked(text, "number") == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("what test accuracy does FooNet reach", "accuracy"), ("What F1 score does BarNet get", "F1")],
+)
+def test_a_measure_after_the_wh_word_is_still_the_value_asked(text, expected):
+    from rag.question import value_asked
+
+    assert value_asked(text, "general") == expected
