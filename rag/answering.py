@@ -527,7 +527,8 @@ def _signals(
     # answered by instances, and one written inside a name of the abstract ("multihop" in "2WikiMultihopQA") is there
     # likewise a generic quantity ("what size range", "the number of"): a number with its unit answers it ("1.7B to 70B
     # parameters"), not the word
-    generic = ANSWER_CATEGORY_STEMS if prof.kind == "name" else QUANTITY_STEMS
+    # ("what range of model sizes": a name question's measure words are no more its detail than its category's)
+    generic = ANSWER_CATEGORY_STEMS | QUANTITY_STEMS if prof.kind == "name" else QUANTITY_STEMS
     focus = [w for w in prof.focus_words if w not in generic]
     if focus and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))

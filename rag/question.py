@@ -172,7 +172,14 @@ def specific_terms(question: str) -> list[str]:
     return terms
 
 
-_WHICH_THING = re.compile(r"^\s*(?:which|what)\s+(?!does\b|do\b|did\b|is\b|are\b|was\b|were\b|can\b)\w+", re.I)
+# "which/what <noun>" asks for a thing by name; not "what happens / makes / causes …", where "what" is the subject
+# of a verb and a description answers (nor an auxiliary: "what does", "what would")
+_WHICH_THING = re.compile(
+    r"^\s*(?:which|what)\s+(?!(?:does|do|did|is|are|was|were|can|could|would|will|should|might|must|has|have|had|"
+    r"happens?|happened|makes?|made|causes?|caused|drives?|determines?|explains?|allows?|enables?|limits?|changes?|"
+    r"changed|goes|went|matters?|helps?|helped|leads?|led|prevents?|governs?|controls?|occurs?|occurred)\b)\w+",
+    re.I,
+)
 # "in <unit>": a general list of units of time, size and share (not one question's unit)
 _UNIT = re.compile(
     r"\bin\s+(?:(?:milli|micro|nano|kilo|centi)?(?:seconds?|meters?|metres?|grams?)|minutes|hours|days|ms|percent|"
@@ -967,7 +974,11 @@ ANSWER_CATEGORY_STEMS = frozenset(
         "method methods metric metrics algorithm algorithms framework frameworks architecture architectures tool tools "
         "library libraries environment environments task tasks system systems llm llms vlm vlms mllm mllms encoder "
         "encoders network networks variant variants family families version versions corpus corpora "
-        "test tested evaluate evaluated experiment experiments validate validated build built"
+        "test tested evaluate evaluated experiment experiments validate validated build built "
+        # the general kinds a detail is asked by ("which application areas", "what data", "which settings"): an
+        # abstract names the instances ("remote sensing", "ImageNet", "the few-shot regime")
+        "data domain domains area areas application applications setting settings scenario scenarios field fields "
+        "language languages modality modalities type types kind kinds category categories class classes"
     )
 )
 # the kinds of named things a wh-word's noun asks for ("which benchmarks", "what base model"), not the words of an

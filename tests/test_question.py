@@ -1000,3 +1000,19 @@ def test_a_measure_after_the_wh_word_is_still_the_value_asked(text, expected):
     from rag.question import value_asked
 
     assert value_asked(text, "general") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("What happens when two agents share one reward?", "general"),
+        ("What makes the sampler faster than its baseline?", "general"),
+        ("What would change if the prior were flat?", "general"),
+        ("What corpora does the method train on?", "name"),
+        ("Which solver wins on the harder instances?", "name"),
+    ],
+)
+def test_what_as_the_subject_of_a_verb_asks_for_a_description_not_a_name(text, kind):
+    from rag.question import classify
+
+    assert classify(text) == kind
