@@ -283,7 +283,11 @@ def number_near(
     from rag.text import content_words, normalize_number
 
     tokens = _TOKEN.findall(sentence)
-    numbers = [i for i, t in enumerate(tokens) if _is_value_token(t, stated, normalize_number, count_words)]
+    numbers = [
+        i
+        for i, t in enumerate(tokens)
+        if _is_value_token(t, stated, normalize_number, count_words) and not _version_of(tokens, i)
+    ]
     if not numbers or not stems:
         return False
     near = [i for i, t in enumerate(tokens) if any(s in stems for s in content_words(t))]
@@ -393,7 +397,26 @@ def values_in(sentence: str, stated: Collection[str] = (), count_words: bool = F
     normalised); or, with ``count_words`` (a question asking how many), a number written as a word ("six")."""
     from rag.text import normalize_number
 
-    return any(_is_value_token(t, stated, normalize_number, count_words) for t in _TOKEN.findall(sentence))
+    tokens = _TOKEN.findall(sentence)
+    return any(
+        _is_value_token(t, stated, normalize_number, count_words) and not _version_of(tokens, i)
+        for i, t in enumerate(tokens)
+    )
+
+
+_VERSION = re.compile(r"^[1-9](?:\.\d)?$")  # "3", "2.0", "3.5": how a version is numbered
+
+
+def _version_of(tokens: Sequence[str], i: int) -> bool:
+    """Whether token ``i`` is the version or label of the capitalised word just before it ("TB 2.0", "Llama 3",
+    "Table 2"): a small number written after a name is part of it, not a value the sentence states. A word opening
+    the sentence is capitalised whatever it is ("In 3 settings"), so it counts only with capitals after its first
+    letter."""
+    if i == 0 or not _VERSION.match(tokens[i]):
+        return False
+    before = tokens[i - 1]
+    capitals = any(c.isupper() for c in before[1:])
+    return before[:1].isupper() and before.isalpha() and (capitals or i > 1)
 
 
 _MODIFIER = re.compile(r"^(?P<core>.*[A-Z0-9].*?)-(?P<word>[a-z]{3,})$")  # "LLM-based", "GPT-4-style"

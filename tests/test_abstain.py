@@ -366,3 +366,13 @@ def test_mentioned_in_accepts_a_name_written_otherwise():
     # the same initials by chance are not the name
     assert not mentioned_in("MoE", "We measure overall error.", defining)
     assert not mentioned_in("BarNet", "We propose FooNet.", defining)
+
+
+def test_a_small_number_after_a_capitalised_name_is_its_version_not_a_value():
+    from rag.abstain import number_near, values_in
+
+    assert not values_in("We test on FooBench 2.0 and Llama 3 agents.")
+    assert not number_near("Results on Suite 2 and FooBench 1.0 improve accuracy.", {"accuraci"})
+    assert values_in("FooNet reaches 81.2% accuracy.")
+    assert values_in("In 3 settings it wins.")  # a capital opening the sentence is no name
+    assert number_near("FooNet improves accuracy by 4 points on BarBench 2.0.", {"accuraci"})
