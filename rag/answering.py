@@ -373,7 +373,9 @@ def decide_abstention(
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
     )  # fmt: skip
     vector, unmatched, fixes, started = ranking.vector, ranking.unmatched, ranking.corrections, ranking.started
-    signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy)
+    signals = _signals(
+        prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question
+    )
     if glossed:
         signals = replace(
             signals,
@@ -505,7 +507,9 @@ def _signals(
     readable: bool,
     pinned: bool = False,
     policy: AnswerPolicy | None = None,
+    typed: str = "",
 ) -> AbstentionSignals:
+    """The abstention signals of an answer plan; ``typed``: the question as the user typed it (before respelling)."""
     policy = policy or AnswerPolicy()
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
     answer_set = set(answer_ids)
@@ -517,6 +521,7 @@ def _signals(
         for link in linking.links
         if not (link.name.abstract_ids & answer_set)
         and prof.kind != "list"
+        and not _typed_as_word(link.mention, typed, policy.name_case_zipf)
         and not mentioned_in(
             link.mention, answer_texts, (snapshot.abstracts[a].text for a in sorted(link.name.abstract_ids)[:20])
         )
@@ -645,6 +650,15 @@ def _signals(
         topic_unknown=topic_unknown,
         has_evidence=bool(plan.sentences),
     )
+
+
+def _typed_as_word(mention: str, typed: str, common_zipf: float) -> bool:
+    """Whether the question typed a linked name as a common English word, in lower case ("max speedup" linked to a
+    corpus name "MAX"): a word of the sentence, not the name of a work the answer must mention."""
+    lowered = mention.lower()
+    if not typed or not lowered.isalpha() or zipf_frequency(lowered) < common_zipf:
+        return False
+    return bool(re.search(rf"(?<![\w-]){re.escape(lowered)}(?![\w-])", typed)) and mention not in typed
 
 
 def _answer_slot_signals(
