@@ -346,6 +346,11 @@ _VALUE = re.compile(
 _WH_HEAD = re.compile(r"(?:what|which)\s+(?:of\s+the\s+|kinds?\s+of\s+|types?\s+of\s+)?([A-Za-z-]+)", re.I)
 
 
+_REQUEST_OPEN = re.compile(
+    r"^\W*(?:please\s+)?(?:compare|contrast|summari[sz]e|list|describe|explain|tell|give|show|name|find|report)\b", re.I
+)
+
+
 def value_asked(question: str, kind: Kind) -> str | None:
     """What measured value the question asks for: a number question's counted thing ("" when it names none), or
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
@@ -359,6 +364,11 @@ def value_asked(question: str, kind: Kind) -> str | None:
         if head and set(content_words(head.group(1))) & _NAMED_KINDS and head.end() < match.start("measure"):
             return "" if kind == "number" else None
         return match.group("measure")
+    # a noun-phrase query opening with a measure: "batch size used for FooNet" (not a request: "compare the size of …")
+    if not _WH_ANY.search(question) and not _REQUEST_OPEN.match(question):
+        phrase = _NOUN_PHRASE_VALUE.search(question)
+        if phrase is not None:
+            return re.findall(_MEASURE, phrase.group(0), re.I)[0]
     return "" if kind == "number" else None
 
 

@@ -1016,3 +1016,18 @@ def test_what_as_the_subject_of_a_verb_asks_for_a_description_not_a_name(text, k
     from rag.question import classify
 
     assert classify(text) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("learning rate used when training FooNet", "learning rate"),
+        ("peak speedup of FooNet over BarLib", "speedup"),
+        ("compare the size of FooSet and BarSet", None),  # a request, not a query for one value
+        ("graph coloring heuristics survey", None),
+    ],
+)
+def test_a_noun_phrase_query_opening_with_a_measure_asks_for_that_value(text, expected):
+    from rag.question import value_asked
+
+    assert value_asked(text, "general") == expected
