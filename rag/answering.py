@@ -679,7 +679,12 @@ def _answer_slot_signals(
     details = [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     n_docs = len(snapshot.abstracts)
     if prof.shape in LIST_SHAPES or (prof.terse and prof.shape != "compare"):  # a keyword query names a topic too
-        topic = without_compounds(details)
+        # a keyword query naming a work ("datasets used to evaluate FooNet") is about that work: the linked names
+        # are its topic words as much as the rest ("FooNet" held by the best paper is matched)
+        linked = [
+            w for w in dict.fromkeys(prof.topic_words) if w in names and not w.isdigit() and w not in GENERIC_STEMS
+        ] if prof.shape not in LIST_SHAPES else []
+        topic = without_compounds([*details, *linked])
         pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
         present, doc_freq = topic_presence(snapshot, topic, among=pool)
         surfaces = _surfaces(prof.text)
