@@ -283,7 +283,11 @@ def number_near(
     from rag.text import content_words, normalize_number
 
     tokens = _TOKEN.findall(sentence)
-    numbers = [i for i, t in enumerate(tokens) if _is_value_token(t, stated, normalize_number, count_words)]
+    numbers = [
+        i
+        for i, t in enumerate(tokens)
+        if _is_value_token(t, stated, normalize_number, count_words) and not _version_of(tokens, i)
+    ]
     if not numbers or not stems:
         return False
     near = [i for i, t in enumerate(tokens) if any(s in stems for s in content_words(t))]
@@ -393,4 +397,87 @@ def values_in(sentence: str, stated: Collection[str] = (), count_words: bool = F
     normalised); or, with ``count_words`` (a question asking how many), a number written as a word ("six")."""
     from rag.text import normalize_number
 
-    return any(_is_value_token(t, stated, normalize_number, count_words) for t in _TOKEN.findall(sentence))
+    tokens = _TOKEN.findall(sentence)
+    return any(
+        _is_value_token(t, stated, normalize_number, count_words) and not _version_of(tokens, i)
+        for i, t in enumerate(tokens)
+    )
+
+
+_VERSION = re.compile(r"^[1-9](?:\.\d)?$")  # "3", "2.0", "3.5": how a version is numbered
+
+
+def _version_of(tokens: Sequence[str], i: int) -> bool:
+    """Whether token ``i`` is the version or label of the capitalised word just before it ("TB 2.0", "Llama 3",
+    "Table 2"): a small number written after a name is part of it, not a value the sentence states. A word opening
+    the sentence is capitalised whatever it is ("In 3 settings"), so it counts only with capitals after its first
+    letter."""
+    if i == 0 or not _VERSION.match(tokens[i]):
+        return False
+    before = tokens[i - 1]
+    capitals = any(c.isupper() for c in before[1:])
+    return before[:1].isupper() and before.isalpha() and (capitals or i > 1)
+
+
+_MODIFIER = re.compile(r"^(?P<core>.*[A-Z0-9].*?)-(?P<word>[a-z]{3,})$")  # "LLM-based", "GPT-4-style"
+_INITIAL_WORD = re.compile(r"[A-Za-z]+")  # a word whose initial may stand in an acronym
+
+
+def name_core(mention: str, common_zipf: float = 3.0) -> str:
+    """The name inside a mention that joins it to an English modifier with a hyphen: "LLM-based" -> "LLM",
+    "ViT-style" -> "ViT" (an abstract writes "large language model (LLM)-based" or "ViT backbones"); the mention
+    itself otherwise ("GPT-4o", "Co-Locator": a hyphenated name, not a name and a word)."""
+    from rag.word_frequency import zipf_frequency
+
+    match = _MODIFIER.match(mention)
+    if match is None or zipf_frequency(match.group("word")) < common_zipf:
+        return mention
+    return match.group("core")
+
+
+def acronym_letters(name: str) -> str:
+    """The letters of an acronym ("MoE" -> "moe", "LLMs" -> "llm"); "" for a name that is not one (two to six
+    letters, at least two capitals, nothing else)."""
+    letters = name[:-1] if name.endswith("s") and name[:-1].isupper() else name
+    if not letters.isalpha() or sum(c.isupper() for c in letters) < 2 or not 2 <= len(letters) <= 6:
+        return ""
+    return letters.lower()
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[-\u2010-\u2014]", " ", text.lower()).split())
+
+
+def expansion_of(acronym: str, texts: Iterable[str]) -> str | None:
+    """The words an acronym stands for, as a text defines it: "Mixture-of-Experts (MoE)" -> "mixture of experts"
+    (the words just before the parenthesis whose initials are its letters); None when no text defines it."""
+    letters = acronym_letters(acronym)
+    if not letters:
+        return None
+    words = r"((?:[A-Za-z]+[\s-]+){" + str(len(letters)) + "})"
+    pattern = re.compile(words + r"\(" + re.escape(acronym.rstrip("s")) + r"s?\)")
+    for text in texts:
+        for match in pattern.finditer(text):
+            words = _INITIAL_WORD.findall(match.group(1))
+            if [w[0].lower() for w in words] == list(letters):
+                return _plain(" ".join(words))
+    return None
+
+
+def mentioned_in(mention: str, text: str, defining: Iterable[str] = ()) -> bool:
+    """Whether ``text`` (an abstract) writes the name the question mentions, however it writes it: as typed (any
+    case, a plural "s" aside), its name without a hyphen-joined English modifier ("LLM" of "LLM-based"), or, for
+    an acronym, spelt out as one of the ``defining`` texts (the abstracts using the name) defines it ("mixture of
+    experts" for "MoE"). A linked name an abstract writes so is not missing from it."""
+    from rag.question import term_occurs
+
+    lowered = text.lower()
+    core = name_core(mention)
+    if any(term_occurs(term.lower(), lowered) for term in dict.fromkeys([mention, core])):
+        return True
+    defining = list(defining)
+    for term in dict.fromkeys([mention, core]):
+        long_form = expansion_of(term, defining)
+        if long_form and re.search(r"(?<![a-z])" + re.escape(long_form.rstrip("s")), _plain(text)):
+            return True
+    return False

@@ -26,6 +26,7 @@ from rag.abstain import (
     idf_weights,
     largest_idf,
     matched_mass,
+    mentioned_in,
     mistyped_stems,
     names_counted,
     names_new,
@@ -410,7 +411,9 @@ def decide_abstention(
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
     )  # fmt: skip
     vector, unmatched, fixes, started = ranking.vector, ranking.unmatched, ranking.corrections, ranking.started
-    signals = _signals(prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy)
+    signals = _signals(
+        prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question
+    )
     if glossed:
         signals = replace(
             signals,
@@ -547,12 +550,24 @@ def _signals(
     readable: bool,
     pinned: bool = False,
     policy: AnswerPolicy | None = None,
+    typed: str = "",
 ) -> AbstentionSignals:
+    """The abstention signals of an answer plan; ``typed``: the question as the user typed it (before respelling)."""
     policy = policy or AnswerPolicy()
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
     answer_set = set(answer_ids)
+    # a linked name the answering abstract(s) write otherwise ("large language model (LLM)-based" for "LLM-based",
+    # "mixture of experts" for "MoE") is not missing from them
+    answer_texts = " ".join(snapshot.abstracts[a].text for a in answer_ids)
     missing = tuple(
-        link.mention for link in linking.links if not (link.name.abstract_ids & answer_set) and prof.kind != "list"
+        link.mention
+        for link in linking.links
+        if not (link.name.abstract_ids & answer_set)
+        and prof.kind != "list"
+        and not _typed_as_word(link.mention, typed, policy.name_case_zipf)
+        and not mentioned_in(
+            link.mention, answer_texts, (snapshot.abstracts[a].text for a in sorted(link.name.abstract_ids)[:20])
+        )
     )
     answer_text = " ".join(snapshot.abstracts[a].text for a in answer_ids[:1]).lower()
     focus_missing = 0.0
@@ -560,7 +575,8 @@ def _signals(
     # answered by instances, and one written inside a name of the abstract ("multihop" in "2WikiMultihopQA") is there
     # likewise a generic quantity ("what size range", "the number of"): a number with its unit answers it ("1.7B to 70B
     # parameters"), not the word
-    generic = ANSWER_CATEGORY_STEMS if prof.kind == "name" else QUANTITY_STEMS
+    # ("what range of model sizes": a name question's measure words are no more its detail than its category's)
+    generic = ANSWER_CATEGORY_STEMS | QUANTITY_STEMS if prof.kind == "name" else QUANTITY_STEMS
     focus = [w for w in prof.focus_words if w not in generic]
     if focus and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))
@@ -679,6 +695,15 @@ def _signals(
     )
 
 
+def _typed_as_word(mention: str, typed: str, common_zipf: float) -> bool:
+    """Whether the question typed a linked name as a common English word, in lower case ("max speedup" linked to a
+    corpus name "MAX"): a word of the sentence, not the name of a work the answer must mention."""
+    lowered = mention.lower()
+    if not typed or not lowered.isalpha() or zipf_frequency(lowered) < common_zipf:
+        return False
+    return bool(re.search(rf"(?<![\w-]){re.escape(lowered)}(?![\w-])", typed)) and mention not in typed
+
+
 def _answer_slot_signals(
     prof: QuestionProfile,
     snapshot: IndexSnapshot,
@@ -697,7 +722,12 @@ def _answer_slot_signals(
     details = [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     n_docs = len(snapshot.abstracts)
     if prof.shape in LIST_SHAPES or (prof.terse and prof.shape != "compare"):  # a keyword query names a topic too
-        topic = without_compounds(details)
+        # a keyword query naming a work ("datasets used to evaluate FooNet") is about that work: the linked names
+        # are its topic words as much as the rest ("FooNet" held by the best paper is matched)
+        linked = [
+            w for w in dict.fromkeys(prof.topic_words) if w in names and not w.isdigit() and w not in GENERIC_STEMS
+        ] if prof.shape not in LIST_SHAPES else []
+        topic = without_compounds([*details, *linked])
         pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
         present, doc_freq = topic_presence(snapshot, topic, among=pool)
         surfaces = _surfaces(prof.text)

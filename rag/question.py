@@ -173,10 +173,14 @@ def specific_terms(question: str) -> list[str]:
     return terms
 
 
-# "which dataset …", "what metric …"; not "what does …", nor "what the authors claim" (the auxiliary left out)
+# "which/what <noun>" asks for a thing by name; not "what happens / makes / causes …", where "what" is the subject
+# of a verb and a description answers, nor an auxiliary ("what does", "what would"), nor a determiner ("what the
+# authors claim", the auxiliary left out)
 _WHICH_THING = re.compile(
-    r"^\s*(?:which|what)\s+(?!(?:does|do|did|is|are|was|were|can|the|a|an|this|these|those|its|their|his|her|our|"
-    r"my|your)\b)\w+",
+    r"^\s*(?:which|what)\s+(?!(?:does|do|did|is|are|was|were|can|could|would|will|should|might|must|has|have|had|"
+    r"happens?|happened|makes?|made|causes?|caused|drives?|determines?|explains?|allows?|enables?|limits?|changes?|"
+    r"changed|goes|went|matters?|helps?|helped|leads?|led|prevents?|governs?|controls?|occurs?|occurred|"
+    r"the|a|an|this|these|those|its|their|his|her|our|my|your)\b)\w+",
     re.I,
 )
 # "in <unit>": a general list of units of time, size and share (not one question's unit)
@@ -358,6 +362,14 @@ _VALUE = re.compile(
 )
 
 
+_WH_HEAD = re.compile(r"(?:what|which)\s+(?:of\s+the\s+|kinds?\s+of\s+|types?\s+of\s+)?([A-Za-z-]+)", re.I)
+
+
+_REQUEST_OPEN = re.compile(
+    r"^\W*(?:please\s+)?(?:compare|contrast|summari[sz]e|list|describe|explain|tell|give|show|name|find|report)\b", re.I
+)
+
+
 def value_asked(question: str, kind: Kind) -> str | None:
     """What measured value the question asks for: a number question's counted thing ("" when it names none), or
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
@@ -365,7 +377,17 @@ def value_asked(question: str, kind: Kind) -> str | None:
     match = _VALUE.search(question)
     # "which OOD scores work best": which of several kinds (named ones), not a measured value
     if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
+        # "what benchmarks did it show gains on", "which model has the best accuracy": the wh-word's own noun is a
+        # kind of named thing, and that is what is asked for (the measure says which one), not the value
+        head = _WH_HEAD.match(match.group(0))
+        if head and set(content_words(head.group(1))) & _NAMED_KINDS and head.end() < match.start("measure"):
+            return "" if kind == "number" else None
         return match.group("measure")
+    # a noun-phrase query opening with a measure: "batch size used for FooNet" (not a request: "compare the size of …")
+    if not _WH_ANY.search(question) and not _REQUEST_OPEN.match(question):
+        phrase = _NOUN_PHRASE_VALUE.search(question)
+        if phrase is not None:
+            return re.findall(_MEASURE, phrase.group(0), re.I)[0]
     return "" if kind == "number" else None
 
 
@@ -1001,8 +1023,17 @@ ANSWER_CATEGORY_STEMS = frozenset(
         "method methods metric metrics algorithm algorithms framework frameworks architecture architectures tool tools "
         "library libraries environment environments task tasks system systems llm llms vlm vlms mllm mllms encoder "
         "encoders network networks variant variants family families version versions corpus corpora "
-        "test tested evaluate evaluated experiment experiments validate validated build built"
+        "test tested evaluate evaluated experiment experiments validate validated build built "
+        # the general kinds a detail is asked by ("which application areas", "what data", "which settings"): an
+        # abstract names the instances ("remote sensing", "ImageNet", "the few-shot regime")
+        "data domain domains area areas application applications setting settings scenario scenarios field fields "
+        "language languages modality modalities type types kind kinds category categories class classes"
     )
+)
+# the kinds of named things a wh-word's noun asks for ("which benchmarks", "what base model"), not the words of an
+# evaluation ("what test accuracy")
+_NAMED_KINDS = ANSWER_CATEGORY_STEMS - frozenset(
+    content_words("test tested evaluate evaluated experiment experiments validate validated build built")
 )
 # Generic quantity words ("what size range", "the number of", "the total amount"): a number with its unit answers
 # them ("1.7B to 70B parameters", "1,920 screens"), not the word itself

@@ -335,3 +335,44 @@ def test_rare_words_a_list_question_shares_with_its_best_paper_lean_to_answering
     # a question about one paper's detail is not read this way: its words are details, not a topic
     assert features(AbstentionSignals(shape="fact", topic_matched=1.5), policy)["topic_matched"] == 0.0
     assert features(shared, policy)["topic_matched"] == 1.5
+
+
+def test_name_core_drops_a_hyphen_joined_english_modifier():
+    from rag.abstain import name_core
+
+    assert name_core("GNN-based") == "GNN"
+    assert name_core("ViT-style") == "ViT"
+    assert name_core("Co-Locator") == "Co-Locator"  # a hyphenated name, not a name and a word
+    assert name_core("GPT-4o") == "GPT-4o"
+
+
+def test_expansion_of_reads_an_acronym_defined_in_a_text():
+    from rag.abstain import expansion_of
+
+    texts = ["We study graph neural networks (GNNs) at scale.", "Chain-of-Thought (CoT) prompting helps."]
+    assert expansion_of("GNN", texts) == "graph neural networks"
+    assert expansion_of("CoT", texts) == "chain of thought"
+    assert expansion_of("RAG", texts) is None
+    assert expansion_of("Foo", texts) is None  # one capital: a word, not an acronym
+
+
+def test_mentioned_in_accepts_a_name_written_otherwise():
+    from rag.abstain import mentioned_in
+
+    defining = ["Sparse Mixture-of-Experts (MoE) layers route tokens."]
+    assert mentioned_in("GNN-based", "A graph neural network (GNN)-based scorer ranks nodes.")
+    assert mentioned_in("MoE", "The layer is a hierarchical mixture of experts.", defining)
+    assert mentioned_in("foonet", "We propose FooNet.")
+    # the same initials by chance are not the name
+    assert not mentioned_in("MoE", "We measure overall error.", defining)
+    assert not mentioned_in("BarNet", "We propose FooNet.", defining)
+
+
+def test_a_small_number_after_a_capitalised_name_is_its_version_not_a_value():
+    from rag.abstain import number_near, values_in
+
+    assert not values_in("We test on FooBench 2.0 and Llama 3 agents.")
+    assert not number_near("Results on Suite 2 and FooBench 1.0 improve accuracy.", {"accuraci"})
+    assert values_in("FooNet reaches 81.2% accuracy.")
+    assert values_in("In 3 settings it wins.")  # a capital opening the sentence is no name
+    assert number_near("FooNet improves accuracy by 4 points on BarBench 2.0.", {"accuraci"})

@@ -1032,6 +1032,47 @@ def test_what_before_a_determiner_asks_no_name(question, kind):
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "which datasets did the method show gains on?",
+        "what baselines reach a higher accuracy than FooNet",
+        "which base model gets the largest improvement",
+    ],
+)
+def test_a_wh_noun_naming_a_kind_of_work_asks_for_names_not_the_measure(text):
+    from rag.question import value_asked
+
+    assert value_asked(text, "name") is None
+    assert value_asked(text, "number") == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("what test accuracy does FooNet reach", "accuracy"), ("What F1 score does BarNet get", "F1")],
+)
+def test_a_measure_after_the_wh_word_is_still_the_value_asked(text, expected):
+    from rag.question import value_asked
+
+    assert value_asked(text, "general") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("What happens when two agents share one reward?", "general"),
+        ("What makes the sampler faster than its baseline?", "general"),
+        ("What would change if the prior were flat?", "general"),
+        ("What corpora does the method train on?", "name"),
+        ("Which solver wins on the harder instances?", "name"),
+    ],
+)
+def test_what_as_the_subject_of_a_verb_asks_for_a_description_not_a_name(text, kind):
+    from rag.question import classify
+
+    assert classify(text) == kind
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("Between FooNet and BarNet, which one is a metric?", True),
@@ -1045,3 +1086,18 @@ def test_what_before_a_determiner_asks_no_name(question, kind):
 )
 def test_sets_side_by_side(text, expected):
     assert question.sets_side_by_side(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("learning rate used when training FooNet", "learning rate"),
+        ("peak speedup of FooNet over BarLib", "speedup"),
+        ("compare the size of FooSet and BarSet", None),  # a request, not a query for one value
+        ("graph coloring heuristics survey", None),
+    ],
+)
+def test_a_noun_phrase_query_opening_with_a_measure_asks_for_that_value(text, expected):
+    from rag.question import value_asked
+
+    assert value_asked(text, "general") == expected
