@@ -873,6 +873,12 @@ def request_after_preamble(question: str) -> str | None:
     return parts[-1] if classify_shape(parts[-1]) in ("list", "summary") else None
 
 
+# How a request for papers says they should suit the asker, not what they are about.
+_TOPICLESS = frozenset(
+    content_words("relevant useful interesting helpful recommend suggest read worth good best me us my our should would")
+)
+
+
 def profile(question: str) -> QuestionProfile:
     question = fix_shape_words(question)
     # "Is there a paper on X? How many …": the later question; "<an instruction or context>. Which papers …?": the
@@ -885,7 +891,11 @@ def profile(question: str) -> QuestionProfile:
     shape = classify_shape(asked, kind)
     if shape in ("summary", "yes_no", "list"):
         kind = "list"
-    # the papers asked for are on the request's topic, not on the words of an instruction or context before it
+    # the papers asked for are on the request's topic, not on the words of an instruction or context before it;
+    # a request with no topic of its own ("I work on X. Which papers would be relevant for me?") asks about that
+    # context
+    if request and not [w for w in content_words(request) if w not in _QUESTION_WORDS and w not in _TOPICLESS]:
+        request = None
     topic = [w for w in dict.fromkeys(content_words(request or question)) if w not in _QUESTION_WORDS]
     return QuestionProfile(
         text=question,

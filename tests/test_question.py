@@ -1101,3 +1101,10 @@ def test_a_noun_phrase_query_opening_with_a_measure_asks_for_that_value(text, ex
     from rag.question import value_asked
 
     assert value_asked(text, "general") == expected
+
+
+def test_a_request_with_no_topic_of_its_own_asks_about_the_context_before_it():
+    asked = profile("I work on graph coarsening for road networks. Which papers would be relevant for me?")
+    assert asked.shape == "list" and {"graph", "coarsen", "road"} <= set(asked.topic_words)
+    own = profile("I work on road networks; ignore that. Which papers study graph coarsening?")
+    assert own.shape == "list" and "road" not in own.topic_words
