@@ -337,6 +337,14 @@ class AnswerPolicy(BaseModel):
         "sentence, one stating what the work shows ('We show that …') first, when the line quotes none: an overview "
         "says what each work proposes and what it finds, not only the sentence sharing the question's words.",
     )
+    topic_lines: tuple[str, ...] = Field(
+        default=("list", "summary"),
+        description="Question shapes whose list lines also quote the paper's sentence most about the question (its "
+        "relevance, whatever its role) when the line does not: what the work contributes is quoted for its role, but "
+        "what ties the paper to the topic asked about is often its opening or gap sentence ('Probabilistic "
+        "neurosymbolic methods rely on weighted model counting …'), which the role bonus leaves out "
+        "(rag.compose.extractive.topic_sentence).",
+    )
     contribution_margin: float = Field(
         default=0.25,
         ge=0.0,
