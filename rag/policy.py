@@ -338,12 +338,13 @@ class AnswerPolicy(BaseModel):
         "says what each work proposes and what it finds, not only the sentence sharing the question's words.",
     )
     topic_lines: tuple[str, ...] = Field(
-        default=("list", "summary"),
+        default=("list", "summary", "yes_no"),
         description="Question shapes whose list lines also quote the paper's sentence most about the question (its "
         "relevance, whatever its role) when the line does not: what the work contributes is quoted for its role, but "
         "what ties the paper to the topic asked about is often its opening or gap sentence ('Probabilistic "
         "neurosymbolic methods rely on weighted model counting …'), which the role bonus leaves out "
-        "(rag.compose.extractive.topic_sentence).",
+        "(rag.compose.extractive.topic_sentence). Dev key facts: list 0.646 -> 0.714, summary 0.780 -> 0.823, "
+        "yes/no 0.810 -> 0.825; validation (held out): list 0.647 -> 0.719, summary 0.625 -> 0.664.",
     )
     contribution_margin: float = Field(
         default=0.25,
