@@ -18,6 +18,7 @@ from rag.compose.extractive import (
     render,
     said_sentences,
     topic_sentence,
+    with_clause_answers,
     with_marker,
 )
 from rag.corpus import Abstract
@@ -923,3 +924,17 @@ def test_plan_list_with_topic_quotes_the_topic_sentence_with_the_line_in_reading
     ]
     assert [e.row for e in plan_list(evidence, POLICY).sentences] == [4]
     assert [e.row for e in plan_list(evidence, POLICY, with_topic=True).sentences] == [1, 4]
+
+
+def test_with_clause_answers_keeps_each_parts_best_sentence():
+    chosen = [ev("a", 1, 0.9, "We propose FooNet."), ev("a", 2, 0.8, "FooNet encodes graphs.")]
+    part_one = [ev("a", 1, 0.7), ev("a", 4, 0.2)]
+    part_two = [ev("a", 4, 0.9, "Flat pricing is far from optimal."), ev("a", 2, 0.3)]
+    assert [e.row for e in with_clause_answers(chosen, [part_one, part_two], 0.0)] == [1, 2, 4]
+
+
+def test_with_clause_answers_adds_nothing_when_a_chosen_sentence_answers_the_part_nearly_as_well():
+    chosen = [ev("a", 1, 0.9), ev("a", 2, 0.8)]
+    part = [ev("a", 4, 0.5), ev("a", 2, 0.45)]
+    assert [e.row for e in with_clause_answers(chosen, [part], 0.1)] == [1, 2]
+    assert with_clause_answers(chosen, [], 0.0) == chosen

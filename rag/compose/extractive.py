@@ -91,7 +91,29 @@ def plan_single(
         findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
         chosen = with_role(chosen, findings_first, wants, len(chosen) + policy.core_extra)
         chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
+    if policy.clause_answer_margin is not None:
+        chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
     return ExtractivePlan([abstract_id], chosen)
+
+
+def with_clause_answers(
+    chosen: Sequence[EvidenceSentence], clause_evidence: Sequence[Sequence[EvidenceSentence]], margin: float
+) -> list[EvidenceSentence]:
+    """``chosen`` with the best sentence for each part of a compound question ("How does X work, and is Y a good
+    idea?"; rag.question.clauses) that it lost to the sentences added for their roles: each part asks its own
+    thing, and the sentence answering it best answers it whatever its role. Added only when it scores (for that
+    part) more than ``margin`` above every chosen sentence: a chosen sentence nearly as good already answers the
+    part. In reading order."""
+    rows = {e.row for e in chosen}
+    added: list[EvidenceSentence] = []
+    for part in clause_evidence:
+        if not part or part[0].row in rows:
+            continue
+        held = max((e.score for e in part if e.row in rows), default=float("-inf"))
+        if part[0].score - held > margin:  # the chosen sentences answer this part far worse than its best one
+            added.append(part[0])
+            rows.add(part[0].row)
+    return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
 
 
 def with_detail(
