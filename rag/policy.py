@@ -341,10 +341,12 @@ class AnswerPolicy(BaseModel):
         "dev.",
     )
     finding_lines: tuple[str, ...] = Field(
-        default=("summary",),
+        default=("summary", "yes_no", "list"),
         description="Question shapes whose list lines also quote the paper's finding: its best-scoring result "
         "sentence, one stating what the work shows ('We show that …') first, when the line quotes none: an overview "
-        "says what each work proposes and what it finds, not only the sentence sharing the question's words.",
+        "says what each work proposes and what it finds, not only the sentence sharing the question's words; so does "
+        "'is there a paper on X' (yes, which, and what it found) and each line of 'which papers …'. Dev key facts "
+        "(yes/no, list added): yes/no 0.825 -> 0.873, list 0.714 -> 0.735, no shape lower.",
     )
     topic_lines: tuple[str, ...] = Field(
         default=("list", "summary", "yes_no"),
