@@ -938,3 +938,18 @@ def test_with_clause_answers_adds_nothing_when_a_chosen_sentence_answers_the_par
     part = [ev("a", 4, 0.5), ev("a", 2, 0.45)]
     assert [e.row for e in with_clause_answers(chosen, [part], 0.1)] == [1, 2]
     assert with_clause_answers(chosen, [], 0.0) == chosen
+
+
+def test_plan_list_item_quotes_topic_line_and_finding_once_each_in_reading_order():
+    evidence = [
+        ev("a", 3, 0.9, "We propose FooNet, a graph defence.", role_bonus=0.15),
+        ev("a", 1, 0.7, "Graph poisoning attacks corrupt edges.", role="background", role_bonus=-0.25),
+        ev("a", 6, 0.3, "We show that FooNet halves the attack success rate.", role="result"),
+    ]
+    plan = plan_list(evidence, POLICY, with_finding=True, with_topic=True)
+    assert [e.row for e in plan.sentences] == [1, 3, 6]
+
+
+def test_default_policy_quotes_findings_and_topic_sentences_in_every_list_shaped_answer():
+    policy = AnswerPolicy()
+    assert {"list", "summary", "yes_no"} <= set(policy.finding_lines) & set(policy.topic_lines)
