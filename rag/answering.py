@@ -355,6 +355,7 @@ def select_evidence(
             margin=policy.shape_list_margin.get(shape),
             with_contribution=shape in policy.contribution_lines,
             with_finding=shape in policy.finding_lines,
+            with_topic=shape in policy.topic_lines,
             coverage=coverage if topic else None,
             min_coverage=policy.list_min_coverage.get(shape, 0.0),
             own_names=unlabelled_names(snapshot, shortlist),

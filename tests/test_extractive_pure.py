@@ -17,6 +17,8 @@ from rag.compose.extractive import (
     plan_single,
     render,
     said_sentences,
+    topic_sentence,
+    with_clause_answers,
     with_marker,
 )
 from rag.corpus import Abstract
@@ -894,3 +896,60 @@ def test_plan_list_with_finding_keeps_papers_without_results_to_their_line():
     evidence = [ev("a", 1, 0.9), ev("b", 1, 0.85), ev("b", 6, 0.1, "Toy B is faster.", role="result")]
     plan = plan_list(evidence, POLICY, with_finding=True)
     assert [(e.abstract_id, e.row) for e in plan.sentences] == [("a", 1), ("b", 1), ("b", 6)]
+
+
+def test_topic_sentence_is_the_one_most_about_the_question_whatever_its_role():
+    line = ev("a", 3, 0.8, "We propose FooNet for compressing speech codecs.", role_bonus=0.15)
+    opening = ev("a", 1, 0.5, "Graph attacks rely on poisoned edges.", role="background", role_bonus=-0.3)
+    other = ev("a", 2, 0.4, "Existing defences are slow.", role="gap", role_bonus=-0.3)
+    assert topic_sentence([line], [opening, other]) == opening  # relevance 0.8 > 0.65
+
+
+def test_topic_sentence_none_when_the_item_is_already_most_about_it():
+    line = ev("a", 3, 0.8, "We propose FooNet.")
+    assert topic_sentence([line], [ev("a", 1, 0.3, "Graphs are common.", role="background")]) is None
+
+
+def test_topic_sentence_is_never_an_availability_line():
+    line = ev("a", 3, 0.2, "We propose FooNet.")
+    code = ev("a", 5, 0.9, "Code is available at https://example.org.", role="availability")
+    assert topic_sentence([line], [code]) is None
+
+
+def test_plan_list_with_topic_quotes_the_topic_sentence_with_the_line_in_reading_order():
+    evidence = [
+        ev("a", 4, 0.9, "We propose FooNet, a graph defence.", role_bonus=0.15),
+        ev("a", 1, 0.6, "Graph poisoning attacks corrupt edges.", role="background", role_bonus=-0.25),
+        ev("a", 2, 0.1, "Little is known.", role="gap", role_bonus=-0.25),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [4]
+    assert [e.row for e in plan_list(evidence, POLICY, with_topic=True).sentences] == [1, 4]
+
+
+def test_with_clause_answers_keeps_each_parts_best_sentence():
+    chosen = [ev("a", 1, 0.9, "We propose FooNet."), ev("a", 2, 0.8, "FooNet encodes graphs.")]
+    part_one = [ev("a", 1, 0.7), ev("a", 4, 0.2)]
+    part_two = [ev("a", 4, 0.9, "Flat pricing is far from optimal."), ev("a", 2, 0.3)]
+    assert [e.row for e in with_clause_answers(chosen, [part_one, part_two], 0.0)] == [1, 2, 4]
+
+
+def test_with_clause_answers_adds_nothing_when_a_chosen_sentence_answers_the_part_nearly_as_well():
+    chosen = [ev("a", 1, 0.9), ev("a", 2, 0.8)]
+    part = [ev("a", 4, 0.5), ev("a", 2, 0.45)]
+    assert [e.row for e in with_clause_answers(chosen, [part], 0.1)] == [1, 2]
+    assert with_clause_answers(chosen, [], 0.0) == chosen
+
+
+def test_plan_list_item_quotes_topic_line_and_finding_once_each_in_reading_order():
+    evidence = [
+        ev("a", 3, 0.9, "We propose FooNet, a graph defence.", role_bonus=0.15),
+        ev("a", 1, 0.7, "Graph poisoning attacks corrupt edges.", role="background", role_bonus=-0.25),
+        ev("a", 6, 0.3, "We show that FooNet halves the attack success rate.", role="result"),
+    ]
+    plan = plan_list(evidence, POLICY, with_finding=True, with_topic=True)
+    assert [e.row for e in plan.sentences] == [1, 3, 6]
+
+
+def test_default_policy_quotes_findings_and_topic_sentences_in_every_list_shaped_answer():
+    policy = AnswerPolicy()
+    assert {"list", "summary", "yes_no"} <= set(policy.finding_lines) & set(policy.topic_lines)

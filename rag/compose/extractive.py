@@ -91,7 +91,29 @@ def plan_single(
         findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
         chosen = with_role(chosen, findings_first, wants, len(chosen) + policy.core_extra)
         chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
+    if policy.clause_answer_margin is not None:
+        chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
     return ExtractivePlan([abstract_id], chosen)
+
+
+def with_clause_answers(
+    chosen: Sequence[EvidenceSentence], clause_evidence: Sequence[Sequence[EvidenceSentence]], margin: float
+) -> list[EvidenceSentence]:
+    """``chosen`` with the best sentence for each part of a compound question ("How does X work, and is Y a good
+    idea?"; rag.question.clauses) that it lost to the sentences added for their roles: each part asks its own
+    thing, and the sentence answering it best answers it whatever its role. Added only when it scores (for that
+    part) more than ``margin`` above every chosen sentence: a chosen sentence nearly as good already answers the
+    part. In reading order."""
+    rows = {e.row for e in chosen}
+    added: list[EvidenceSentence] = []
+    for part in clause_evidence:
+        if not part or part[0].row in rows:
+            continue
+        held = max((e.score for e in part if e.row in rows), default=float("-inf"))
+        if part[0].score - held > margin:  # the chosen sentences answer this part far worse than its best one
+            added.append(part[0])
+            rows.add(part[0].row)
+    return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
 
 
 def with_detail(
@@ -290,6 +312,7 @@ def plan_list(
     prefer_named: bool = False,
     order: Sequence[str] = (),
     shape: str = "",
+    with_topic: bool = False,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -325,7 +348,9 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
-            return _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
+            return _list_plan(
+                quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic
+            )
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -340,7 +365,9 @@ def plan_list(
         chosen = chosen[: policy.list_max] or ranked[:1]
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
-    plan = _list_plan(quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding)
+    plan = _list_plan(
+        quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic
+    )
     return replace(plan, candidates=features)
 
 
@@ -369,12 +396,15 @@ def _list_plan(
     prefer_named: bool = False,
     bests: Sequence[EvidenceSentence] = (),
     with_finding: bool = False,
+    with_topic: bool = False,
 ) -> ExtractivePlan:
     """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
     or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
     the paper's best sentence (``bests``) to its contribution, that best sentence (it states what was asked; not
     when it is setting: background, gap or availability), else its best other contribution sentence. With
-    ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence."""
+    ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence. With
+    ``with_topic``, also the paper's sentence most about the question (topic_sentence) when the item does not quote
+    it."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -396,11 +426,28 @@ def _list_plan(
         if with_finding and not any(e.role == "result" for e in item):
             finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
             item += [finding] if finding is not None else []
+        if with_topic:
+            topic = topic_sentence(item, others)
+            item += [topic] if topic is not None else []
         sentences.extend(sorted(item, key=lambda e: e.row))
     return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
 
 
 _UNNAMING_ROLES = frozenset({"background", "gap", "availability"})
+
+
+def topic_sentence(item: Sequence[EvidenceSentence], others: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
+    """The sentence of ``others`` (the paper's sentences not its line) most about the question, by relevance (its
+    score whatever its role), when it is more about it than every sentence of ``item``; None otherwise. A list line
+    says what the work does, but the sentence tying the paper to the topic asked about is often its opening or its
+    gap ("Probabilistic neurosymbolic methods rely on weighted model counting …"): the item quotes both, so it says
+    how the paper relates to the question, not only what it contributes. Never an availability line."""
+    quoted = {e.row for e in item}
+    candidates = [e for e in others if e.row not in quoted and e.role != "availability"]
+    if not item or not candidates:
+        return None
+    best = max(candidates, key=lambda e: (e.relevance, -e.row))
+    return best if best.relevance > max(e.relevance for e in item) else None
 
 
 def finding_of(sentences: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
