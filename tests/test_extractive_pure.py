@@ -916,14 +916,14 @@ def test_topic_sentence_is_never_an_availability_line():
     assert topic_sentence([line], [code]) is None
 
 
-def test_plan_list_with_topic_quotes_the_topic_sentence_with_the_line_in_reading_order():
+def test_plan_list_with_topic_quotes_the_topic_sentence_after_the_line():
     evidence = [
         ev("a", 4, 0.9, "We propose FooNet, a graph defence.", role_bonus=0.15),
         ev("a", 1, 0.6, "Graph poisoning attacks corrupt edges.", role="background", role_bonus=-0.25),
         ev("a", 2, 0.1, "Little is known.", role="gap", role_bonus=-0.25),
     ]
     assert [e.row for e in plan_list(evidence, POLICY).sentences] == [4]
-    assert [e.row for e in plan_list(evidence, POLICY, with_topic=True).sentences] == [1, 4]
+    assert [e.row for e in plan_list(evidence, POLICY, with_topic=True).sentences] == [4, 1]  # the work leads
 
 
 def test_with_clause_answers_keeps_each_parts_best_sentence():
@@ -940,14 +940,14 @@ def test_with_clause_answers_adds_nothing_when_a_chosen_sentence_answers_the_par
     assert with_clause_answers(chosen, [], 0.0) == chosen
 
 
-def test_plan_list_item_quotes_topic_line_and_finding_once_each_in_reading_order():
+def test_plan_list_item_quotes_line_and_finding_in_reading_order_then_the_topic_sentence():
     evidence = [
         ev("a", 3, 0.9, "We propose FooNet, a graph defence.", role_bonus=0.15),
         ev("a", 1, 0.7, "Graph poisoning attacks corrupt edges.", role="background", role_bonus=-0.25),
         ev("a", 6, 0.3, "We show that FooNet halves the attack success rate.", role="result"),
     ]
     plan = plan_list(evidence, POLICY, with_finding=True, with_topic=True)
-    assert [e.row for e in plan.sentences] == [1, 3, 6]
+    assert [e.row for e in plan.sentences] == [3, 6, 1]
 
 
 def test_default_policy_quotes_findings_and_topic_sentences_in_every_list_shaped_answer():

@@ -404,7 +404,7 @@ def _list_plan(
     when it is setting: background, gap or availability), else its best other contribution sentence. With
     ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence. With
     ``with_topic``, also the paper's sentence most about the question (topic_sentence) when the item does not quote
-    it."""
+    it, after the rest: a line opens with what the work does, not with its setting."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -426,10 +426,9 @@ def _list_plan(
         if with_finding and not any(e.role == "result" for e in item):
             finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
             item += [finding] if finding is not None else []
-        if with_topic:
-            topic = topic_sentence(item, others)
-            item += [topic] if topic is not None else []
-        sentences.extend(sorted(item, key=lambda e: e.row))
+        topic = topic_sentence(item, others) if with_topic else None
+        # what the work does leads; the sentence tying it to the question (often its setting) follows it
+        sentences.extend([*sorted(item, key=lambda e: e.row), *([topic] if topic is not None else [])])
     return ExtractivePlan(list(dict.fromkeys(e.abstract_id for e in quoted)), sentences, "list", lead=lead)
 
 
