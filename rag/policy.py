@@ -514,6 +514,41 @@ class AnswerPolicy(BaseModel):
         "dev; negative: the rare words a plain-language description shares with one paper are evidence that the "
         "paper is on its topic.",
     )
+    w_unknown_name_list: float = Field(
+        default=0.00,
+        description="As w_unknown_name, for list, summary and yes/no questions (w_unknown_name is then not used): a "
+        "name close to no corpus name is there often the topic asked about, weighed against the list's other "
+        "evidence. Fitted on dev.",
+    )
+    w_linked_list: float = Field(
+        default=0.00,
+        description="As w_linked, for list, summary and yes/no questions (w_linked is then not used): a name of the "
+        "corpus spelt exactly, whose papers are the list. Fitted on dev.",
+    )
+    w_focus_missing_list: float = Field(
+        default=0.00,
+        description="As w_focus_missing, for list, summary and yes/no questions (w_focus_missing is then not used): the "
+        "share of the question's topic words the best paper (the cited papers of a summary) lacks. Fitted on dev.",
+    )
+    w_phrase_missing_list: float = Field(
+        default=0.00,
+        description="As w_phrase_missing, for list, summary and yes/no questions (w_phrase_missing is then not used): "
+        "the share of adjacent detail-word pairs no sentence of the cited papers holds near each other. Fitted on dev.",
+    )
+    w_topic_matched_any: float = Field(
+        default=0.00,
+        description="Log-odds added, for list, summary and yes/no questions, times the idf mass of the question's "
+        "topic words held by the cited paper holding the most (as w_topic_matched, which reads the first cited "
+        "paper): the paper on the topic is not always the one whose line comes first. Fitted on dev (negative).",
+    )
+    w_topic_peak: float = Field(
+        default=0.00,
+        description="Log-odds added, for list, summary and yes/no questions, times how far the shortlisted paper most "
+        "similar to the question as a whole abstract (the mean MiniLM similarity of its sentences) stands above the "
+        "median of the shortlisted papers (see list_shortlist). A topic some paper treats lifts that paper out of "
+        "its neighbours whatever the question's wording; an absent topic leaves them level. Not used when the "
+        "encoder cannot read the question. Fitted on dev (negative).",
+    )
     rarity_zipf_scale: float = Field(
         default=7.0,
         gt=0.0,
