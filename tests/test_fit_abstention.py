@@ -419,3 +419,11 @@ def test_no_list_offset_when_list_questions_already_meet_their_ceiling():
     assert t == pick_threshold_by_set(scores, labels, sets, 0.25)
     # no list question at all: the plain threshold
     assert pick_threshold_and_offset(scores, labels, sets, np.zeros(len(sets), bool), 0.25, 0.0)[1] == 0.0
+
+
+def test_a_signal_for_answering_is_never_fitted_to_argue_for_abstaining():
+    # made-up data where the name-spelt-exactly flag happens to come with unanswerable questions
+    x = np.array([[1.0], [1.0], [1.0], [0.0], [0.0], [1.0]])
+    y = np.array([1, 1, 0, 0, 0, 1])
+    weights, _ = fit_weights(x, y, ["linked"], c=10.0)
+    assert weights[0] <= 0.0
