@@ -23,7 +23,17 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   of the topic words the best paper does hold (topic_matched): a description in plain words ("blood tests that pick
   up fragments shed by organs") leaves many words unmatched, yet the few rare words it shares with one paper
   ("shed", "organ") are evidence for it, while an absent topic shares only common words with any paper. Shares of
-  missing words alone read a long plain description as an absent topic.
+  missing words alone read a long plain description as an absent topic. Besides the first cited paper's, the most
+  that any cited paper holds (topic_matched_any): the paper on the topic is not always the one whose line leads;
+- and, against abstaining, for list, summary and yes/no questions, how far the shortlisted paper most similar to
+  the question as a whole abstract (the mean similarity of its sentences) stands above the shortlist's median
+  (topic_peak): a topic some paper treats makes that paper stand out of the papers near it, however the question
+  is worded (a long plain description is less similar to every abstract, not to one); an absent topic leaves the
+  nearest papers level.
+List, summary and yes/no questions ask whether any paper qualifies, single-paper questions what one paper states:
+the signals both kinds share (names close to no corpus name, linked names, the share of asked-about words missing,
+the share of word pairs no sentence holds) carry their own weights for each kind (the ``*_list`` features), so the
+list shape's weight is the offset of the list model, not a prior swamping its evidence.
 The score is the logistic of their sum: 0 (answer) .. 1 (abstain). It is computed for every question, so the
 abstain / false-abstain trade-off can be drawn from it.
 """
@@ -62,6 +72,8 @@ class AbstentionSignals:
     terse: bool = False  # a keyword query ("optical flow kitti"): its words are all topic, like a list's
     topic_matched: float = 0.0  # idf mass of the topic words the best paper holds, in units of the largest idf
     type_missing: bool = False  # a duration, licence, hardware or value is asked for and the abstract states none
+    topic_matched_any: float = 0.0  # topic_matched of the cited paper holding the most (list, summary, yes/no)
+    topic_peak: float | None = None  # best shortlisted paper's mean sentence similarity minus the shortlist's median
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,23 +109,31 @@ WEIGHTS = {
     "topic_rare_terse": "w_topic_rare_missing_terse",
     "topic_matched": "w_topic_matched",
     "type": "w_type_missing",
+    "unknown_list": "w_unknown_name_list",
+    "linked_list": "w_linked_list",
+    "focus_list": "w_focus_missing_list",
+    "phrase_list": "w_phrase_missing_list",
+    "topic_matched_any": "w_topic_matched_any",
+    "topic_peak": "w_topic_peak",
 }
 
 
 def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
     """The signals as numbers, one per weight (what `python -m eval.fit_abstention` fits the weights on)."""
+    listing = signals.shape in LIST_SHAPES
+    single, many = (0.0, 1.0) if listing else (1.0, 0.0)  # a signal both kinds share: one weight for each kind
     return {
-        "unknown": float(len(signals.unknown_names)),
+        "unknown": single * len(signals.unknown_names),
         "missing": float(len(signals.missing_names)),
-        "linked": float(signals.linked_exact),
-        "focus": signals.focus_missing,
+        "linked": single * signals.linked_exact,
+        "focus": single * signals.focus_missing,
         "number": float(signals.number_missing),
         "topic": signals.topic_missing,
         "topic_unknown": signals.topic_unknown,
-        "list_shape": float(signals.shape in LIST_SHAPES),
+        "list_shape": many,
         # skipped (0) when the encoder cannot read the question
         "similarity": 0.0 if signals.best_dense is None else policy.similarity_floor - signals.best_dense,
-        "phrase": signals.phrase_missing,
+        "phrase": single * signals.phrase_missing,
         # a list or yes/no question about a topic word no abstract uses: there is no paper to list
         "topic_unknown_list": signals.topic_unknown if signals.shape in LIST_SHAPES else 0.0,
         "garbled": signals.topic_garbled,
@@ -132,6 +152,16 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         # what a topic's best paper does share with the question, however much else the question says in plain words
         "topic_matched": signals.topic_matched if signals.shape in LIST_SHAPES else 0.0,
         "type": float(signals.type_missing),
+        # a name close to no corpus name: in a list question often the topic itself ("papers on FooNet-style …")
+        "unknown_list": many * len(signals.unknown_names),
+        # a name of the corpus spelt exactly: the papers naming it are the list
+        "linked_list": many * signals.linked_exact,
+        # the share of the topic's words the best paper lacks
+        "focus_list": many * signals.focus_missing,
+        "phrase_list": many * signals.phrase_missing,
+        "topic_matched_any": many * signals.topic_matched_any,
+        # skipped (0) when the encoder cannot read the question
+        "topic_peak": many * (signals.topic_peak or 0.0),
     }
 
 
@@ -155,7 +185,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
     if not signals.has_evidence:
         return "No abstract matches the question (a question not in English is matched by the names and numbers in it)."
     top = max(parts, key=lambda k: parts[k])
-    if top == "unknown" and signals.unknown_names:
+    if top in ("unknown", "unknown_list") and signals.unknown_names:
         return f"No abstract mentions {_quoted(signals.unknown_names)}."
     if top == "missing" and signals.missing_names:
         return f"The abstracts that answer do not mention {_quoted(signals.missing_names)}."
@@ -163,11 +193,11 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "No abstract states the number asked for."
     if top in ("slot", "type"):
         return "The most relevant abstract does not state what the question asks for."
-    if top == "focus":
+    if top in ("focus", "focus_list"):
         return "The most relevant abstract does not mention what the question asks about."
     if top == "names_missing":
         return "The most relevant abstract does not name what the question asks for."
-    if top == "phrase":
+    if top in ("phrase", "phrase_list"):
         return "The abstracts that match do not state what the question asks about."
     if top in (
         "topic",
@@ -316,6 +346,26 @@ def matched_mass(weights: Mapping[str, float], present: Collection[str], unit: f
     """The summed weight (idf) of the words (``weights``) in ``present``, in units of ``unit`` (the largest idf, of a word
     no abstract uses: a word one abstract of 73 uses counts about 0.8, a word half of them use about 0.15)."""
     return sum(v for w, v in weights.items() if w in present) / unit if unit > 0 else 0.0
+
+
+def mean_similarity(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
+    """Each paper's mean similarity to the question over its sentences, from (paper id, sentence similarity) pairs:
+    how the abstract as a whole resembles the question, not one sentence of it."""
+    sums: dict[str, list[float]] = {}
+    for paper, similarity in pairs:
+        sums.setdefault(paper, []).append(similarity)
+    return {paper: sum(values) / len(values) for paper, values in sums.items()}
+
+
+def peak_above_median(values: Iterable[float]) -> float:
+    """How far the largest value stands above the median of all of them (0.0 for fewer than two): a shortlisted
+    paper clearly closer to the question than the papers retrieved with it, rather than one of a level field."""
+    ordered = sorted(values)
+    if len(ordered) < 2:
+        return 0.0
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return ordered[-1] - median
 
 
 def weighted_missing(weights: Mapping[str, float], present: Collection[str]) -> float:

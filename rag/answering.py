@@ -26,11 +26,13 @@ from rag.abstain import (
     idf_weights,
     largest_idf,
     matched_mass,
+    mean_similarity,
     mentioned_in,
     mistyped_stems,
     names_counted,
     names_new,
     number_near,
+    peak_above_median,
     slot_missing,
     stated_values,
     values_in,
@@ -363,6 +365,8 @@ def select_evidence(
             order=shortlist,
             shape=shape,
         )
+        if readable:  # how each shortlisted paper as a whole resembles the question (abstention: topic_peak)
+            plan = replace(plan, paper_similarity=mean_similarity((e.abstract_id, e.dense) for e in evidence))
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
         if ask and ask.strip() != prof.text.strip():  # a follow-up: the paper's sentences for what it asks itself
@@ -668,13 +672,18 @@ def _signals(
         (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted), accept=accept
     )
     slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
+    matched_first, matched_any = _topic_matched(prof, snapshot, answer_ids, linking)
+    # a list's papers as whole abstracts: does one stand out of the shortlist (skipped when the encoder cannot read)
+    peak = peak_above_median(plan.paper_similarity.values()) if readable and plan.paper_similarity else None
     type_missing = False
     if expected is not None and expected != "name" and answer_ids:
         slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, expected)
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
         slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
     return AbstentionSignals(
-        topic_matched=_topic_matched(prof, snapshot, answer_ids, linking),
+        topic_matched=matched_first,
+        topic_matched_any=matched_any,
+        topic_peak=peak,
         type_missing=type_missing,
         slot_missing=slot,
         topic_rare_missing=rare_missing,
@@ -754,27 +763,32 @@ def _names_written(text: str) -> str:
 
 def _topic_matched(
     prof: QuestionProfile, snapshot: IndexSnapshot, answer_ids: Sequence[str], linking: Linking
-) -> float:
+) -> tuple[float, float]:
     """The idf mass of the topic words (no compound next to its parts) and linked names that the best paper holds (the
     papers of a summary), in units of the largest idf (rag.abstain.matched_mass), and at least the share of them it
-    holds; for list, summary and yes/no questions, 0.0 otherwise."""
+    holds; and the same for the cited paper holding the most. For list, summary and yes/no questions; (0.0, 0.0)
+    otherwise."""
     if not answer_ids or prof.shape not in LIST_SHAPES:
-        return 0.0
+        return 0.0, 0.0
     pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
     n_docs = len(snapshot.abstracts)
-    # a linked name weighs as a word used by the abstracts that use the name ("which papers use FooNet")
-    named = {link.name.surface: len(link.name.abstract_ids) for link in linking.links if link.name.abstract_ids & set(pool)}
     names = _linked_words(linking)
     topic = without_compounds(
         [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     )
-    present, doc_freq = topic_presence(snapshot, topic, among=pool) if topic else ({}, {})
-    held = set().union(named, *present.values())
-    weights = idf_weights([w for w in topic if doc_freq.get(w)] + list(named), doc_freq | named, n_docs)
+    present, doc_freq = topic_presence(snapshot, topic, among=answer_ids) if topic else ({}, {})
     # a short topic the best paper holds whole ("a new benchmark") is matched however common its words are
     asked = len(topic) + len({link.name.surface for link in linking.links})
-    share = (sum(w in held for w in topic) + len(named)) / asked if asked else 0.0
-    return max(matched_mass(weights, held, largest_idf(n_docs)), share)
+
+    def matched(ids: Sequence[str]) -> float:
+        # a linked name weighs as a word used by the abstracts that use the name ("which papers use FooNet")
+        named = {link.name.surface: len(link.name.abstract_ids) for link in linking.links if link.name.abstract_ids & set(ids)}
+        held = set().union(named, *(present.get(aid, ()) for aid in ids))
+        weights = idf_weights([w for w in topic if doc_freq.get(w)] + list(named), doc_freq | named, n_docs)
+        share = (sum(w in held for w in topic) + len(named)) / asked if asked else 0.0
+        return max(matched_mass(weights, held, largest_idf(n_docs)), share)
+
+    return matched(pool), max(matched([aid]) for aid in answer_ids)
 
 
 # measures that name no quantity of their own: the thing measured says what the number is about

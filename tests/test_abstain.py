@@ -376,3 +376,59 @@ def test_a_small_number_after_a_capitalised_name_is_its_version_not_a_value():
     assert values_in("FooNet reaches 81.2% accuracy.")
     assert values_in("In 3 settings it wins.")  # a capital opening the sentence is no name
     assert number_near("FooNet improves accuracy by 4 points on BarBench 2.0.", {"accuraci"})
+
+
+def test_mean_similarity_averages_each_papers_sentences():
+    from rag.abstain import mean_similarity
+
+    pairs = [("p1", 0.2), ("p2", 0.5), ("p1", 0.4), ("p2", 0.5), ("p1", 0.6)]
+    means = mean_similarity(pairs)
+    assert means.keys() == {"p1", "p2"}
+    assert round(means["p1"], 9) == 0.4 and round(means["p2"], 9) == 0.5
+    assert mean_similarity([]) == {}
+
+
+def test_peak_above_median_is_how_far_the_best_stands_out_of_the_field():
+    from rag.abstain import peak_above_median
+
+    assert peak_above_median([0.3, 0.31, 0.29, 0.6, 0.3]) == 0.6 - 0.3  # one paper stands out
+    assert round(peak_above_median([0.30, 0.31, 0.32, 0.33]), 6) == round(0.33 - 0.315, 6)  # a level field
+    assert peak_above_median([0.5]) == 0.0
+    assert peak_above_median([]) == 0.0
+
+
+def test_a_list_question_reads_the_signals_it_shares_with_single_paper_questions_under_its_own_weights():
+    from rag.abstain import features
+
+    shared = {"unknown_names": ("Zorblax",), "linked_exact": True, "focus_missing": 0.5, "phrase_missing": 0.75}
+    single = features(AbstentionSignals(shape="fact", **shared), POLICY)
+    listing = features(AbstentionSignals(shape="list", **shared), POLICY)
+    for name in ("unknown", "linked", "focus", "phrase"):
+        assert single[name] == listing[f"{name}_list"] > 0
+        assert single[f"{name}_list"] == listing[name] == 0.0
+    assert (single["list_shape"], listing["list_shape"]) == (0.0, 1.0)
+
+
+def test_a_list_paper_standing_out_of_its_shortlist_leans_to_answering():
+    from rag.abstain import features
+
+    policy = POLICY.model_copy(update={"w_topic_peak": -3.0, "w_topic_matched_any": -1.0})
+    level = AbstentionSignals(shape="yes_no", best_dense=0.4, topic_peak=0.05)
+    standing_out = AbstentionSignals(shape="yes_no", best_dense=0.4, topic_peak=0.3)
+    assert abstention_score(standing_out, policy) < abstention_score(level, policy)
+    some_paper_holds_it = AbstentionSignals(shape="list", best_dense=0.4, topic_matched=0.2, topic_matched_any=1.2)
+    assert abstention_score(some_paper_holds_it, policy) < abstention_score(
+        AbstentionSignals(shape="list", best_dense=0.4, topic_matched=0.2, topic_matched_any=0.2), policy
+    )
+    # unread when the encoder cannot read the question (None), and for a question about one paper
+    assert features(AbstentionSignals(shape="list", topic_peak=None), policy)["topic_peak"] == 0.0
+    assert features(AbstentionSignals(shape="fact", topic_peak=0.3, topic_matched_any=1.2), policy)["topic_peak"] == 0.0
+    assert features(AbstentionSignals(shape="fact", topic_matched_any=1.2), policy)["topic_matched_any"] == 0.0
+
+
+def test_a_list_question_refused_for_a_name_or_a_missing_phrase_says_so():
+    policy = POLICY.model_copy(update={"w_unknown_name_list": 9.0})
+    signals = AbstentionSignals(shape="list", unknown_names=("Zorblax",), best_dense=0.4)
+    assert "Zorblax" in reason_for(signals, policy)
+    phrase = POLICY.model_copy(update={"w_phrase_missing_list": 9.0})
+    assert "do not state" in reason_for(AbstentionSignals(shape="list", phrase_missing=1.0, best_dense=0.4), phrase)

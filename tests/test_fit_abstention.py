@@ -366,3 +366,64 @@ def test_held_out_false_abstentions_are_counted_under_their_strongest_signal():
     scores = np.array([0.9, 0.8, 0.99, 0.1])  # the last answerable question is answered
     found = misfires_by_signal(x, y, sets, ["one", "two"], folds, scores, 0.5)
     assert found == {"one": {"a": 1}, "two": {"b": 1}}
+
+
+def test_a_list_offset_moves_only_the_listed_rows_log_odds():
+    from eval.fit_abstention import shift_scores, with_list_offset
+
+    scores = np.array([0.5, 0.5, 0.8])
+    listed = np.array([True, False, True])
+    shifted = shift_scores(scores, listed, -1.0)
+    assert shifted[1] == pytest.approx(0.5)
+    assert shifted[0] == pytest.approx(1 / (1 + np.e))
+    assert shifted[2] < 0.8
+    assert list(with_list_offset(np.array([1.0, 2.0]), ["unknown", "list_shape"], -0.5)) == [1.0, 1.5]
+    assert list(with_list_offset(np.array([1.0]), ["unknown"], -0.5)) == [1.0]  # no list-shape feature: unchanged
+
+
+def _list_heavy():
+    """Three sets; in each, single-paper questions (answerable 0.1, 0.2; unanswerable 0.5, 0.55) and list questions
+    scored higher throughout (answerable 0.8, 0.3; unanswerable 0.97, 0.9): one threshold refusing every
+    unanswerable question also refuses the list question at 0.8."""
+    scores, labels, listed, sets = [], [], [], []
+    for g in ("a", "b", "c"):
+        scores += [0.1, 0.2, 0.5, 0.55, 0.8, 0.3, 0.97, 0.9]
+        labels += [0, 0, 1, 1, 0, 0, 1, 1]
+        listed += [False] * 4 + [True] * 4
+        sets += [g] * 8
+    return np.array(scores), np.array(labels), np.array(listed), sets
+
+
+def test_a_list_offset_keeps_list_questions_false_abstention_under_their_ceiling():
+    from eval.fit_abstention import pick_threshold_and_offset, set_trade_off, shift_scores
+
+    scores, labels, listed, sets = _list_heavy()
+    # overall, a quarter of answerable questions may be refused: unshifted, the list question at 0.8 is
+    t, offset = pick_threshold_and_offset(scores, labels, sets, listed, max_false=0.25, max_false_list=0.0)
+    assert offset < 0
+    shifted = shift_scores(scores, listed, offset)
+    list_sets = [g for g, m in zip(sets, listed, strict=True) if m]
+    ((_, _, list_false),) = set_trade_off(shifted[listed], labels[listed], list_sets, [t])
+    ((_, abstains, false),) = set_trade_off(shifted, labels, sets, [t])
+    assert list_false == 0.0 and false == 0.0
+    assert abstains == 1.0  # every unanswerable question is still refused
+    assert -2.0 < offset < -1.3  # the smallest shift that does it: 0.8 moved under the single questions' 0.5
+
+
+def test_no_list_offset_when_list_questions_already_meet_their_ceiling():
+    from eval.fit_abstention import pick_threshold_and_offset, pick_threshold_by_set
+
+    scores, labels, listed, sets = _list_heavy()
+    t, offset = pick_threshold_and_offset(scores, labels, sets, listed, max_false=0.25, max_false_list=0.5)
+    assert offset == 0.0
+    assert t == pick_threshold_by_set(scores, labels, sets, 0.25)
+    # no list question at all: the plain threshold
+    assert pick_threshold_and_offset(scores, labels, sets, np.zeros(len(sets), bool), 0.25, 0.0)[1] == 0.0
+
+
+def test_a_signal_for_answering_is_never_fitted_to_argue_for_abstaining():
+    # made-up data where the name-spelt-exactly flag happens to come with unanswerable questions
+    x = np.array([[1.0], [1.0], [1.0], [0.0], [0.0], [1.0]])
+    y = np.array([1, 1, 0, 0, 0, 1])
+    weights, _ = fit_weights(x, y, ["linked"], c=10.0)
+    assert weights[0] <= 0.0

@@ -35,6 +35,8 @@ class ExtractivePlan:
     columns: list[str] = field(default_factory=list)  # table: the aspects' headers (default: ASPECTS)
     # list plans: each candidate paper's membership features (rag.membership.paper_features), for fitting
     candidates: dict[str, dict[str, float]] = field(default_factory=dict)
+    # list plans: each shortlisted paper's mean sentence similarity to the question (for abstention: topic_peak)
+    paper_similarity: dict[str, float] = field(default_factory=dict)
 
 
 def with_marker(sentence: str, number: int) -> str:
