@@ -427,3 +427,18 @@ def test_a_signal_for_answering_is_never_fitted_to_argue_for_abstaining():
     y = np.array([1, 1, 0, 0, 0, 1])
     weights, _ = fit_weights(x, y, ["linked"], c=10.0)
     assert weights[0] <= 0.0
+
+
+def test_a_missing_or_unknown_name_alone_never_outweighs_the_bias():
+    # made-up data where a missing name nearly always comes with an unanswerable question: fitted freely, its weight
+    # alone would refuse; held at minus the bias, that name alone leaves the question at even odds
+    rng = np.random.default_rng(0)
+    missing = rng.integers(0, 2, 200).astype(float)
+    similarity = rng.normal(0.0, 1.0, 200)
+    y = ((missing + 0.3 * similarity + rng.normal(0.0, 0.2, 200)) > 0.8).astype(int)
+    x = np.column_stack([missing, similarity])
+    for name in ("missing", "unknown"):
+        weights, bias = fit_weights(x, y, [name, "similarity"], c=30.0)
+        assert 0.0 < weights[0] <= -bias + 1e-6
+    free, free_bias = fit_weights(x, y, ["focus", "similarity"], c=30.0)  # not a name signal: fitted freely
+    assert free[0] > -free_bias
