@@ -80,6 +80,7 @@ def defer_unused_imports() -> None:
 def _otel_endpoint_set() -> bool:
     return any(key.upper() == "CHROMA_OTEL_COLLECTION_ENDPOINT" and value for key, value in os.environ.items())
 
+
 ADD_BATCH = 1000
 
 
