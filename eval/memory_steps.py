@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     import onnxruntime  # noqa: F401
 
     steps.mark("import onnxruntime")
+    from rag.store import defer_unused_imports
+
+    defer_unused_imports()  # as rag.store does before it imports chromadb
     import chromadb  # noqa: F401
 
     steps.mark("import chromadb")

@@ -429,6 +429,12 @@ def _trend_comparable(word: str, near: set[str], other: str, other_near: set[str
     return True
 
 
+@lru_cache(maxsize=50_000)  # pure; asked for every word of the claim and of the abstract
+def _trend_key(lower: str, stem_: str) -> str | None:
+    """The TRENDS entry a word is: its lower-cased form, else an entry its stem is or (5 letters or more) starts with."""
+    return lower if lower in TRENDS else next((k for k in TRENDS if stem_ == k or stem_.startswith(k) and len(k) >= 5), None)
+
+
 def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]]:
     """(dimension, sign, content stems within a few words, the word) for each change or degree word. A comparative
     of amount followed by the word it modifies ("more robust", "fewer tokens") also carries ``head:<stem>``.
@@ -436,7 +442,7 @@ def _trend_words(tokens: Sequence[Token]) -> list[tuple[str, int, set[str], str]
     out = []
     words = [t for t in tokens if not t.is_punct]
     for i, t in enumerate(words):
-        key = t.lower if t.lower in TRENDS else next((k for k in TRENDS if t.stem == k or t.stem.startswith(k) and len(k) >= 5), None)
+        key = _trend_key(t.lower, t.stem)
         if key is None:
             continue
         dim, sign = TRENDS[key]

@@ -19,6 +19,7 @@ assumptions", "unconditionally"); "only", "any" and "confirms" are not counted (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rag.verify_clauses import clauses, is_negated
 from rag.verify_tokens import (
@@ -66,7 +67,11 @@ _SAME_STRENGTH = {"everi": "all", "each": "all", "proven": "prove", "prove": "pr
 
 
 def _strong_key(token: Token) -> str | None:
-    s = token.stem
+    return _strong_stem_key(token.stem)
+
+
+@lru_cache(maxsize=50_000)  # pure; asked for every word of the claim and of its evidence
+def _strong_stem_key(s: str) -> str | None:
     if s in _SAME_STRENGTH:
         return _SAME_STRENGTH[s]
     for key in _STRONG:

@@ -53,6 +53,7 @@ from rag.verify_tokens import (
 _NEG_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis", "a")
 
 
+@lru_cache(maxsize=50_000)  # pure; asked for every pair of a claim's and its evidence's words
 def _prefix_antonym(a: str, b: str) -> bool:
     """'stable'/'unstable', 'convex'/'non-convex', 'effective'/'ineffective'."""
     for shorter, longer in ((a, b), (b, a)):
