@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -360,12 +361,8 @@ def mean_similarity(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
 def peak_above_median(values: Iterable[float]) -> float:
     """How far the largest value stands above the median of all of them (0.0 for fewer than two): a shortlisted
     paper clearly closer to the question than the papers retrieved with it, rather than one of a level field."""
-    ordered = sorted(values)
-    if len(ordered) < 2:
-        return 0.0
-    middle = len(ordered) // 2
-    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-    return ordered[-1] - median
+    values = list(values)
+    return max(values) - statistics.median(values) if len(values) >= 2 else 0.0
 
 
 def weighted_missing(weights: Mapping[str, float], present: Collection[str]) -> float:
