@@ -485,8 +485,10 @@ _REMEDY = re.compile(
 _FINDINGS = re.compile(
     r"\b(?:main|key|central|primary|headline|major|core)\s+(?:results?|findings?|takeaways?|conclusions?|lessons?|"
     r"insights?|message)\b"
-    r"|\bwhat\s+(?:did|do|does)\s+(?:[\w-]+\s+){1,3}?(?:find|conclude|observe|discover|learn|reveal|show)\b"
-    r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the|their|its)\s+(?:results?|findings?|takeaways?|conclusions?)\b"
+    r"|\bwhat\s+(?:did|do|does)\s+(?:[\w-]+\s+){1,3}?(?:find|conclude|observe|discover|learn|reveal|show|achieve|"
+    r"accomplish|attain)\b"
+    r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|their\s+|its\s+)?(?:[\w'’-]+\s+){0,2}?(?:results?|findings?|"
+    r"takeaways?|conclusions?)\b"
     r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
     r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+)?(?:results?|findings?)\W*$",
     re.I,

@@ -163,6 +163,18 @@ def test_plan_single_cites_one_abstract_and_picks_its_sentences():
     assert [e.row for e in plan.sentences] == [2, 4]
 
 
+def test_a_question_for_findings_is_answered_with_the_findings_first():
+    profile = QuestionProfile(text="How well does FooNet do?", kind="general", topic_words=(), asks_findings=True)
+    evidence = [
+        ev("a", 2, 1.0, "We propose FooNet, a pruning method."),
+        ev("a", 7, 0.95, "FooNet halves the error of the best baseline.", role="result"),
+    ]
+    plan = plan_single("a", evidence, profile)
+    assert [e.row for e in plan.sentences][0] == 7
+    asked_otherwise = plan_single("a", evidence, QuestionProfile(text="What is FooNet?", kind="general", topic_words=()))
+    assert [e.row for e in asked_otherwise.sentences] == sorted(e.row for e in asked_otherwise.sentences)
+
+
 def test_a_sentence_posing_the_problem_is_no_proposal():
     from rag.compose.extractive import has_role
 

@@ -771,6 +771,9 @@ def test_how_much_as_the_topic_of_a_study_is_no_number_question(text):
         "how do models do on it",
         "how well does FooNet perform on long inputs?",
         "and the results?",
+        "What are FooNet results?",
+        "What are FooNet's main results?",
+        "What does FooNet achieve?",
     ],
 )
 def test_asks_findings(text):

@@ -95,6 +95,8 @@ def plan_single(
         chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
     if policy.clause_answer_margin is not None:
         chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
+    if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
+        chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
     return ExtractivePlan([abstract_id], chosen)
 
 
