@@ -401,7 +401,7 @@ def test_a_question_naming_two_works_is_answered_about_both_however_it_is_worded
 def test_a_paper_named_by_its_label_of_several_english_words_is_found_and_compared(pipeline):
     # "Token Hypothesis" is two English words, which the lexicon does not take for a name; it is the paper's label
     assert pipeline.search("explain the token hypothesis paper", k=1)[0].abstract.label == "Token Hypothesis"
-    answer = pipeline.ask("What memory do the Token Hypothesis and DaTMe each save?", backend="extractive")
+    answer = pipeline.ask("What do the Token Hypothesis and DaTMe each propose?", backend="extractive")
     assert answer.shape == "compare" and {s.abstract.label for s in answer.sources} == {"Token Hypothesis", "DaTMe"}
 
 
