@@ -327,10 +327,13 @@ _SIDE_BY_SIDE = re.compile(
 )
 
 
+_ASKS_YOU = re.compile(r"^\W*(?:can|could)\s+you\b", re.I)
+
+
 def sets_side_by_side(question: str) -> bool:
     """Whether a question naming several works asks about them side by side (a comparison however worded), not
     whether one relates to another (a polar question such as "Does FooNet outperform BarNet?")."""
-    polar = _POLAR.match(question) and not re.match(r"^\W*(?:can|could)\s+you\b", question, re.I)  # a request
+    polar = _POLAR.match(question) and not _ASKS_YOU.match(question)  # "could you …" is a request
     return bool(_SIDE_BY_SIDE.search(question)) and not polar
 
 
@@ -397,12 +400,14 @@ def asks_for_evaluation(question: str) -> bool:
     return bool(_EVALUATION_ASKED.search(question))
 
 
+# how a request is made politely: "please …", "could you (please) …", "kindly …"
+_POLITE = r"(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)"
 _MORE = re.compile(
-    r"^\W*(?:(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)?(?:tell|say|show)\s+(?:me\s+)?"
+    rf"^\W*(?:{_POLITE}?(?:tell|say|show)\s+(?:me\s+)?"
     r"(?:some\s+)?more|more\s+(?:details?|detail|info\w*|on\s+(?:it|that|this|them))|"
-    r"(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)?(?:elaborate|go\s+on|continue|expand)|"
+    rf"{_POLITE}?(?:elaborate|go\s+on|continue|expand)|"
     # "could you give further details?", "please provide more information"
-    r"(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)?(?:give|provide|share)\s+(?:me\s+)?"
+    rf"{_POLITE}?(?:give|provide|share)\s+(?:me\s+)?"
     r"(?:some\s+)?(?:more|further|additional)\s+(?:details?|info\w*)|(?:further|additional)\s+(?:details?|info\w*)|"
     r"what\s+else|anything\s+else|and\s+more|more)\b",
     re.I,
