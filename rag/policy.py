@@ -125,6 +125,27 @@ class AnswerPolicy(BaseModel):
         "the question alike; this picks the one answering what is asked. Fitted on dev (0.2: key facts 0.838 -> "
         "0.840; 0.4: 0.837).",
     )
+    unrequested_weight: float = Field(
+        default=0.2,
+        ge=0.0,
+        description="Single-paper answers to a question naming no work: weight of each sentence's MiniLM similarity "
+        "to the question without the words requesting a paper (rag.question.without_request: 'Is there work that "
+        "gives ranges for X?' -> 'gives ranges for X'). Those words resemble the sentences about earlier work; the "
+        "description is what the answering sentence states. 0: not used.",
+    )
+    neighbour_weight: float = Field(
+        default=0.0,
+        ge=0.0,
+        description="Single-paper and compare answers (neighbour_shapes): added to each sentence's score, this times "
+        "the highest question similarity of the sentence right before or after it in its abstract (rag.evidence."
+        "neighbour_context). An abstract states what a work does and how, or a claim and its evidence, in "
+        "consecutive sentences; a sentence next to the one matching the question is likely part of the answer even "
+        "when worded unlike the question. 0: not used.",
+    )
+    neighbour_shapes: tuple[str, ...] = Field(
+        default=("fact", "how_why", "number", "name", "followup", "compare"),
+        description="See neighbour_weight: the question shapes whose sentence scores pool their neighbours'.",
+    )
     number_bonus: float = Field(
         default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
     )
@@ -256,6 +277,24 @@ class AnswerPolicy(BaseModel):
         default=("method", "result"),
         description="See core_shapes: the roles the sentence right after the quoted proposal may have to be quoted "
         "with it ('We propose FooNet. It first encodes …' -> both).",
+    )
+    response_shapes: tuple[str, ...] = Field(
+        default=("fact", "how_why"),
+        description="Question shapes whose single-paper answers, when they quote a set-up sentence (setup_roles: the "
+        "problem or its setting), also quote the sentence right after it when that one says what the work does "
+        "(response_roles), up to response_extra sentences: a question restating a work's problem matches the "
+        "sentence posing it, the answer is the work's response that follows it (rag.compose.extractive."
+        "with_response).",
+    )
+    setup_roles: tuple[str, ...] = Field(
+        default=("background", "gap"), description="See response_shapes: the roles of a set-up sentence."
+    )
+    response_roles: tuple[str, ...] = Field(
+        default=("contribution", "method"),
+        description="See response_shapes: the roles of the sentence answering a set-up one.",
+    )
+    response_extra: int = Field(
+        default=1, ge=0, description="See response_shapes: most sentences added (the set-up's answers, best first)."
     )
     compare_detail_roles: tuple[str, ...] = Field(
         default=("method", "contribution"),

@@ -257,3 +257,48 @@ def test_a_takeaway_question_lifts_the_concluding_sentence():
     asked, plain = scores("What is the main takeaway?", 0.15), scores("What is the main takeaway?", 0.0)
     assert asked[2] - plain[2] == pytest.approx(0.15) and asked[1] == pytest.approx(plain[1])
     assert scores("How does FooNet work?", 0.15) == pytest.approx(scores("How does FooNet work?", 0.0))
+
+
+# --- neighbour context: a sentence next to one matching the question ---
+
+
+def test_neighbour_context_is_the_best_adjacent_similarity_in_the_same_abstract():
+    import numpy as np
+
+    from rag.evidence import neighbour_context
+
+    owners = ["a", "a", "a", "b", "b"]
+    similarity = np.array([0.1, 0.9, 0.2, 0.7, 0.3], np.float32)
+    context = neighbour_context([0, 1, 2, 3, 4], similarity, owners)
+    # row 2's neighbours: row 1 (0.9, same abstract) and row 3 (another abstract: not a neighbour)
+    assert context.tolist() == pytest.approx([0.9, 0.2, 0.9, 0.3, 0.7])
+
+
+def test_neighbour_context_only_counts_rows_being_scored():
+    import numpy as np
+
+    from rag.evidence import neighbour_context
+
+    # rows 4 and 6 of one abstract, row 5 not scored: they are not each other's neighbours
+    assert neighbour_context([4, 6], np.array([0.5, 0.8], np.float32), ["a"] * 7).tolist() == [0.0, 0.0]
+
+
+def test_neighbour_weight_lifts_the_sentence_after_a_matching_one():
+    import numpy as np
+
+    from rag.evidence import score_sentences
+    from rag.policy import AnswerPolicy
+    from rag.question import profile
+
+    snapshot = FakeSnapshot(FAKE_ABSTRACT)
+    snapshot.sentence_vectors = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 1.0]], np.float32)
+    question, vector = profile("What does the sparse learner do?"), np.array([1.0, 0.0], np.float32)
+
+    def scores(weight: float) -> dict[int, float]:
+        policy = AnswerPolicy(neighbour_weight=weight)
+        return {e.row: e.score for e in score_sentences(question, vector, snapshot, range(3), policy)}
+
+    plain, pooled = scores(0.0), scores(0.3)
+    assert pooled[0] - plain[0] == pytest.approx(0.3)  # next to row 1, which matches the question
+    assert pooled[2] - plain[2] == pytest.approx(0.3)
+    assert pooled[1] - plain[1] == pytest.approx(0.0)  # its neighbours do not match
