@@ -597,7 +597,9 @@ def test_an_answer_about_a_work_quotes_the_sentence_naming_what_it_introduces():
         ev("a", 0, 0.7, "Pipelines have many stages.", role="background"),
         ev("a", 2, 0.5, "Failures trace to one stage, which we term the *choke stage*.", role="gap"),
     ]
-    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, named_margin=0.6, proposal_sentences=0)
+    policy = AnswerPolicy(
+        max_sentences=3, shape_max_sentences={"fact": 3}, named_margin=0.6, proposal_sentences=0, response_shapes=()
+    )
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 3]
     strict = policy.model_copy(update={"named_margin": 0.2})
     assert [e.row for e in plan_single("a", evidence, profile, policy=strict).sentences] == [0, 1, 3]
@@ -618,7 +620,7 @@ def test_a_question_on_what_a_work_is_evaluated_on_quotes_the_sentence_naming_th
         ev("a", 2, 0.8, "It ranks heads by saliency.", role="method"),
         replace(ev("a", 3, 0.6, "Experiments on QuuxSet and BarQA show gains.", role="result"), new_names=2),
     ]
-    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={}, name_answer_margin=0.7)
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={}, name_answer_margin=0.7, response_shapes=())
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 1, 3]
     strict = policy.model_copy(update={"name_answer_margin": 0.3})
     assert [e.row for e in plan_single("a", evidence, profile, policy=strict).sentences] == [0, 1, 2]
@@ -965,3 +967,30 @@ def test_plan_list_item_quotes_line_and_finding_in_reading_order_then_the_topic_
 def test_default_policy_quotes_findings_and_topic_sentences_in_every_list_shaped_answer():
     policy = AnswerPolicy()
     assert {"list", "summary", "yes_no"} <= set(policy.finding_lines) & set(policy.topic_lines)
+
+
+def test_with_response_adds_what_the_work_does_after_a_quoted_set_up_sentence():
+    from rag.compose.extractive import with_response
+
+    gap = ev("a", 1, 0.9, "Which kettle should one buy on a fixed budget?", role="gap")
+    response = ev("a", 2, 0.1, "We cast kettle choice as a covering problem.", role="method")
+    result = ev("a", 5, 0.5, "Covering saves 12% of the budget.", role="result")
+    setup, does = ("background", "gap"), ("contribution", "method")
+    assert [e.row for e in with_response([gap, result], [gap, result, response], setup, does, 1)] == [1, 2, 5]
+    # nothing added past extra, when the next sentence is set-up too, or when it is quoted already
+    assert [e.row for e in with_response([gap], [gap, response], setup, does, 0)] == [1]
+    more_gap = ev("a", 2, 0.1, "Budgets are tight.", role="background")
+    assert [e.row for e in with_response([gap], [gap, more_gap], setup, does, 1)] == [1]
+    assert [e.row for e in with_response([gap, response], [gap, response], setup, does, 1)] == [1, 2]
+
+
+def test_with_response_follows_the_best_set_up_sentence_first():
+    from rag.compose.extractive import with_response
+
+    weak = ev("a", 0, 0.2, "Kettles are common.", role="background")
+    weak_next = ev("a", 1, 0.1, "We propose SpiralCoil.", role="contribution")
+    strong = ev("a", 4, 0.8, "Yet kettles waste heat.", role="gap")
+    strong_next = ev("a", 5, 0.1, "We insulate the spout.", role="method")
+    evidence = [strong, weak, weak_next, strong_next]
+    chosen = with_response([weak, strong], evidence, ("background", "gap"), ("contribution", "method"), 1)
+    assert [e.row for e in chosen] == [0, 4, 5]

@@ -93,11 +93,38 @@ def plan_single(
         findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
         chosen = with_role(chosen, findings_first, wants, len(chosen) + policy.core_extra)
         chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
+    # a quoted set-up sentence: what the work does about it follows (a why-it-fails question asks for the set-up)
+    if profile.shape in policy.response_shapes and not profile.explains_failure:
+        chosen = with_response(chosen, evidence, policy.setup_roles, policy.response_roles, policy.response_extra)
     if policy.clause_answer_margin is not None:
         chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
     return ExtractivePlan([abstract_id], chosen)
+
+
+def with_response(
+    chosen: Sequence[EvidenceSentence],
+    evidence: Sequence[EvidenceSentence],
+    setup_roles: Sequence[str],
+    response_roles: Sequence[str],
+    extra: int,
+) -> list[EvidenceSentence]:
+    """``chosen`` with the sentence right after its best-scoring set-up sentence (one of ``setup_roles``: background,
+    gap) when that next sentence says what the work does (one of ``response_roles``) and is not quoted yet, at most
+    ``extra`` added. A question restating a work's problem matches the sentence posing it ("Given a fixed budget,
+    which pairs should be compared?"), while the answer is the work's response in the next one ("This paper studies
+    it as a sampling-design problem."). In reading order."""
+    rows = {e.row for e in chosen}
+    added: list[EvidenceSentence] = []
+    for setup in sorted((e for e in chosen if e.role in setup_roles), key=lambda e: (-e.score, e.row)):
+        if len(added) >= extra:
+            break
+        nxt = sentence_after(evidence, setup, response_roles)
+        if nxt is not None and nxt.row not in rows:
+            added.append(nxt)
+            rows.add(nxt.row)
+    return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
 
 
 def with_clause_answers(
