@@ -198,7 +198,7 @@ def retrieve(
     """
     policy = policy or AnswerPolicy()
     ranking = rank(question, snapshot, retriever, top_k, policy, more=more, pinned=pinned)
-    plan = select_evidence(ranking, snapshot, retriever, policy, more=more)
+    plan = select_evidence(ranking, snapshot, retriever, policy, more=more, glossed=glossed)
     return decide_abstention(ranking, plan, snapshot, top_k, policy, pinned=pinned, glossed=glossed)
 
 
@@ -273,8 +273,12 @@ def select_evidence(
     *,
     more: tuple[list[str], set[str]] | None = None,
     ask: str | None = None,
+    glossed: bool = False,
 ) -> extractive.ExtractivePlan:
     """Score the candidate sentences and plan the answer by the question's shape (``retrieve``'s second step).
+
+    ``glossed``: the question was read through a word-by-word gloss (rag.gloss): what it asks for is read loosely
+    (extractive.plan_single's ``loose``).
 
     ``ask``: a follow-up's own question (rag.followup.own_ask) when it refers to an earlier answer's paper: that
     paper's sentences are chosen for it ("how does it work?" -> the method), not for the rewritten question, which
@@ -394,7 +398,7 @@ def select_evidence(
             for part, part_vector in zip(parts, part_vectors, strict=True)
         ]
         plan = (
-            extractive.plan_single(answer_id, own, prof, clause_evidence, policy)
+            extractive.plan_single(answer_id, own, prof, clause_evidence, policy, loose=glossed)
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
@@ -1256,7 +1260,9 @@ def stream_answer(
     state = prepare_question(question, snapshot=snapshot, retriever=retriever, top_k=top_k, policy=policy,
                              history=history, composer=composer, notices=notices)  # fmt: skip
     state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned)
-    state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask)
+    state.plan = select_evidence(
+        state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask, glossed=state.glossed
+    )
     state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
                                         glossed=state.glossed)  # fmt: skip
     yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,

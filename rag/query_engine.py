@@ -145,7 +145,9 @@ class EvidencePostprocessor(BaseNodePostprocessor):
                 candidates.append(RankedAbstract(snapshot.abstracts[aid], n.score or 0.0))
         ranking.ranked = list({r.abstract.id: r for r in candidates}.values())
         state.ranking = ranking
-        state.plan = select_evidence(ranking, snapshot, self.hybrid, policy, more=state.more, ask=state.ask)
+        state.plan = select_evidence(
+            ranking, snapshot, self.hybrid, policy, more=state.more, ask=state.ask, glossed=state.glossed
+        )
         scores = {r.abstract.id: r.score for r in ranking.ranked}
         selected = []
         for aid in state.plan.abstract_ids:

@@ -994,3 +994,20 @@ def test_with_response_follows_the_best_set_up_sentence_first():
     evidence = [strong, weak, weak_next, strong_next]
     chosen = with_response([weak, strong], evidence, ("background", "gap"), ("contribution", "method"), 1)
     assert [e.row for e in chosen] == [0, 4, 5]
+
+
+def test_a_loosely_read_question_also_quotes_what_the_work_proposes_and_finds():
+    profile = QuestionProfile(text="SpiralCoil use which metal?", kind="name", topic_words=("metal",), shape="name")
+    evidence = [
+        ev("a", 1, 0.9, "Kettles waste metal.", role="background"),
+        ev("a", 0, 0.3, "We propose SpiralCoil, a copper heater.", role="contribution"),
+        ev("a", 3, 0.2, "SpiralCoil boils water in half the time.", role="result"),
+    ]
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, response_shapes=(), named_sentence_shapes=())
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1]
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy, loose=True).sentences] == [0, 1, 3]
+    off = policy.model_copy(update={"loose_core": False})
+    assert [e.row for e in plan_single("a", evidence, profile, policy=off, loose=True).sentences] == [1]
+    # a number question keeps its shape: "how many" survives a gloss
+    number = QuestionProfile(text="SpiralCoil has how many coils?", kind="number", topic_words=("coil",))
+    assert [e.row for e in plan_single("a", evidence, number, policy=policy, loose=True).sentences] == [1]

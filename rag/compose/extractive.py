@@ -54,8 +54,14 @@ def plan_single(
     profile: QuestionProfile,
     clause_evidence: Sequence[Sequence[EvidenceSentence]] = (),
     policy: AnswerPolicy | None = None,
+    *,
+    loose: bool = False,
 ) -> ExtractivePlan:
-    """Quote the sentences of the top abstract that answer the question (and each part of it)."""
+    """Quote the sentences of the top abstract that answer the question (and each part of it).
+
+    ``loose``: the question was read loosely (a word-by-word gloss of a question in another language): its words are
+    one sense of many and its shape a guess, so unless it asks for a number (its question word survives a gloss:
+    "多少" -> "how many"), the answer also quotes what the work proposes and finds (AnswerPolicy.loose_core)."""
     policy = policy or AnswerPolicy()
     most = policy.shape_max_sentences.get(profile.shape, policy.max_sentences)
     chosen = pick_sentences(evidence, profile, clause_evidence, policy.max_sentences, policy.sentence_margin)
@@ -87,7 +93,9 @@ def plan_single(
         chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
     if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
         chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
-    if profile.kind == "general" and profile.shape in policy.core_shapes:  # what the work proposes and finds
+    core = profile.kind == "general" and profile.shape in policy.core_shapes
+    loose_core = loose and policy.loose_core and profile.kind != "number"  # "how many" survives a gloss
+    if core or loose_core:  # what the work proposes and finds
         wants = [("proposal", policy.core_proposal_sentences), ("result", policy.core_result_sentences)]
         # of the result sentences, one stating what the work shows ("We prove that …") before an evaluation report
         findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
