@@ -97,7 +97,6 @@ from rag.question import (
     term_occurs,
     unit_asked,
     value_asked,
-    without_request,
 )
 from rag.retrieve import (
     HybridRetriever,
@@ -291,13 +290,8 @@ def select_evidence(
     embedder = retriever.embedder
     dense_share = 1.0 if readable else 0.0
 
-    def scored(
-        p: QuestionProfile, rows, asked_vector: np.ndarray | None = None, asked_weight: float | None = None
-    ) -> list[EvidenceSentence]:
-        return score_sentences(
-            p, vector, snapshot, rows, policy, dense_weight=dense_share, asked_vector=asked_vector,
-            asked_weight=asked_weight,
-        )  # fmt: skip
+    def scored(p: QuestionProfile, rows, asked_vector: np.ndarray | None = None) -> list[EvidenceSentence]:
+        return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share, asked_vector=asked_vector)
 
     def asked_of(names: Sequence[str]) -> str:  # what is asked about the named work(s), when the encoder reads it
         return asked_phrase(prof.text, names) if readable and policy.asked_weight else ""
@@ -384,13 +378,10 @@ def select_evidence(
             vector = embedder.encode([prof.text])[0]
         parts = clauses(prof.text)
         asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
-        asked_weight = None
-        if not asked_text and readable and policy.unrequested_weight:  # no work named: the question minus its request
-            asked_text, asked_weight = without_request(prof.text), policy.unrequested_weight
         encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
         part_vectors = encoded[: len(parts)]
         asked_vector = encoded[len(parts)] if asked_text else None
-        evidence = scored(prof, rows_of(snapshot, top_ids), asked_vector, asked_weight)
+        evidence = scored(prof, rows_of(snapshot, top_ids), asked_vector)
         answer_id = top_ids[0] if top_ids else None
         own = [e for e in evidence if e.abstract_id == answer_id]
         clause_evidence = [

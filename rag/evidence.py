@@ -55,14 +55,12 @@ def score_sentences(
     *,
     dense_weight: float = 1.0,
     asked_vector: np.ndarray | None = None,
-    asked_weight: float | None = None,
 ) -> list[EvidenceSentence]:
     """Score the given sentence rows for the question, best first. ``dense_weight`` 0 ignores the encoder (for a
     question it cannot read) and leans on BM25 alone. ``asked_vector``: the encoded part of the question saying what
     is asked about its work (rag.question.asked_phrase); each sentence's similarity to it adds
     ``policy.asked_weight`` times itself, so that among one work's sentences the one answering what is asked wins,
-    not the one that resembles the work's name. ``asked_weight`` overrides that weight (the question without its
-    request, rag.question.without_request, weighs ``policy.unrequested_weight``)."""
+    not the one that resembles the work's name."""
     policy = policy or AnswerPolicy()
     LEXICAL_WEIGHT, FOCUS_WEIGHT, NUMBER_BONUS = policy.lexical_weight, policy.focus_weight, policy.number_bonus  # noqa: N806
     DETAILED_ROWS = policy.detailed_rows  # noqa: N806
@@ -72,9 +70,8 @@ def score_sentences(
     vectors = snapshot.sentence_vectors[rows]
     raw_dense = vectors @ question_vector
     asked_sim = None
-    weight = policy.asked_weight if asked_weight is None else asked_weight
-    if asked_vector is not None and weight and dense_weight:
-        asked_sim = weight * (vectors @ asked_vector)
+    if asked_vector is not None and policy.asked_weight and dense_weight:
+        asked_sim = policy.asked_weight * (vectors @ asked_vector)
     dense = raw_dense * dense_weight if dense_weight != 1.0 else raw_dense
     if dense_weight != 1.0:
         LEXICAL_WEIGHT = LEXICAL_WEIGHT + (1.0 - dense_weight)  # noqa: N806
@@ -91,10 +88,6 @@ def score_sentences(
         rows = [rows[i] for i in keep]
         dense, lexical = dense[keep], lexical[keep]
         asked_sim = asked_sim[keep] if asked_sim is not None else None
-    context = None
-    if policy.neighbour_weight and profile.kind != "list" and profile.shape in policy.neighbour_shapes:
-        similarity = dense + asked_sim if asked_sim is not None else dense
-        context = policy.neighbour_weight * neighbour_context(rows, similarity, snapshot.sentence_owner)
     # How many focus words each sentence holds, from the sentence BM25 matrix (the same content words, so the same
     # as counting them in each sentence's words, without tokenizing thousands of sentences per question).
     roles = snapshot.sentence_roles
@@ -112,8 +105,6 @@ def score_sentences(
         score = float(dense[i]) + LEXICAL_WEIGHT * float(lexical[i]) + FOCUS_WEIGHT * share
         if asked_sim is not None:
             score += float(asked_sim[i])
-        if context is not None:
-            score += float(context[i])
         if profile.kind == "number" and has_number and (not profile.asks_count or states_count(text)):
             score += NUMBER_BONUS  # "how many …" is answered by a count ("6,289 pairs"), not a score ("0.95")
         role = roles[row]
@@ -144,24 +135,6 @@ def score_sentences(
         )
     scored.sort(key=lambda e: (-e.score, e.row))
     return scored
-
-
-def neighbour_context(rows: Sequence[int], similarity: np.ndarray, owners: Sequence[str]) -> np.ndarray:
-    """For each of ``rows`` (sentence rows; ``similarity`` their similarity to the question, in the same order), the
-    highest similarity of the sentence right before or right after it in its abstract (``owners``: each row's
-    abstract), among ``rows``; 0.0 when neither is there. An abstract states what a work does and how, or a claim
-    and its evidence, in consecutive sentences: a sentence next to one matching the question is likely part of the
-    answer even when it shares few words with the question."""
-    at = {row: i for i, row in enumerate(rows)}
-    out = np.zeros(len(rows), np.float32)
-    for i, row in enumerate(rows):
-        near = [
-            float(similarity[j])
-            for j in (at.get(row - 1), at.get(row + 1))
-            if j is not None and owners[rows[j]] == owners[row]
-        ]
-        out[i] = max(near, default=0.0)
-    return out
 
 
 def role_key(profile: QuestionProfile) -> str:

@@ -125,27 +125,6 @@ class AnswerPolicy(BaseModel):
         "the question alike; this picks the one answering what is asked. Fitted on dev (0.2: key facts 0.838 -> "
         "0.840; 0.4: 0.837).",
     )
-    unrequested_weight: float = Field(
-        default=0.2,
-        ge=0.0,
-        description="Single-paper answers to a question naming no work: weight of each sentence's MiniLM similarity "
-        "to the question without the words requesting a paper (rag.question.without_request: 'Is there work that "
-        "gives ranges for X?' -> 'gives ranges for X'). Those words resemble the sentences about earlier work; the "
-        "description is what the answering sentence states. 0: not used.",
-    )
-    neighbour_weight: float = Field(
-        default=0.0,
-        ge=0.0,
-        description="Single-paper and compare answers (neighbour_shapes): added to each sentence's score, this times "
-        "the highest question similarity of the sentence right before or after it in its abstract (rag.evidence."
-        "neighbour_context). An abstract states what a work does and how, or a claim and its evidence, in "
-        "consecutive sentences; a sentence next to the one matching the question is likely part of the answer even "
-        "when worded unlike the question. 0: not used.",
-    )
-    neighbour_shapes: tuple[str, ...] = Field(
-        default=("fact", "how_why", "number", "name", "followup", "compare"),
-        description="See neighbour_weight: the question shapes whose sentence scores pool their neighbours'.",
-    )
     number_bonus: float = Field(
         default=0.12, ge=0.0, description="Added for a sentence holding a number when a number is asked for."
     )

@@ -954,46 +954,6 @@ def asked_phrase(question: str, names: Sequence[str]) -> str:
     return text if len(words) >= 2 else ""
 
 
-_WORK_NOUN = r"(?:paper|work|study|article|publication|research|method|approach|technique|way)s?"
-_REQUEST_LEAD = re.compile(
-    r"^(?:(?:hi|hello|hey)\b[,!.]?\s*)?(?:(?:please|kindly)\s+)?(?:"
-    # "Is there (any) work that …", "Are there papers on …", "Is there a way to …"
-    rf"(?:is|are)\s+there\s+(?:any|a|an|some)?\s*(?:recent\s+|published\s+)?{_WORK_NOUN}"
-    # "I remember (reading) a paper where …", "I'm looking for a paper on …", "Looking for work that …"
-    rf"|(?:i\s+(?:remember|recall)\s+(?:reading\s+|seeing\s+)?|(?:i\s*'?\s*a?m\s+)?(?:looking|searching)\s+for\s+)"
-    rf"(?:a|an|the|some)?\s*{_WORK_NOUN}"
-    # "Which paper proposes …", "What work studies …"
-    rf"|(?:which|what)\s+{_WORK_NOUN}\s*(?:(?:propose|introduce|present|stud(?:y|ie)|show|describe|address|"
-    r"tackle|develop|use|investigate|consider)[sd]?\b)?"
-    # "Find (me) the paper about …", "Point me to work on …"
-    rf"|(?:find|show|give|point)\s+(?:me\s+)?(?:to\s+)?(?:the|a|an|some)?\s*{_WORK_NOUN}"
-    # "Work that deliberately …", "The paper on …"
-    rf"|(?:the\s+|a\s+)?{_WORK_NOUN}(?=\s+(?:that|which|where|on|about)\b)"
-    r")\s*(?:that|which|where|in\s+which|on|about|for|to|of|whose|with)?\b\s*",
-    re.I,
-)
-# "…? Is there work on this?": a closing request pointing back at the description before it
-_REQUEST_TAIL = re.compile(
-    rf"[.?!]\s+(?:(?:is|are)\s+there\s+(?:any|a|an|some)?\s*{_WORK_NOUN}|(?:which|what)\s+{_WORK_NOUN})"
-    r"[^.?!]{0,40}\b(?:this|that|it|these|those)\b[^.?!]*[.?!]?\s*$",
-    re.I,
-)
-
-
-def without_request(question: str) -> str:
-    """What the question describes, without the words that request a paper ("Is there work that …", "I remember a
-    paper where …", "Which paper proposes …", "…. Is there a paper on this?"): those words resemble every
-    sentence of an abstract that mentions earlier work, the rest says which sentence answers. "" when no such
-    request is written or fewer than two content words remain."""
-    text = _REQUEST_TAIL.sub(".", question.strip())
-    text = _REQUEST_LEAD.sub("", text, count=1)
-    if text == question.strip():
-        return ""
-    text = text.strip(" ?.:;,-")
-    words = [w for w in content_words(text) if w not in _QUESTION_WORDS]
-    return text if len(words) >= 2 else ""
-
-
 def clauses(question: str) -> list[str]:
     """The parts of a compound question ("What is X, and how does it Y?"); one part for a simple question."""
     parts = [p.strip(" ?,") for p in _CLAUSE_SPLIT.split(question)]

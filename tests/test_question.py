@@ -655,26 +655,6 @@ def test_asked_phrase_is_the_question_without_its_works_name(text, names, asked)
     assert asked_phrase(text, names) == asked
 
 
-@pytest.mark.parametrize(
-    ("text", "described"),
-    [
-        ("Is there work that ranks sparse probes by cost?", "ranks sparse probes by cost"),
-        ("Is there a way to prune layers before training?", "prune layers before training"),
-        ("I remember a paper where agents trade goods at auction.", "agents trade goods at auction"),
-        ("Which paper propose method for denoising tabular data?", "method for denoising tabular data"),
-        ("Find me the paper about clustering river networks", "clustering river networks"),
-        ("Work that warms up optimisers with random noise", "warms up optimisers with random noise"),
-        ("Robots learn to fold cloth from video. Is there a paper on this?", "Robots learn to fold cloth from video"),
-        ("How does QuillNet pick its step size?", ""),  # no request for a paper: nothing to take away
-        ("Is there a paper on it?", ""),  # nothing described
-    ],
-)
-def test_without_request_keeps_what_the_question_describes(text, described):
-    from rag.question import without_request
-
-    assert without_request(text) == described
-
-
 def test_a_comparison_can_name_its_aspect_before_the_works():
     from rag.question import compare_aspect
 
