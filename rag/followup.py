@@ -225,3 +225,23 @@ def pronoun_source(question: str, history: Sequence[dict], search: Callable[[str
 
 
 _GENERIC_ASK = frozenset(content_words("work works use used uses propose proposed method approach paper study do does"))
+
+
+# "anything similar?", "any other papers like this?", "similar work?", "related papers", "more like this"
+_LIKE_THIS = r"(?:like|similar\s+to|related\s+to|close\s+to)\s+(?:this|that|it|these|those|them)(?:\s+(?:one|ones|paper|papers|work))?"
+_SIMILAR = re.compile(
+    r"\b(?:similar|related|comparable)\s+(?:papers?|works?|abstracts?|studies|ones|methods|approaches|research)\b"
+    r"(?!\s+section)"
+    r"|\b(?:anything|something|others?|any(?:\s+other)?(?:\s+(?:papers?|works?|studies|abstracts?))?|"
+    r"other\s+(?:papers?|works?|studies|abstracts?|ones))\s+(?:similar|related|along\s+(?:these|the\s+same)\s+lines|"
+    rf"{_LIKE_THIS})\b"
+    rf"|\b(?:papers?|works?|studies|abstracts?)\s+{_LIKE_THIS}\b"
+    r"|\bmore\s+like\s+(?:this|that|it|these|those|them)\b",
+    re.I,
+)
+
+
+def asks_similar(question: str) -> bool:
+    """Whether a follow-up asks for other papers like the ones just discussed ("anything similar?", "any other work
+    like this?", "related papers?"), naming no work of its own."""
+    return bool(_SIMILAR.search(question)) and not specific_terms(question) and len(question.split()) <= 12

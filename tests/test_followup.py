@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.followup import (
+    asks_similar,
     condense_heuristic,
     last_sources,
     last_user_question,
@@ -310,3 +311,21 @@ def test_a_pronoun_set_against_a_named_work_is_the_earlier_paper(question, expec
 def test_a_pronoun_not_compared_with_the_named_work_is_left_alone():
     question = "Does it run on ZedNet?"
     assert condense_heuristic(question, HISTORY) == question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Anything similar?", "Thanks! Any other papers like this one?", "related work?", "More like this, please",
+     "Are there other studies along these lines?", "papers similar to that"],
+)
+def test_asking_for_more_like_the_papers_discussed(question):
+    assert asks_similar(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which papers are similar to FooNet?", "Is it similar to the baseline?", "How similar are the two estimators?",
+     "What does the related work section say?", "Tell me more"],
+)
+def test_not_a_request_for_similar_papers(question):
+    assert not asks_similar(question)
