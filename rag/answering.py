@@ -60,6 +60,7 @@ from rag.followup import (
     own_ask,
     pronoun_source,
     resolve_described,
+    similar_to_tail,
     with_names,
 )
 from rag.gloss import gloss, readable_by_encoder
@@ -1208,10 +1209,15 @@ def prepare_question(
     described = resolve_described(question, history, found) if history else question
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
     subject = pronoun_source(question, history, found) if history and described == question else None
+    similar: list[str] = []
     if history and asks_similar(question):  # "anything similar?": more like the papers just discussed
         similar = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
-        if similar:
-            return QuestionState(question, question, history, notices, started=started, similar=similar)
+    elif (tail := similar_to_tail(question)) is not None:  # "papers similar to FooNet": like the work it names
+        corrected, _ = correct_question(snapshot, tail, policy)
+        named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
+        similar = named if len(named) == 1 else []
+    if similar:
+        return QuestionState(question, question, history, notices, started=started, similar=similar)
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)

@@ -245,3 +245,23 @@ def asks_similar(question: str) -> bool:
     """Whether a follow-up asks for other papers like the ones just discussed ("anything similar?", "any other work
     like this?", "related papers?"), naming no work of its own."""
     return bool(_SIMILAR.search(question)) and not specific_terms(question) and len(question.split()) <= 12
+
+
+# "papers similar to FooNet", "anything related to FooNet?", "what other work is like FooNet?"
+_SIMILAR_TO = re.compile(
+    r"\b(?:similar|related|comparable|closest|close)\s+to\s+(?!(?:this|that|it|these|those|them)\b)"
+    r"|\b(?:papers?|works?|studies|abstracts?|anything|something|others?|ones)\s+(?:is\s+|are\s+)?like\s+"
+    r"(?!(?:this|that|it|these|those|them)\b)"
+    r"|\bwhat\s+(?:other\s+)?(?:papers?|works?|studies)\s+(?:is|are)\s+like\b",
+    re.I,
+)
+
+
+def similar_to_tail(question: str) -> str | None:
+    """When the question asks for papers like a work it names ("papers similar to FooNet", "what other work is like
+    FooNet?"), the words after the request, where the work is named (the caller links it); else None. "Is FooNet
+    similar to BarNet?" names its work before the request: a question about FooNet."""
+    match = _SIMILAR_TO.search(question)
+    if match is None or len(question.split()) > 14:
+        return None
+    return question[match.end() :]

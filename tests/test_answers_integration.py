@@ -374,6 +374,15 @@ def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pi
     assert "Sem-ECE" in {s.abstract.label for s in similar.sources}  # the other work on calibration
 
 
+def test_papers_similar_to_a_named_work_are_the_others_closest_to_it(pipeline):
+    similar = pipeline.ask("Which papers are similar to CoCHI?", backend="extractive")
+    labels = [s.abstract.label for s in similar.sources]
+    assert not similar.abstained and len(labels) == 3 and "CoCHI" not in labels and "Sem-ECE" in labels
+    # naming the work before the request asks about that work
+    about = pipeline.ask("Is CoCHI similar to temperature scaling?", backend="extractive")
+    assert "closest to" not in about.text
+
+
 def test_follow_up_with_only_the_users_turns_resolves_against_the_rebuilt_answer(pipeline):
     first = pipeline.ask("Which papers use flow matching?", backend="extractive")
     follow = pipeline.ask(

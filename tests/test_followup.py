@@ -12,6 +12,7 @@ from rag.followup import (
     more_role,
     pronoun_source,
     resolve_described,
+    similar_to_tail,
 )
 
 SOURCES = [
@@ -329,3 +330,21 @@ def test_asking_for_more_like_the_papers_discussed(question):
 )
 def test_not_a_request_for_similar_papers(question):
     assert not asks_similar(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "tail"),
+    [
+        ("Which papers are similar to FooNet?", "FooNet?"),
+        ("anything related to the FooNet benchmark", "the FooNet benchmark"),
+        ("What other work is like FooNet?", " FooNet?"),
+        ("papers like FooNet", "FooNet"),
+    ],
+)
+def test_a_request_for_papers_like_a_named_work_gives_the_words_naming_it(question, tail):
+    assert similar_to_tail(question) == tail
+
+
+@pytest.mark.parametrize("question", ["What does FooNet do?", "Papers like this one", "Which papers study FooNet?"])
+def test_no_request_for_papers_like_a_named_work(question):
+    assert similar_to_tail(question) is None
