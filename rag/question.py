@@ -148,6 +148,7 @@ class QuestionProfile:
     asks_count: bool = False  # a number question asking how many or how large: see asks_count
     asks_findings: bool = False  # asks what the work found or how well it does: see asks_findings
     asks_takeaway: bool = False  # asks for the work's main takeaway or conclusion: see asks_takeaway
+    asks_paper: bool = False  # asks which one paper does something: see asks_for_one_paper
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -194,7 +195,9 @@ _UNIT = re.compile(
 def classify(question: str) -> Kind:
     """The kind of answer asked for; when several cues appear, the earliest one in the question wins."""
     if _LIST.search(question):
-        return "list"
+        if not asks_for_one_paper(question):
+            return "list"
+        question = _ONE_PAPER.sub("", question, count=1)  # "Which paper proposes X?": what X is, not a name
     cues: list[tuple[int, int, Kind]] = []  # (position, priority, kind): at a tie a number cue wins
     for priority, (pattern, kind) in enumerate(
         ((_NUMBER, "number"), (_UNIT, "number"), (_NAME, "name"), (_WHICH_THING, "name"))
@@ -207,6 +210,18 @@ def classify(question: str) -> Kind:
         if match:
             cues.append((match.start(), priority, kind))
     return min(cues)[2] if cues else "general"
+
+
+# "Which paper proposes …?", "What paper introduced …?", "Which work shows …?": one paper asked for (singular), unless
+# the question asks for papers in the plural elsewhere ("which paper or papers …", "… and other works")
+_ONE_PAPER = re.compile(r"^\s*(?:which\s+(?:paper|work|study|article|publication)|what\s+(?:paper|study|article))\b(?!s)", re.I)
+_SEVERAL_PAPERS = re.compile(r"\b(?:papers|articles|publications|abstracts|ones)\b", re.I)
+
+
+def asks_for_one_paper(question: str) -> bool:
+    """The question asks which one paper does something ("Which paper proposes X?", "What paper introduced Y?"): its
+    answer is that paper, quoted like any question about one work, not a list of every paper near the topic."""
+    return bool(_ONE_PAPER.search(question)) and not _SEVERAL_PAPERS.search(question)
 
 
 # An indirect question after a verb of deciding ("how does X decide how many …", "… determine how much …") or
@@ -920,6 +935,7 @@ def profile(question: str) -> QuestionProfile:
         asks_count=kind == "number" and asks_count(asked),
         asks_findings=asks_findings(question),
         asks_takeaway=asks_takeaway(asked),
+        asks_paper=kind != "list" and asks_for_one_paper(asked),
     )
 
 

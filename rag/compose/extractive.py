@@ -93,6 +93,8 @@ def plan_single(
         chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
     if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
         chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
+    if profile.asks_paper:  # "Which paper proposes X?": the answer names the paper's contribution
+        chosen = with_one(chosen, evidence, "named", most + 1, policy.paper_name_margin)
     core = profile.kind == "general" and profile.shape in policy.core_shapes
     loose_core = loose and policy.loose_core and profile.kind != "number"  # "how many" survives a gloss
     if core or loose_core:  # what the work proposes and finds
