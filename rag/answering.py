@@ -637,7 +637,8 @@ def _signals(
         for e in plan.sentences
     )
     # the kind of thing asked: a value (a count, a measured score) is a number next to what is counted or measured
-    measure = value_asked(prof.text, prof.kind)
+    # ("Which paper proposes a trust score?" asks for the paper, not a score)
+    measure = None if prof.asks_paper and prof.kind == "general" else value_asked(prof.text, prof.kind)
     value_missing = False
     if measure is not None and answer_ids:
         anchors = set(focus) | set(content_words(measure))
@@ -841,8 +842,9 @@ def _share(words: Sequence[str], sentence: str) -> float:
 
 def _expected_answer(prof: QuestionProfile) -> str | None:
     """The expected answer type of a single-paper detail question (rag.question.answer_type); None for lists,
-    summaries, yes/no questions and comparisons, whose answers are papers."""
-    if prof.shape in LIST_SHAPES or prof.shape == "compare":
+    summaries, yes/no questions and comparisons, whose answers are papers, and for a general question asking which
+    one paper does something ("Which paper proposes a trust score?": the paper, not a score)."""
+    if prof.shape in LIST_SHAPES or prof.shape == "compare" or (prof.asks_paper and prof.kind == "general"):
         return None
     return answer_type(prof.text, prof.kind)
 

@@ -1011,3 +1011,19 @@ def test_a_loosely_read_question_also_quotes_what_the_work_proposes_and_finds():
     # a number question keeps its shape: "how many" survives a gloss
     number = QuestionProfile(text="SpiralCoil has how many coils?", kind="number", topic_words=("coil",))
     assert [e.row for e in plan_single("a", evidence, number, policy=policy, loose=True).sentences] == [1]
+
+
+def test_an_answer_to_which_paper_quotes_the_sentence_naming_its_contribution():
+    profile = QuestionProfile(
+        text="Which paper boils water faster?", kind="general", topic_words=("water",), shape="number", asks_paper=True
+    )  # fmt: skip  (shape "number": no other plan adds the naming sentence)
+    evidence = [
+        ev("a", 2, 0.9, "Water boils in half the time.", role="result"),
+        ev("a", 1, 0.2, "We propose SpiralCoil, a coiled heater.", role="contribution"),
+    ]
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, response_shapes=())
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2]
+    strict = policy.model_copy(update={"paper_name_margin": 0.5})
+    assert [e.row for e in plan_single("a", evidence, profile, policy=strict).sentences] == [2]
+    plain = replace(profile, asks_paper=False)
+    assert [e.row for e in plan_single("a", evidence, plain, policy=policy).sentences] == [2]

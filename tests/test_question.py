@@ -655,6 +655,36 @@ def test_asked_phrase_is_the_question_without_its_works_name(text, names, asked)
     assert asked_phrase(text, names) == asked
 
 
+@pytest.mark.parametrize(
+    ("text", "one"),
+    [
+        ("Which paper proposes a sparse router for kettles?", True),
+        ("which work shows that deeper probes stop helping", True),
+        ("What paper introduced the FooBench suite?", True),
+        ("Which paper studies river networks?", True),  # 'studies' is the verb here
+        ("Which papers propose sparse routers?", False),
+        ("Which paper or papers use FooBench?", False),
+        ("What work is there on fairness?", False),  # 'work' as research in general
+        ("How does FooNet route tokens?", False),
+    ],
+)
+def test_asks_for_one_paper_reads_the_singular_request(text, one):
+    from rag.question import asks_for_one_paper
+
+    assert asks_for_one_paper(text) is one
+
+
+def test_a_question_for_one_paper_is_answered_about_that_paper_not_as_a_list():
+    from rag.question import profile
+
+    one = profile("Which paper proposes a sparse router for kettles?")
+    assert (one.kind, one.shape, one.asks_paper) == ("general", "fact", True)
+    counted = profile("Which paper builds a kettle benchmark and how many kettles does it hold?")
+    assert counted.kind == "number" and counted.asks_paper
+    several = profile("Which papers propose sparse routers?")
+    assert several.kind == "list" and not several.asks_paper
+
+
 def test_a_comparison_can_name_its_aspect_before_the_works():
     from rag.question import compare_aspect
 
