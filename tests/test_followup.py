@@ -289,3 +289,24 @@ def test_a_pronoun_after_several_sources_means_the_one_the_question_is_about():
     assert pronoun_source("Did they use FooNet?", HISTORY, fake_search) is None  # names something
     one = [HISTORY[0], {**HISTORY[1], "sources": SOURCES[:1]}]
     assert pronoun_source(question, one, fake_search) is None  # one source: that one
+    # the follow-up says which source its pronoun means
+    assert pronoun_source("The second one, how many microphones did it use?", HISTORY, fake_search) is None
+    assert pronoun_source("What microphones does paper 2 say they use?", HISTORY, fake_search) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How is it different from ZedNet?", "How is AssayBench different from ZedNet?"),
+        ("Compare it with ZedNet", "Compare AssayBench with ZedNet"),
+        ("Is this one faster than ZedNet?", "Is AssayBench faster than ZedNet?"),
+        ("ZedNet vs it", "ZedNet vs AssayBench"),
+    ],
+)
+def test_a_pronoun_set_against_a_named_work_is_the_earlier_paper(question, expected):
+    assert condense_heuristic(question, HISTORY) == expected
+
+
+def test_a_pronoun_not_compared_with_the_named_work_is_left_alone():
+    question = "Does it run on ZedNet?"
+    assert condense_heuristic(question, HISTORY) == question
