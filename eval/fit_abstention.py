@@ -63,8 +63,11 @@ NON_NEGATIVE = frozenset(
 NON_POSITIVE = frozenset({"linked", "linked_list", "topic_matched", "topic_matched_any", "topic_peak"})
 # Name signals that are one signal among several, never a veto (issue #13 item 2): a name close to nothing in the
 # corpus, or one the answering abstract does not use, does not by itself refuse an answer. Each one's weight is
-# held at most at minus the bias, so that signal alone leaves a question at even odds; the others decide.
+# held at most at minus the bias plus the log-odds of NO_VETO_SCORE, so that signal alone leaves a question under
+# any threshold a fit chooses (the trade-off grid starts at 0.30; even odds, 0.5, would refuse under a threshold
+# below it); the others decide.
 NO_VETO = frozenset({"unknown", "missing"})
+NO_VETO_SCORE = 0.3
 LIST_SHAPE = "list_shape"  # the feature marking list, summary and yes/no questions (1) from single-paper ones (0)
 # list offsets a fit chooses from: 0 first, then toward answering
 OFFSET_GRID = np.round(np.arange(0.0, -4.01, -0.1), 1)
@@ -81,7 +84,7 @@ def fit_weights(
     drop: Collection[str] = (),
 ) -> tuple[np.ndarray, float]:
     """Weights and bias minimising weighted log-loss + ||w||² / (2·C·n), under the sign constraints and, for the
-    NO_VETO name signals, a weight of at most minus the bias.
+    NO_VETO name signals, a weight of at most minus the bias plus the log-odds of NO_VETO_SCORE.
 
     labels: 1 = should abstain (unanswerable), 0 = should answer. ``sample_weight``: one weight per row (default:
     class-balanced, ``balanced_weights``); ``drop``: feature names held at weight 0.
@@ -113,11 +116,12 @@ def fit_weights(
     bounds = [bound(name) for name in names] + [(None, None)]
     result = minimize(loss, np.zeros(d + 1), jac=True, method="L-BFGS-B", bounds=bounds)
     capped = [i for i, name in enumerate(names) if name in NO_VETO and name not in drop]
-    if any(result.x[i] + result.x[d] > 1e-6 for i in capped):  # NO_VETO: weight + bias <= 0, a linear constraint
+    ceiling = float(np.log(NO_VETO_SCORE / (1.0 - NO_VETO_SCORE)))  # the log-odds of NO_VETO_SCORE
+    if any(result.x[i] + result.x[d] > ceiling + 1e-6 for i in capped):  # NO_VETO: weight + bias <= ceiling
         rows = np.zeros((len(capped), d + 1))
         for row, i in enumerate(capped):
             rows[row, i], rows[row, d] = -1.0, -1.0
-        constraint = {"type": "ineq", "fun": lambda p: rows @ p, "jac": lambda p: rows}
+        constraint = {"type": "ineq", "fun": lambda p: rows @ p + ceiling, "jac": lambda p: rows}
         result = minimize(loss, result.x, jac=True, method="SLSQP", bounds=bounds, constraints=[constraint],
                           options={"maxiter": 500})  # fmt: skip
     return result.x[:d], float(result.x[d])

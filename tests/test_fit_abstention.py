@@ -148,7 +148,8 @@ def test_cross_validation_is_reproducible_with_a_fixed_seed():
 
 def test_on_a_separable_toy_cross_validation_loses_nothing():
     x, y, groups = _separable()
-    cv = cross_validate(x, y, groups, ["unknown"], [10.0, 100.0], 0.0, folds=4, repeats=2)
+    # a signal fitted freely (a name signal is bounded: NO_VETO)
+    cv = cross_validate(x, y, groups, ["focus"], [10.0, 100.0], 0.0, folds=4, repeats=2)
     assert cv.abstains == 1.0 and cv.false == 0.0
 
 
@@ -431,7 +432,7 @@ def test_a_signal_for_answering_is_never_fitted_to_argue_for_abstaining():
 
 def test_a_missing_or_unknown_name_alone_never_outweighs_the_bias():
     # made-up data where a missing name nearly always comes with an unanswerable question: fitted freely, its weight
-    # alone would refuse; held at minus the bias, that name alone leaves the question at even odds
+    # alone would refuse; held at minus the bias plus the log-odds of 0.3, that name alone leaves the question under any threshold
     rng = np.random.default_rng(0)
     missing = rng.integers(0, 2, 200).astype(float)
     similarity = rng.normal(0.0, 1.0, 200)
@@ -439,6 +440,6 @@ def test_a_missing_or_unknown_name_alone_never_outweighs_the_bias():
     x = np.column_stack([missing, similarity])
     for name in ("missing", "unknown"):
         weights, bias = fit_weights(x, y, [name, "similarity"], c=30.0)
-        assert 0.0 < weights[0] <= -bias + 1e-6
+        assert 0.0 < weights[0] <= -bias + np.log(0.3 / 0.7) + 1e-6  # alone: a score of at most 0.3
     free, free_bias = fit_weights(x, y, ["focus", "similarity"], c=30.0)  # not a name signal: fitted freely
     assert free[0] > -free_bias
