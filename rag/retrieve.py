@@ -480,9 +480,10 @@ class HybridRetriever:
         policy = self.policy
         if policy.dense_best_share <= 0 and policy.dense_centroid_share <= 0:
             return top
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
         return pooled_views(
             top,
-            top_mean_by_group(keys, sizes, sims, 1),
+            dict(zip(keys, np.maximum.reduceat(sims, starts).tolist(), strict=True)),
             centroid_cosines(keys, sizes, matrix, vector),
             policy.dense_best_share,
             policy.dense_centroid_share,
@@ -748,15 +749,15 @@ def centroid_cosines(
 ) -> dict[str, float]:
     """``matrix``'s rows (unit sentence vectors) cut into consecutive groups of ``sizes`` (each at least 1) -> key of
     each group: the cosine of ``vector`` with the group's centroid (the mean of its rows, re-normalised), i.e. how
-    close the question is to the abstract read whole rather than to its best sentences."""
-    out: dict[str, float] = {}
-    start = 0
-    for key, size in zip(keys, sizes, strict=True):
-        centroid = matrix[start : start + size].mean(axis=0)
-        start += size
-        norm = float(np.linalg.norm(centroid))
-        out[key] = float(centroid @ vector) / norm if norm > 0 else 0.0
-    return out
+    close the question is to the abstract read whole rather than to its best sentences. 0 for a centroid of length 0."""
+    if not len(keys):
+        return {}
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    sums = np.add.reduceat(np.asarray(matrix, dtype=np.float32), starts, axis=0)  # the mean's direction
+    norms = np.linalg.norm(sums, axis=1)
+    dots = sums @ np.asarray(vector, dtype=np.float32)
+    cosines = np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 1e-6)
+    return dict(zip(keys, cosines.tolist(), strict=True))
 
 
 def pooled_views(
