@@ -51,6 +51,7 @@ from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import (
+    asks_similar,
     condense_heuristic,
     is_opening_words,
     last_sources,
@@ -59,6 +60,7 @@ from rag.followup import (
     own_ask,
     pronoun_source,
     resolve_described,
+    similar_to_tail,
     with_names,
 )
 from rag.gloss import gloss, readable_by_encoder
@@ -107,6 +109,7 @@ from rag.retrieve import (
     named_weights,
 )
 from rag.settings import VerifyPolicy
+from rag.similar import nearest_others, plan_similar, source_vector
 from rag.text import content_words, numbers_in
 from rag.word_frequency import zipf_frequency
 
@@ -227,10 +230,18 @@ def rank(
     *,
     more: tuple[list[str], set[str]] | None = None,
     pinned: Sequence[str] = (),
+    similar: Sequence[str] = (),
 ) -> Ranking:
-    """Correct the spelling, profile the question, link its names and rank abstracts (``retrieve``'s first step)."""
+    """Correct the spelling, profile the question, link its names and rank abstracts (``retrieve``'s first step).
+    ``similar``: the earlier papers a follow-up asks for more like: the others closest to them (rag.similar)."""
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
+    if similar:
+        vector = source_vector(snapshot, similar)
+        if vector is not None:
+            nearest = nearest_others(retriever, vector, similar, policy.similar_papers)
+            prof = profile(question)
+            return Ranking(question, prof, vector, nearest, Linking(), True, {}, False, [], started)
     # "paers on …", "is tehre a paper": the words of the question's shape first, then names and words
     corrected, fixes = correct_question(snapshot, question, policy)
     prof = profile(corrected)
@@ -272,6 +283,7 @@ def select_evidence(
     *,
     more: tuple[list[str], set[str]] | None = None,
     ask: str | None = None,
+    similar: Sequence[str] = (),
 ) -> extractive.ExtractivePlan:
     """Score the candidate sentences and plan the answer by the question's shape (``retrieve``'s second step).
 
@@ -294,7 +306,11 @@ def select_evidence(
 
     shape = prof.shape
     evidence: list[EvidenceSentence]
-    if more is not None and more[0]:
+    if similar and ranking.ranked:  # "anything similar?": a line per other paper closest to the earlier ones
+        per_paper = [(r.abstract.id, scored(prof, rows_of(snapshot, [r.abstract.id]))) for r in ranked]
+        names = [snapshot.own_name(aid) or snapshot.abstracts[aid].label for aid in similar if aid in snapshot.abstracts]
+        plan = plan_similar(per_paper, names)
+    elif more is not None and more[0]:
         ids = [aid for aid in more[0] if aid in snapshot.abstracts]
         evidence = scored(prof, rows_of(snapshot, ids))
         role = more_role(ask) if ask else None
@@ -409,13 +425,21 @@ def decide_abstention(
     *,
     pinned: Sequence[str] = (),
     glossed: bool = False,
+    similar: Sequence[str] = (),
 ) -> Retrieved:
-    """Score abstention from the ranking and the plan (``retrieve``'s last step); everything found, in one place."""
+    """Score abstention from the ranking and the plan (``retrieve``'s last step); everything found, in one place.
+    A "similar" follow-up (``similar``) answers whenever another paper is found: its lines claim closeness, which the
+    lead says is by meaning, and quote what each paper says."""
     policy = policy or AnswerPolicy()
     question, prof, ranked, linking, readable = (
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
     )  # fmt: skip
     vector, unmatched, fixes, started = ranking.vector, ranking.unmatched, ranking.corrections, ranking.started
+    if similar:
+        found = bool(plan.abstract_ids)
+        reason = "" if found else "No other abstract in the index is close to the papers asked about."
+        return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
+                         time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
     signals = _signals(
         prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question
     )
@@ -1143,6 +1167,7 @@ class QuestionState:
     retrieved: Retrieved | None = None
     answer: Answer | None = None
     ask: str | None = None  # a follow-up's own question, for choosing its paper's sentences (rag.followup.own_ask)
+    similar: list[str] = field(default_factory=list)  # "anything similar?": the earlier papers (rag.similar)
 
 
 def prepare_question(
@@ -1184,6 +1209,15 @@ def prepare_question(
     described = resolve_described(question, history, found) if history else question
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
     subject = pronoun_source(question, history, found) if history and described == question else None
+    similar: list[str] = []
+    if history and asks_similar(question):  # "anything similar?": more like the papers just discussed
+        similar = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
+    elif (tail := similar_to_tail(question)) is not None:  # "papers similar to FooNet": like the work it names
+        corrected, _ = correct_question(snapshot, tail, policy)
+        named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
+        similar = named if len(named) == 1 else []
+    if similar:
+        return QuestionState(question, question, history, notices, started=started, similar=similar)
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
@@ -1246,10 +1280,12 @@ def stream_answer(
     policy = policy or AnswerPolicy()
     state = prepare_question(question, snapshot=snapshot, retriever=retriever, top_k=top_k, policy=policy,
                              history=history, composer=composer, notices=notices)  # fmt: skip
-    state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned)
-    state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask)
+    state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned,
+                         similar=state.similar)  # fmt: skip
+    state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask,
+                                 similar=state.similar)  # fmt: skip
     state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
-                                        glossed=state.glossed)  # fmt: skip
+                                        glossed=state.glossed, similar=state.similar)  # fmt: skip
     yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,
                               composer=composer, verify_policy=verify_policy)  # fmt: skip
 

@@ -31,9 +31,21 @@ def _ordinal_word(match: re.Match[str]) -> str:
 _NUMBER_REF = re.compile(r"(?:\b(?:paper|source|abstract|reference)\s*#?\s*|\[)(\d{1,2})\]?", re.I)
 # References to a whole paper. "the dataset" / "the model" are what a follow-up asks about, not references.
 _PRONOUN_REF = re.compile(
-    r"\b(?:this|that)\s+(?:paper|abstract|work|method|benchmark|model|approach|study|dataset)\b"
+    r"\b(?:this|that)\s+(?:one|paper|abstract|work|method|benchmark|model|approach|study|dataset)\b"
     r"|\bthe\s+(?:paper|abstract|work|study)\b"
     r"|\b(?:it|its|they|their|them)\b",
+    re.I,
+)
+
+
+# The earlier paper set against a work the follow-up names: "how is it different from FooNet?", "compare it with
+# FooNet", "is this one better than FooNet?", "FooNet vs it". The pronoun is one side of a comparison, so it reads
+# as the earlier paper even though the question names another work.
+_AGAINST = r"(?:differ\w*|compar\w*|contrast\w*|versus|vs\.?|better|worse|faster|slower|relat\w*|similar)"
+_PRONOUN_COMPARED = re.compile(
+    rf"\b(?:it|this(?:\s+one)?|that(?:\s+one)?|they|them)\b(?:\s+\w+){{0,3}}?\s+{_AGAINST}\b"
+    rf"|\b{_AGAINST}\s+(?:to\s+|with\s+|from\s+|than\s+|and\s+)?(?:it|this(?:\s+one)?|that(?:\s+one)?|them)\b"
+    r"(?!\s+(?:is|are|was|were|does|do|did|has|have|can|could|would|will)\b)",
     re.I,
 )
 
@@ -103,7 +115,11 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
     if rewritten != question:
         return rewritten
     first = label_for(min(by_number)) if by_number else None
-    referring = bool(_PRONOUN_REF.search(question)) and not specific_terms(question)
+    # a named term makes the question about that term ("what does their method improve on FooBench?"), unless the
+    # pronoun is the other side of a comparison with it
+    referring = bool(_PRONOUN_REF.search(question)) and (
+        not specific_terms(question) or bool(_PRONOUN_COMPARED.search(question))
+    )
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
@@ -195,9 +211,12 @@ def pronoun_source(question: str, history: Sequence[dict], search: Callable[[str
     """Which of the last answer's several sources a follow-up's "it"/"they" means when the follow-up asks about
     something of its own ("how many runs did they do?" after a list of papers): the first of ``search(question)``
     (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names
-    something or asks nothing of its own ("how does it work?": the first source), or no source is found."""
+    something, says which source ("the second one, what does it use?") or asks nothing of its own ("how does it
+    work?": the first source), or no source is found."""
     sources = [str(s.get("id")) for s in last_sources(history) if s.get("id")]
     if len(sources) < 2 or not _PRONOUN_REF.search(question) or specific_terms(question):
+        return None
+    if _ORDINAL_REF.search(question) or _NUMBER_REF.search(question):  # "the first one, how does it work?"
         return None
     stripped = _PRONOUN_REF.sub(" ", question)
     if not [w for w in content_words(stripped) if w not in _GENERIC_ASK]:
@@ -206,3 +225,43 @@ def pronoun_source(question: str, history: Sequence[dict], search: Callable[[str
 
 
 _GENERIC_ASK = frozenset(content_words("work works use used uses propose proposed method approach paper study do does"))
+
+
+# "anything similar?", "any other papers like this?", "similar work?", "related papers", "more like this"
+_LIKE_THIS = r"(?:like|similar\s+to|related\s+to|close\s+to)\s+(?:this|that|it|these|those|them)(?:\s+(?:one|ones|paper|papers|work))?"
+_SIMILAR = re.compile(
+    r"\b(?:similar|related|comparable)\s+(?:papers?|works?|abstracts?|studies|ones|methods|approaches|research)\b"
+    r"(?!\s+section)"
+    r"|\b(?:anything|something|others?|any(?:\s+other)?(?:\s+(?:papers?|works?|studies|abstracts?))?|"
+    r"other\s+(?:papers?|works?|studies|abstracts?|ones))\s+(?:similar|related|along\s+(?:these|the\s+same)\s+lines|"
+    rf"{_LIKE_THIS})\b"
+    rf"|\b(?:papers?|works?|studies|abstracts?)\s+{_LIKE_THIS}\b"
+    r"|\bmore\s+like\s+(?:this|that|it|these|those|them)\b",
+    re.I,
+)
+
+
+def asks_similar(question: str) -> bool:
+    """Whether a follow-up asks for other papers like the ones just discussed ("anything similar?", "any other work
+    like this?", "related papers?"), naming no work of its own."""
+    return bool(_SIMILAR.search(question)) and not specific_terms(question) and len(question.split()) <= 12
+
+
+# "papers similar to FooNet", "anything related to FooNet?", "what other work is like FooNet?"
+_SIMILAR_TO = re.compile(
+    r"\b(?:similar|related|comparable|closest|close)\s+to\s+(?!(?:this|that|it|these|those|them)\b)"
+    r"|\b(?:papers?|works?|studies|abstracts?|anything|something|others?|ones)\s+(?:is\s+|are\s+)?like\s+"
+    r"(?!(?:this|that|it|these|those|them)\b)"
+    r"|\bwhat\s+(?:other\s+)?(?:papers?|works?|studies)\s+(?:is|are)\s+like\b",
+    re.I,
+)
+
+
+def similar_to_tail(question: str) -> str | None:
+    """When the question asks for papers like a work it names ("papers similar to FooNet", "what other work is like
+    FooNet?"), the words after the request, where the work is named (the caller links it); else None. "Is FooNet
+    similar to BarNet?" names its work before the request: a question about FooNet."""
+    match = _SIMILAR_TO.search(question)
+    if match is None or len(question.split()) > 14:
+        return None
+    return question[match.end() :]

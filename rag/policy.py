@@ -435,6 +435,12 @@ class AnswerPolicy(BaseModel):
         description="A generated answer with a smaller share of verified sentences is replaced by the extractive one.",
     )
     more_sentences: int = Field(default=3, ge=1, description="Sentences a 'tell me more' follow-up adds.")
+    similar_papers: int = Field(
+        default=3,
+        ge=1,
+        description="Papers an 'anything similar?' follow-up lists: the others closest by meaning to those just "
+        "discussed (rag.similar).",
+    )
     more_result_sentences: int = Field(
         default=1,
         ge=0,

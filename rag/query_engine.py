@@ -105,7 +105,7 @@ class AbstractRetriever(BaseRetriever):
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         state = question_state(query_bundle, self.hybrid, self.policy)
         state.ranking = rank(state.standalone, self.hybrid.snapshot, self.hybrid, self.k, self.policy,
-                             more=state.more, pinned=state.pinned)  # fmt: skip
+                             more=state.more, pinned=state.pinned, similar=state.similar)  # fmt: skip
         return [abstract_node(r) for r in state.ranking.ranked[: self.k]]
 
 
@@ -134,7 +134,7 @@ class EvidencePostprocessor(BaseNodePostprocessor):
         ranking = state.ranking
         if ranking is None:  # another retriever found the nodes: read the question here
             ranking = rank(state.standalone, snapshot, self.hybrid, len(nodes) or 1, policy, more=state.more,
-                           pinned=state.pinned)  # fmt: skip
+                           pinned=state.pinned, similar=state.similar)  # fmt: skip
         known = {r.abstract.id: r for r in ranking.ranked}
         candidates: list[RankedAbstract] = []
         for n in nodes:
@@ -145,7 +145,8 @@ class EvidencePostprocessor(BaseNodePostprocessor):
                 candidates.append(RankedAbstract(snapshot.abstracts[aid], n.score or 0.0))
         ranking.ranked = list({r.abstract.id: r for r in candidates}.values())
         state.ranking = ranking
-        state.plan = select_evidence(ranking, snapshot, self.hybrid, policy, more=state.more, ask=state.ask)
+        state.plan = select_evidence(ranking, snapshot, self.hybrid, policy, more=state.more, ask=state.ask,
+                                     similar=state.similar)  # fmt: skip
         scores = {r.abstract.id: r.score for r in ranking.ranked}
         selected = []
         for aid in state.plan.abstract_ids:
@@ -184,7 +185,8 @@ class AbstentionPostprocessor(BaseNodePostprocessor):
         if state.ranking is None or state.plan is None:
             raise ValueError("AbstentionPostprocessor decides on the evidence: put EvidencePostprocessor before it")
         state.retrieved = decide_abstention(state.ranking, state.plan, self.hybrid.snapshot, self.top_k, policy,
-                                            pinned=state.pinned, glossed=state.glossed)  # fmt: skip
+                                            pinned=state.pinned, glossed=state.glossed,
+                                            similar=state.similar)  # fmt: skip
         return [] if state.retrieved.abstain else nodes
 
 

@@ -42,6 +42,17 @@ _LIST = re.compile(
     r"(?:(?:all|the|any|some|every|of|me)\s+)*(?:[\w/+-]+\s+){0,4}?(?:papers|works|studies|abstracts|articles|"
     r"publications)\b"
     r"|\b(?:papers|works|studies|abstracts|articles)\s+(?:are\s+there|exist)\b"
+    # a request whose object is papers, whatever the verb: "please give the papers which …", "provide studies on X",
+    # "recommend some articles about X" ("works" left out: "give an example of how it works")
+    r"|\b(?:give|provide|present|recommend|suggest|mention|cite|name|show|list)\s+(?:(?:all|the|any|some|every|of|"
+    r"me|us|relevant|main|key)\s+)*(?:[\w/+-]+\s+){0,3}?(?:papers|studies|abstracts|articles|publications)\b"
+    # the papers asked for inside the sentence: "could you tell me which papers …", "among the papers, which …", "which
+    # of these papers …", "in which studies is X …", "are any of the papers about X", "all work on X"
+    r"|(?:^\W*|[,;:]\s*|\b(?:me|us|know|wonder(?:ing)?|asking)\s+)(?:which|what)\s+(?:of\s+(?:the|these|those)\s+)?"
+    r"(?:papers|studies|abstracts|articles|publications|researches)\b|\bamong\s+(?:the|these|those|all)\s+(?:papers|"
+    r"works|studies|abstracts)\b|\bin\s+which\s+(?:papers|works|studies|abstracts|articles)\b"
+    r"|\bare\s+any\s+of\s+(?:the|these|those)\s+(?:papers|works|studies|abstracts|articles)\b"
+    r"|\ball\s+(?:the\s+)?(?:work|research)\s+(?:on|about|regarding|into)\b"
     r"|\bwhat\s+(?:are|were)\s+(?:all\s+)?the\s+(?:[\w/+-]+\s+){0,5}?(?:papers|works|studies|abstracts|articles)\b",
     re.IGNORECASE,
 )
@@ -452,7 +463,20 @@ _SUMMARY = re.compile(
     r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
-    r"\bwhat\s+is\s+known\s+about\b|\bwhat\s+(?:has|have)\s+(?:been\s+done|people\s+done)\s+(?:here\s+)?(?:on|about|in|for)\b",
+    r"\bwhat\s+is\s+known\s+about\b|\bwhat\s+(?:has|have)\s+(?:been\s+done|people\s+done)\s+(?:here\s+)?(?:on|about|in|for)\b"
+    # asked to describe the papers (plural) or the work on a topic: "describe the papers that address X", "explain the
+    # main findings of papers on X", "tell me about the research on X", "the state of research on X"
+    r"|\b(?:describe|explain|discuss|outline|review|tell\s+(?:me|us)\s+about)\s+(?:(?:all|the|these|those|any|some|"
+    r"main|key)\s+)*(?:[\w/+-]+\s+){0,3}?(?:(?:papers|studies|abstracts|articles|publications)\b|(?:research|work|"
+    r"literature)\s+(?:on|about|into|regarding)\b)|\bstate\s+of\s+(?:the\s+)?(?:research|art|field|work)\s+(?:on|about|"
+    r"in|regarding)\b|\bgive\s+(?:me\s+|us\s+)?an?\s+(?:account|picture|survey|review)\s+of\b"
+    # what the papers (plural) did or how they go about a topic: "what did the papers find", "what kind of work has been
+    # done on X", "how do the papers approach X", "compare the approaches of the papers on X"
+    r"|\bwhat\s+did\s+(?:the\s+|these\s+|those\s+)?(?:papers|abstracts|works|studies)\s+(?:say|find|show|report|"
+    r"conclude|contribute)\b|\b(?:what|which)\s+(?:kinds?|sorts?|types?)\s+of\s+(?:work|research|studies|papers)\s+"
+    r"(?:has|have|exists?|is|are)\b|\bhow\s+(?:do|did)\s+(?:the\s+|these\s+|those\s+|different\s+|various\s+)?"
+    r"(?:papers|works|studies|abstracts)\b|\bcompar\w*\s+(?:the\s+)?(?:approaches|methods|findings|results|"
+    r"contributions)\s+of\s+(?:the\s+|these\s+)?(?:papers|works|studies)\b",
     re.I,
 )
 _HOW_WHY = re.compile(

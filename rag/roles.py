@@ -34,7 +34,7 @@ _CONTRIBUTION = re.compile(
     # "FooNet, a graph learner that …" names the work; "Finally, a module …" is a discourse opener, not a name
     r"|^(?!(?:\w+ly|Then|Here|Thus|Hence|Moreover|However|Instead|First|Second|Third|Next|Also|Furthermore|"
     r"Overall|Together|Meanwhile|Therefore|Consequently|Additionally|Crucially|Similarly|Likewise|Conversely|"
-    r"In\s+\w+|To\s+\w+)\b)[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)?,\s+(?:a|an|the)\s",
+    r"In\s+\w+|To\s+\w+)\b)(?-i:[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)?),\s+(?:a|an|the)\s",
     re.I,
 )
 _RESULT = re.compile(
@@ -48,7 +48,7 @@ _RESULT = re.compile(
 _GAP = re.compile(
     r"\b(?:however|but|yet|remain\w*|lack\w*|limited|limitation\w*|fail\w*|struggl\w*|challeng\w*|unclear|"
     r"understudied|underexplored|overlook\w*|ignore\w*|costly|expensive|insufficient|bottleneck|unknown|brittle|"
-    r"prone\s+to|suboptimal|"
+    r"prone\s+to|suboptimal|falls?\s+short|"
     r"little\s+(?:is|work)|few\s+(?:works|studies|methods))\b",
     re.I,
 )

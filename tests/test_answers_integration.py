@@ -359,6 +359,30 @@ def test_tell_me_more_gives_new_sentences_of_the_same_paper(pipeline):
     assert not {s.text for s in more.sentences} & {s.text for s in first.sentences}
 
 
+def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pipeline):
+    first = pipeline.ask("What does CoCHI propose?", backend="extractive")
+    history = [
+        {"role": "user", "content": "What does CoCHI propose?"},
+        {"role": "assistant", "content": first.text,
+         "sources": [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in first.sources]},
+    ]  # fmt: skip
+    similar = pipeline.ask("Thanks. Anything similar?", history, backend="extractive")
+    ids = [s.abstract.id for s in similar.sources]
+    assert not similar.abstained and len(ids) == 3 and first.sources[0].abstract.id not in ids
+    assert similar.text.startswith("The abstracts closest to **CoCHI**")
+    assert similar.text.count("\n- **") == 3
+    assert "Sem-ECE" in {s.abstract.label for s in similar.sources}  # the other work on calibration
+
+
+def test_papers_similar_to_a_named_work_are_the_others_closest_to_it(pipeline):
+    similar = pipeline.ask("Which papers are similar to CoCHI?", backend="extractive")
+    labels = [s.abstract.label for s in similar.sources]
+    assert not similar.abstained and len(labels) == 3 and "CoCHI" not in labels and "Sem-ECE" in labels
+    # naming the work before the request asks about that work
+    about = pipeline.ask("Is CoCHI similar to temperature scaling?", backend="extractive")
+    assert "closest to" not in about.text
+
+
 def test_follow_up_with_only_the_users_turns_resolves_against_the_rebuilt_answer(pipeline):
     first = pipeline.ask("Which papers use flow matching?", backend="extractive")
     follow = pipeline.ask(

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from rag.followup import (
+    asks_similar,
     condense_heuristic,
     last_sources,
     last_user_question,
     more_role,
     pronoun_source,
     resolve_described,
+    similar_to_tail,
 )
 
 SOURCES = [
@@ -289,3 +291,60 @@ def test_a_pronoun_after_several_sources_means_the_one_the_question_is_about():
     assert pronoun_source("Did they use FooNet?", HISTORY, fake_search) is None  # names something
     one = [HISTORY[0], {**HISTORY[1], "sources": SOURCES[:1]}]
     assert pronoun_source(question, one, fake_search) is None  # one source: that one
+    # the follow-up says which source its pronoun means
+    assert pronoun_source("The second one, how many microphones did it use?", HISTORY, fake_search) is None
+    assert pronoun_source("What microphones does paper 2 say they use?", HISTORY, fake_search) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How is it different from ZedNet?", "How is AssayBench different from ZedNet?"),
+        ("Compare it with ZedNet", "Compare AssayBench with ZedNet"),
+        ("Is this one faster than ZedNet?", "Is AssayBench faster than ZedNet?"),
+        ("ZedNet vs it", "ZedNet vs AssayBench"),
+    ],
+)
+def test_a_pronoun_set_against_a_named_work_is_the_earlier_paper(question, expected):
+    assert condense_heuristic(question, HISTORY) == expected
+
+
+def test_a_pronoun_not_compared_with_the_named_work_is_left_alone():
+    question = "Does it run on ZedNet?"
+    assert condense_heuristic(question, HISTORY) == question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Anything similar?", "Thanks! Any other papers like this one?", "related work?", "More like this, please",
+     "Are there other studies along these lines?", "papers similar to that"],
+)
+def test_asking_for_more_like_the_papers_discussed(question):
+    assert asks_similar(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which papers are similar to FooNet?", "Is it similar to the baseline?", "How similar are the two estimators?",
+     "What does the related work section say?", "Tell me more"],
+)
+def test_not_a_request_for_similar_papers(question):
+    assert not asks_similar(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "tail"),
+    [
+        ("Which papers are similar to FooNet?", "FooNet?"),
+        ("anything related to the FooNet benchmark", "the FooNet benchmark"),
+        ("What other work is like FooNet?", " FooNet?"),
+        ("papers like FooNet", "FooNet"),
+    ],
+)
+def test_a_request_for_papers_like_a_named_work_gives_the_words_naming_it(question, tail):
+    assert similar_to_tail(question) == tail
+
+
+@pytest.mark.parametrize("question", ["What does FooNet do?", "Papers like this one", "Which papers study FooNet?"])
+def test_no_request_for_papers_like_a_named_work(question):
+    assert similar_to_tail(question) is None

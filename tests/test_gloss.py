@@ -31,6 +31,12 @@ def test_content_words_get_english_senses():
     assert "paper" in text and "protein" in text and "robot" in text
 
 
+def test_machine_learning_terms_get_the_sense_papers_use():
+    text = gloss("有没有论文把差分隐私用在联邦学习的时空建模里？")
+    assert "differential privacy" in text and "federated learning" in text
+    assert "spatiotemporal" in text and "modeling" in text
+
+
 def test_measure_word_after_a_count_is_dropped():
     assert "how many student" in gloss("有多少名学生？")
 

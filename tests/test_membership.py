@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from eval.fit_membership import choose, fit, prf, probabilities
+from eval.fit_membership import by_gold_size, choose, fit, prf, probabilities, where_lost
 from rag.compose.extractive import plan_list
 from rag.evidence import EvidenceSentence
 from rag.membership import FEATURES, member_probability, members, paper_features
@@ -146,3 +146,26 @@ def test_choose_applies_the_cut_per_question_as_members_does():
     p = np.array([0.9, 0.6, 0.1, 0.2])
     assert choose(data, p, 0.5, most=5) == [["a", "b"], ["c"]]  # none reaches it in the second: the most relevant
     assert choose(data, p, 0.5, most=1) == [["a"], ["c"]]
+
+
+def test_where_lost_tells_the_cut_the_count_limit_the_candidates_and_the_shortlist_apart():
+    x = np.zeros((3, len(FEATURES)))
+    x[:, FEATURES.index("relevance")] = [0.9, 0.8, 0.4]
+    question = {"ids": ["a", "b", "c"], "gold": ["a", "b", "c", "d", "e"], "shortlist": ["a", "b", "c", "d"]}
+    data = {"x": x, "q": np.array([0, 0, 0]), "questions": [question]}
+    p = np.array([0.9, 0.8, 0.2])
+    lost = where_lost(data, p, 0.5, most=1)
+    assert lost == {"cited": 1, "past the count limit": 1, "below the cut": 1, "not a candidate": 1, "not shortlisted": 1}
+
+
+def test_where_lost_counts_a_refused_answer_whatever_the_model_chose():
+    x = np.zeros((1, len(FEATURES)))
+    data = {"x": x, "q": np.array([0]), "questions": [{"ids": ["a"], "gold": ["a", "b"], "refused": True}]}
+    assert where_lost(data, np.array([0.9]), 0.5, most=5) == {"refused": 2}
+
+
+def test_by_gold_size_groups_questions_by_their_number_of_gold_papers():
+    questions = [{"gold": ["a", "b"]}, {"gold": ["a", "b", "c"]}, {"gold": list("abcde")}]
+    rows = by_gold_size({"questions": questions}, [["a", "b"], ["a"], ["a", "b", "c", "d"]])
+    assert [(label, n) for label, n, *_ in rows] == [("<=2", 1), ("3", 1), (">=4", 1)]
+    assert rows[2][3] == 0.8  # recall of the broad question: 4 of 5

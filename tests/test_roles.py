@@ -176,3 +176,14 @@ def test_concludes_marks_the_sentence_drawing_the_conclusion():
     assert concludes("Overall, FooNet is a strong baseline.")
     assert concludes("Our findings suggest that pruning helps.")
     assert not concludes("We propose FooNet, a graph learner.")
+
+
+def test_a_setting_where_existing_tools_fall_short_is_a_gap_not_a_method():
+    sentence = "Streaming inference, the usual deployment, is where current schedulers fall short: they assume fixed batches."
+    assert sentence_role(sentence, 2, 7) == "gap"
+    assert sentence_role("Static pruning falls short on long inputs.", 3, 8) == "gap"
+
+
+def test_only_a_capitalised_name_before_a_comma_and_article_names_the_work():
+    assert sentence_role("ZorbNet, a sparse router, assigns tokens to experts.", 2, 7) == "contribution"
+    assert sentence_role("Sparse routing, a common choice, assigns tokens to experts.", 2, 7) != "contribution"

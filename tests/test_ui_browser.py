@@ -216,6 +216,11 @@ def test_follow_up_and_clear(page):
         "return m && m.innerText.includes('1,920'); }",
         timeout=15_000,
     )
+    # "anything similar?" lists other papers (the UI sends each answer's sources back with the history)
+    ask(page, "Anything similar?", answers_before=2)
+    similar = last_answer(page).inner_text()
+    assert "closest to" in similar and "AssayBench" in similar.split("closest to")[1].split("\n")[0]
+    assert last_answer(page).locator("li").count() == 3
     page.click("#rag-clear")
     page.wait_for_function("document.querySelectorAll('#rag-chat .rag-answer').length === 0", timeout=10_000)
     assert "appear here" in page.locator("#rag-sources").inner_text()
