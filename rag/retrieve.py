@@ -56,7 +56,7 @@ class ChunkMatch:
 class RankedAbstract:
     abstract: Abstract
     score: float
-    dense: float | None = None  # dense score: mean cosine of its best sentences (AnswerPolicy.dense_sentences)
+    dense: float | None = None  # dense score: its best sentences and centroid pooled (rag.retrieve.pooled_views)
     bm25: float | None = None  # best chunk BM25 score
     dense_rank: int | None = None  # 1-based
     bm25_rank: int | None = None
@@ -460,7 +460,8 @@ class HybridRetriever:
 
     def dense_sentence_scores(self, vector: np.ndarray, abstract_ids: Sequence[str], best: int = 2) -> dict[str, float]:
         """Each candidate abstract's mean cosine with the question over its ``best`` best sentences (all of them when
-        it has fewer); see ``AnswerPolicy.dense_sentences``.
+        it has fewer; ``AnswerPolicy.dense_sentences``), pooled with its single best sentence and its centroid as the
+        policy's dense_best_share / dense_centroid_share say (:func:`pooled_views`).
 
         Only the candidates' sentence rows are read (those the chunk search or BM25 found), so the cost does not grow
         with the index.
@@ -471,8 +472,22 @@ class HybridRetriever:
         if not spans:
             return {}
         index = np.concatenate([np.arange(rows.start, rows.stop) for _, rows in spans])
-        sims = np.asarray(self.snapshot.sentence_vectors[index], dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
-        return top_mean_by_group([aid for aid, _ in spans], [len(rows) for _, rows in spans], sims, best)
+        matrix = np.asarray(self.snapshot.sentence_vectors[index], dtype=np.float32)
+        vector = np.asarray(vector, dtype=np.float32)
+        keys, sizes = [aid for aid, _ in spans], [len(rows) for _, rows in spans]
+        sims = matrix @ vector
+        top = top_mean_by_group(keys, sizes, sims, best)
+        policy = self.policy
+        if policy.dense_best_share <= 0 and policy.dense_centroid_share <= 0:
+            return top
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+        return pooled_views(
+            top,
+            dict(zip(keys, np.maximum.reduceat(sims, starts).tolist(), strict=True)),
+            centroid_cosines(keys, sizes, matrix, vector),
+            policy.dense_best_share,
+            policy.dense_centroid_share,
+        )
 
     def search(
         self,
@@ -727,6 +742,43 @@ def top_mean_by_group(keys: Sequence[str], sizes: Sequence[int], values: np.ndar
         top = group if size <= best else np.partition(group, size - best)[size - best :]
         out[key] = float(top.mean())
     return out
+
+
+def centroid_cosines(
+    keys: Sequence[str], sizes: Sequence[int], matrix: np.ndarray, vector: np.ndarray
+) -> dict[str, float]:
+    """``matrix``'s rows (unit sentence vectors) cut into consecutive groups of ``sizes`` (each at least 1) -> key of
+    each group: the cosine of ``vector`` with the group's centroid (the mean of its rows, re-normalised), i.e. how
+    close the question is to the abstract read whole rather than to its best sentences. 0 for a centroid of length 0."""
+    if not len(keys):
+        return {}
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    sums = np.add.reduceat(np.asarray(matrix, dtype=np.float32), starts, axis=0)  # the mean's direction
+    norms = np.linalg.norm(sums, axis=1)
+    dots = sums @ np.asarray(vector, dtype=np.float32)
+    cosines = np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 1e-6)
+    return dict(zip(keys, cosines.tolist(), strict=True))
+
+
+def pooled_views(
+    top: Mapping[str, float],
+    best: Mapping[str, float],
+    centroid: Mapping[str, float],
+    best_share: float,
+    centroid_share: float,
+) -> dict[str, float]:
+    """An abstract's dense score from three views of it (each a cosine, so they share a scale): the mean of its best
+    sentences (``top``), its single best sentence (``best``) and its centroid (``centroid``), weighted
+    ``1 - best_share - centroid_share``, ``best_share`` and ``centroid_share`` (shares clipped so the first is not
+    negative). A view missing for an abstract counts as its ``top`` score."""
+    total = best_share + centroid_share
+    if total > 1.0:
+        best_share, centroid_share = best_share / total, centroid_share / total
+    rest = 1.0 - best_share - centroid_share
+    return {
+        aid: rest * score + best_share * best.get(aid, score) + centroid_share * centroid.get(aid, score)
+        for aid, score in top.items()
+    }
 
 
 def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:

@@ -12,10 +12,12 @@ from rag.policy import AnswerPolicy
 from rag.retrieve import (
     HybridRetriever,
     bm25_strength,
+    centroid_cosines,
     dense_clarity,
     fusion_trust,
     lexical_scores,
     lexical_trust,
+    pooled_views,
     query_words,
     score_fuse,
     search_text,
@@ -92,8 +94,12 @@ def _fake_snapshot_with_sentences():
     return SimpleNamespace(sentence_rows={"p": range(0, 3), "q": range(3, 7)}, sentence_vectors=vectors)
 
 
+# The best-sentences view alone (no pooling with the best sentence or the centroid).
+_TOP_ONLY = AnswerPolicy(dense_best_share=0.0, dense_centroid_share=0.0)
+
+
 def test_an_abstract_scores_by_its_best_sentences_not_by_all_of_them():
-    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None)  # type: ignore[arg-type]
+    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None, policy=_TOP_ONLY)  # type: ignore[arg-type]
     question = np.array([0.0, 1.0, 0.0], dtype=np.float32)
     two = retriever.dense_sentence_scores(question, ["p", "q"], 2)
     assert two == pytest.approx({"p": 0.85, "q": 0.5})  # p: two sentences on the topic beat q's single one
@@ -104,10 +110,58 @@ def test_an_abstract_scores_by_its_best_sentences_not_by_all_of_them():
 
 
 def test_sentence_scores_skip_unknown_abstracts_and_read_only_the_candidates():
-    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None)  # type: ignore[arg-type]
+    retriever = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None, policy=_TOP_ONLY)  # type: ignore[arg-type]
     question = np.array([1.0, 0.0, 0.0], dtype=np.float32)
     assert retriever.dense_sentence_scores(question, ["q", "gone"], 2) == pytest.approx({"q": 1.0})
     assert retriever.dense_sentence_scores(question, [], 2) == {}
+    pooled = HybridRetriever(_fake_snapshot_with_sentences(), store=None, embedder=None)  # type: ignore[arg-type]
+    assert set(pooled.dense_sentence_scores(question, ["q", "gone"], 2)) == {"q"}
+    assert pooled.dense_sentence_scores(question, [], 2) == {}
+
+
+def test_centroid_cosine_reads_the_whole_group_renormalised():
+    rows = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)
+    question = np.array([1.0, 0.0], dtype=np.float32)
+    got = centroid_cosines(["a", "b"], [2, 1], rows, question)
+    # a: centroid (0.5, 0.5) re-normalised is (0.707, 0.707); b: its one row
+    assert got == pytest.approx({"a": 2**-0.5, "b": 0.6}, abs=1e-6)
+
+
+def test_centroid_of_opposite_rows_scores_zero_not_nan():
+    rows = np.array([[1.0, 0.0], [-1.0, 0.0]], dtype=np.float32)
+    assert centroid_cosines(["a"], [2], rows, np.array([1.0, 0.0], dtype=np.float32)) == {"a": 0.0}
+
+
+def test_pooled_views_weigh_the_three_views_by_their_shares():
+    top, best, centroid = {"a": 0.6, "b": 0.5}, {"a": 0.9, "b": 0.5}, {"a": 0.3, "b": 0.8}
+    assert pooled_views(top, best, centroid, 0.0, 0.0) == pytest.approx(top)
+    assert pooled_views(top, best, centroid, 0.5, 0.5) == pytest.approx({"a": 0.6, "b": 0.65})
+    # a third each: a = (0.6 + 0.9 + 0.3) / 3, b = (0.5 + 0.5 + 0.8) / 3
+    assert pooled_views(top, best, centroid, 1 / 3, 1 / 3) == pytest.approx({"a": 0.6, "b": 0.6})
+
+
+def test_pooled_views_clip_shares_over_one_and_fall_back_to_the_top_view():
+    # shares summing past 1 are scaled to sum to 1 (the top view gets none, not a negative share)
+    assert pooled_views({"a": 0.2}, {"a": 1.0}, {"a": 0.0}, 1.0, 1.0) == pytest.approx({"a": 0.5})
+    # a view missing for an abstract counts as its top score
+    assert pooled_views({"a": 0.4}, {}, {}, 0.25, 0.25) == pytest.approx({"a": 0.4})
+
+
+def test_the_retriever_pools_its_candidates_views_with_the_policys_shares():
+    snapshot = _fake_snapshot_with_sentences()
+    question = np.array([0.0, 1.0, 0.0], dtype=np.float32)
+    policy = AnswerPolicy(dense_best_share=0.2, dense_centroid_share=0.5)
+    pooled = HybridRetriever(snapshot, store=None, embedder=None, policy=policy).dense_sentence_scores(  # type: ignore[arg-type]
+        question, ["p", "q"], 2
+    )
+    top = HybridRetriever(snapshot, store=None, embedder=None, policy=_TOP_ONLY).dense_sentence_scores(  # type: ignore[arg-type]
+        question, ["p", "q"], 2
+    )
+    best = {"p": 0.9, "q": 1.0}
+    centroid = centroid_cosines(["p", "q"], [3, 4], snapshot.sentence_vectors, question)
+    assert pooled == pytest.approx(pooled_views(top, best, centroid, 0.2, 0.5))
+    # q's one exact sentence among three off the topic: its centroid is further from the question than p's
+    assert centroid["p"] > centroid["q"]
 
 
 def test_lexical_scores_of_words_equal_the_scores_of_a_text_with_them():
