@@ -92,16 +92,15 @@ def test_stream_yields_text_then_answer(pipeline):
     assert isinstance(events[0], TextDelta) and isinstance(events[-1], Answer)
 
 
+def turn(question: str, answer: Answer) -> list[dict]:
+    """One answered turn as the UI sends it back: the question, then the answer with its sources."""
+    sources = [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in answer.sources]
+    return [{"role": "user", "content": question}, {"role": "assistant", "content": answer.text, "sources": sources}]
+
+
 def test_follow_up_uses_history(pipeline):
     first = pipeline.ask("Which papers use flow matching?", backend="extractive")
-    history = [
-        {"role": "user", "content": "Which papers use flow matching?"},
-        {
-            "role": "assistant",
-            "content": first.text,
-            "sources": [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in first.sources],
-        },
-    ]
+    history = turn("Which papers use flow matching?", first)
     second_label = first.sources[1].abstract.label
     follow = pipeline.ask("What does the second one model?", history, backend="extractive")
     assert follow.standalone_question and second_label in follow.standalone_question
@@ -348,11 +347,7 @@ def test_llamaindex_retriever_returns_scored_abstract_nodes(pipeline):
 
 def test_tell_me_more_gives_new_sentences_of_the_same_paper(pipeline):
     first = pipeline.ask("What does AptaBench provide?", backend="extractive")
-    history = [
-        {"role": "user", "content": "What does AptaBench provide?"},
-        {"role": "assistant", "content": first.text,
-         "sources": [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in first.sources]},
-    ]  # fmt: skip
+    history = turn("What does AptaBench provide?", first)
     more = pipeline.ask("tell me more", history, backend="extractive")
     assert not more.abstained and more.shape == "followup"
     assert {s.abstract.id for s in more.sources} == {s.abstract.id for s in first.sources}
@@ -361,11 +356,7 @@ def test_tell_me_more_gives_new_sentences_of_the_same_paper(pipeline):
 
 def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pipeline):
     first = pipeline.ask("What does CoCHI propose?", backend="extractive")
-    history = [
-        {"role": "user", "content": "What does CoCHI propose?"},
-        {"role": "assistant", "content": first.text,
-         "sources": [{"number": s.number, "id": s.abstract.id, "label": s.abstract.label} for s in first.sources]},
-    ]  # fmt: skip
+    history = turn("What does CoCHI propose?", first)
     similar = pipeline.ask("Thanks. Anything similar?", history, backend="extractive")
     ids = [s.abstract.id for s in similar.sources]
     assert not similar.abstained and len(ids) == 3 and first.sources[0].abstract.id not in ids
