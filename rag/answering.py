@@ -299,6 +299,12 @@ def select_evidence(
     prof, vector, ranked, linking, readable, weights = (
         ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
     )  # fmt: skip
+    screen = None
+    if prof.asks_paper and not similar and more is None:
+        # "Which paper proposes X?" is answered about the one paper that does; whether any paper does is read from
+        # the request for papers on X, every paper near the topic (decide_abstention reads this screen)
+        as_list = replace(ranking, profile=profile(prof.text, one_paper=False))
+        screen = select_evidence(as_list, snapshot, retriever, policy, ask=ask, glossed=glossed)
     embedder = retriever.embedder
     dense_share = 1.0 if readable else 0.0
 
@@ -409,6 +415,8 @@ def select_evidence(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
+    if screen is not None:
+        plan = replace(plan, screen=screen)
     return plan
 
 
@@ -444,9 +452,13 @@ def decide_abstention(
         reason = "" if found else "No other abstract in the index is close to the papers asked about."
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
-    signals = _signals(
-        prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question
-    )
+    if plan.screen is not None:  # "Which paper proposes X?": whether any paper does, read as a request for papers
+        signals = _signals(profile(prof.text, one_paper=False), snapshot, plan.screen, ranked, linking,
+                           readable and not glossed, bool(pinned), policy, typed=question)  # fmt: skip
+    else:
+        signals = _signals(
+            prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question
+        )
     if glossed:
         signals = replace(
             signals,

@@ -203,10 +203,11 @@ _UNIT = re.compile(
 )
 
 
-def classify(question: str) -> Kind:
-    """The kind of answer asked for; when several cues appear, the earliest one in the question wins."""
+def classify(question: str, one_paper: bool = True) -> Kind:
+    """The kind of answer asked for; when several cues appear, the earliest one in the question wins. ``one_paper``
+    False reads "Which paper proposes X?" as a request for papers (a list), as abstention does (see profile)."""
     if _LIST.search(question):
-        if not asks_for_one_paper(question):
+        if not (one_paper and asks_for_one_paper(question)):
             return "list"
         question = _ONE_PAPER.sub("", question, count=1)  # "Which paper proposes X?": what X is, not a name
     cues: list[tuple[int, int, Kind]] = []  # (position, priority, kind): at a tie a number cue wins
@@ -925,13 +926,16 @@ _TOPICLESS = frozenset(
 )
 
 
-def profile(question: str) -> QuestionProfile:
+def profile(question: str, one_paper: bool = True) -> QuestionProfile:
+    """How the question asks (kind, shape, topic, focus and the rest). ``one_paper`` False: "Which paper proposes
+    X?" read as a request for papers on X, the reading whose evidence (every paper near the topic) decides whether
+    any paper does X; True (the default): read as a question about the one paper that does, for its answer."""
     question = fix_shape_words(question)
     # "Is there a paper on X? How many …": the later question; "<an instruction or context>. Which papers …?": the
     # request for papers
     request = request_after_preamble(question)
     asked = asked_after_finding(question) or request or question
-    kind = classify(asked)
+    kind = classify(asked, one_paper)
     if kind == "general" and is_terse(question) and _QUANTITY_NOUN.search(question):
         kind = "number"  # "FooBench benchmark size": a keyword query asking for a number
     shape = classify_shape(asked, kind)
@@ -959,7 +963,7 @@ def profile(question: str) -> QuestionProfile:
         asks_count=kind == "number" and asks_count(asked),
         asks_findings=asks_findings(question),
         asks_takeaway=asks_takeaway(asked),
-        asks_paper=kind != "list" and asks_for_one_paper(asked),
+        asks_paper=one_paper and kind != "list" and asks_for_one_paper(asked),
     )
 
 

@@ -365,6 +365,14 @@ def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pi
     assert "Sem-ECE" in {s.abstract.label for s in similar.sources}  # the other work on calibration
 
 
+def test_which_paper_is_answered_from_one_paper_and_refused_when_no_paper_does_it(pipeline):
+    one = pipeline.ask("Which paper builds a benchmark of CRISPR screens?", backend="extractive")
+    assert not one.abstained and [s.abstract.label for s in one.sources] == ["AssayBench"]
+    # the topic is in no abstract: the request for papers on it finds none, as "Which papers …" does
+    none = pipeline.ask("Which paper studies federated learning across hospitals?", backend="extractive")
+    assert none.abstained
+
+
 def test_papers_similar_to_a_named_work_are_the_others_closest_to_it(pipeline):
     similar = pipeline.ask("Which papers are similar to CoCHI?", backend="extractive")
     labels = [s.abstract.label for s in similar.sources]

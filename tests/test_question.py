@@ -683,6 +683,9 @@ def test_a_question_for_one_paper_is_answered_about_that_paper_not_as_a_list():
     assert counted.kind == "number" and counted.asks_paper
     several = profile("Which papers propose sparse routers?")
     assert several.kind == "list" and not several.asks_paper
+    # read as a request for papers on the topic (how abstention decides whether any paper does it)
+    as_request = profile("Which paper proposes a sparse router for kettles?", one_paper=False)
+    assert as_request.kind == "list" and not as_request.asks_paper
 
 
 def test_a_comparison_can_name_its_aspect_before_the_works():
