@@ -123,8 +123,15 @@ _CHALLENGE = re.compile(
 
 def sentence_role(sentence: str, position: int, count: int) -> Role:
     """The role of one sentence, given its 0-based position among ``count`` sentences."""
-    if _AVAILABILITY.search(sentence):
-        return "availability"
+    available = _AVAILABILITY.search(sentence)
+    if available:
+        before = sentence[: available.start()]
+        # "… outperforms X by 11%. Code is available at …": a code line glued to a longer sentence (the splitter
+        # kept them together) does what that sentence does
+        glued = re.search(r"[.!?]\s+(?:[^\s.!?]+\s+){0,3}$", before)
+        if glued is None or len(before[: glued.start()].split()) < 8:
+            return "availability"
+        sentence = before[: glued.start() + 1]
     contribution = bool(_CONTRIBUTION.search(sentence))
     result = bool(_RESULT.search(sentence))
     if contribution and not (result and position >= count - 2 and position > 0):
@@ -172,7 +179,9 @@ def signature() -> str:
 
 
 _WANTS_AVAILABILITY = re.compile(
-    r"\b(?:code|github|url|link|download|available|availability|release[ds]?|open[- ]source\w*|repository)\b", re.I
+    r"\b(?:code|github|url|link|download|available|availability|release[ds]?|open[- ]source\w*|repository|"
+    r"checkpoints?)\b|\bwhere\s+(?:can|could|do|does|should)\s+(?:i|we|one|you)\s+(?:get|find|access|obtain)\b",
+    re.I,
 )
 
 

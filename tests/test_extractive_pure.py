@@ -1027,3 +1027,14 @@ def test_an_answer_to_which_paper_quotes_the_sentence_naming_its_contribution():
     assert [e.row for e in plan_single("a", evidence, profile, policy=strict).sentences] == [2]
     plain = replace(profile, asks_paper=False)
     assert [e.row for e in plan_single("a", evidence, plain, policy=policy).sentences] == [2]
+
+
+def test_a_single_paper_answer_quotes_a_code_link_only_when_asked_for_one():
+    evidence = [
+        ev("a", 5, 0.95, "FooNet is available at https://example.org/foonet.", role="availability"),
+        ev("a", 1, 0.9, "We propose FooNet, a sparse router."),
+    ]
+    what = QuestionProfile(text="What is FooNet?", kind="general", topic_words=("foonet",), shape="fact")
+    assert [e.row for e in plan_single("a", evidence, what).sentences] == [1]
+    where = replace(what, text="Where is the code of FooNet?")
+    assert 5 in [e.row for e in plan_single("a", evidence, where).sentences]

@@ -32,7 +32,8 @@ def test_abstract_roles_one_per_sentence():
 
 @pytest.mark.parametrize(
     ("question", "expected"),
-    [("Where is the code for FooNet?", True), ("Is the dataset released?", True), ("What does FooNet do?", False)],
+    [("Where is the code for FooNet?", True), ("Is the dataset released?", True), ("What does FooNet do?", False),
+     ("Where can I get FooNet?", True), ("Are the FooNet checkpoints out?", True), ("Where does FooNet fail?", False)],
 )
 def test_asks_for_availability(question, expected):
     assert asks_for_availability(question) is expected
@@ -187,3 +188,10 @@ def test_a_setting_where_existing_tools_fall_short_is_a_gap_not_a_method():
 def test_only_a_capitalised_name_before_a_comma_and_article_names_the_work():
     assert sentence_role("ZorbNet, a sparse router, assigns tokens to experts.", 2, 7) == "contribution"
     assert sentence_role("Sparse routing, a common choice, assigns tokens to experts.", 2, 7) != "contribution"
+
+
+def test_a_code_line_glued_to_a_longer_sentence_takes_that_sentences_role():
+    glued = "Across three benchmarks FooNet outperforms every baseline by up to 12%. Code is available at https://x.org."
+    assert sentence_role(glued, 6, 7) == "result"
+    assert sentence_role("Code is available at https://x.org.", 6, 7) == "availability"
+    assert sentence_role("It wins by 3%. Code is available at https://x.org.", 6, 7) == "availability"

@@ -17,7 +17,7 @@ from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.membership import paper_features
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, term_occurs
-from rag.roles import names_contribution, states_evaluation, states_finding, states_shortcoming
+from rag.roles import asks_for_availability, names_contribution, states_evaluation, states_finding, states_shortcoming
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -66,6 +66,10 @@ def plan_single(
     one sense of many and its shape a guess, so unless it asks for a number (its question word survives a gloss:
     "多少" -> "how many"), the answer also quotes what the work proposes and finds (AnswerPolicy.loose_core)."""
     policy = policy or AnswerPolicy()
+    if not asks_for_availability(profile.text):  # a code or data link only when asked for (it names the work, so it
+        # matches any question about the work by its words)
+        evidence = [e for e in evidence if e.role != "availability"]
+        clause_evidence = [[e for e in part if e.role != "availability"] for part in clause_evidence]
     most = policy.shape_max_sentences.get(profile.shape, policy.max_sentences)
     chosen = pick_sentences(evidence, profile, clause_evidence, policy.max_sentences, policy.sentence_margin)
     if most > len(chosen) and evidence:  # further sentences only when nearly as good as the best one
