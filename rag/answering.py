@@ -303,8 +303,9 @@ def select_evidence(
     if prof.asks_paper and not similar and more is None:
         # "Which paper proposes X?" is answered about the one paper that does; whether any paper does is read from
         # the request for papers on X, every paper near the topic (decide_abstention reads this screen)
-        as_list = replace(ranking, profile=profile(prof.text, one_paper=False))
-        screen = select_evidence(as_list, snapshot, retriever, policy, ask=ask, glossed=glossed)
+        as_list = profile(prof.text, one_paper=False)
+        screen = (as_list, select_evidence(replace(ranking, profile=as_list), snapshot, retriever, policy, ask=ask,
+                                           glossed=glossed))  # fmt: skip
     embedder = retriever.embedder
     dense_share = 1.0 if readable else 0.0
 
@@ -453,8 +454,9 @@ def decide_abstention(
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
     if plan.screen is not None:  # "Which paper proposes X?": whether any paper does, read as a request for papers
-        signals = _signals(profile(prof.text, one_paper=False), snapshot, plan.screen, ranked, linking,
-                           readable and not glossed, bool(pinned), policy, typed=question)  # fmt: skip
+        as_list, screen = plan.screen
+        signals = _signals(as_list, snapshot, screen, ranked, linking, readable and not glossed, bool(pinned), policy,
+                           typed=question)  # fmt: skip
     else:
         signals = _signals(
             prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question

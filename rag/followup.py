@@ -228,7 +228,9 @@ _GENERIC_ASK = frozenset(content_words("work works use used uses propose propose
 
 
 # "anything similar?", "any other papers like this?", "similar work?", "related papers", "more like this"
-_LIKE_THIS = r"(?:like|similar\s+to|related\s+to|close\s+to)\s+(?:this|that|it|these|those|them)(?:\s+(?:one|ones|paper|papers|work))?"
+# the papers just discussed, as a follow-up points at them
+_THESE = r"(?:this|that|it|these|those|them)"
+_LIKE_THIS = rf"(?:like|similar\s+to|related\s+to|close\s+to)\s+{_THESE}(?:\s+(?:one|ones|paper|papers|work))?"
 _SIMILAR = re.compile(
     r"\b(?:similar|related|comparable)\s+(?:papers?|works?|abstracts?|studies|ones|methods|approaches|research)\b"
     r"(?!\s+section)"
@@ -236,7 +238,7 @@ _SIMILAR = re.compile(
     r"other\s+(?:papers?|works?|studies|abstracts?|ones))\s+(?:similar|related|along\s+(?:these|the\s+same)\s+lines|"
     rf"{_LIKE_THIS})\b"
     rf"|\b(?:papers?|works?|studies|abstracts?)\s+{_LIKE_THIS}\b"
-    r"|\bmore\s+like\s+(?:this|that|it|these|those|them)\b",
+    rf"|\bmore\s+like\s+{_THESE}\b",
     re.I,
 )
 
@@ -249,9 +251,9 @@ def asks_similar(question: str) -> bool:
 
 # "papers similar to FooNet", "anything related to FooNet?", "what other work is like FooNet?"
 _SIMILAR_TO = re.compile(
-    r"\b(?:similar|related|comparable|closest|close)\s+to\s+(?!(?:this|that|it|these|those|them)\b)"
+    rf"\b(?:similar|related|comparable|closest|close)\s+to\s+(?!{_THESE}\b)"
     r"|\b(?:papers?|works?|studies|abstracts?|anything|something|others?|ones)\s+(?:is\s+|are\s+)?like\s+"
-    r"(?!(?:this|that|it|these|those|them)\b)"
+    rf"(?!{_THESE}\b)"
     r"|\bwhat\s+(?:other\s+)?(?:papers?|works?|studies)\s+(?:is|are)\s+like\b",
     re.I,
 )

@@ -38,7 +38,8 @@ def nearest_others(
 ) -> list[RankedAbstract]:
     """The ``count`` abstracts closest to ``vector`` by meaning (dense search only), without ``exclude``."""
     found = retriever.search("", count + len(exclude), query_vector=vector, linked={}, dense_weight=1.0)
-    return [r for r in found if r.abstract.id not in set(exclude)][:count]
+    left_out = set(exclude)
+    return [r for r in found if r.abstract.id not in left_out][:count]
 
 
 def line_sentence(evidence: Sequence[EvidenceSentence]) -> EvidenceSentence | None:

@@ -37,9 +37,9 @@ class ExtractivePlan:
     candidates: dict[str, dict[str, float]] = field(default_factory=dict)
     # list plans: each shortlisted paper's mean sentence similarity to the question (for abstention: topic_peak)
     paper_similarity: dict[str, float] = field(default_factory=dict)
-    # a one-paper question ("Which paper proposes X?"): the plan of its reading as a request for papers on X, whose
-    # evidence decides abstention (rag.answering.select_evidence)
-    screen: ExtractivePlan | None = None
+    # a one-paper question ("Which paper proposes X?"): its reading as a request for papers on X and that reading's
+    # plan, whose evidence decides abstention (rag.answering.select_evidence)
+    screen: tuple[QuestionProfile, ExtractivePlan] | None = None
 
 
 def with_marker(sentence: str, number: int) -> str:
