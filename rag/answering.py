@@ -87,6 +87,7 @@ from rag.question import (
     clauses,
     compare_aspect,
     compare_parts,
+    compared_topic,
     describes_a_kind,
     fix_shape_words,
     in_examples,
@@ -307,6 +308,14 @@ def select_evidence(
         screen = (as_list, select_evidence(replace(ranking, profile=as_list), snapshot, retriever, policy, ask=ask,
                                            glossed=glossed))  # fmt: skip
     embedder = retriever.embedder
+    topic = compared_topic(prof.text) if prof.shape == "compare" and not similar and more is None else None
+    if topic is not None and len(_works_named(snapshot, linking, prof.text)) < 2:
+        # "compare the two calibration papers": the works are those a request for papers on the topic lists, and
+        # whether there are any is read from that request (decide_abstention reads the screen)
+        as_list = profile(f"Which papers are about {topic[0]}?", one_paper=False)
+        listed = select_evidence(replace(ranking, profile=as_list, vector=embedder.encode([as_list.text])[0]),
+                                 snapshot, retriever, policy, glossed=glossed)  # fmt: skip
+        screen = (as_list, listed)
     dense_share = 1.0 if readable else 0.0
 
     def scored(p: QuestionProfile, rows, asked_vector: np.ndarray | None = None) -> list[EvidenceSentence]:
@@ -327,7 +336,8 @@ def select_evidence(
         role = more_role(ask) if ask else None
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
     elif shape == "compare":
-        works = _compare_works(prof, snapshot, retriever, linking, policy)
+        listed = screen[1].abstract_ids[: topic[1] or policy.compare_topic_works] if screen and topic else []
+        works = _compare_works(prof, snapshot, retriever, linking, policy, listed=listed)
         asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
         asked_vector = embedder.encode([asked_text])[0] if asked_text else None
         per_work = [(aid, scored(prof, rows_of(snapshot, [aid]), asked_vector)) for aid in works]
@@ -547,11 +557,17 @@ def _yes_lead(shape: str) -> str:
 
 
 def _compare_works(
-    prof: QuestionProfile, snapshot: IndexSnapshot, retriever: HybridRetriever, linking: Linking, policy: AnswerPolicy
+    prof: QuestionProfile,
+    snapshot: IndexSnapshot,
+    retriever: HybridRetriever,
+    linking: Linking,
+    policy: AnswerPolicy,
+    listed: Sequence[str] = (),
 ) -> list[str]:
-    """The abstract of each work a comparison names: through the lexicon, else the best match for that part."""
-    works: list[str] = []
-    parts = compare_parts(prof.text) or [prof.text]
+    """The abstract of each work a comparison names: through the lexicon, else the best match for that part;
+    ``listed``: the works on the topic a comparison names instead (rag.question.compared_topic)."""
+    works: list[str] = list(listed)
+    parts = [] if listed else compare_parts(prof.text) or [prof.text]
     named = _works_named(snapshot, linking, prof.text)
     for part in parts:
         part_links = snapshot.lexicon.link(part, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)

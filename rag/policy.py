@@ -319,6 +319,13 @@ class AnswerPolicy(BaseModel):
         "next sentence, which holds the facts a comparison asks for whatever words it shares with the question "
         "(rag.compose.extractive.plan_compare).",
     )
+    compare_topic_works: int = Field(
+        default=4,
+        ge=2,
+        description="A comparison of the works on a topic that says not how many ('how do the papers on pruning "
+        "differ?') compares at most this many: the first of those a request for papers on the topic lists (one "
+        "that says 'the two …' compares that many; rag.question.compared_topic). A table wider than this is a list.",
+    )
     compare_how_sentences: int = Field(
         default=2,
         ge=1,

@@ -357,9 +357,21 @@ _SIDE_BY_SIDE = re.compile(
 _ASKS_YOU = re.compile(r"^\W*(?:can|could)\s+you\b", re.I)
 
 
+# a choice between works: "FooNet or BarNet, which should I use?", "Is FooNet or BarNet better for X?" (not "Does
+# FooNet use X or Y?", which asks about one)
+_CHOOSING = (
+    r"(?:which|better|best|worse|prefer\w*|choose|pick|recommend\w*|bigger|larger|smaller|faster|slower|cheaper|"
+    r"stronger|weaker|higher|lower|more|less|fewer)"
+)
+_CHOICE = re.compile(rf"\bor\b.*\b{_CHOOSING}\b|\b{_CHOOSING}\b.*\bor\b", re.I)
+
+
 def sets_side_by_side(question: str) -> bool:
-    """Whether a question naming several works asks about them side by side (a comparison however worded), not
-    whether one relates to another (a polar question such as "Does FooNet outperform BarNet?")."""
+    """Whether a question naming several works asks about them side by side (a comparison however worded, or a
+    choice between them), not whether one relates to another (a polar question such as "Does FooNet outperform
+    BarNet?")."""
+    if _CHOICE.search(question):
+        return True
     polar = _POLAR.match(question) and not _ASKS_YOU.match(question)  # "could you …" is a request
     return bool(_SIDE_BY_SIDE.search(question)) and not polar
 
@@ -702,7 +714,7 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
     kind = kind or classify(question)
     if is_more_request(question):
         return "followup"
-    if _COMPARE.search(question) and _names_works(compare_parts(question), question):
+    if _COMPARE.search(question) and (_names_works(compare_parts(question), question) or compared_topic(question)):
         return "compare"
     if yes_no := _YES_NO.search(question) or _YES_NO_INDIRECT.search(question):
         # "are there papers on X", "any works using X": asks for the papers (all of them), not whether one exists
@@ -808,7 +820,14 @@ def compare_parts(question: str) -> list[str]:
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
     if parts and (lead := _ASPECT_BEFORE.match(parts[0])):  # "the size of X, Y and Z": X is the first work
         parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
-    return [p for p in parts if p][:4]
+    # "compare approaches to X and Y": a part of the comparison's own words ("approaches") or pronouns ("… and how is
+    # it …") is no work; a name written with a capital or digit always is ("X")
+    return [p for p in parts if p and (_beyond_grammar(p) or re.search(r"[A-Z0-9]", p))][:4]
+
+
+def _beyond_grammar(part: str) -> bool:
+    """Whether a part of a comparison holds a word beyond the comparison's own grammar and pronouns."""
+    return not _COMPARE_GRAMMAR.issuperset(content_words(part))
 
 
 # where the works end and what is asked of them begins: "X vs Y: what …", "X vs Y - which …", "Compare X and Y. Is
@@ -875,6 +894,47 @@ def compare_aspect(question: str, parts: list[str] | None = None) -> str:
 _HOW_DIFFER = re.compile(
     r"^\s*how\s+(?:does|do|is|are)\s+.+?\s+(?:differ|compare|relate[sd]?)\s+(?:from|to|with)\s+", re.I
 )
+
+
+# A comparison of the works on a topic, named by the topic rather than by name: "compare the two calibration papers",
+# "how do the papers on pruning differ?", "what's the difference between the articulated-object methods?". The works
+# are the papers a request for papers on that topic finds ("the two …": that many).
+_TOPIC_NOUN = r"(?:papers|works|studies|approaches|methods|benchmarks|datasets|frameworks|abstracts)"
+_TOPIC_PHRASE = (
+    r"(?:the\s+)?(?:(?P<count>two|three|four|2|3|4)\s+)?(?P<pre>(?:[\w/-]+\s+){0,4}?)" + _TOPIC_NOUN
+    + r"\b(?:\s+(?:on|about|for|in|to|that|which|tackling|addressing|studying|using)\s+(?P<post>[^?.,;:!]+))?"
+)
+_TOPIC_COMPARE = (
+    re.compile(
+        r"\b(?:compare|comparing|comparison\s+(?:of|between)|contrast|contrasting|differences?\s+(?:between|among|of)|"
+        r"between)\s+" + _TOPIC_PHRASE,
+        re.I,
+    ),
+    re.compile(r"\bhow\s+(?:do|did|are)\s+" + _TOPIC_PHRASE + r"\s+(?:differ|compare|contrast|different|relate)", re.I),
+)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+# words that point back at an earlier answer ("compare these papers", "the papers above") or say nothing of a topic
+_NO_TOPIC = frozenset(
+    content_words(
+        "these those other above listed previous following first last cited same mentioned such both all different "
+        "various main two three four"
+    )
+)
+
+
+def compared_topic(question: str) -> tuple[str, int] | None:
+    """The topic of a comparison of the works on it, and how many it asks for (0: all of them): "compare the two
+    calibration papers" -> ("calibration", 2); "how do the papers on pruning differ?" -> ("pruning", 0). None for a
+    comparison of named works ("compare FooNet and BarNet") or of works an earlier answer listed ("compare these
+    papers")."""
+    match = next((m for pattern in _TOPIC_COMPARE if (m := pattern.search(question))), None)
+    if not match:
+        return None
+    topic = " ".join(f"{match['pre'] or ''} {match['post'] or ''}".split())
+    words = [w for w in content_words(topic) if w not in _NO_TOPIC]
+    if not words or re.search(r"\s(?:and|vs\.?|versus)\s", topic, re.I):
+        return None  # nothing names a topic, or two topics: works named one by one
+    return topic, _COUNTS.get((match["count"] or "").lower(), 0)
 
 
 def _names_works(parts: list[str], question: str = "") -> bool:

@@ -87,6 +87,25 @@ def test_list_question_returns_every_relevant_abstract(pipeline):
     assert len(answer.text.splitlines()) == len(answer.sources)
 
 
+@pytest.mark.parametrize(
+    ("question", "works"),
+    [
+        ("how do the two papers on calibrating language models differ?", {"Sem-ECE", "CoCHI"}),
+        ("Sem-ECE or CoCHI: which one should I read to fix an overconfident model?", {"Sem-ECE", "CoCHI"}),
+    ],
+    ids=["by-topic", "a-choice"],
+)
+def test_a_comparison_of_works_named_by_topic_or_offered_as_a_choice_is_a_table_citing_each(pipeline, question, works):
+    answer = pipeline.ask(question, backend="extractive")
+    assert not answer.abstained
+    assert {s.abstract.label for s in answer.sources} == works
+    assert answer.text.startswith("| Work |")
+
+
+def test_a_comparison_of_the_papers_on_a_topic_no_abstract_covers_is_refused(pipeline):
+    assert pipeline.ask("compare the papers on federated learning", backend="extractive").abstained
+
+
 def test_stream_yields_text_then_answer(pipeline):
     events = list(pipeline.stream(ASSAY_Q, backend="extractive"))
     assert isinstance(events[0], TextDelta) and isinstance(events[-1], Answer)

@@ -1144,3 +1144,51 @@ def test_a_request_with_no_topic_of_its_own_asks_about_the_context_before_it():
     assert asked.shape == "list" and {"graph", "coarsen", "road"} <= set(asked.topic_words)
     own = profile("I work on road networks; ignore that. Which papers study graph coarsening?")
     assert own.shape == "list" and "road" not in own.topic_words
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("compare the two kettle-descaling papers", ("kettle-descaling", 2)),
+        ("what's the difference between the three papers on tea brewing?", ("tea brewing", 3)),
+        ("how do the papers on kettle descaling differ?", ("kettle descaling", 0)),
+        ("contrast the approaches to teapot glazing", ("teapot glazing", 0)),
+        ("Compare FooNet and BarNet", None),  # named works
+        ("compare these papers", None),  # the works of an earlier answer
+        ("how do the papers above differ?", None),
+        ("compare the papers on kettles and on teapots", None),  # two topics: works named one by one
+        ("Which papers compare against FooNet?", None),
+    ],
+)
+def test_a_comparison_may_name_its_works_by_their_topic(text, expected):
+    assert question.compared_topic(text) == expected
+
+
+def test_a_comparison_of_the_works_on_a_topic_is_planned_as_a_comparison():
+    assert profile("compare the two kettle-descaling papers").shape == "compare"
+    assert profile("how do the papers on kettle descaling differ?").shape == "compare"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooNet or BarNet, which should I use for kettles?",
+        "Is FooNet or BarNet bigger?",
+        "should I pick FooNet or BarNet for descaling?",
+    ],
+)
+def test_a_choice_between_works_sets_them_side_by_side(text):
+    assert question.sets_side_by_side(text)
+
+
+def test_a_polar_question_with_or_about_one_work_is_not_a_choice():
+    assert not question.sets_side_by_side("Does FooNet use kettles or teapots?")
+
+
+def test_a_comparison_part_of_grammar_words_or_a_pronoun_is_no_work():
+    assert compare_parts("compare approaches to kettle descaling and teapot glazing") == [
+        "kettle descaling",
+        "teapot glazing",
+    ]
+    assert len(compare_parts("what does FooNet descale and how is it different from boiling?")) == 1
+    assert compare_parts("compare X and BarNet") == ["X", "BarNet"]
