@@ -84,11 +84,13 @@ from rag.question import (
     asks_kind_of,
     asks_model,
     asks_quantity,
+    choice_parts,
     clauses,
     compare_aspect,
     compare_parts,
     compared_topic,
     describes_a_kind,
+    describes_work,
     fix_shape_words,
     in_examples,
     is_more_request,
@@ -169,6 +171,22 @@ def _works_named(snapshot: IndexSnapshot, linking: Linking, text: str) -> list[s
     # a label of several words ("the Token Hypothesis") is the name its paper introduces
     named = sorted([*linking.works_named(text, own_work), *snapshot.labels_named(text)])
     return list(dict.fromkeys(aid for _, aid in named))
+
+
+def _offers_works(snapshot: IndexSnapshot, linking: Linking, text: str) -> bool:
+    """A choice between two works ("which is faster, the DQN paper or FooNet?"): each part names one of the corpus's
+    own works or describes a work; not a choice between two things one paper reports ("GPT-4o or Claude")."""
+
+    def names_a_work(part: str) -> bool:  # a name some abstract introduces as its own, even one others use too
+        return any(
+            link.exact
+            and link.mention.lower() in part.lower()
+            and any(introduces(snapshot.abstracts[aid].text, link.name.surface.lower()) for aid in link.name.abstract_ids)
+            for link in linking.links
+        )
+
+    parts = choice_parts(text)
+    return len(parts) == 2 and all(describes_work(p) or names_a_work(p) for p in parts)
 
 
 def _owner_of(snapshot: IndexSnapshot, link: Link) -> str:
@@ -253,7 +271,7 @@ def rank(
     if (
         prof.shape in _ONE_PAPER_SHAPES
         and sets_side_by_side(prof.text)
-        and len(_works_named(snapshot, linking, prof.text)) >= 2
+        and (len(_works_named(snapshot, linking, prof.text)) >= 2 or _offers_works(snapshot, linking, prof.text))
     ):
         # a question setting two works of the corpus side by side asks about both, however it is worded ("Between
         # FooNet and BarNet, which one is a metric?", "For X and Y, what does each reduce?"): one section per work
@@ -313,8 +331,9 @@ def select_evidence(
         # "compare the two calibration papers": the works are those a request for papers on the topic lists, and
         # whether there are any is read from that request (decide_abstention reads the screen)
         as_list = profile(f"Which papers are about {topic[0]}?", one_paper=False)
-        listed = select_evidence(replace(ranking, profile=as_list, vector=embedder.encode([as_list.text])[0]),
-                                 snapshot, retriever, policy, glossed=glossed)  # fmt: skip
+        topic_vector = embedder.encode([as_list.text])[0]
+        listed = select_evidence(replace(ranking, profile=as_list, vector=topic_vector), snapshot, retriever, policy,
+                                 glossed=glossed)  # fmt: skip
         screen = (as_list, listed)
     dense_share = 1.0 if readable else 0.0
 
@@ -337,6 +356,9 @@ def select_evidence(
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
     elif shape == "compare":
         listed = screen[1].abstract_ids[: topic[1] or policy.compare_topic_works] if screen and topic else []
+        if screen and topic and len(listed) < 2:  # one paper on the topic: the next nearest to it is the other
+            found = [r.abstract.id for r in retriever.search(screen[0].text, 3, query_vector=topic_vector)]
+            listed = list(dict.fromkeys([*listed, *found]))[:2]
         works = _compare_works(prof, snapshot, retriever, linking, policy, listed=listed)
         asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
         asked_vector = embedder.encode([asked_text])[0] if asked_text else None
@@ -579,7 +601,7 @@ def _compare_works(
             aid = _owner_of(snapshot, best)
         elif part_links.unknown:
             continue  # a work the corpus does not have: the abstention signals say so
-        elif len(named) >= 2:
+        elif len(named) >= 2 and not describes_work(part):
             continue  # the question names its works: a part with no name is what it asks of them
         else:
             found = retriever.search(part, 1)

@@ -363,14 +363,14 @@ _CHOOSING = (
     r"(?:which|better|best|worse|prefer\w*|choose|pick|recommend\w*|bigger|larger|smaller|faster|slower|cheaper|"
     r"stronger|weaker|higher|lower|more|less|fewer)"
 )
-_CHOICE = re.compile(rf"\bor\b.*\b{_CHOOSING}\b|\b{_CHOOSING}\b.*\bor\b", re.I)
+_CHOICE = re.compile(rf"\bor\b.*\b{_CHOOSING}\b|\b(?:{_CHOOSING}|should)\b.*\bor\b", re.I)
 
 
 def sets_side_by_side(question: str) -> bool:
     """Whether a question naming several works asks about them side by side (a comparison however worded, or a
     choice between them), not whether one relates to another (a polar question such as "Does FooNet outperform
     BarNet?")."""
-    if _CHOICE.search(question):
+    if choice_parts(question):
         return True
     polar = _POLAR.match(question) and not _ASKS_YOU.match(question)  # "could you …" is a request
     return bool(_SIDE_BY_SIDE.search(question)) and not polar
@@ -714,7 +714,9 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
     kind = kind or classify(question)
     if is_more_request(question):
         return "followup"
-    if _COMPARE.search(question) and (_names_works(compare_parts(question), question) or compared_topic(question)):
+    if _COMPARE.search(question) and (
+        _names_works(compare_parts(question), question) or compared_topic(question)
+    ):
         return "compare"
     if yes_no := _YES_NO.search(question) or _YES_NO_INDIRECT.search(question):
         # "are there papers on X", "any works using X": asks for the papers (all of them), not whether one exists
@@ -787,8 +789,54 @@ _PAIR_BOTH = re.compile(r"^\s*(.+?\s+and\s+.+?)\s+(?:(?:are|were|do|did|can|have
 _REFERS_BACK = re.compile(r"^(?:they|them|their|these|those|the\s+two|both|each|it)\b", re.I)
 
 
+# The two works of a choice, around its "or": after a comma, colon or a verb of choosing ("which is faster, X or
+# Y?", "should I use X or Y for …", "Is X or Y bigger?") and up to what is asked of them ("for …", "bigger", ",").
+_CHOICE_START = re.compile(
+    r"[,:;]\s*|\b(?:use|pick|choose|prefer|read|try|is|are|was|were|between|whether)\s+", re.I
+)
+_CHOICE_RIGHT = re.compile(
+    rf"^(?P<b>.+?)(?=\s*(?:[,:;?!]|$)|\s+(?:for|to|when|if|in|on|as|which|first|{_CHOOSING})\b)", re.I
+)
+# a part of a choice that is a work: a name (a capital or digit) or a described work ("the DQN paper", "the other
+# one"), in a few words without a phrase of its own ("more work on vision" is a topic)
+_A_WORK = re.compile(r"[A-Z0-9]|\b(?:paper|work|study|one|method|benchmark|dataset|model|framework|approach)s?\b")
+_NOT_A_WORK = re.compile(
+    r"\b(?:on|about|of|with|there|more|less|example|e\.g|such|like|including)\b|"
+    r"^(?:which|what|how|why|where|when|who|is|are|do|does|did)\b",
+    re.I,
+)
+
+
+_WORK_NOUN_LAST = re.compile(r"\b(?:paper|work|study|one|method|benchmark|dataset|model|framework|approach)s?$", re.I)
+
+
+def describes_work(part: str) -> bool:
+    """Whether a part of a comparison describes a work rather than naming it: "the token pruning paper", "the
+    bandit one"."""
+    return bool(_WORK_NOUN_LAST.search(part.strip(" ?.!")))
+
+
+def choice_parts(question: str, most_words: int = 4) -> list[str]:
+    """The two works a choice offers, as written ("Is FooNet or BarNet faster?" -> ['FooNet', 'BarNet']), when it is
+    a choice between works (each written as a name or described as a work); [] otherwise ("Does FooNet use real or
+    synthetic data?", "Should I use FooNet or full fine-tuning?")."""
+    if not _CHOICE.search(question):
+        return []
+    left, sep, right = question.strip().partition(" or ")
+    cut = max((m.end() for m in _CHOICE_START.finditer(left)), default=0)
+    b = _CHOICE_RIGHT.match(right.strip())
+    if not sep or not b:
+        return []
+    parts = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" ?.!"), flags=re.I) for p in (left[cut:], b["b"])]
+    if not all(parts) or any(len(p.split()) > most_words or _NOT_A_WORK.search(p) for p in parts):
+        return []
+    return parts if all(_A_WORK.search(p) for p in parts) else []
+
+
 def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
+    if not _COMPARE.search(question) and (choice := choice_parts(question)):
+        return choice
     body = _COMPARE_LEAD.sub("", question, count=1)
     pair = _PAIR_THEN_VERB.search(question)
     if pair and _REFERS_BACK.match(pair.group(1)):
@@ -902,7 +950,8 @@ _HOW_DIFFER = re.compile(
 _TOPIC_NOUN = r"(?:papers|works|studies|approaches|methods|benchmarks|datasets|frameworks|abstracts)"
 _TOPIC_PHRASE = (
     r"(?:the\s+)?(?:(?P<count>two|three|four|2|3|4)\s+)?(?P<pre>(?:[\w/-]+\s+){0,4}?)" + _TOPIC_NOUN
-    + r"\b(?:\s+(?:on|about|for|in|to|that|which|tackling|addressing|studying|using)\s+(?P<post>[^?.,;:!]+))?"
+    + r"\b(?:\s+(?:on|about|for|in(?!\s+terms\b)|to|that|which|tackling|addressing|studying|using)\s+"
+    r"(?P<post>[^?.,;:!]+))?"
 )
 _TOPIC_COMPARE = (
     re.compile(
@@ -930,7 +979,8 @@ def compared_topic(question: str) -> tuple[str, int] | None:
     match = next((m for pattern in _TOPIC_COMPARE if (m := pattern.search(question))), None)
     if not match:
         return None
-    topic = " ".join(f"{match['pre'] or ''} {match['post'] or ''}".split())
+    post = _ASPECT_AFTER.split(match["post"] or "", maxsplit=1)[0]  # "… on X with respect to speed": X
+    topic = " ".join(f"{match['pre'] or ''} {post}".split())
     words = [w for w in content_words(topic) if w not in _NO_TOPIC]
     if not words or re.search(r"\s(?:and|vs\.?|versus)\s", topic, re.I):
         return None  # nothing names a topic, or two topics: works named one by one

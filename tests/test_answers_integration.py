@@ -92,8 +92,9 @@ def test_list_question_returns_every_relevant_abstract(pipeline):
     [
         ("how do the two papers on calibrating language models differ?", {"Sem-ECE", "CoCHI"}),
         ("Sem-ECE or CoCHI: which one should I read to fix an overconfident model?", {"Sem-ECE", "CoCHI"}),
+        ("which is larger, the aptamer benchmark or AssayBench?", {"AptaBench", "AssayBench"}),
     ],
-    ids=["by-topic", "a-choice"],
+    ids=["by-topic", "a-choice", "a-described-choice"],
 )
 def test_a_comparison_of_works_named_by_topic_or_offered_as_a_choice_is_a_table_citing_each(pipeline, question, works):
     answer = pipeline.ask(question, backend="extractive")

@@ -1192,3 +1192,27 @@ def test_a_comparison_part_of_grammar_words_or_a_pronoun_is_no_work():
     ]
     assert len(compare_parts("what does FooNet descale and how is it different from boiling?")) == 1
     assert compare_parts("compare X and BarNet") == ["X", "BarNet"]
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("which is faster, the kettle paper or FooNet?", ["kettle paper", "FooNet"]),
+        ("FooNet or BarNet: which should I read first?", ["FooNet", "BarNet"]),
+        ("Is FooNet or BarNet bigger?", ["FooNet", "BarNet"]),
+        ("should I pick FooNet or the teapot one for descaling?", ["FooNet", "teapot one"]),
+        ("Does FooNet use real or synthetic kettles?", []),  # no choosing
+        ("Should I use FooNet or full fine-tuning?", []),  # the second is no work
+        ("Which papers study where or why kettles fail?", []),  # a question word, not a work
+        ("Which solver, for example FooNet or BarNet, is used?", []),  # examples
+        ("is there more work on kettles or teapots?", []),
+    ],
+)
+def test_a_choice_between_works_offers_two_of_them(text, parts):
+    assert question.choice_parts(text) == parts
+
+
+def test_a_part_ending_in_a_work_noun_describes_a_work():
+    assert question.describes_work("the kettle descaling paper")
+    assert question.describes_work("the bandit one")
+    assert not question.describes_work("FooNet")
