@@ -503,6 +503,11 @@ def decide_abstention(
             names_missing=False,
             type_missing=False,  # a word-by-word gloss misreads the wh-phrase
             number_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
+            # the detail words are one sense of many ("适配体" -> "adaptation body"): whether a sentence holds them
+            # next to each other or next to a number says little
+            phrase_missing=0.0,
+            slot_missing=0.0,
+            value_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
         )
     if unmatched:
         signals = replace(signals, has_evidence=False)

@@ -352,6 +352,11 @@ def test_question_not_in_english_is_translated_by_the_model_for_retrieval(pipeli
     assert any("translated into English" in n for n in answer.notices)
 
 
+def test_a_number_question_in_chinese_whose_counted_thing_the_gloss_garbles_is_still_answered(pipeline):
+    answer = pipeline.ask("AptaBench 一共收录了多少个适配体？", backend="extractive")  # 适配体 (aptamer): not in CC-CEDICT
+    assert not answer.abstained and "1,610" in answer.text
+
+
 def test_question_not_in_english_without_a_model_links_its_latin_names(pipeline):
     answer = pipeline.ask("AssayBench 使用了多少个 CRISPR 筛选？", backend="extractive")
     assert not answer.abstained and "1,920" in answer.text

@@ -38,6 +38,7 @@ def ev(
     text: str | None = None,
     role: str = "contribution",
     role_bonus: float = 0.0,
+    has_number: bool = False,
 ) -> EvidenceSentence:
     return EvidenceSentence(
         abstract_id=abstract_id,
@@ -47,7 +48,7 @@ def ev(
         score=score,
         dense=score,
         lexical=0.0,
-        has_number=False,
+        has_number=has_number,
         focus_share=0.0,
         role=role,
         role_bonus=role_bonus,
@@ -1011,6 +1012,20 @@ def test_a_loosely_read_question_also_quotes_what_the_work_proposes_and_finds():
     # a number question keeps its shape: "how many" survives a gloss
     number = QuestionProfile(text="SpiralCoil has how many coils?", kind="number", topic_words=("coil",))
     assert [e.row for e in plan_single("a", evidence, number, policy=policy, loose=True).sentences] == [1]
+
+
+def test_a_loosely_read_number_question_quotes_a_sentence_stating_a_number():
+    # the gloss garbled what is counted: the best-matching sentence holds no number
+    number = QuestionProfile(text="SpiralCoil has how many copper body?", kind="number", topic_words=("copper",),
+                             asks_count=True)  # fmt: skip
+    evidence = [
+        ev("a", 0, 0.9, "SpiralCoil is a copper heater.", role="contribution"),
+        ev("a", 2, 0.4, "It boils water 40% faster.", role="result", has_number=True),
+        ev("a", 1, 0.3, "It winds 12 coils round the spout.", role="method", has_number=True),
+    ]
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, response_shapes=(), named_sentence_shapes=())
+    assert [e.row for e in plan_single("a", evidence, number, policy=policy).sentences] == [0]
+    assert [e.row for e in plan_single("a", evidence, number, policy=policy, loose=True).sentences] == [0, 1]
 
 
 def test_an_answer_to_which_paper_quotes_the_sentence_naming_its_contribution():

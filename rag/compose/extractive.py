@@ -16,7 +16,7 @@ from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.membership import paper_features
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile, term_occurs
+from rag.question import QuestionProfile, states_count, term_occurs
 from rag.roles import asks_for_availability, names_contribution, states_evaluation, states_finding, states_shortcoming
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
@@ -102,6 +102,11 @@ def plan_single(
         chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
     if profile.asks_paper:  # "Which paper proposes X?": the answer names the paper's contribution
         chosen = with_one(chosen, evidence, "named", most + 1, policy.paper_name_margin)
+    if loose and profile.kind == "number" and not any(e.has_number for e in chosen):
+        # a gloss may garble what is counted ("适配体" -> "adaptation body"): the best sentence that states a number
+        # (a count, when it asks how many)
+        stating = [e for e in evidence if e.has_number and (not profile.asks_count or states_count(e.text))]
+        chosen = sorted([*chosen, *stating[:1]], key=lambda e: e.row)
     core = profile.kind == "general" and profile.shape in policy.core_shapes
     loose_core = loose and policy.loose_core and profile.kind != "number"  # "how many" survives a gloss
     if core or loose_core:  # what the work proposes and finds
