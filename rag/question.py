@@ -786,6 +786,7 @@ _PAIR_THEN_VERB = re.compile(
     re.I,
 )
 _PAIR_BOTH = re.compile(r"^\s*(.+?\s+and\s+.+?)\s+(?:(?:are|were|do|did|can|have)\s+)?both\b", re.I)
+_COUNTED = re.compile(r"^(?:the\s+(?:two|three|four)|both(?:\s+the)?)\s+(?=\S+.*\s(?:and|vs\.?|versus)\s)", re.I)
 _REFERS_BACK = re.compile(r"^(?:they|them|their|these|those|the\s+two|both|each|it)\b", re.I)
 
 
@@ -839,8 +840,12 @@ def compare_parts(question: str) -> list[str]:
         return choice
     body = _COMPARE_LEAD.sub("", question, count=1)
     pair = _PAIR_THEN_VERB.search(question)
-    if pair and _REFERS_BACK.match(pair.group(1)):
-        pair = None  # "how do their goals and techniques differ": the works are named elsewhere
+    pair_text = pair.group(1) if pair else ""
+    if pair and _REFERS_BACK.match(pair_text):
+        # "how do the two aptamer and CRISPR benchmarks compare": the works, counted; "how do their goals and
+        # techniques differ": the works are named elsewhere
+        counted = _COUNTED.sub("", pair_text)
+        pair, pair_text = (pair, counted) if counted != pair_text else (None, "")
     if not pair and (lead := _PAIR_BOTH.match(question)) and not _REFERS_BACK.match(lead.group(1)):
         pair = lead  # "X and Y both target agents. How do they differ?"
     if one_to_other := _ONE_TO_OTHER.search(question):  # "How does X differ from Y": exactly two works
@@ -854,7 +859,7 @@ def compare_parts(question: str) -> list[str]:
             return parts
         body = f"{first} and {second}"
     elif pair:  # "How do X and Y differ in …": the works are before the verb
-        body = pair.group(1)
+        body = pair_text or pair.group(1)
     # "X vs Y: what does each …", "X vs Y - which …": the aspect asked about follows the works
     body = re.split(_WORKS_END, body, maxsplit=1)[0]
     # "X with Y in terms of what data each provides and how": the aspect, whatever its words, follows the works
@@ -870,7 +875,11 @@ def compare_parts(question: str) -> list[str]:
         parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
     # "compare approaches to X and Y": a part of the comparison's own words ("approaches") or pronouns ("… and how is
     # it …") is no work; a name written with a capital or digit always is ("X")
-    return [p for p in parts if p and (_beyond_grammar(p) or re.search(r"[A-Z0-9]", p))][:4]
+    parts = [p for p in parts if p and (_beyond_grammar(p) or re.search(r"[A-Z0-9]", p))][:4]
+    # "the quantization and the pruning papers": each is a paper ("quantization papers"), when written in lower case
+    if len(parts) >= 2 and (noun := _WORK_NOUN_LAST.search(parts[-1])) and len(parts[-1].split()) > 1:
+        parts = [f"{p} {noun.group(0)}" if p.islower() and not describes_work(p) else p for p in parts[:-1]] + [parts[-1]]
+    return parts
 
 
 def _beyond_grammar(part: str) -> bool:
@@ -992,7 +1001,17 @@ def _names_works(parts: list[str], question: str = "") -> bool:
     "How does X differ from Y", a longer part too when it holds a name the question writes as one ("FooNet's way of
     handling joints")."""
     names = specific_terms(question) if question and _HOW_DIFFER.search(question) else []
-    return len(parts) >= 2 and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts)
+    return len(parts) >= 2 and all(
+        len(p.split()) <= 6 or any(n in p for n in names) or _WORK_DESCRIBED.match(p) for p in parts
+    )
+
+
+# a work described by a clause of its own: "the paper that prunes tokens", "the study on aphasia"
+_WORK_DESCRIBED = re.compile(
+    r"^(?:the\s+)?(?:paper|work|study|one|method|approach|benchmark)\s+(?:that|which|where|on|about|proposing|"
+    r"introducing|using|with)\b",
+    re.I,
+)
 
 
 _FINDS_A_PAPER = re.compile(

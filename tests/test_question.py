@@ -1216,3 +1216,17 @@ def test_a_part_ending_in_a_work_noun_describes_a_work():
     assert question.describes_work("the kettle descaling paper")
     assert question.describes_work("the bandit one")
     assert not question.describes_work("FooNet")
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("how do the two kettle and teapot benchmarks compare in size", ["kettle benchmarks", "teapot benchmarks"]),
+        ("compare the descaling and the glazing papers", ["descaling papers", "glazing papers"]),
+        ("compare FooNet with the paper that boils water through a spiral copper coil", [
+            "FooNet", "paper that boils water through a spiral copper coil"]),
+    ],
+)  # fmt: skip
+def test_a_comparison_reads_works_described_by_topic_or_by_a_clause(text, parts):
+    assert compare_parts(text) == parts
+    assert profile(text).shape == "compare"
