@@ -402,6 +402,14 @@ class AnswerPolicy(BaseModel):
         "'is there a paper on X' (yes, which, and what it found) and each line of 'which papers …'. Dev key facts "
         "(yes/no, list added): yes/no 0.825 -> 0.873, list 0.714 -> 0.735, no shape lower.",
     )
+    detail_lines: tuple[str, ...] = Field(
+        default=("yes_no",),
+        description="Question shapes whose list lines also quote the sentence right after the paper's proposal when "
+        "it details it (detail_roles), as single-paper answers to a general question do (core_shapes): 'is there a "
+        "paper on X' -> yes, which work, what it proposes and what that is made of. Dev yes/no key facts 0.905 -> 0.921 "
+        "(paraphrase 0.746 -> 0.754), 3.22 -> 3.70 sentences; validation yes/no 0.812 -> 0.823, paraphrase 0.656 -> "
+        "0.667, overall 0.810 -> 0.812, no shape lower; regression 0.883 -> 0.893.",
+    )
     topic_lines: tuple[str, ...] = Field(
         default=("list", "summary", "yes_no"),
         description="Question shapes whose list lines also quote the paper's sentence most about the question (its "

@@ -912,6 +912,37 @@ def test_plan_list_with_finding_keeps_papers_without_results_to_their_line():
     assert [(e.abstract_id, e.row) for e in plan.sentences] == [("a", 1), ("b", 1), ("b", 6)]
 
 
+# --- detail_roles: a yes/no line carries what the proposed work is made of ---
+
+
+def test_plan_list_with_detail_roles_adds_the_sentence_after_the_proposal():
+    evidence = [
+        ev("a", 1, 0.9, "We propose FooNet, a toy model for ranking."),
+        ev("a", 2, 0.2, "FooNet pairs a BarNet encoder with a ZedNet decoder.", role="method"),
+        ev("a", 3, 0.1, "Toy accuracy rises.", role="result"),
+    ]
+    plan = plan_list(evidence, POLICY, detail_roles=("method", "result"))
+    assert [e.row for e in plan.sentences] == [1, 2]
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [1]
+
+
+def test_plan_list_with_detail_roles_skips_a_next_sentence_of_another_role():
+    evidence = [
+        ev("a", 1, 0.9, "We propose FooNet, a toy model for ranking."),
+        ev("a", 2, 0.2, "Ranking toys is hard.", role="gap"),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY, detail_roles=("method",)).sentences] == [1]
+
+
+def test_plan_list_with_detail_roles_adds_nothing_already_quoted():
+    evidence = [
+        ev("a", 2, 0.9, "FooNet pairs a BarNet encoder with a ZedNet decoder.", role="method"),
+        ev("a", 1, 0.5, "We propose FooNet, a toy model for ranking."),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True, detail_roles=("method",))
+    assert [e.row for e in plan.sentences] == [1, 2]
+
+
 def test_topic_sentence_is_the_one_most_about_the_question_whatever_its_role():
     line = ev("a", 3, 0.8, "We propose FooNet for compressing speech codecs.", role_bonus=0.15)
     opening = ev("a", 1, 0.5, "Graph attacks rely on poisoned edges.", role="background", role_bonus=-0.3)

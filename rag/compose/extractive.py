@@ -361,6 +361,7 @@ def plan_list(
     order: Sequence[str] = (),
     shape: str = "",
     with_topic: bool = False,
+    detail_roles: Sequence[str] = (),
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -380,7 +381,9 @@ def plan_list(
     "named"). ``with_finding``: each line also quotes the paper's finding (see finding_of) when it has none.
     With ``policy.list_member_weights`` set, the papers other than ``members`` are chosen by the membership model
     instead of the margin and coverage cuts (rag.membership: several features per paper, ``order`` the retrieval
-    ranking, ``shape`` the question's shape); the plan keeps each candidate's features either way."""
+    ranking, ``shape`` the question's shape); the plan keeps each candidate's features either way. ``detail_roles``:
+    each line also quotes the sentence right after the work's proposal when it has one of these roles (see
+    _list_plan)."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -397,8 +400,9 @@ def plan_list(
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
             return _list_plan(
-                quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic
-            )
+                quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
+                detail_roles,
+            )  # fmt: skip
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -414,8 +418,9 @@ def plan_list(
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
     plan = _list_plan(
-        quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic
-    )
+        quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
+        detail_roles,
+    )  # fmt: skip
     return replace(plan, candidates=features)
 
 
@@ -445,6 +450,7 @@ def _list_plan(
     bests: Sequence[EvidenceSentence] = (),
     with_finding: bool = False,
     with_topic: bool = False,
+    detail_roles: Sequence[str] = (),
 ) -> ExtractivePlan:
     """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
     or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
@@ -452,7 +458,10 @@ def _list_plan(
     when it is setting: background, gap or availability), else its best other contribution sentence. With
     ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence. With
     ``with_topic``, also the paper's sentence most about the question (topic_sentence) when the item does not quote
-    it, after the rest: a line opens with what the work does, not with its setting."""
+    it, after the rest: a line opens with what the work does, not with its setting. With ``detail_roles``, also the
+    sentence right after the item's proposal (see has_role; else its first contribution sentence) when that one has
+    one of these roles: an abstract names what it proposes, then says what it is made of ("We propose FooNet. It
+    pairs a BarNet encoder with …"), which a line saying which work answers should carry too."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -471,6 +480,14 @@ def _list_plan(
             extra = extra or best  # the line moved to the contribution: the sentence answering best stays
         extra = extra or next((e for role in roles for e in others if has_role(e, role)), None)
         item = [line, extra] if with_contribution and extra is not None else [line]
+        if detail_roles:  # the sentence detailing what the work proposes
+            ordered = sorted(item, key=lambda e: e.row)
+            anchor = next((e for e in ordered if has_role(e, "proposal")), None) or next(
+                (e for e in ordered if e.role == "contribution"), None
+            )
+            detail = sentence_after(others, anchor, detail_roles) if anchor is not None else None
+            if detail is not None and all(detail.row != e.row for e in item):
+                item.append(detail)
         if with_finding and not any(e.role == "result" for e in item):
             finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
             item += [finding] if finding is not None else []
