@@ -9,6 +9,7 @@ import pytest
 from rag.compose.extractive import (
     ExtractivePlan,
     finding_of,
+    main_proposal,
     membership_scores,
     naming_sentence,
     plan_compare,
@@ -488,6 +489,27 @@ def test_a_keyword_query_quotes_the_contribution_and_a_result():
     ]
     policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, sentence_margin=0.2)
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 4]
+
+
+def test_main_proposal_is_the_first_one_not_added_to_another():
+    added = ev("a", 1, 0.9, "We also propose BarSet, a toy benchmark.")
+    main = ev("a", 3, 0.5, "We propose ZorbNet, a sparse probe.")
+    later = ev("a", 5, 0.8, "For noisy toys, we propose a robust loss.")
+    assert main_proposal([added, later, main]) == main
+    assert main_proposal([added]) == added
+    assert main_proposal([ev("a", 2, 0.9, "Probes are common.", role="background")]) is None
+
+
+def test_a_keyword_query_quotes_the_main_proposal_over_a_later_one():
+    profile = QuestionProfile(text="zorbnet probe", kind="general", topic_words=("zorbnet",), terse=True)
+    evidence = [
+        ev("a", 6, 0.9, "For noisy toys, we propose a robust loss."),
+        ev("a", 7, 0.8, "ZorbNet is 3x more label-efficient.", role="result"),
+        ev("a", 0, 0.7, "Probes need many labels.", role="gap"),
+        ev("a", 2, 0.3, "We introduce ZorbNet, a sparse probe."),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, sentence_margin=0.2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 6, 7]
 
 
 def test_a_best_sentence_that_spells_out_the_one_before_brings_that_one():

@@ -82,6 +82,10 @@ def plan_single(
         n = policy.terse_role_sentences
         wants = [("contribution", n), ("proposal", n), ("result", n), ("method", policy.terse_method_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
+        main = main_proposal(evidence)  # what the work is: its main proposal, not one added to it
+        if main is not None and all(e.row != main.row for e in chosen):
+            held = sum(has_role(e, "proposal") for e in chosen)
+            chosen = with_role(chosen, [main], [("proposal", held + 1)], most)
     if profile.shape == "fact" and not profile.terse and len(chosen) < most:  # room left: name what it proposes
         chosen = with_role(chosen, evidence, [("proposal", policy.proposal_sentences)], most)
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
@@ -118,6 +122,14 @@ def plan_single(
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
     return ExtractivePlan([abstract_id], chosen)
+
+
+def main_proposal(evidence: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
+    """The work's main proposal: the first sentence of ``evidence`` in reading order saying what the work proposes
+    (see has_role), not one added to another ("We also …", "We further …"), else the first added one; None when
+    there is none. An abstract states its main contribution first."""
+    proposals = [e for e in evidence if has_role(e, "proposal")]
+    return min(proposals, key=lambda e: (bool(_SECONDARY.search(e.text)), e.row), default=None)
 
 
 def with_response(
