@@ -491,6 +491,28 @@ def test_a_keyword_query_quotes_the_contribution_and_a_result():
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 4]
 
 
+def test_a_question_asking_for_names_quotes_where_a_quoted_short_form_is_spelt_out():
+    from rag.compose.extractive import with_spelled_out
+
+    defines = ev("a", 1, 0.2, "We build on toy parity (TP) and zed odds (ZO).")
+    uses = ev("a", 4, 0.9, "TP- and ZO-aligned toy properties conflict.", role="result")
+    other = ev("a", 2, 0.5, "We define FooNet (FN) over feature sets.")
+    assert [e.row for e in with_spelled_out([uses], [uses, other, defines], "Which notions does it use?")] == [1, 4]
+    # the question uses the short form itself, or the answer spells it out already: nothing added
+    assert [e.row for e in with_spelled_out([uses], [uses, defines], "Do TP and ZO conflict?")] == [4]
+    assert [e.row for e in with_spelled_out([defines, uses], [defines, uses], "Which notions?")] == [1, 4]
+
+
+def test_plan_single_spells_out_names_only_when_names_are_asked_for():
+    uses = ev("a", 4, 0.9, "TP- and ZO-aligned toy properties conflict.", role="result")
+    defines = ev("a", 1, 0.1, "We build on toy parity (TP) and zed odds (ZO).", role="method")
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, sentence_margin=0.0, core_shapes=())
+    names = QuestionProfile(text="Which notions conflict?", kind="name", topic_words=())
+    general = QuestionProfile(text="Explain the conflict.", kind="general", topic_words=())
+    assert [e.row for e in plan_single("a", [uses, defines], names, policy=policy).sentences] == [1, 4]
+    assert [e.row for e in plan_single("a", [uses, defines], general, policy=policy).sentences] == [4]
+
+
 def test_main_proposal_is_the_first_one_not_added_to_another():
     added = ev("a", 1, 0.9, "We also propose BarSet, a toy benchmark.")
     main = ev("a", 3, 0.5, "We propose ZorbNet, a sparse probe.")

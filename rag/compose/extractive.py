@@ -102,6 +102,8 @@ def plan_single(
         chosen = with_elaboration(chosen, evidence, most + policy.elaboration_extra)
     if profile.asks_evaluation:  # "which datasets …": the sentence saying where it is evaluated, naming the data
         chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
+    if profile.kind == "name" and policy.spelled_out_names:  # names asked for: where the quoted ones are spelt out
+        chosen = with_spelled_out(chosen, evidence, profile.text)
     if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
         chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
     if profile.asks_paper:  # "Which paper proposes X?": the answer names the paper's contribution
@@ -122,6 +124,31 @@ def plan_single(
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
     return ExtractivePlan([abstract_id], chosen)
+
+
+_SHORT_FORM = re.compile(r"\(([A-Za-z][\w-]*[A-Z][\w-]*?)s?\)")
+
+
+def with_spelled_out(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], question: str
+) -> list[EvidenceSentence]:
+    """``chosen`` with the first sentence of ``evidence`` spelling out a short form the chosen sentences use but do
+    not spell out ("statistical parity (SP)" for "SP-aligned properties …"), when the question does not use it
+    itself: a question asking for names is answered with the names, not only their abbreviations. At most one
+    sentence added. In reading order."""
+    text = " ".join(e.text for e in chosen)
+    defined = {m.group(1) for e in chosen for m in _SHORT_FORM.finditer(e.text)}
+    rows = {e.row for e in chosen}
+    for e in sorted(evidence, key=lambda e: e.row):
+        if e.row in rows or e.role == "availability":
+            continue
+        for m in _SHORT_FORM.finditer(e.text):
+            short = m.group(1)
+            if short in defined or re.search(rf"\b{re.escape(short)}\b", question):
+                continue
+            if re.search(rf"\b{re.escape(short)}\b", text):
+                return sorted([*chosen, e], key=lambda x: x.row)
+    return list(chosen)
 
 
 def main_proposal(evidence: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
