@@ -227,6 +227,14 @@ class AnswerPolicy(BaseModel):
         "not (rag.roles.states_evaluation), the best one scoring within this of the best chosen sentence; it takes "
         "the place of the weakest other one. Fitted on dev.",
     )
+    count_sentences: int = Field(
+        default=1,
+        ge=0,
+        description="Single-paper answers to a count question ('how many runs and sessions …') also quote, for each "
+        "counted thing no quoted sentence gives a number of, the best sentence that does ('6,000+ runs'), at most "
+        "this many added: a question counting two things asks for two numbers (rag.compose.extractive.with_counts). "
+        "Dev: 4 answers change, typo key facts 0.936 -> 0.942, none lower; validation unchanged (0.814).",
+    )
     spelled_out_names: bool = Field(
         default=True,
         description="Single-paper answers to a question asking for names ('which notions …', 'what datasets …') "

@@ -513,6 +513,27 @@ def test_plan_single_spells_out_names_only_when_names_are_asked_for():
     assert [e.row for e in plan_single("a", [uses, defines], general, policy=policy).sentences] == [4]
 
 
+def test_counts_needs_a_number_right_before_the_counted_word():
+    from rag.compose.extractive import counts
+
+    assert counts("Across four toy tasks (6,000+ runs).", "run")
+    assert counts("A study of 300 unscripted sessions.", "session")
+    assert counts("We use five toy datasets.", "dataset")
+    assert not counts("ZorbNet-4 runs fast.", "run")
+    assert not counts("We run it 5 times.", "run")
+
+
+def test_a_count_of_two_things_quotes_the_sentence_giving_the_missing_number():
+    from rag.compose.extractive import with_counts
+
+    sessions = ev("a", 5, 0.9, "A study of 300 toy sessions shows gains.", role="result")
+    runs = ev("a", 2, 0.3, "We log 6,000+ runs of FooNet.")
+    other = ev("a", 3, 0.6, "FooNet is fast.", role="result")
+    assert [e.row for e in with_counts([sessions], [sessions, other, runs], ("run", "session"), 1)] == [2, 5]
+    assert [e.row for e in with_counts([sessions], [sessions, other, runs], ("session",), 1)] == [5]
+    assert [e.row for e in with_counts([sessions], [sessions, other, runs], ("run",), 0)] == [5]
+
+
 def test_main_proposal_is_the_first_one_not_added_to_another():
     added = ev("a", 1, 0.9, "We also propose BarSet, a toy benchmark.")
     main = ev("a", 3, 0.5, "We propose ZorbNet, a sparse probe.")

@@ -78,6 +78,8 @@ def plan_single(
             e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
         ]
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
+    if profile.kind == "number" and profile.asks_count and policy.count_sentences:  # each counted thing's number
+        chosen = with_counts(chosen, evidence, profile.focus_words, policy.count_sentences)
     if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes, finds and how
         n = policy.terse_role_sentences
         wants = [("contribution", n), ("proposal", n), ("result", n), ("method", policy.terse_method_sentences)]
@@ -124,6 +126,35 @@ def plan_single(
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
     return ExtractivePlan([abstract_id], chosen)
+
+
+_NUMBER_WORD = r"(?:\d[\d,.]*[kKmM]?\+?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?)"
+
+
+def counts(sentence: str, thing: str) -> bool:
+    """Whether the sentence states a number of ``thing`` (a word stem: "run" in "6,000+ runs", "300 unscripted
+    sessions"): a number, at most two words, then the word."""
+    pattern = rf"(?<![\w.-]){_NUMBER_WORD}\s+(?:[\w-]+\s+){{0,2}}?{re.escape(thing)}\w*"
+    return re.search(pattern, sentence, re.I) is not None
+
+
+def with_counts(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], things: Sequence[str], extra: int
+) -> list[EvidenceSentence]:
+    """``chosen`` with, for each of ``things`` (what a count question counts: "how many runs and sessions" ->
+    run, session) that no chosen sentence states a number of, the best-scoring sentence of ``evidence`` that does
+    (see counts), at most ``extra`` added: a question counting two things asks for two numbers, often stated in
+    two sentences. In reading order."""
+    added: list[EvidenceSentence] = []
+    rows = {e.row for e in chosen}
+    for thing in things:
+        if len(added) >= extra or any(counts(e.text, thing) for e in [*chosen, *added]):
+            continue
+        found = next((e for e in evidence if e.row not in rows and counts(e.text, thing)), None)
+        if found is not None:
+            added.append(found)
+            rows.add(found.row)
+    return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
 
 
 _SHORT_FORM = re.compile(r"\(([A-Za-z][\w-]*[A-Z][\w-]*?)s?\)")
