@@ -417,6 +417,7 @@ def select_evidence(
             with_contribution=shape in policy.contribution_lines,
             with_finding=shape in policy.finding_lines,
             with_topic=shape in policy.topic_lines,
+            detail_roles=policy.detail_roles if shape in policy.detail_lines else (),
             coverage=coverage if topic else None,
             min_coverage=policy.list_min_coverage.get(shape, 0.0),
             own_names=unlabelled_names(snapshot, shortlist),

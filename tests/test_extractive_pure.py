@@ -9,6 +9,7 @@ import pytest
 from rag.compose.extractive import (
     ExtractivePlan,
     finding_of,
+    main_proposal,
     membership_scores,
     naming_sentence,
     plan_compare,
@@ -491,6 +492,70 @@ def test_a_keyword_query_quotes_the_contribution_and_a_result():
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 4]
 
 
+def test_a_question_asking_for_names_quotes_where_a_quoted_short_form_is_spelt_out():
+    from rag.compose.extractive import with_spelled_out
+
+    defines = ev("a", 1, 0.2, "We build on toy parity (TP) and zed odds (ZO).")
+    uses = ev("a", 4, 0.9, "TP- and ZO-aligned toy properties conflict.", role="result")
+    other = ev("a", 2, 0.5, "We define FooNet (FN) over feature sets.")
+    assert [e.row for e in with_spelled_out([uses], [uses, other, defines], "Which notions does it use?")] == [1, 4]
+    # the question uses the short form itself, or the answer spells it out already: nothing added
+    assert [e.row for e in with_spelled_out([uses], [uses, defines], "Do TP and ZO conflict?")] == [4]
+    assert [e.row for e in with_spelled_out([defines, uses], [defines, uses], "Which notions?")] == [1, 4]
+
+
+def test_plan_single_spells_out_names_only_when_names_are_asked_for():
+    uses = ev("a", 4, 0.9, "TP- and ZO-aligned toy properties conflict.", role="result")
+    defines = ev("a", 1, 0.1, "We build on toy parity (TP) and zed odds (ZO).", role="method")
+    policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, sentence_margin=0.0, core_shapes=())
+    names = QuestionProfile(text="Which notions conflict?", kind="name", topic_words=())
+    general = QuestionProfile(text="Explain the conflict.", kind="general", topic_words=())
+    assert [e.row for e in plan_single("a", [uses, defines], names, policy=policy).sentences] == [1, 4]
+    assert [e.row for e in plan_single("a", [uses, defines], general, policy=policy).sentences] == [4]
+
+
+def test_counts_needs_a_number_right_before_the_counted_word():
+    from rag.compose.extractive import counts
+
+    assert counts("Across four toy tasks (6,000+ runs).", "run")
+    assert counts("A study of 300 unscripted sessions.", "session")
+    assert counts("We use five toy datasets.", "dataset")
+    assert not counts("ZorbNet-4 runs fast.", "run")
+    assert not counts("We run it 5 times.", "run")
+
+
+def test_a_count_of_two_things_quotes_the_sentence_giving_the_missing_number():
+    from rag.compose.extractive import with_counts
+
+    sessions = ev("a", 5, 0.9, "A study of 300 toy sessions shows gains.", role="result")
+    runs = ev("a", 2, 0.3, "We log 6,000+ runs of FooNet.")
+    other = ev("a", 3, 0.6, "FooNet is fast.", role="result")
+    assert [e.row for e in with_counts([sessions], [sessions, other, runs], ("run", "session"), 1)] == [2, 5]
+    assert [e.row for e in with_counts([sessions], [sessions, other, runs], ("session",), 1)] == [5]
+    assert [e.row for e in with_counts([sessions], [sessions, other, runs], ("run",), 0)] == [5]
+
+
+def test_main_proposal_is_the_first_one_not_added_to_another():
+    added = ev("a", 1, 0.9, "We also propose BarSet, a toy benchmark.")
+    main = ev("a", 3, 0.5, "We propose ZorbNet, a sparse probe.")
+    later = ev("a", 5, 0.8, "For noisy toys, we propose a robust loss.")
+    assert main_proposal([added, later, main]) == main
+    assert main_proposal([added]) == added
+    assert main_proposal([ev("a", 2, 0.9, "Probes are common.", role="background")]) is None
+
+
+def test_a_keyword_query_quotes_the_main_proposal_over_a_later_one():
+    profile = QuestionProfile(text="zorbnet probe", kind="general", topic_words=("zorbnet",), terse=True)
+    evidence = [
+        ev("a", 6, 0.9, "For noisy toys, we propose a robust loss."),
+        ev("a", 7, 0.8, "ZorbNet is 3x more label-efficient.", role="result"),
+        ev("a", 0, 0.7, "Probes need many labels.", role="gap"),
+        ev("a", 2, 0.3, "We introduce ZorbNet, a sparse probe."),
+    ]
+    policy = AnswerPolicy(max_sentences=3, shape_max_sentences={"fact": 3}, sentence_margin=0.2)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 6, 7]
+
+
 def test_a_best_sentence_that_spells_out_the_one_before_brings_that_one():
     from rag.compose.extractive import with_elaboration
 
@@ -911,6 +976,37 @@ def test_plan_list_with_finding_keeps_papers_without_results_to_their_line():
     evidence = [ev("a", 1, 0.9), ev("b", 1, 0.85), ev("b", 6, 0.1, "Toy B is faster.", role="result")]
     plan = plan_list(evidence, POLICY, with_finding=True)
     assert [(e.abstract_id, e.row) for e in plan.sentences] == [("a", 1), ("b", 1), ("b", 6)]
+
+
+# --- detail_roles: a yes/no line carries what the proposed work is made of ---
+
+
+def test_plan_list_with_detail_roles_adds_the_sentence_after_the_proposal():
+    evidence = [
+        ev("a", 1, 0.9, "We propose FooNet, a toy model for ranking."),
+        ev("a", 2, 0.2, "FooNet pairs a BarNet encoder with a ZedNet decoder.", role="method"),
+        ev("a", 3, 0.1, "Toy accuracy rises.", role="result"),
+    ]
+    plan = plan_list(evidence, POLICY, detail_roles=("method", "result"))
+    assert [e.row for e in plan.sentences] == [1, 2]
+    assert [e.row for e in plan_list(evidence, POLICY).sentences] == [1]
+
+
+def test_plan_list_with_detail_roles_skips_a_next_sentence_of_another_role():
+    evidence = [
+        ev("a", 1, 0.9, "We propose FooNet, a toy model for ranking."),
+        ev("a", 2, 0.2, "Ranking toys is hard.", role="gap"),
+    ]
+    assert [e.row for e in plan_list(evidence, POLICY, detail_roles=("method",)).sentences] == [1]
+
+
+def test_plan_list_with_detail_roles_adds_nothing_already_quoted():
+    evidence = [
+        ev("a", 2, 0.9, "FooNet pairs a BarNet encoder with a ZedNet decoder.", role="method"),
+        ev("a", 1, 0.5, "We propose FooNet, a toy model for ranking."),
+    ]
+    plan = plan_list(evidence, POLICY, with_contribution=True, detail_roles=("method",))
+    assert [e.row for e in plan.sentences] == [1, 2]
 
 
 def test_topic_sentence_is_the_one_most_about_the_question_whatever_its_role():

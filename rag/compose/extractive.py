@@ -78,10 +78,16 @@ def plan_single(
             e for e in evidence if e.row not in rows and e.score >= evidence[0].score - policy.extra_sentence_margin
         ]
         chosen = sorted([*chosen, *extra[: most - len(chosen)]], key=lambda e: e.row)
+    if profile.kind == "number" and profile.asks_count and policy.count_sentences:  # each counted thing's number
+        chosen = with_counts(chosen, evidence, profile.focus_words, policy.count_sentences)
     if profile.terse and profile.shape == "fact":  # a keyword query: what the work contributes, finds and how
         n = policy.terse_role_sentences
         wants = [("contribution", n), ("proposal", n), ("result", n), ("method", policy.terse_method_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
+        main = main_proposal(evidence)  # what the work is: its main proposal, not one added to it
+        if main is not None and all(e.row != main.row for e in chosen):
+            held = sum(has_role(e, "proposal") for e in chosen)
+            chosen = with_role(chosen, [main], [("proposal", held + 1)], most)
     if profile.shape == "fact" and not profile.terse and len(chosen) < most:  # room left: name what it proposes
         chosen = with_role(chosen, evidence, [("proposal", policy.proposal_sentences)], most)
     if profile.shape == "how_why":  # "how does X …": the mechanism; "why does X fail": the diagnosis
@@ -98,6 +104,8 @@ def plan_single(
         chosen = with_elaboration(chosen, evidence, most + policy.elaboration_extra)
     if profile.asks_evaluation:  # "which datasets …": the sentence saying where it is evaluated, naming the data
         chosen = with_one(chosen, evidence, "evaluation", most, policy.name_answer_margin)
+    if profile.kind == "name" and policy.spelled_out_names:  # names asked for: where the quoted ones are spelt out
+        chosen = with_spelled_out(chosen, evidence, profile.text)
     if profile.shape in policy.named_sentence_shapes:  # the name of what the work introduces
         chosen = with_one(chosen, evidence, "named", most + policy.named_extra, policy.named_margin)
     if profile.asks_paper:  # "Which paper proposes X?": the answer names the paper's contribution
@@ -123,6 +131,68 @@ def plan_single(
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
     return ExtractivePlan([abstract_id], chosen)
+
+
+_NUMBER_WORD = r"(?:\d[\d,.]*[kKmM]?\+?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?)"
+
+
+def counts(sentence: str, thing: str) -> bool:
+    """Whether the sentence states a number of ``thing`` (a word stem: "run" in "6,000+ runs", "300 unscripted
+    sessions"): a number, at most two words, then the word."""
+    pattern = rf"(?<![\w.-]){_NUMBER_WORD}\s+(?:[\w-]+\s+){{0,2}}?{re.escape(thing)}\w*"
+    return re.search(pattern, sentence, re.I) is not None
+
+
+def with_counts(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], things: Sequence[str], extra: int
+) -> list[EvidenceSentence]:
+    """``chosen`` with, for each of ``things`` (what a count question counts: "how many runs and sessions" ->
+    run, session) that no chosen sentence states a number of, the best-scoring sentence of ``evidence`` that does
+    (see counts), at most ``extra`` added: a question counting two things asks for two numbers, often stated in
+    two sentences. In reading order."""
+    added: list[EvidenceSentence] = []
+    rows = {e.row for e in chosen}
+    for thing in things:
+        if len(added) >= extra or any(counts(e.text, thing) for e in [*chosen, *added]):
+            continue
+        found = next((e for e in evidence if e.row not in rows and counts(e.text, thing)), None)
+        if found is not None:
+            added.append(found)
+            rows.add(found.row)
+    return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
+
+
+_SHORT_FORM = re.compile(r"\(([A-Za-z][\w-]*[A-Z][\w-]*?)s?\)")
+
+
+def with_spelled_out(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], question: str
+) -> list[EvidenceSentence]:
+    """``chosen`` with the first sentence of ``evidence`` spelling out a short form the chosen sentences use but do
+    not spell out ("statistical parity (SP)" for "SP-aligned properties …"), when the question does not use it
+    itself: a question asking for names is answered with the names, not only their abbreviations. At most one
+    sentence added. In reading order."""
+    text = " ".join(e.text for e in chosen)
+    defined = {m.group(1) for e in chosen for m in _SHORT_FORM.finditer(e.text)}
+    rows = {e.row for e in chosen}
+    for e in sorted(evidence, key=lambda e: e.row):
+        if e.row in rows or e.role == "availability":
+            continue
+        for m in _SHORT_FORM.finditer(e.text):
+            short = m.group(1)
+            if short in defined or re.search(rf"\b{re.escape(short)}\b", question):
+                continue
+            if re.search(rf"\b{re.escape(short)}\b", text):
+                return sorted([*chosen, e], key=lambda x: x.row)
+    return list(chosen)
+
+
+def main_proposal(evidence: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
+    """The work's main proposal: the first sentence of ``evidence`` in reading order saying what the work proposes
+    (see has_role), not one added to another ("We also …", "We further …"), else the first added one; None when
+    there is none. An abstract states its main contribution first."""
+    proposals = [e for e in evidence if has_role(e, "proposal")]
+    return min(proposals, key=lambda e: (bool(_SECONDARY.search(e.text)), e.row), default=None)
 
 
 def with_response(
@@ -366,6 +436,7 @@ def plan_list(
     order: Sequence[str] = (),
     shape: str = "",
     with_topic: bool = False,
+    detail_roles: Sequence[str] = (),
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -385,7 +456,9 @@ def plan_list(
     "named"). ``with_finding``: each line also quotes the paper's finding (see finding_of) when it has none.
     With ``policy.list_member_weights`` set, the papers other than ``members`` are chosen by the membership model
     instead of the margin and coverage cuts (rag.membership: several features per paper, ``order`` the retrieval
-    ranking, ``shape`` the question's shape); the plan keeps each candidate's features either way."""
+    ranking, ``shape`` the question's shape); the plan keeps each candidate's features either way. ``detail_roles``:
+    each line also quotes the sentence right after the work's proposal when it has one of these roles (see
+    _list_plan)."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -402,8 +475,9 @@ def plan_list(
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
             return _list_plan(
-                quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic
-            )
+                quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
+                detail_roles,
+            )  # fmt: skip
 
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
@@ -419,8 +493,9 @@ def plan_list(
     chosen = sorted(chosen, key=lambda e: (-e.score, e.row))  # listed in the order their lines answer best
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
     plan = _list_plan(
-        quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic
-    )
+        quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
+        detail_roles,
+    )  # fmt: skip
     return replace(plan, candidates=features)
 
 
@@ -450,6 +525,7 @@ def _list_plan(
     bests: Sequence[EvidenceSentence] = (),
     with_finding: bool = False,
     with_topic: bool = False,
+    detail_roles: Sequence[str] = (),
 ) -> ExtractivePlan:
     """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
     or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
@@ -457,7 +533,10 @@ def _list_plan(
     when it is setting: background, gap or availability), else its best other contribution sentence. With
     ``with_finding``, also the paper's finding (finding_of) when the item quotes no result sentence. With
     ``with_topic``, also the paper's sentence most about the question (topic_sentence) when the item does not quote
-    it, after the rest: a line opens with what the work does, not with its setting."""
+    it, after the rest: a line opens with what the work does, not with its setting. With ``detail_roles``, also the
+    sentence right after the item's proposal (see has_role; else its first contribution sentence) when that one has
+    one of these roles: an abstract names what it proposes, then says what it is made of ("We propose FooNet. It
+    pairs a BarNet encoder with …"), which a line saying which work answers should carry too."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -476,6 +555,14 @@ def _list_plan(
             extra = extra or best  # the line moved to the contribution: the sentence answering best stays
         extra = extra or next((e for role in roles for e in others if has_role(e, role)), None)
         item = [line, extra] if with_contribution and extra is not None else [line]
+        if detail_roles:  # the sentence detailing what the work proposes
+            ordered = sorted(item, key=lambda e: e.row)
+            anchor = next((e for e in ordered if has_role(e, "proposal")), None) or next(
+                (e for e in ordered if e.role == "contribution"), None
+            )
+            detail = sentence_after(others, anchor, detail_roles) if anchor is not None else None
+            if detail is not None and all(detail.row != e.row for e in item):
+                item.append(detail)
         if with_finding and not any(e.role == "result" for e in item):
             finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
             item += [finding] if finding is not None else []
