@@ -87,6 +87,7 @@ from rag.question import (
     clauses,
     compare_aspect,
     compare_parts,
+    coordinated_parts,
     describes_a_kind,
     fix_shape_words,
     in_examples,
@@ -697,7 +698,12 @@ def _signals(
         names = _linked_words(linking)
         details = [w for w in topic if w not in names]
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
-        phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
+        texts = [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()]
+        phrase_missing = (
+            parts_unseen(coordinated_parts(prof.text, details), texts)
+            if prof.kind == "list"  # "X or Y", "X, Y and Z": a topic some paper treats is one of its parts
+            else pairs_unseen(details, texts)
+        )
     asked = {t.lower() for t in prof.specific_terms}
     expected = _expected_answer(prof)
     # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
@@ -959,6 +965,15 @@ def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4
                     seen.add((w, w2))
                     seen.add((w2, w))
     return sum(pair not in seen for pair in pairs) / len(pairs)
+
+
+def parts_unseen(parts: Sequence[Sequence[str]], sentences: Sequence[str], window: int = 4) -> float:
+    """For a topic asked as coordinated parts ("FooNet training or BarNet pruning", rag.question.coordinated_parts):
+    the least share of unseen adjacent word pairs (``pairs_unseen``) over its parts of two words or more; 0.0 when
+    no part has two. Words on either side of "or", "and" or a comma are two topics, not a phrase, and a request
+    for papers on any of several topics is on the corpus when one of them is treated there as a phrase."""
+    shares = [pairs_unseen(part, sentences, window) for part in parts if len(part) >= 2]
+    return min(shares, default=0.0)
 
 
 def _features(retrieved: Retrieved, policy: AnswerPolicy) -> dict[str, float]:

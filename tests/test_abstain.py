@@ -103,6 +103,33 @@ def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
     assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
 
 
+def test_parts_unseen_reads_a_topic_of_alternatives_by_its_best_part():
+    from rag.answering import parts_unseen
+    from rag.question import coordinated_parts
+    from rag.text import content_words
+
+    sentences = ["We image zebra cells under a microscope.", "Quux gardens grow in spring."]
+    question = "Which papers cover quux farming or zebra cells?"
+    words = [w for w in content_words(question) if w not in content_words("which papers cover")]
+    parts = coordinated_parts(question, words)
+    assert parts == [content_words("quux farming"), content_words("zebra cells")]
+    # "farming quux" is no phrase of the sentences, "zebra cells" is: one alternative treated there is enough
+    assert parts_unseen(parts, sentences) == 0.0
+    assert parts_unseen(coordinated_parts("quux farming or zebra gardens", content_words("quux farming zebra gardens")), sentences) == 1.0
+    assert parts_unseen([content_words("quux"), content_words("zebra")], sentences) == 0.0  # no part has a pair
+
+
+def test_coordinated_parts_break_at_commas_conjunctions_and_examples():
+    from rag.question import coordinated_parts
+    from rag.text import content_words
+
+    words = content_words("zebra cells quux data weights")
+    assert coordinated_parts("zebra cells, quux data and weights", words) == [
+        content_words("zebra cells"), content_words("quux data"), content_words("weights")
+    ]
+    assert coordinated_parts("zebra cells (e.g. quux data)", words) == [content_words("zebra cells"), content_words("quux data")]
+
+
 def test_a_list_question_on_a_topic_no_abstract_uses_leans_to_no():
     from rag.abstain import contributions
 
