@@ -66,7 +66,7 @@ def test_no_single_weak_signal_vetoes_a_well_supported_answer():
 
 def test_unknown_name_with_weak_evidence_abstains_and_names_it():
     weak = POLICY.similarity_floor - 0.3  # evidence well below the neutral similarity (the floor is fitted)
-    signals = AbstentionSignals(shape="fact", unknown_names=("Zorblax-9",), best_dense=weak, topic_unknown=0.5)
+    signals = AbstentionSignals(shape="fact", unknown_names=("Zorblax-9",), best_dense=weak, topic_unknown=1.0)
     # every signal weighing (a refit may find little use for weak evidence on its own)
     decision = decide(signals, _all_weighted(POLICY))
     assert decision.abstain
