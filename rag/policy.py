@@ -613,7 +613,9 @@ class AnswerPolicy(BaseModel):
     w_phrase_missing_list: float = Field(
         default=3.09,
         description="As w_phrase_missing, for list, summary and yes/no questions (w_phrase_missing is then not used): "
-        "the share of adjacent detail-word pairs no sentence of the cited papers holds near each other. Fitted on dev.",
+        "the share of adjacent detail-word pairs no sentence of the cited papers holds near each other, read per "
+        "coordinated part of the topic ('X or Y': its best part) with each unseen pair weighed by the English rarity "
+        "of its commoner word (rag.answering.parts_unseen). Fitted on dev.",
     )
     w_topic_matched_any: float = Field(
         default=-0.89,
@@ -632,7 +634,8 @@ class AnswerPolicy(BaseModel):
     rarity_zipf_scale: float = Field(
         default=7.0,
         gt=0.0,
-        description="English rarity of a word no abstract uses, for w_topic_rare_missing_list: 1 - its wordfreq "
+        description="English rarity of a word no abstract uses, for w_topic_rare_missing_list, and of the words of a "
+        "list's unseen word pairs, for w_phrase_missing_list (a pair counts by its commoner word): 1 - its wordfreq "
         "Zipf frequency / this, clipped to 0..1 (\"anyone\" ~0.1, \"federated\" ~0.6, an invented word 1).",
     )
 

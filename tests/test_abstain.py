@@ -119,6 +119,18 @@ def test_parts_unseen_reads_a_topic_of_alternatives_by_its_best_part():
     assert parts_unseen([content_words("quux"), content_words("zebra")], sentences) == 0.0  # no part has a pair
 
 
+def test_parts_unseen_weighs_an_unseen_pair_by_its_commoner_word():
+    from rag.answering import parts_unseen
+
+    sentences = ["We image zebra cells under a microscope."]
+    rarity = {"quux": 0.9, "blip": 0.8, "keep": 0.2}.get
+    # a field's term missing weighs more than a phrase of everyday words, which abstracts say in their own terms
+    technical = parts_unseen([["quux", "blip"]], sentences, rarity=lambda w: rarity(w, 0.5))
+    everyday = parts_unseen([["keep", "blip"]], sentences, rarity=lambda w: rarity(w, 0.5))
+    assert technical == 0.8 and everyday == 0.2
+    assert parts_unseen([["zebra", "cell"]], sentences, rarity=lambda w: 1.0) == 0.0  # a seen pair weighs nothing
+
+
 def test_coordinated_parts_break_at_commas_conjunctions_and_examples():
     from rag.question import coordinated_parts
     from rag.text import content_words
