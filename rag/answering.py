@@ -89,6 +89,7 @@ from rag.question import (
     compare_aspect,
     compare_parts,
     compared_topic,
+    coordinated_parts,
     describes_a_kind,
     describes_work,
     fix_shape_words,
@@ -741,7 +742,12 @@ def _signals(
         names = _linked_words(linking)
         details = [w for w in topic if w not in names]
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
-        phrase_missing = pairs_unseen(details, [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()])
+        texts = [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()]
+        phrase_missing = (
+            parts_unseen(coordinated_parts(prof.text, details), texts, rarity=_rarity_of(prof.text, policy))
+            if prof.kind == "list"  # "X or Y", "X, Y and Z": a topic some paper treats is one of its parts
+            else pairs_unseen(details, texts)
+        )
     asked = {t.lower() for t in prof.specific_terms}
     expected = _expected_answer(prof)
     # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
@@ -977,6 +983,12 @@ def _surfaces(text: str) -> dict[str, str]:
     return found
 
 
+def _rarity_of(text: str, policy: AnswerPolicy) -> Callable[[str], float]:
+    """A content-word stem of the text -> how rare in English the word it comes from is (rag.abstain.english_rarity)."""
+    surfaces = _surfaces(text)
+    return lambda stem_: english_rarity(surfaces.get(stem_, stem_), policy.rarity_zipf_scale)
+
+
 def _typo_vocabulary(corpus_words: frozenset[str]) -> Vocabulary:
     """The words a typo is measured against: the corpus's and common English (the tokenizer's whole words)."""
     return Vocabulary((corpus_words, english_words()))
@@ -1003,6 +1015,34 @@ def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4
                     seen.add((w, w2))
                     seen.add((w2, w))
     return sum(pair not in seen for pair in pairs) / len(pairs)
+
+
+def parts_unseen(
+    parts: Sequence[Sequence[str]],
+    sentences: Sequence[str],
+    window: int = 4,
+    rarity: Callable[[str], float] | None = None,
+) -> float:
+    """For a topic asked as coordinated parts ("FooNet training or BarNet pruning", rag.question.coordinated_parts):
+    the least share of unseen adjacent word pairs (``pairs_unseen``) over its parts of two words or more; 0.0 when
+    no part has two. Words on either side of "or", "and" or a comma are two topics, not a phrase, and a request
+    for papers on any of several topics is on the corpus when one of them is treated there as a phrase.
+    ``rarity`` (word -> 0..1, how rare it is in English): each unseen pair counts by its commoner word's rarity, so
+    a phrase of everyday words ("keeping safe", which abstracts say in their own terms) missing weighs less than a
+    term of the field ("quux regularisation") missing."""
+    shares = []
+    for part in parts:
+        if len(part) < 2:
+            continue
+        if rarity is None:
+            shares.append(pairs_unseen(part, sentences, window))
+            continue
+        pairs = list(zip(part, part[1:], strict=False))
+        shares.append(
+            sum(pairs_unseen(pair, sentences, window) * min(rarity(pair[0]), rarity(pair[1])) for pair in pairs)
+            / len(pairs)
+        )
+    return min(shares, default=0.0)
 
 
 def _features(retrieved: Retrieved, policy: AnswerPolicy) -> dict[str, float]:

@@ -516,26 +516,26 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.48,
+        default=0.49,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-3.73, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-3.71, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=2.88, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=2.87, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=2.88,
+        default=2.87,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=2.91,
+        default=2.89,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=0.42, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=0.43, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
         default=0.00,
@@ -546,16 +546,16 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=0.53,
+        default=0.67,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=0.61,
+        default=0.64,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=1.99,
+        default=2.87,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
@@ -563,12 +563,12 @@ class AnswerPolicy(BaseModel):
         default=0.00, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=1.56,
+        default=1.50,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=1.28,
+        default=1.31,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
@@ -579,7 +579,7 @@ class AnswerPolicy(BaseModel):
         "topic the corpus lacks. Fitted on dev.",
     )
     w_similarity_list: float = Field(
-        default=3.07,
+        default=3.29,
         description="Log-odds added, for list, summary and yes/no questions, per unit the best evidence similarity "
         "(the best sentence of any shortlisted paper) falls below similarity_floor (on top of w_similarity): when "
         "even the best of many papers is far from the question, no paper is on its topic. Fitted on dev.",
@@ -590,14 +590,14 @@ class AnswerPolicy(BaseModel):
         "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
     )
     w_value_missing: float = Field(
-        default=4.34,
+        default=4.32,
         description="Log-odds added when the question asks for a value (a count, or a measure such as an accuracy, "
         "FID or agreement) and no quoted sentence of the answering abstract states a number within a few words of "
         "what is counted or measured. Fitted on dev.",
     )
 
     w_slot_missing: float = Field(
-        default=2.09,
+        default=2.11,
         description="Log-odds added, for a question asking for a value or for names (not a list or comparison), "
         "times 1 - the idf-weighted share of its detail words held by the answering abstract's best sentence that "
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
@@ -608,52 +608,54 @@ class AnswerPolicy(BaseModel):
         "a value (rag.question.answer_type) and no sentence of the answering abstract states one. Fitted on dev.",
     )
     w_topic_rare_missing_list: float = Field(
-        default=2.36,
+        default=2.38,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words the best paper lacks, each weighted by its idf (a word no abstract uses: the largest idf times "
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
     )
     w_topic_rare_missing_terse: float = Field(
-        default=7.12,
+        default=7.13,
         description="Log-odds added, for a terse keyword query (not a list, summary, yes/no or compare), times the "
         "same idf- and rarity-weighted share of its topic words that its best paper lacks. Fitted on dev.",
     )
     w_topic_matched: float = Field(
-        default=-1.80,
+        default=-1.46,
         description="Log-odds added, for list, summary and yes/no questions, times the idf mass of the question's "
         "topic words that the best paper holds (in units of the largest idf; rag.abstain.matched_mass). Fitted on "
         "dev; negative: the rare words a plain-language description shares with one paper are evidence that the "
         "paper is on its topic.",
     )
     w_unknown_name_list: float = Field(
-        default=1.91,
+        default=2.04,
         description="As w_unknown_name, for list, summary and yes/no questions (w_unknown_name is then not used): a "
         "name close to no corpus name is there often the topic asked about, weighed against the list's other "
         "evidence. Fitted on dev.",
     )
     w_linked_list: float = Field(
-        default=-1.52,
+        default=-1.64,
         description="As w_linked, for list, summary and yes/no questions (w_linked is then not used): a name of the "
         "corpus spelt exactly, whose papers are the list. Fitted on dev.",
     )
     w_focus_missing_list: float = Field(
-        default=0.77,
+        default=1.44,
         description="As w_focus_missing, for list, summary and yes/no questions (w_focus_missing is then not used): the "
         "share of the question's topic words the best paper (the cited papers of a summary) lacks. Fitted on dev.",
     )
     w_phrase_missing_list: float = Field(
-        default=3.35,
+        default=5.73,
         description="As w_phrase_missing, for list, summary and yes/no questions (w_phrase_missing is then not used): "
-        "the share of adjacent detail-word pairs no sentence of the cited papers holds near each other. Fitted on dev.",
+        "the share of adjacent detail-word pairs no sentence of the cited papers holds near each other, read per "
+        "coordinated part of the topic ('X or Y': its best part) with each unseen pair weighed by the English rarity "
+        "of its commoner word (rag.answering.parts_unseen). Fitted on dev.",
     )
     w_topic_matched_any: float = Field(
-        default=-1.06,
+        default=-1.01,
         description="Log-odds added, for list, summary and yes/no questions, times the idf mass of the question's "
         "topic words held by the cited paper holding the most (as w_topic_matched, which reads the first cited "
         "paper): the paper on the topic is not always the one whose line comes first. Fitted on dev (negative).",
     )
     w_topic_peak: float = Field(
-        default=-2.72,
+        default=-2.28,
         description="Log-odds added, for list, summary and yes/no questions, times how far the shortlisted paper most "
         "similar to the question as a whole abstract (the mean MiniLM similarity of its sentences) stands above the "
         "median of the shortlisted papers (see list_shortlist). A topic some paper treats lifts that paper out of "
@@ -663,7 +665,8 @@ class AnswerPolicy(BaseModel):
     rarity_zipf_scale: float = Field(
         default=7.0,
         gt=0.0,
-        description="English rarity of a word no abstract uses, for w_topic_rare_missing_list: 1 - its wordfreq "
+        description="English rarity of a word no abstract uses, for w_topic_rare_missing_list, and of the words of a "
+        "list's unseen word pairs, for w_phrase_missing_list (a pair counts by its commoner word): 1 - its wordfreq "
         "Zipf frequency / this, clipped to 0..1 (\"anyone\" ~0.1, \"federated\" ~0.6, an invented word 1).",
     )
 

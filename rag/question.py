@@ -1134,6 +1134,24 @@ def clauses(question: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+# Where a topic asked as alternatives or as a list of parts breaks ("X or Y", "X, Y and Z", "X/Y", "X (e.g. Y)"):
+# the words on either side of such a break are two topics, not one phrase.
+_COORDINATION = re.compile(
+    r"\s*(?:[,;:/()\[\]]|\b(?:or|and|nor|versus|vs)\b|\be\.\s?g\.|\bi\.\s?e\.|\betc\b\.?|"
+    r"\b(?:such\s+as|including|for\s+example|for\s+instance)\b)\s*",
+    re.I,
+)
+
+
+def coordinated_parts(question: str, words: Sequence[str]) -> list[list[str]]:
+    """The question's ``words`` (content-word stems), grouped by the coordinated parts of the question that hold
+    them, in question order: "zed or quux for blip data" -> [[zed], [quux, blip, data]]. A word the parts repeat
+    counts in each; parts holding none of ``words`` are left out."""
+    wanted = set(words)
+    parts = [[w for w in dict.fromkeys(content_words(part)) if w in wanted] for part in _COORDINATION.split(question)]
+    return [part for part in parts if part]
+
+
 _EXAMPLE_CUE = re.compile(r"\b(?:such\s+as|for\s+example|for\s+instance|including)\b|\be\.\s?g\.", re.I)
 _EXAMPLE_END = re.compile(r"[)?;:]|\.(?:\s|$)")
 

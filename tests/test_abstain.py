@@ -66,7 +66,7 @@ def test_no_single_weak_signal_vetoes_a_well_supported_answer():
 
 def test_unknown_name_with_weak_evidence_abstains_and_names_it():
     weak = POLICY.similarity_floor - 0.3  # evidence well below the neutral similarity (the floor is fitted)
-    signals = AbstentionSignals(shape="fact", unknown_names=("Zorblax-9",), best_dense=weak, topic_unknown=0.5)
+    signals = AbstentionSignals(shape="fact", unknown_names=("Zorblax-9",), best_dense=weak, topic_unknown=1.0)
     # every signal weighing (a refit may find little use for weak evidence on its own)
     decision = decide(signals, _all_weighted(POLICY))
     assert decision.abstain
@@ -101,6 +101,45 @@ def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
     assert pairs_unseen(content_words("spiking phones"), sentences) == 1.0
     assert pairs_unseen(content_words("federated learning"), sentences) == 0.0
     assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
+
+
+def test_parts_unseen_reads_a_topic_of_alternatives_by_its_best_part():
+    from rag.answering import parts_unseen
+    from rag.question import coordinated_parts
+    from rag.text import content_words
+
+    sentences = ["We image zebra cells under a microscope.", "Quux gardens grow in spring."]
+    question = "Which papers cover quux farming or zebra cells?"
+    words = [w for w in content_words(question) if w not in content_words("which papers cover")]
+    parts = coordinated_parts(question, words)
+    assert parts == [content_words("quux farming"), content_words("zebra cells")]
+    # "farming quux" is no phrase of the sentences, "zebra cells" is: one alternative treated there is enough
+    assert parts_unseen(parts, sentences) == 0.0
+    assert parts_unseen(coordinated_parts("quux farming or zebra gardens", content_words("quux farming zebra gardens")), sentences) == 1.0
+    assert parts_unseen([content_words("quux"), content_words("zebra")], sentences) == 0.0  # no part has a pair
+
+
+def test_parts_unseen_weighs_an_unseen_pair_by_its_commoner_word():
+    from rag.answering import parts_unseen
+
+    sentences = ["We image zebra cells under a microscope."]
+    rarity = {"quux": 0.9, "blip": 0.8, "keep": 0.2}.get
+    # a field's term missing weighs more than a phrase of everyday words, which abstracts say in their own terms
+    technical = parts_unseen([["quux", "blip"]], sentences, rarity=lambda w: rarity(w, 0.5))
+    everyday = parts_unseen([["keep", "blip"]], sentences, rarity=lambda w: rarity(w, 0.5))
+    assert technical == 0.8 and everyday == 0.2
+    assert parts_unseen([["zebra", "cell"]], sentences, rarity=lambda w: 1.0) == 0.0  # a seen pair weighs nothing
+
+
+def test_coordinated_parts_break_at_commas_conjunctions_and_examples():
+    from rag.question import coordinated_parts
+    from rag.text import content_words
+
+    words = content_words("zebra cells quux data weights")
+    assert coordinated_parts("zebra cells, quux data and weights", words) == [
+        content_words("zebra cells"), content_words("quux data"), content_words("weights")
+    ]
+    assert coordinated_parts("zebra cells (e.g. quux data)", words) == [content_words("zebra cells"), content_words("quux data")]
 
 
 def test_a_list_question_on_a_topic_no_abstract_uses_leans_to_no():
