@@ -51,6 +51,7 @@ from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import (
+    FOLLOW_UP_TO,
     asks_similar,
     condense_heuristic,
     is_opening_words,
@@ -416,6 +417,10 @@ def select_evidence(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
+        if prof is not ranking.profile and FOLLOW_UP_TO in ranking.profile.text:
+            # a follow-up carrying the earlier question along only to find the paper ("and the baselines?"): what it
+            # asks of that paper is its own ask, which chose the sentences and which abstention reads
+            plan = replace(plan, asked=prof)
     if screen is not None:
         plan = replace(plan, screen=screen)
     return plan
@@ -459,7 +464,8 @@ def decide_abstention(
                            typed=question)  # fmt: skip
     else:
         signals = _signals(
-            prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question
+            plan.asked or prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy,
+            typed=question,
         )
     if glossed:
         signals = replace(

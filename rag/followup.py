@@ -50,6 +50,9 @@ _PRONOUN_COMPARED = re.compile(
 )
 
 
+FOLLOW_UP_TO = "follow-up to:"  # how a rewritten follow-up carries the earlier question along
+
+
 def is_opening_words(label: str) -> bool:
     """A source label made of its abstract's opening words ("Films introduce characters as…"), not a name."""
     return label.rstrip().endswith(("…", "..."))
@@ -126,7 +129,7 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
     if previous and len(question.split()) <= 6 and not specific_terms(question):
         # "and the dataset?" -> carry the previous answer's paper and question along
         subject = f"{first}; " if first else ""
-        return f"{question} ({subject}follow-up to: {previous})"
+        return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"
     return question
 
 

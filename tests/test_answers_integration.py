@@ -452,3 +452,13 @@ def test_every_answer_has_an_abstention_score(pipeline):
     refused = pipeline.ask("What does the QwertyNet-9 benchmark measure?", backend="extractive")
     assert 0.0 <= answered.abstention_score < refused.abstention_score <= 1.0
     assert refused.abstained and "QwertyNet-9" in refused.reason
+
+
+def test_a_short_follow_up_is_refused_or_answered_for_what_it_asks_not_for_the_question_it_carries(pipeline):
+    # "what are the baselines?" names no paper: the rewrite carries the earlier question along to find it, but what
+    # the paper must state is what the follow-up asks (its own words), not the earlier question's words with it
+    history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
+    follow = pipeline.ask("what are the baselines?", history, backend="extractive")
+    assert "follow-up to:" in (follow.standalone_question or "")
+    assert not follow.abstained and [s.abstract.label for s in follow.sources] == ["AssayBench"]
+    assert "baselines" in follow.text
