@@ -1171,6 +1171,19 @@ def _referenced_sources(question: str, standalone: str, history: Sequence[dict])
     ]
 
 
+def _as_read(history: Sequence[dict]) -> str:
+    """The last question of ``history`` as it was read against the turns before it ("the second one" -> the second
+    paper's name), so that "tell me more" after it is about that paper; a "tell me more" reads as the question it
+    asked more of."""
+    last = max((i for i, e in enumerate(history) if e.get("role") == "user"), default=None)
+    if last is None:
+        return ""
+    previous, earlier = str(history[last].get("content", "")), history[:last]
+    if earlier and is_more_request(previous):  # "tell me more" again: the question the first one was more of
+        return _as_read(earlier) or previous
+    return condense_heuristic(previous, earlier) if earlier else previous
+
+
 @dataclass(slots=True)
 class QuestionState:
     """One question on its way through the answer flow: what was asked, the standalone question retrieval reads
@@ -1255,7 +1268,8 @@ def prepare_question(
         if previous and ids:
             more = (ids, said)
             resolved = condense_heuristic(described, history, subject)
-            standalone = previous if resolved == question or "follow-up to:" in resolved else resolved
+            # more of the previous answer: its question, as it was read
+            standalone = _as_read(history) if resolved == question or FOLLOW_UP_TO in resolved else resolved
         else:
             standalone = condense_heuristic(described, history, subject)
     else:
@@ -1281,6 +1295,8 @@ def prepare_question(
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
+    elif more is not None:  # "tell me more" is about the papers just shown, however the earlier question read
+        pinned = [aid for aid in more[0] if aid in snapshot.abstracts]
     ask = own_ask(question, history) if more is None and pinned and standalone != question else None
     ask = question if more is not None else ask  # "tell me more about the results": it picks the next sentences
     return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask)

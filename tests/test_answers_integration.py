@@ -354,6 +354,20 @@ def test_tell_me_more_gives_new_sentences_of_the_same_paper(pipeline):
     assert not {s.text for s in more.sentences} & {s.text for s in first.sentences}
 
 
+def test_tell_me_more_after_an_ordinal_follow_up_is_about_the_paper_it_picked(pipeline):
+    # the previous question, "the second one", says nothing by itself: it is read as it was answered
+    turns = ["Which papers use flow matching?", "the second one"]
+    history: list[dict] = []
+    for question in turns:
+        history += turn(question, pipeline.ask(question, history, backend="extractive"))
+    picked = history[-1]["sources"][0]["id"]
+    more = pipeline.ask("tell me more", history, backend="extractive")
+    again = pipeline.ask("tell me more", [*history, *turn("tell me more", more)], backend="extractive")
+    assert not more.abstained and [s.abstract.id for s in more.sources] == [picked]
+    assert not again.abstained and [s.abstract.id for s in again.sources] == [picked]
+    assert not {s.text for s in again.sentences} & {s.text for s in more.sentences}
+
+
 def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pipeline):
     first = pipeline.ask("What does CoCHI propose?", backend="extractive")
     history = turn("What does CoCHI propose?", first)
