@@ -126,11 +126,18 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
-    if previous and len(question.split()) <= 6 and not specific_terms(question):
+    if previous and len(question.split()) <= 6 and not specific_terms(question) and not asks_for_papers(question):
         # "and the dataset?" -> carry the previous answer's paper and question along
         subject = f"{first}; " if first else ""
         return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"
     return question
+
+
+def asks_for_papers(question: str) -> bool:
+    """Whether a question asks the collection for papers ("Which papers study X?", "is there work on X?", "Which
+    paper proposes X?"): a new search that stands alone, not a question about the papers just discussed."""
+    asked = profile(question)
+    return asked.kind == "list" or asked.asks_paper
 
 
 # How a follow-up opens when it only points at something ("what about the second one?", "and the third?").

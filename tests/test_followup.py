@@ -348,3 +348,12 @@ def test_a_request_for_papers_like_a_named_work_gives_the_words_naming_it(questi
 @pytest.mark.parametrize("question", ["What does FooNet do?", "Papers like this one", "Which papers study FooNet?"])
 def test_no_request_for_papers_like_a_named_work(question):
     assert similar_to_tail(question) is None
+
+
+@pytest.mark.parametrize(
+    "question", ["Which papers study graph pruning?", "Is there a paper on aptamers?", "any work on FooNets?"]
+)
+def test_a_short_request_for_papers_is_a_new_search_not_a_follow_up(question):
+    history = [{"role": "user", "content": "What is ZedNet?"}, {"role": "assistant", "content": "x", "sources": SOURCES}]
+    assert condense_heuristic(question, history) == question
+    assert condense_heuristic("and the baselines?", history).endswith("follow-up to: What is ZedNet?)")
