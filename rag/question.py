@@ -1073,7 +1073,7 @@ def _occurs_as_word(word: str, text: str) -> bool:
 # ---- The expected answer type of a detail question (from its wh-phrase and head noun) and whether a sentence holds
 # a candidate of that type. General English and the general vocabulary of what scientific abstracts report: a value
 # (a count, a measured score, a setting such as a learning rate), a duration, a licence, a piece of hardware, or names.
-AnswerType = Literal["value", "time", "license", "hardware", "name"]
+AnswerType = Literal["value", "time", "license", "hardware", "name", "author"]
 
 # Words that name the CATEGORY of the answer ("which base model", "what multi-hop QA datasets", "on what benchmark
 # suite"): an abstract answers them with instances ("Qwen2.5-7B", "HotpotQA"), not by repeating the word; and the
@@ -1109,6 +1109,15 @@ _TIME_TYPE = re.compile(
     re.I,
 )
 _LICENSE_TYPE = re.compile(r"\blicen[cs]e[sd]?\b|\blicensing\b", re.I)
+# Who wrote a work: an abstract never lists its authors or their affiliations, so only a sentence saying so answers
+_AUTHOR_TYPE = re.compile(
+    r"^\W*(?:and\s+|so\s+)?(?:who|whose)\b(?:\s+[\w-]+){0,2}?\s+(?:wrote|written|authored|authors?|published|"
+    r"(?:is|are|was|were)\s+behind)\b"
+    r"|^\W*(?:and\s+|so\s+)?(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+)?"
+    r"(?:names?\s+of\s+the\s+)?(?:authors?|affiliations?|labs?|universit(?:y|ies)|institutions?|research\s+groups?)\b",
+    re.I,
+)
+_AUTHOR_STATED = re.compile(r"\b(?:authors?|authored|affiliat\w+)\b", re.I)
 _HARDWARE_TYPE = re.compile(_WH_OPEN + r"(?:[\w-]+\s+){0,2}?(?:gpus?|tpus?|hardware|accelerators?)\b", re.I)
 # What a measured or set value is called: results (accuracy, F1, FID, nDCG …), settings (learning rate, batch size,
 # epsilon …) and sizes (parameter count, runtime, cost)
@@ -1156,8 +1165,9 @@ def asks_kind_of(question: str) -> bool:
 
 def answer_type(question: str, kind: Kind) -> AnswerType | None:
     """What kind of thing answers a detail question: a duration ("how long does X take", "what is the runtime"), a
-    licence ("under which licence"), hardware ("which GPU"), a value ("how many", "what accuracy", "what is the
-    learning rate", "the exact score", a noun-phrase query opening with a measure: "batch size used for X"), names
+    licence ("under which licence"), hardware ("which GPU"), the authors ("who wrote it", "which lab": an abstract
+    never states them), a value ("how many", "what accuracy", "what is the learning rate", "the exact score", a
+    noun-phrase query opening with a measure: "batch size used for X"), names
     ("which base model", "what datasets", "names of", "which of the N …"); None for anything else (a description:
     "what kind of model …", "how does X work"). When a value and names are both asked, the head noun met first
     decides ("which benchmarks improved, and by how many points": names). A polar question ("does X use Y?") names
@@ -1168,6 +1178,8 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "time"
     if _LICENSE_TYPE.search(question):
         return "license"
+    if _AUTHOR_TYPE.search(question):
+        return "author"
     if _HARDWARE_TYPE.search(question):
         return "hardware"
     heads: list[tuple[int, AnswerType]] = []
@@ -1209,6 +1221,8 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
         return bool(_LICENSE_STATED.search(sentence))
     if kind == "hardware":
         return bool(_HARDWARE_STATED.search(sentence))
+    if kind == "author":
+        return bool(_AUTHOR_STATED.search(sentence))
     return None
 
 

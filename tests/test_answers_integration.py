@@ -476,3 +476,9 @@ def test_a_short_follow_up_is_refused_or_answered_for_what_it_asks_not_for_the_q
     assert "follow-up to:" in (follow.standalone_question or "")
     assert not follow.abstained and [s.abstract.label for s in follow.sources] == ["AssayBench"]
     assert "baselines" in follow.text
+
+
+def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(pipeline):
+    history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
+    follow = pipeline.ask("who wrote it?", history, backend="extractive")
+    assert follow.abstained and "does not state" in follow.text
