@@ -243,6 +243,9 @@ def rank(
             nearest = nearest_others(retriever, vector, similar, policy.similar_papers)
             prof = profile(question)
             return Ranking(question, prof, vector, nearest, Linking(), True, {}, False, [], started)
+        if NO_EARLIER_PAPERS in similar:  # "anything similar?" opening a conversation: like nothing yet
+            vector = retriever.embedder.encode([question])[0]
+            return Ranking(question, profile(question), vector, [], Linking(), True, {}, False, [], started)
     # "paers on …", "is tehre a paper": the words of the question's shape first, then names and words
     corrected, fixes = correct_question(snapshot, question, policy)
     prof = profile(corrected)
@@ -456,6 +459,8 @@ def decide_abstention(
     if similar:
         found = bool(plan.abstract_ids)
         reason = "" if found else "No other abstract in the index is close to the papers asked about."
+        if NO_EARLIER_PAPERS in similar:
+            reason = "There is no earlier answer to find similar papers to: name a paper or a topic."
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
     if plan.screen is not None:  # "Which paper proposes X?": whether any paper does, read as a request for papers
@@ -1127,7 +1132,7 @@ def abstention(
     if shape in ("yes_no", "list", "summary"):
         text = f"No — none of the abstracts addresses this. {reason} The nearest are {names}."
     else:
-        text = f"{ABSTAIN_TEXT} {reason} The nearest abstracts are {names}."
+        text = f"{ABSTAIN_TEXT} {reason} The nearest abstracts are {names}." if names else f"{ABSTAIN_TEXT} {reason}"
     suggestions = _did_you_mean(retrieved)
     if suggestions:
         text += " Did you mean " + " or ".join(f"“{s}”" for s in suggestions) + "?"
@@ -1171,6 +1176,10 @@ def _referenced_sources(question: str, standalone: str, history: Sequence[dict])
         for s in last_sources(history, question)
         if s.get("id") and s.get("label") and s["label"] in standalone and s["label"] not in question
     ]
+
+
+# what a "similar" follow-up is like when no earlier answer cited a paper (an id no abstract has)
+NO_EARLIER_PAPERS = ""
 
 
 def _as_read(history: Sequence[dict]) -> str:
@@ -1251,8 +1260,9 @@ def prepare_question(
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
     subject = pronoun_source(question, history, found) if history and described == question else None
     similar: list[str] = []
-    if history and asks_similar(question):  # "anything similar?": more like the papers just discussed
+    if asks_similar(question):  # "anything similar?": more like the papers just discussed
         similar = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
+        similar = similar or [NO_EARLIER_PAPERS]  # none yet: it asks for nothing the collection can be searched for
     elif (tail := similar_to_tail(question)) is not None:  # "papers similar to FooNet": like the work it names
         corrected, _ = correct_question(snapshot, tail, policy)
         named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)

@@ -387,6 +387,12 @@ def test_which_paper_is_answered_from_one_paper_and_refused_when_no_paper_does_i
     assert none.abstained
 
 
+def test_anything_similar_with_no_earlier_answer_asks_what_it_should_be_like(pipeline):
+    alone = pipeline.ask("Anything similar?", backend="extractive")
+    assert alone.abstained and not alone.sources and "no earlier answer" in alone.text
+    assert "nearest abstracts are" not in alone.text  # no empty list of nearest papers
+
+
 def test_papers_similar_to_a_named_work_are_the_others_closest_to_it(pipeline):
     similar = pipeline.ask("Which papers are similar to CoCHI?", backend="extractive")
     labels = [s.abstract.label for s in similar.sources]
