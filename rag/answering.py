@@ -321,7 +321,9 @@ def select_evidence(
 
     shape = prof.shape
     evidence: list[EvidenceSentence]
-    if similar and ranking.ranked:  # "anything similar?": a line per other paper closest to the earlier ones
+    if NO_EARLIER_PAPERS in similar:  # "anything similar?" opening a conversation: nothing to be like
+        plan = extractive.ExtractivePlan([], [])
+    elif similar and ranking.ranked:  # "anything similar?": a line per other paper closest to the earlier ones
         per_paper = [(r.abstract.id, scored(prof, rows_of(snapshot, [r.abstract.id]))) for r in ranked]
         names = [snapshot.own_name(aid) or snapshot.abstracts[aid].label for aid in similar if aid in snapshot.abstracts]
         plan = plan_similar(per_paper, names)

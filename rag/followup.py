@@ -242,7 +242,8 @@ _GENERIC_ASK = frozenset(content_words("work works use used uses propose propose
 _THESE = r"(?:this|that|it|these|those|them)"
 _LIKE_THIS = rf"(?:like|similar\s+to|related\s+to|close\s+to)\s+{_THESE}(?:\s+(?:one|ones|paper|papers|work))?"
 _SIMILAR = re.compile(
-    r"\b(?:similar|related|comparable)\s+(?:papers?|works?|abstracts?|studies|ones|methods|approaches|research)\b"
+    # not a compound naming a topic ("privacy-related papers")
+    r"(?<!-)\b(?:similar|related|comparable)\s+(?:papers?|works?|abstracts?|studies|ones|methods|approaches|research)\b"
     r"(?!\s+section)"
     r"|\b(?:anything|something|others?|any(?:\s+other)?(?:\s+(?:papers?|works?|studies|abstracts?))?|"
     r"other\s+(?:papers?|works?|studies|abstracts?|ones))\s+(?:similar|related|along\s+(?:these|the\s+same)\s+lines|"
