@@ -254,10 +254,22 @@ _SIMILAR = re.compile(
 )
 
 
+# words a bare request for similar papers may hold besides the request ("Thanks! Could you show me any other papers
+# like this?"); anything else is a topic of its own ("related studies on protein design" asks for that topic)
+_BARE_REQUEST_WORDS = frozenset(
+    content_words(
+        "thanks thank please great ok okay cool nice any there other others more paper papers work works study studies "
+        "research find show list give also can could would tell know"
+    )
+)
+
+
 def asks_similar(question: str) -> bool:
     """Whether a follow-up asks for other papers like the ones just discussed ("anything similar?", "any other work
-    like this?", "related papers?"), naming no work of its own."""
-    return bool(_SIMILAR.search(question)) and not specific_terms(question) and len(question.split()) <= 12
+    like this?", "related papers?"), naming no work or topic of its own."""
+    if not _SIMILAR.search(question) or specific_terms(question) or len(question.split()) > 12:
+        return False
+    return not [w for w in content_words(_SIMILAR.sub(" ", question)) if w not in _BARE_REQUEST_WORDS]
 
 
 # "papers similar to FooNet", "anything related to FooNet?", "what other work is like FooNet?"

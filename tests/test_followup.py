@@ -326,7 +326,8 @@ def test_asking_for_more_like_the_papers_discussed(question):
 @pytest.mark.parametrize(
     "question",
     ["Which papers are similar to FooNet?", "Is it similar to the baseline?", "How similar are the two estimators?",
-     "What does the related work section say?", "Tell me more", "Summarise the privacy-related papers"],
+     "What does the related work section say?", "Tell me more", "Summarise the privacy-related papers",
+     "Any related studies on protein design?"],
 )
 def test_not_a_request_for_similar_papers(question):
     assert not asks_similar(question)
