@@ -59,6 +59,7 @@ from rag.followup import (
     last_user_question,
     more_role,
     own_ask,
+    points_by_position,
     pronoun_source,
     resolve_described,
     similar_to_tail,
@@ -1180,6 +1181,33 @@ def _referenced_sources(question: str, standalone: str, history: Sequence[dict])
     ]
 
 
+def _refused_work(
+    question: str, history: Sequence[dict], snapshot: IndexSnapshot, policy: AnswerPolicy
+) -> list[dict]:
+    """``history`` as a follow-up ``question`` refers into it when the last answer was refused (no sources): that
+    answer's source is the one work of the corpus its question named ("What is FooNet's learning rate?" refused;
+    "what about its results?" asks about FooNet); when it named none, "it" is what the refused question asked
+    about, not a paper of an older answer, whose sources are left out (unless the follow-up picks one by its place:
+    "the second one"). Unchanged when the last answer cited papers."""
+    history = list(history)
+    last = max((i for i, e in enumerate(history) if e.get("role") == "user"), default=None)
+    if last is None or any(e.get("sources") for e in history[last + 1 :] if e.get("role") == "assistant"):
+        return history
+    corrected, _ = correct_question(snapshot, str(history[last].get("content", "")), policy)
+    named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
+    if not named and not points_by_position(question):
+        return [{k: v for k, v in e.items() if k != "sources"} for e in history]
+    if len(named) != 1:
+        return history
+    source = {"number": 1, "id": named[0], "label": snapshot.abstracts[named[0]].label}
+    replies = [i for i in range(last + 1, len(history)) if history[i].get("role") == "assistant"]
+    if replies:
+        history[replies[-1]] = {**history[replies[-1]], "sources": [source]}
+    else:
+        history.append({"role": "assistant", "content": "", "sources": [source]})
+    return history
+
+
 # what a "similar" follow-up is like when no earlier answer cited a paper (an id no abstract has)
 NO_EARLIER_PAPERS = ""
 
@@ -1251,6 +1279,8 @@ def prepare_question(
             return final if isinstance(final, Answer) and not final.abstained else None
 
         history = _with_previous_answers(history, answer_turn)
+    if history:  # a refused question naming one work: "what about its results?" asks about that work
+        history = _refused_work(question, history, snapshot, policy)
     if history:  # "it" reads as the work's name, not as its abstract's opening words
         ids = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
         history = with_names(history, unlabelled_names(snapshot, ids))

@@ -83,6 +83,11 @@ def last_sources(history: Sequence[dict], question: str = "") -> list[dict]:
     return next((sources for sources in answers if len(sources) >= wanted), answers[0] if answers else [])
 
 
+def points_by_position(question: str) -> bool:
+    """Whether the question picks a source by its place in an answer ("the second one", "paper [2]")."""
+    return bool(_ORDINAL_REF.search(question) or _NUMBER_REF.search(question))
+
+
 def last_user_question(history: Sequence[dict]) -> str | None:
     for entry in reversed(history):
         if entry.get("role") == "user" and str(entry.get("content", "")).strip():

@@ -488,3 +488,19 @@ def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(
     history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
     follow = pipeline.ask("who wrote it?", history, backend="extractive")
     assert follow.abstained and "does not state" in follow.text
+
+
+def test_a_follow_up_after_a_refusal_refers_to_what_the_refused_question_asked_about(pipeline):
+    # the refused question named one work: "its" is that work
+    refused = pipeline.ask("What is the learning rate of AssayBench?", backend="extractive")
+    assert refused.abstained
+    history = turn("What is the learning rate of AssayBench?", refused)
+    follow = pipeline.ask("what about its results?", history, backend="extractive")
+    assert not follow.abstained and [s.abstract.label for s in follow.sources] == ["AssayBench"]
+    # it named none: "it" is what it asked about, not the paper of an older answer
+    history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
+    question = "Which papers study federated learning across hospitals?"
+    history += turn(question, pipeline.ask(question, history, backend="extractive"))
+    follow = pipeline.ask("how does it work?", history, backend="extractive")
+    assert "AssayBench" not in (follow.standalone_question or "")
+    assert "AssayBench" not in [s.abstract.label for s in follow.sources]

@@ -10,6 +10,7 @@ from rag.followup import (
     last_sources,
     last_user_question,
     more_role,
+    points_by_position,
     pronoun_source,
     resolve_described,
     similar_to_tail,
@@ -358,3 +359,8 @@ def test_a_short_request_for_papers_is_a_new_search_not_a_follow_up(question):
     history = [{"role": "user", "content": "What is ZedNet?"}, {"role": "assistant", "content": "x", "sources": SOURCES}]
     assert condense_heuristic(question, history) == question
     assert condense_heuristic("and the baselines?", history).endswith("follow-up to: What is ZedNet?)")
+
+
+def test_points_by_position_tells_an_ordinal_or_number_from_a_pronoun():
+    assert points_by_position("what about the second one?") and points_by_position("and paper [2]?")
+    assert not points_by_position("how does it work?")
