@@ -349,7 +349,9 @@ _POLAR = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|ha
 # each …", "how does X differ from Y"), rather than asking whether one relates to the other ("Does X use Y?")
 _SIDE_BY_SIDE = re.compile(
     r"\b(?:which|what)\s+(?:one|of)\b|\bbetween\b|\beach\b|\bboth\b|\bsimilar\w*|\bdiffer\w*|\bdistinct\w*|"
-    r"\brelat(?:e|es|ed|ion|ionship)\b|\bin\s+common\b|\bcontrast\w*|\bcompar\w*|\bversus\b|\bvs\b",
+    r"\brelat(?:e|es|ed|ion|ionship)\b|\bin\s+common\b|\bcontrast\w*|\bcompar\w*|\bversus\b|\bvs\b|"
+    # "who did better, X or Y?": the works named are the ones set against each other
+    r"\bwho\s+(?:[\w-]+\s+){0,2}?(?:better|worse|best|worst|faster|slower|stronger|weaker)\b",
     re.I,
 )
 
