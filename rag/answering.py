@@ -894,6 +894,9 @@ def _typed_slot(
     states, "which system reaches 0.855"), and whether the abstract holds a candidate of that type at all."""
     abstract = snapshot.abstracts[answer_id]
     sentences = abstract.sentence_texts()
+    if expected == "limitation":  # the work's own: not a background or gap sentence (those are other work's)
+        roles = [snapshot.sentence_roles[row] for row in snapshot.sentence_rows[answer_id]]
+        sentences = [t for t, role in zip(sentences, roles, strict=False) if role not in ("background", "gap")]
     stated = numbers_in(prof.text)
     asked = {t.lower() for t in prof.specific_terms}
 
@@ -905,7 +908,7 @@ def _typed_slot(
         return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]
 
     type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)
-    if expected == "author" and type_missing:  # "who wrote it": no detail words to look for, and no sentence says
+    if expected in ("author", "limitation") and type_missing:  # "who wrote it": nothing to look for; no sentence says
         return 1.0, True
     # a number the question states points at its sentence ("which system reaches 0.855"): the answer is said there
     pointing = stated_values(prof.text)

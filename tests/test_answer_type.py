@@ -190,3 +190,15 @@ def test_the_authors_as_the_subject_of_a_question_are_not_what_it_asks(question)
 def test_an_abstract_states_its_authors_only_when_a_sentence_speaks_of_them():
     assert not states_answer_type("We propose FooNet, a fast graph encoder.", "author")
     assert states_answer_type("The authors are affiliated with a robotics lab.", "author")
+
+
+@pytest.mark.parametrize("question", ["what are its limitations?", "Does FooNet have any drawbacks?",
+                                      "What are the weaknesses of this study?"])  # fmt: skip
+def test_asking_for_a_works_own_limitations_expects_one(question):
+    assert _type(question) == "limitation"
+
+
+def test_a_limitation_the_work_addresses_is_not_its_own():
+    assert _type("What limitation of existing parsers does FooNet address?") != "limitation"
+    assert not states_answer_type("To address these limitations, we introduce FooNet.", "limitation")
+    assert states_answer_type("A limitation of FooNet is its quadratic memory.", "limitation")

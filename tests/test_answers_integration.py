@@ -488,6 +488,9 @@ def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(
     history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
     follow = pipeline.ask("who wrote it?", history, backend="extractive")
     assert follow.abstained and "does not state" in follow.text
+    # nor, here, a limitation of its own (its gap sentences are other work's limitations)
+    limits = pipeline.ask("what are its limitations?", history, backend="extractive")
+    assert limits.abstained and "does not state" in limits.text
 
 
 def test_a_follow_up_after_a_refusal_refers_to_what_the_refused_question_asked_about(pipeline):
