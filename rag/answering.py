@@ -51,6 +51,7 @@ from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
 from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
 from rag.followup import (
+    FOLLOW_UP_TO,
     asks_similar,
     condense_heuristic,
     is_opening_words,
@@ -58,6 +59,7 @@ from rag.followup import (
     last_user_question,
     more_role,
     own_ask,
+    points_by_position,
     pronoun_source,
     resolve_described,
     similar_to_tail,
@@ -262,6 +264,9 @@ def rank(
             nearest = nearest_others(retriever, vector, similar, policy.similar_papers)
             prof = profile(question)
             return Ranking(question, prof, vector, nearest, Linking(), True, {}, False, [], started)
+        if NO_EARLIER_PAPERS in similar:  # "anything similar?" opening a conversation: like nothing yet
+            vector = retriever.embedder.encode([question])[0]
+            return Ranking(question, profile(question), vector, [], Linking(), True, {}, False, [], started)
     # "paers on …", "is tehre a paper": the words of the question's shape first, then names and words
     corrected, fixes = correct_question(snapshot, question, policy)
     prof = profile(corrected)
@@ -346,7 +351,9 @@ def select_evidence(
 
     shape = prof.shape
     evidence: list[EvidenceSentence]
-    if similar and ranking.ranked:  # "anything similar?": a line per other paper closest to the earlier ones
+    if NO_EARLIER_PAPERS in similar:  # "anything similar?" opening a conversation: nothing to be like
+        plan = extractive.ExtractivePlan([], [])
+    elif similar and ranking.ranked:  # "anything similar?": a line per other paper closest to the earlier ones
         per_paper = [(r.abstract.id, scored(prof, rows_of(snapshot, [r.abstract.id]))) for r in ranked]
         names = [snapshot.own_name(aid) or snapshot.abstracts[aid].label for aid in similar if aid in snapshot.abstracts]
         plan = plan_similar(per_paper, names)
@@ -450,6 +457,10 @@ def select_evidence(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
+        if prof is not ranking.profile and FOLLOW_UP_TO in ranking.profile.text:
+            # a follow-up carrying the earlier question along only to find the paper ("and the baselines?"): what it
+            # asks of that paper is its own ask, which chose the sentences and which abstention reads
+            plan = replace(plan, asked=prof)
     if screen is not None:
         plan = replace(plan, screen=screen)
     return plan
@@ -485,6 +496,8 @@ def decide_abstention(
     if similar:
         found = bool(plan.abstract_ids)
         reason = "" if found else "No other abstract in the index is close to the papers asked about."
+        if NO_EARLIER_PAPERS in similar:
+            reason = "There is no earlier answer to find similar papers to: name a paper or a topic."
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
     if plan.screen is not None:  # "Which paper proposes X?": whether any paper does, read as a request for papers
@@ -493,7 +506,8 @@ def decide_abstention(
                            typed=question)  # fmt: skip
     else:
         signals = _signals(
-            prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy, typed=question
+            plan.asked or prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy,
+            typed=question,
         )
     if glossed:
         signals = replace(
@@ -930,6 +944,9 @@ def _typed_slot(
     states, "which system reaches 0.855"), and whether the abstract holds a candidate of that type at all."""
     abstract = snapshot.abstracts[answer_id]
     sentences = abstract.sentence_texts()
+    if expected == "limitation":  # the work's own: not a background or gap sentence (those are other work's)
+        roles = [snapshot.sentence_roles[row] for row in snapshot.sentence_rows[answer_id]]
+        sentences = [t for t, role in zip(sentences, roles, strict=False) if role not in ("background", "gap")]
     stated = numbers_in(prof.text)
     asked = {t.lower() for t in prof.specific_terms}
 
@@ -941,6 +958,8 @@ def _typed_slot(
         return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]
 
     type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)
+    if expected in ("author", "limitation") and type_missing:  # "who wrote it": nothing to look for; no sentence says
+        return 1.0, True
     # a number the question states points at its sentence ("which system reaches 0.855"): the answer is said there
     pointing = stated_values(prof.text)
     pointed = [t for t in sentences if stated_values(t) & pointing]
@@ -1203,7 +1222,7 @@ def abstention(
     if shape in ("yes_no", "list", "summary"):
         text = f"No — none of the abstracts addresses this. {reason} The nearest are {names}."
     else:
-        text = f"{ABSTAIN_TEXT} {reason} The nearest abstracts are {names}."
+        text = f"{ABSTAIN_TEXT} {reason} The nearest abstracts are {names}." if names else f"{ABSTAIN_TEXT} {reason}"
     suggestions = _did_you_mean(retrieved)
     if suggestions:
         text += " Did you mean " + " or ".join(f"“{s}”" for s in suggestions) + "?"
@@ -1247,6 +1266,50 @@ def _referenced_sources(question: str, standalone: str, history: Sequence[dict])
         for s in last_sources(history, question)
         if s.get("id") and s.get("label") and s["label"] in standalone and s["label"] not in question
     ]
+
+
+def _refused_work(
+    question: str, history: Sequence[dict], snapshot: IndexSnapshot, policy: AnswerPolicy
+) -> list[dict]:
+    """``history`` as a follow-up ``question`` refers into it when the last answer was refused (no sources): that
+    answer's source is the one work of the corpus its question named ("What is FooNet's learning rate?" refused;
+    "what about its results?" asks about FooNet); when it named none, "it" is what the refused question asked
+    about, not a paper of an older answer, whose sources are left out (unless the follow-up picks one by its place:
+    "the second one"). Unchanged when the last answer cited papers."""
+    history = list(history)
+    last = max((i for i, e in enumerate(history) if e.get("role") == "user"), default=None)
+    if last is None or any(e.get("sources") for e in history[last + 1 :] if e.get("role") == "assistant"):
+        return history
+    corrected, _ = correct_question(snapshot, str(history[last].get("content", "")), policy)
+    named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
+    if not named and not points_by_position(question):
+        return [{k: v for k, v in e.items() if k != "sources"} for e in history]
+    if len(named) != 1:
+        return history
+    source = {"number": 1, "id": named[0], "label": snapshot.abstracts[named[0]].label}
+    replies = [i for i in range(last + 1, len(history)) if history[i].get("role") == "assistant"]
+    if replies:
+        history[replies[-1]] = {**history[replies[-1]], "sources": [source]}
+    else:
+        history.append({"role": "assistant", "content": "", "sources": [source]})
+    return history
+
+
+# what a "similar" follow-up is like when no earlier answer cited a paper (an id no abstract has)
+NO_EARLIER_PAPERS = ""
+
+
+def _as_read(history: Sequence[dict]) -> str:
+    """The last question of ``history`` as it was read against the turns before it ("the second one" -> the second
+    paper's name), so that "tell me more" after it is about that paper; a "tell me more" reads as the question it
+    asked more of."""
+    last = max((i for i, e in enumerate(history) if e.get("role") == "user"), default=None)
+    if last is None:
+        return ""
+    previous, earlier = str(history[last].get("content", "")), history[:last]
+    if earlier and is_more_request(previous):  # "tell me more" again: the question the first one was more of
+        return _as_read(earlier) or previous
+    return condense_heuristic(previous, earlier) if earlier else previous
 
 
 @dataclass(slots=True)
@@ -1303,6 +1366,8 @@ def prepare_question(
             return final if isinstance(final, Answer) and not final.abstained else None
 
         history = _with_previous_answers(history, answer_turn)
+    if history:  # a refused question naming one work: "what about its results?" asks about that work
+        history = _refused_work(question, history, snapshot, policy)
     if history:  # "it" reads as the work's name, not as its abstract's opening words
         ids = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
         history = with_names(history, unlabelled_names(snapshot, ids))
@@ -1314,8 +1379,9 @@ def prepare_question(
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
     subject = pronoun_source(question, history, found) if history and described == question else None
     similar: list[str] = []
-    if history and asks_similar(question):  # "anything similar?": more like the papers just discussed
+    if asks_similar(question):  # "anything similar?": more like the papers just discussed
         similar = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
+        similar = similar or [NO_EARLIER_PAPERS]  # none yet: it asks for nothing the collection can be searched for
     elif (tail := similar_to_tail(question)) is not None:  # "papers similar to FooNet": like the work it names
         corrected, _ = correct_question(snapshot, tail, policy)
         named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
@@ -1333,7 +1399,8 @@ def prepare_question(
         if previous and ids:
             more = (ids, said)
             resolved = condense_heuristic(described, history, subject)
-            standalone = previous if resolved == question or "follow-up to:" in resolved else resolved
+            # more of the previous answer: its question, as it was read
+            standalone = _as_read(history) if resolved == question or FOLLOW_UP_TO in resolved else resolved
         else:
             standalone = condense_heuristic(described, history, subject)
     else:
@@ -1359,6 +1426,8 @@ def prepare_question(
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])
+    elif more is not None:  # "tell me more" is about the papers just shown, however the earlier question read
+        pinned = [aid for aid in more[0] if aid in snapshot.abstracts]
     ask = own_ask(question, history) if more is None and pinned and standalone != question else None
     ask = question if more is not None else ask  # "tell me more about the results": it picks the next sentences
     return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask)

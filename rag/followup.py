@@ -50,6 +50,9 @@ _PRONOUN_COMPARED = re.compile(
 )
 
 
+FOLLOW_UP_TO = "follow-up to:"  # how a rewritten follow-up carries the earlier question along
+
+
 def is_opening_words(label: str) -> bool:
     """A source label made of its abstract's opening words ("Films introduce characters as…"), not a name."""
     return label.rstrip().endswith(("…", "..."))
@@ -78,6 +81,11 @@ def last_sources(history: Sequence[dict], question: str = "") -> list[dict]:
     wanted = max((_ORDINALS.get(_ordinal_word(m), 1) for m in _ORDINAL_REF.finditer(question)), default=1)
     answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
     return next((sources for sources in answers if len(sources) >= wanted), answers[0] if answers else [])
+
+
+def points_by_position(question: str) -> bool:
+    """Whether the question picks a source by its place in an answer ("the second one", "paper [2]")."""
+    return bool(_ORDINAL_REF.search(question) or _NUMBER_REF.search(question))
 
 
 def last_user_question(history: Sequence[dict]) -> str | None:
@@ -123,11 +131,18 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
-    if previous and len(question.split()) <= 6 and not specific_terms(question):
+    if previous and len(question.split()) <= 6 and not specific_terms(question) and not asks_for_papers(question):
         # "and the dataset?" -> carry the previous answer's paper and question along
         subject = f"{first}; " if first else ""
-        return f"{question} ({subject}follow-up to: {previous})"
+        return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"
     return question
+
+
+def asks_for_papers(question: str) -> bool:
+    """Whether a question asks the collection for papers ("Which papers study X?", "is there work on X?", "Which
+    paper proposes X?"): a new search that stands alone, not a question about the papers just discussed."""
+    asked = profile(question)
+    return asked.kind == "list" or asked.asks_paper
 
 
 # How a follow-up opens when it only points at something ("what about the second one?", "and the third?").
@@ -232,7 +247,8 @@ _GENERIC_ASK = frozenset(content_words("work works use used uses propose propose
 _THESE = r"(?:this|that|it|these|those|them)"
 _LIKE_THIS = rf"(?:like|similar\s+to|related\s+to|close\s+to)\s+{_THESE}(?:\s+(?:one|ones|paper|papers|work))?"
 _SIMILAR = re.compile(
-    r"\b(?:similar|related|comparable)\s+(?:papers?|works?|abstracts?|studies|ones|methods|approaches|research)\b"
+    # not a compound naming a topic ("privacy-related papers")
+    r"(?<!-)\b(?:similar|related|comparable)\s+(?:papers?|works?|abstracts?|studies|ones|methods|approaches|research)\b"
     r"(?!\s+section)"
     r"|\b(?:anything|something|others?|any(?:\s+other)?(?:\s+(?:papers?|works?|studies|abstracts?))?|"
     r"other\s+(?:papers?|works?|studies|abstracts?|ones))\s+(?:similar|related|along\s+(?:these|the\s+same)\s+lines|"
@@ -243,10 +259,22 @@ _SIMILAR = re.compile(
 )
 
 
+# words a bare request for similar papers may hold besides the request ("Thanks! Could you show me any other papers
+# like this?"); anything else is a topic of its own ("related studies on protein design" asks for that topic)
+_BARE_REQUEST_WORDS = frozenset(
+    content_words(
+        "thanks thank please great ok okay cool nice any there other others more paper papers work works study studies "
+        "research find show list give also can could would tell know"
+    )
+)
+
+
 def asks_similar(question: str) -> bool:
     """Whether a follow-up asks for other papers like the ones just discussed ("anything similar?", "any other work
-    like this?", "related papers?"), naming no work of its own."""
-    return bool(_SIMILAR.search(question)) and not specific_terms(question) and len(question.split()) <= 12
+    like this?", "related papers?"), naming no work or topic of its own."""
+    if not _SIMILAR.search(question) or specific_terms(question) or len(question.split()) > 12:
+        return False
+    return not [w for w in content_words(_SIMILAR.sub(" ", question)) if w not in _BARE_REQUEST_WORDS]
 
 
 # "papers similar to FooNet", "anything related to FooNet?", "what other work is like FooNet?"

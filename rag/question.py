@@ -349,7 +349,9 @@ _POLAR = re.compile(r"^\W*(?:and\s+|so\s+)?(?:do|does|did|is|are|was|were|has|ha
 # each …", "how does X differ from Y"), rather than asking whether one relates to the other ("Does X use Y?")
 _SIDE_BY_SIDE = re.compile(
     r"\b(?:which|what)\s+(?:one|of)\b|\bbetween\b|\beach\b|\bboth\b|\bsimilar\w*|\bdiffer\w*|\bdistinct\w*|"
-    r"\brelat(?:e|es|ed|ion|ionship)\b|\bin\s+common\b|\bcontrast\w*|\bcompar\w*|\bversus\b|\bvs\b",
+    r"\brelat(?:e|es|ed|ion|ionship)\b|\bin\s+common\b|\bcontrast\w*|\bcompar\w*|\bversus\b|\bvs\b|"
+    # "who did better, X or Y?": the works named are the ones set against each other
+    r"\bwho\s+(?:[\w-]+\s+){0,2}?(?:better|worse|best|worst|faster|slower|stronger|weaker)\b",
     re.I,
 )
 
@@ -1220,7 +1222,7 @@ def _occurs_as_word(word: str, text: str) -> bool:
 # ---- The expected answer type of a detail question (from its wh-phrase and head noun) and whether a sentence holds
 # a candidate of that type. General English and the general vocabulary of what scientific abstracts report: a value
 # (a count, a measured score, a setting such as a learning rate), a duration, a licence, a piece of hardware, or names.
-AnswerType = Literal["value", "time", "license", "hardware", "name"]
+AnswerType = Literal["value", "time", "license", "hardware", "name", "author", "limitation"]
 
 # Words that name the CATEGORY of the answer ("which base model", "what multi-hop QA datasets", "on what benchmark
 # suite"): an abstract answers them with instances ("Qwen2.5-7B", "HotpotQA"), not by repeating the word; and the
@@ -1256,6 +1258,26 @@ _TIME_TYPE = re.compile(
     re.I,
 )
 _LICENSE_TYPE = re.compile(r"\blicen[cs]e[sd]?\b|\blicensing\b", re.I)
+# Who wrote a work: an abstract never lists its authors or their affiliations, so only a sentence saying so answers
+_AUTHOR_TYPE = re.compile(
+    r"^\W*(?:and\s+|so\s+)?(?:who|whose)\b(?:\s+[\w-]+){0,2}?\s+(?:wrote|written|authored|authors?|published|"
+    r"(?:is|are|was|were)\s+behind)\b"
+    r"|^\W*(?:and\s+|so\s+)?(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+)?"
+    r"(?:names?\s+of\s+the\s+)?(?:authors?|affiliations?|labs?|universit(?:y|ies)|institutions?|research\s+groups?)\b",
+    re.I,
+)
+# A work's own limitations ("what are its limitations?", "any drawbacks?"), not those of the work it improves on ("what
+# limitation of existing models does X address"): an abstract rarely states any, and then in a sentence of its own
+_LIMITATION_TYPE = re.compile(r"\b(?:limitations?|drawbacks?|weakness(?:es)?|shortcomings?|downsides?|caveats?)\b", re.I)
+_OTHERS_LIMITATION = re.compile(
+    r"\b(?:existing|prior|previous|current|earlier|other|baselines?|address\w*|overcom\w*|solv\w*|tackl\w*|fix\w*|"
+    r"mitigat\w*|alleviat\w*|remov\w*)\b",
+    re.I,
+)
+_LIMITATION_STATED = re.compile(
+    r"\b(?:limitations?|limited\s+to|drawbacks?|weakness(?:es)?|shortcomings?|caveats?|future\s+work)\b", re.I
+)
+_AUTHOR_STATED = re.compile(r"\b(?:authors?|authored|affiliat\w+)\b", re.I)
 _HARDWARE_TYPE = re.compile(_WH_OPEN + r"(?:[\w-]+\s+){0,2}?(?:gpus?|tpus?|hardware|accelerators?)\b", re.I)
 # What a measured or set value is called: results (accuracy, F1, FID, nDCG …), settings (learning rate, batch size,
 # epsilon …) and sizes (parameter count, runtime, cost)
@@ -1303,13 +1325,21 @@ def asks_kind_of(question: str) -> bool:
 
 def answer_type(question: str, kind: Kind) -> AnswerType | None:
     """What kind of thing answers a detail question: a duration ("how long does X take", "what is the runtime"), a
-    licence ("under which licence"), hardware ("which GPU"), a value ("how many", "what accuracy", "what is the
-    learning rate", "the exact score", a noun-phrase query opening with a measure: "batch size used for X"), names
+    licence ("under which licence"), hardware ("which GPU"), the authors ("who wrote it", "which lab": an abstract
+    never states them), the work's own limitations ("what are its limitations?"), a value ("how many", "what accuracy", "what is the learning rate", "the exact score", a
+    noun-phrase query opening with a measure: "batch size used for X"), names
     ("which base model", "what datasets", "names of", "which of the N …"); None for anything else (a description:
     "what kind of model …", "how does X work"). When a value and names are both asked, the head noun met first
     decides ("which benchmarks improved, and by how many points": names). A polar question ("does X use Y?") names
     what it asks about."""
-    if kind == "list" or _POLAR.search(question):
+    if kind == "list":
+        return None
+    # "does it have any drawbacks?", "is it written by …": what an abstract states or not, however it is asked
+    if _AUTHOR_TYPE.search(question):
+        return "author"
+    if _LIMITATION_TYPE.search(question) and not _OTHERS_LIMITATION.search(question):
+        return "limitation"
+    if _POLAR.search(question):
         return None
     if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
         return "time"
@@ -1356,6 +1386,10 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
         return bool(_LICENSE_STATED.search(sentence))
     if kind == "hardware":
         return bool(_HARDWARE_STATED.search(sentence))
+    if kind == "author":
+        return bool(_AUTHOR_STATED.search(sentence))
+    if kind == "limitation":  # the work's own, not the ones it addresses ("To address these limitations, we …")
+        return bool(_LIMITATION_STATED.search(sentence)) and not _OTHERS_LIMITATION.search(sentence)
     return None
 
 

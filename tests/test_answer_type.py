@@ -169,3 +169,36 @@ def test_stated_values_are_numbers_of_their_own_not_digits_of_names_or_formulas(
 
     assert stated_values("Which pond reaches 0.91 with 12 frogs and 45.9% recall?") == {"0.91", "12", "45.9%"}
     assert stated_values("the 3D SE(3) model at 1B-scale, like GPT-4") == set()
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["who wrote it?", "Who are the authors of FooNet?", "and who authored ZedBench?", "which lab built it?",
+     "What university is FooNet from?", "Who is behind ZedNet?"],
+)  # fmt: skip
+def test_asking_who_wrote_a_work_expects_its_authors(question):
+    assert _type(question) == "author"
+
+
+@pytest.mark.parametrize(
+    "question", ["How do the authors of FooNet fix the drift?", "What data do the authors use?", "Who did better?"]
+)
+def test_the_authors_as_the_subject_of_a_question_are_not_what_it_asks(question):
+    assert _type(question) != "author"
+
+
+def test_an_abstract_states_its_authors_only_when_a_sentence_speaks_of_them():
+    assert not states_answer_type("We propose FooNet, a fast graph encoder.", "author")
+    assert states_answer_type("The authors are affiliated with a robotics lab.", "author")
+
+
+@pytest.mark.parametrize("question", ["what are its limitations?", "Does FooNet have any drawbacks?",
+                                      "What are the weaknesses of this study?"])  # fmt: skip
+def test_asking_for_a_works_own_limitations_expects_one(question):
+    assert _type(question) == "limitation"
+
+
+def test_a_limitation_the_work_addresses_is_not_its_own():
+    assert _type("What limitation of existing parsers does FooNet address?") != "limitation"
+    assert not states_answer_type("To address these limitations, we introduce FooNet.", "limitation")
+    assert states_answer_type("A limitation of FooNet is its quadratic memory.", "limitation")

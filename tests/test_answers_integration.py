@@ -379,6 +379,20 @@ def test_tell_me_more_gives_new_sentences_of_the_same_paper(pipeline):
     assert not {s.text for s in more.sentences} & {s.text for s in first.sentences}
 
 
+def test_tell_me_more_after_an_ordinal_follow_up_is_about_the_paper_it_picked(pipeline):
+    # the previous question, "the second one", says nothing by itself: it is read as it was answered
+    turns = ["Which papers use flow matching?", "the second one"]
+    history: list[dict] = []
+    for question in turns:
+        history += turn(question, pipeline.ask(question, history, backend="extractive"))
+    picked = history[-1]["sources"][0]["id"]
+    more = pipeline.ask("tell me more", history, backend="extractive")
+    again = pipeline.ask("tell me more", [*history, *turn("tell me more", more)], backend="extractive")
+    assert not more.abstained and [s.abstract.id for s in more.sources] == [picked]
+    assert not again.abstained and [s.abstract.id for s in again.sources] == [picked]
+    assert not {s.text for s in again.sentences} & {s.text for s in more.sentences}
+
+
 def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pipeline):
     first = pipeline.ask("What does CoCHI propose?", backend="extractive")
     history = turn("What does CoCHI propose?", first)
@@ -396,6 +410,12 @@ def test_which_paper_is_answered_from_one_paper_and_refused_when_no_paper_does_i
     # the topic is in no abstract: the request for papers on it finds none, as "Which papers …" does
     none = pipeline.ask("Which paper studies federated learning across hospitals?", backend="extractive")
     assert none.abstained
+
+
+def test_anything_similar_with_no_earlier_answer_asks_what_it_should_be_like(pipeline):
+    alone = pipeline.ask("Anything similar?", backend="extractive")
+    assert alone.abstained and not alone.sources and "no earlier answer" in alone.text
+    assert "nearest abstracts are" not in alone.text  # no empty list of nearest papers
 
 
 def test_papers_similar_to_a_named_work_are_the_others_closest_to_it(pipeline):
@@ -477,3 +497,38 @@ def test_every_answer_has_an_abstention_score(pipeline):
     refused = pipeline.ask("What does the QwertyNet-9 benchmark measure?", backend="extractive")
     assert 0.0 <= answered.abstention_score < refused.abstention_score <= 1.0
     assert refused.abstained and "QwertyNet-9" in refused.reason
+
+
+def test_a_short_follow_up_is_refused_or_answered_for_what_it_asks_not_for_the_question_it_carries(pipeline):
+    # "what are the baselines?" names no paper: the rewrite carries the earlier question along to find it, but what
+    # the paper must state is what the follow-up asks (its own words), not the earlier question's words with it
+    history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
+    follow = pipeline.ask("what are the baselines?", history, backend="extractive")
+    assert "follow-up to:" in (follow.standalone_question or "")
+    assert not follow.abstained and [s.abstract.label for s in follow.sources] == ["AssayBench"]
+    assert "baselines" in follow.text
+
+
+def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(pipeline):
+    history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
+    follow = pipeline.ask("who wrote it?", history, backend="extractive")
+    assert follow.abstained and "does not state" in follow.text
+    # nor, here, a limitation of its own (its gap sentences are other work's limitations)
+    limits = pipeline.ask("what are its limitations?", history, backend="extractive")
+    assert limits.abstained and "does not state" in limits.text
+
+
+def test_a_follow_up_after_a_refusal_refers_to_what_the_refused_question_asked_about(pipeline):
+    # the refused question named one work: "its" is that work
+    refused = pipeline.ask("What is the learning rate of AssayBench?", backend="extractive")
+    assert refused.abstained
+    history = turn("What is the learning rate of AssayBench?", refused)
+    follow = pipeline.ask("what about its results?", history, backend="extractive")
+    assert not follow.abstained and [s.abstract.label for s in follow.sources] == ["AssayBench"]
+    # it named none: "it" is what it asked about, not the paper of an older answer
+    history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
+    question = "Which papers study federated learning across hospitals?"
+    history += turn(question, pipeline.ask(question, history, backend="extractive"))
+    follow = pipeline.ask("how does it work?", history, backend="extractive")
+    assert "AssayBench" not in (follow.standalone_question or "")
+    assert "AssayBench" not in [s.abstract.label for s in follow.sources]

@@ -10,6 +10,7 @@ from rag.followup import (
     last_sources,
     last_user_question,
     more_role,
+    points_by_position,
     pronoun_source,
     resolve_described,
     similar_to_tail,
@@ -326,7 +327,8 @@ def test_asking_for_more_like_the_papers_discussed(question):
 @pytest.mark.parametrize(
     "question",
     ["Which papers are similar to FooNet?", "Is it similar to the baseline?", "How similar are the two estimators?",
-     "What does the related work section say?", "Tell me more"],
+     "What does the related work section say?", "Tell me more", "Summarise the privacy-related papers",
+     "Any related studies on protein design?"],
 )
 def test_not_a_request_for_similar_papers(question):
     assert not asks_similar(question)
@@ -348,3 +350,17 @@ def test_a_request_for_papers_like_a_named_work_gives_the_words_naming_it(questi
 @pytest.mark.parametrize("question", ["What does FooNet do?", "Papers like this one", "Which papers study FooNet?"])
 def test_no_request_for_papers_like_a_named_work(question):
     assert similar_to_tail(question) is None
+
+
+@pytest.mark.parametrize(
+    "question", ["Which papers study graph pruning?", "Is there a paper on aptamers?", "any work on FooNets?"]
+)
+def test_a_short_request_for_papers_is_a_new_search_not_a_follow_up(question):
+    history = [{"role": "user", "content": "What is ZedNet?"}, {"role": "assistant", "content": "x", "sources": SOURCES}]
+    assert condense_heuristic(question, history) == question
+    assert condense_heuristic("and the baselines?", history).endswith("follow-up to: What is ZedNet?)")
+
+
+def test_points_by_position_tells_an_ordinal_or_number_from_a_pronoun():
+    assert points_by_position("what about the second one?") and points_by_position("and paper [2]?")
+    assert not points_by_position("how does it work?")

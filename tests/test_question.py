@@ -1115,6 +1115,8 @@ def test_what_as_the_subject_of_a_verb_asks_for_a_description_not_a_name(text, k
         ("Which of FooNet and BarNet prunes heads?", True),
         ("For FooNet and BarNet, what does each reduce?", True),
         ("Could you elaborate how FooNet is differing from BarNet?", True),
+        ("and who did better, FooNet or BarNet?", True),
+        ("Who does better on ZedBench?", True),  # the side-by-side wording; the works named decide a comparison
         ("Does FooNet outperform BarNet?", False),  # whether one relates to the other
         ("Is FooNet faster than BarNet?", False),
         ("How does FooNet use BarNet?", False),

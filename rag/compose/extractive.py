@@ -40,6 +40,9 @@ class ExtractivePlan:
     # a one-paper question ("Which paper proposes X?"): its reading as a request for papers on X and that reading's
     # plan, whose evidence decides abstention (rag.answering.select_evidence)
     screen: tuple[QuestionProfile, ExtractivePlan] | None = None
+    # a follow-up about a paper it refers to: the profile of its own ask (rag.followup.own_ask), which chose the
+    # sentences and which abstention reads (the rewritten question carries the earlier question's words along)
+    asked: QuestionProfile | None = None
 
 
 def with_marker(sentence: str, number: int) -> str:
