@@ -802,7 +802,8 @@ _CHOICE_RIGHT = re.compile(
 )
 # a part of a choice that is a work: a name (a capital or digit) or a described work ("the DQN paper", "the other
 # one"), in a few words without a phrase of its own ("more work on vision" is a topic)
-_A_WORK = re.compile(r"[A-Z0-9]|\b(?:paper|work|study|one|method|benchmark|dataset|model|framework|approach)s?\b")
+_WORK_NOUN = r"(?:paper|work|study|one|method|benchmark|dataset|model|framework|approach)"  # what names a work
+_A_WORK = re.compile(rf"[A-Z0-9]|\b{_WORK_NOUN}s?\b")
 _NOT_A_WORK = re.compile(
     r"\b(?:on|about|of|with|there|more|less|example|e\.g|such|like|including)\b|"
     r"^(?:which|what|how|why|where|when|who|is|are|do|does|did)\b",
@@ -810,7 +811,7 @@ _NOT_A_WORK = re.compile(
 )
 
 
-_WORK_NOUN_LAST = re.compile(r"\b(?:paper|work|study|one|method|benchmark|dataset|model|framework|approach)s?$", re.I)
+_WORK_NOUN_LAST = re.compile(rf"\b{_WORK_NOUN}s?$", re.I)
 
 
 def describes_work(part: str) -> bool:
@@ -1010,8 +1011,7 @@ def _names_works(parts: list[str], question: str = "") -> bool:
 
 # a work described by a clause of its own: "the paper that prunes tokens", "the study on aphasia"
 _WORK_DESCRIBED = re.compile(
-    r"^(?:the\s+)?(?:paper|work|study|one|method|approach|benchmark)\s+(?:that|which|where|on|about|proposing|"
-    r"introducing|using|with)\b",
+    rf"^(?:the\s+)?{_WORK_NOUN}\s+(?:that|which|where|on|about|proposing|introducing|using|with)\b",
     re.I,
 )
 
