@@ -73,6 +73,7 @@ class AbstentionSignals:
     terse: bool = False  # a keyword query ("optical flow kitti"): its words are all topic, like a list's
     topic_matched: float = 0.0  # idf mass of the topic words the best paper holds, in units of the largest idf
     type_missing: bool = False  # a duration, licence, hardware or value is asked for and the abstract states none
+    type_asked: str = ""  # the kind of answer the question expects (rag.question.AnswerType), for the reason shown
     topic_matched_any: float = 0.0  # topic_matched of the cited paper holding the most (list, summary, yes/no)
     topic_peak: float | None = None  # best shortlisted paper's mean sentence similarity minus the shortlist's median
 
@@ -192,6 +193,8 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return f"The abstracts that answer do not mention {_quoted(signals.missing_names)}."
     if top in ("number", "value") or (top == "slot" and signals.shape == "number"):
         return "No abstract states the number asked for."
+    if top == "type" and signals.type_asked in _TYPE_NOT_STATED:
+        return _TYPE_NOT_STATED[signals.type_asked]
     if top in ("slot", "type"):
         return "The most relevant abstract does not state what the question asks for."
     if top in ("focus", "focus_list"):
@@ -210,6 +213,17 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
     ):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."
+
+
+# What a refusal says when the abstract states no answer of the kind asked (an abstract lists no authors; few state
+# their own limitations)
+_TYPE_NOT_STATED = {
+    "author": "Abstracts do not list their authors or affiliations, and the most relevant one does not say who wrote it.",
+    "limitation": "The most relevant abstract states no limitation of its own work.",
+    "hardware": "The most relevant abstract does not state the hardware used.",
+    "time": "The most relevant abstract does not state how long it takes.",
+    "license": "The most relevant abstract does not state a licence.",
+}
 
 
 def decide(signals: AbstentionSignals, policy: AnswerPolicy | None = None) -> Decision:

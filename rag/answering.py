@@ -792,6 +792,7 @@ def _signals(
         topic_matched_any=matched_any,
         topic_peak=peak,
         type_missing=type_missing,
+        type_asked=expected or "",
         slot_missing=slot,
         topic_rare_missing=rare_missing,
         terse=prof.terse,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rag.abstain import (
     AbstentionSignals,
     abstention_score,
@@ -472,3 +474,13 @@ def test_a_list_question_refused_for_a_name_or_a_missing_phrase_says_so():
     assert "Zorblax" in reason_for(signals, policy)
     phrase = POLICY.model_copy(update={"w_phrase_missing_list": 9.0})
     assert "do not state" in reason_for(AbstentionSignals(shape="list", phrase_missing=1.0, best_dense=0.4), phrase)
+
+
+def test_a_refusal_for_an_answer_type_the_abstract_never_states_says_which():
+    def reason(kind: str) -> str:
+        return reason_for(replace(CLEAR, type_missing=True, type_asked=kind), POLICY)
+
+    assert "authors" in reason("author")
+    assert "limitation" in reason("limitation")
+    assert "hardware" in reason("hardware")
+    assert reason("value") == "The most relevant abstract does not state what the question asks for."
