@@ -512,10 +512,10 @@ def test_a_short_follow_up_is_refused_or_answered_for_what_it_asks_not_for_the_q
 def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(pipeline):
     history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
     follow = pipeline.ask("who wrote it?", history, backend="extractive")
-    assert follow.abstained and "does not state" in follow.text
+    assert follow.abstained and "do not list their authors" in follow.text
     # nor, here, a limitation of its own (its gap sentences are other work's limitations)
     limits = pipeline.ask("what are its limitations?", history, backend="extractive")
-    assert limits.abstained and "does not state" in limits.text
+    assert limits.abstained and "states no limitation of its own work" in limits.text
 
 
 def test_a_follow_up_after_a_refusal_refers_to_what_the_refused_question_asked_about(pipeline):
