@@ -324,23 +324,30 @@ def select_evidence(
     prof, vector, ranked, linking, readable, weights = (
         ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
     )  # fmt: skip
+    embedder = retriever.embedder
+
+    def screened(as_list: QuestionProfile, as_vector: np.ndarray) -> tuple[QuestionProfile, extractive.ExtractivePlan]:
+        # the plan of a request for papers, whose signals decide_abstention reads in place of the question's own
+        return as_list, select_evidence(replace(ranking, profile=as_list, vector=as_vector), snapshot, retriever,
+                                        policy, ask=ask, glossed=glossed)  # fmt: skip
+
     screen = None
     if prof.asks_paper and not similar and more is None:
         # "Which paper proposes X?" is answered about the one paper that does; whether any paper does is read from
-        # the request for papers on X, every paper near the topic (decide_abstention reads this screen)
-        as_list = profile(prof.text, one_paper=False)
-        screen = (as_list, select_evidence(replace(ranking, profile=as_list), snapshot, retriever, policy, ask=ask,
-                                           glossed=glossed))  # fmt: skip
-    embedder = retriever.embedder
+        # the request for papers on X, every paper near the topic
+        screen = screened(profile(prof.text, one_paper=False), vector)
     topic = compared_topic(prof.text) if prof.shape == "compare" and not similar and more is None else None
+    topic_works: list[str] = []
     if topic is not None and len(_works_named(snapshot, linking, prof.text)) < 2:
-        # "compare the two calibration papers": the works are those a request for papers on the topic lists, and
-        # whether there are any is read from that request (decide_abstention reads the screen)
+        # "compare the two calibration papers": the works are those a request for papers on the topic lists ("the
+        # two …": that many), and whether there are any is read from that request
         as_list = profile(f"Which papers are about {topic[0]}?", one_paper=False)
         topic_vector = embedder.encode([as_list.text])[0]
-        listed = select_evidence(replace(ranking, profile=as_list, vector=topic_vector), snapshot, retriever, policy,
-                                 glossed=glossed)  # fmt: skip
-        screen = (as_list, listed)
+        screen = screened(as_list, topic_vector)
+        topic_works = screen[1].abstract_ids[: topic[1] or policy.compare_topic_works]
+        if len(topic_works) < 2:  # one paper on the topic: the next nearest to it is the other
+            found = [r.abstract.id for r in retriever.search(as_list.text, 3, query_vector=topic_vector)]
+            topic_works = list(dict.fromkeys([*topic_works, *found]))[:2]
     dense_share = 1.0 if readable else 0.0
 
     def scored(p: QuestionProfile, rows, asked_vector: np.ndarray | None = None) -> list[EvidenceSentence]:
@@ -363,11 +370,7 @@ def select_evidence(
         role = more_role(ask) if ask else None
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
     elif shape == "compare":
-        listed = screen[1].abstract_ids[: topic[1] or policy.compare_topic_works] if screen and topic else []
-        if screen and topic and len(listed) < 2:  # one paper on the topic: the next nearest to it is the other
-            found = [r.abstract.id for r in retriever.search(screen[0].text, 3, query_vector=topic_vector)]
-            listed = list(dict.fromkeys([*listed, *found]))[:2]
-        works = _compare_works(prof, snapshot, retriever, linking, policy, listed=listed)
+        works = _compare_works(prof, snapshot, retriever, linking, policy, listed=topic_works)
         asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
         asked_vector = embedder.encode([asked_text])[0] if asked_text else None
         per_work = [(aid, scored(prof, rows_of(snapshot, [aid]), asked_vector)) for aid in works]
@@ -510,6 +513,7 @@ def decide_abstention(
             typed=question,
         )
     if glossed:
+        unnumbered = prof.kind == "number" and not any(e.has_number for e in plan.sentences)
         signals = replace(
             signals,
             focus_missing=0.0,
@@ -518,12 +522,12 @@ def decide_abstention(
             topic_garbled=0.0,
             names_missing=False,
             type_missing=False,  # a word-by-word gloss misreads the wh-phrase
-            number_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
+            number_missing=unnumbered,
             # the detail words are one sense of many ("适配体" -> "adaptation body"): whether a sentence holds them
             # next to each other or next to a number says little
             phrase_missing=0.0,
             slot_missing=0.0,
-            value_missing=prof.kind == "number" and not any(e.has_number for e in plan.sentences),
+            value_missing=unnumbered,
         )
     if unmatched:
         signals = replace(signals, has_evidence=False)
