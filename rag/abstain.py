@@ -223,6 +223,7 @@ _TYPE_NOT_STATED = {
     "hardware": "The most relevant abstract does not state the hardware used.",
     "time": "The most relevant abstract does not state how long it takes.",
     "license": "The most relevant abstract does not state a licence.",
+    "availability": "The most relevant abstract does not say whether its code, data or models are released.",
 }
 
 

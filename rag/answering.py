@@ -963,8 +963,10 @@ def _typed_slot(
         return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]
 
     type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)
-    if expected in ("author", "limitation") and type_missing:  # "who wrote it": nothing to look for; no sentence says
+    if expected in ("author", "limitation", "availability") and type_missing:  # "who wrote it": nothing to look for; no sentence says
         return 1.0, True
+    if expected == "availability":  # "is the code out?": a line saying where it is answers, whatever its words
+        return 0.0, False
     # a number the question states points at its sentence ("which system reaches 0.855"): the answer is said there
     pointing = stated_values(prof.text)
     pointed = [t for t in sentences if stated_values(t) & pointing]

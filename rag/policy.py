@@ -604,8 +604,8 @@ class AnswerPolicy(BaseModel):
     )
     w_type_missing: float = Field(
         default=3.24,
-        description="Log-odds added when a single-paper question asks for a duration, a licence, named hardware or "
-        "a value (rag.question.answer_type) and no sentence of the answering abstract states one. Fitted on dev.",
+        description="Log-odds added when a single-paper question asks for a duration, a licence, named hardware, "
+        "whether code or data are released, or a value (rag.question.answer_type) and no sentence of the answering abstract states one. Fitted on dev.",
     )
     w_topic_rare_missing_list: float = Field(
         default=2.38,

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rag.roles import states_availability
 from rag.text import content_words, has_name_capitals, name_singular
 
 Kind = Literal["list", "number", "name", "general"]
@@ -1222,7 +1223,7 @@ def _occurs_as_word(word: str, text: str) -> bool:
 # ---- The expected answer type of a detail question (from its wh-phrase and head noun) and whether a sentence holds
 # a candidate of that type. General English and the general vocabulary of what scientific abstracts report: a value
 # (a count, a measured score, a setting such as a learning rate), a duration, a licence, a piece of hardware, or names.
-AnswerType = Literal["value", "time", "license", "hardware", "name", "author", "limitation"]
+AnswerType = Literal["value", "time", "license", "hardware", "name", "author", "limitation", "availability"]
 
 # Words that name the CATEGORY of the answer ("which base model", "what multi-hop QA datasets", "on what benchmark
 # suite"): an abstract answers them with instances ("Qwen2.5-7B", "HotpotQA"), not by repeating the word; and the
@@ -1277,6 +1278,18 @@ _OTHERS_LIMITATION = re.compile(
 _LIMITATION_STATED = re.compile(
     r"\b(?:limitations?|limited\s+to|drawbacks?|weakness(?:es)?|shortcomings?|caveats?|future\s+work)\b", re.I
 )
+# Whether a work's code, data or weights are out, or where to get them ("is the code released?", "X github", "is X
+# open source?", "where can I download X"): an abstract says so in an availability line or not at all. Not "which
+# open-source models were tested" (open-source then describes the models).
+_AVAILABILITY_TYPE = re.compile(
+    r"\b(?:code(?:base)?|implementation|weights|checkpoints?|data(?:sets?)?|benchmark)\b[^.?!]{0,40}?\b(?:released?|"
+    r"available|public|open[- ]?sourced?|downloadable|out)\s*(?:yet|now|anywhere|online|publicly|somewhere)?\W*$"
+    r"|\b(?:github|gitlab|hugging\s?face)\b"
+    r"|\bopen[- ]?sourced?\b\s*(?:yet|now|already|at\s+all)?\W*$"
+    r"|\bwhere\s+(?:can|could|do|does|should)\s+(?:i|we|one|you)\s+(?:get|find|access|obtain|download)\b"
+    r"|\bdownload\s+(?:it|them|links?)\b",
+    re.I,
+)
 _AUTHOR_STATED = re.compile(r"\b(?:authors?|authored|affiliat\w+)\b", re.I)
 _HARDWARE_TYPE = re.compile(_WH_OPEN + r"(?:[\w-]+\s+){0,2}?(?:gpus?|tpus?|hardware|accelerators?)\b", re.I)
 # What a measured or set value is called: results (accuracy, F1, FID, nDCG …), settings (learning rate, batch size,
@@ -1326,7 +1339,8 @@ def asks_kind_of(question: str) -> bool:
 def answer_type(question: str, kind: Kind) -> AnswerType | None:
     """What kind of thing answers a detail question: a duration ("how long does X take", "what is the runtime"), a
     licence ("under which licence"), hardware ("which GPU"), the authors ("who wrote it", "which lab": an abstract
-    never states them), the work's own limitations ("what are its limitations?"), a value ("how many", "what accuracy", "what is the learning rate", "the exact score", a
+    never states them), the work's own limitations ("what are its limitations?"), whether its code or data are out
+    ("is the code released?", "X github": an availability line answers), a value ("how many", "what accuracy", "what is the learning rate", "the exact score", a
     noun-phrase query opening with a measure: "batch size used for X"), names
     ("which base model", "what datasets", "names of", "which of the N …"); None for anything else (a description:
     "what kind of model …", "how does X work"). When a value and names are both asked, the head noun met first
@@ -1339,6 +1353,9 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "author"
     if _LIMITATION_TYPE.search(question) and not _OTHERS_LIMITATION.search(question):
         return "limitation"
+    # "is the code out?"; not "under which licence is the code released" (a licence)
+    if _AVAILABILITY_TYPE.search(question) and not _LICENSE_TYPE.search(question):
+        return "availability"
     if _POLAR.search(question):
         return None
     if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
@@ -1388,6 +1405,8 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
         return bool(_HARDWARE_STATED.search(sentence))
     if kind == "author":
         return bool(_AUTHOR_STATED.search(sentence))
+    if kind == "availability":
+        return states_availability(sentence)
     if kind == "limitation":  # the work's own, not the ones it addresses ("To address these limitations, we …")
         return bool(_LIMITATION_STATED.search(sentence)) and not _OTHERS_LIMITATION.search(sentence)
     return None

@@ -189,6 +189,11 @@ def asks_for_availability(question: str) -> bool:
     return bool(_WANTS_AVAILABILITY.search(question))
 
 
+def states_availability(sentence: str) -> bool:
+    """Whether the sentence says where a work's code, data or models are, or that they are (to be) released."""
+    return bool(_AVAILABILITY.search(sentence))
+
+
 _FINDING = re.compile(
     r"\bwe\s+(?:\w+\s+)?(?:show|prove|find|establish|reveal|demonstrate)\s+that\b"
     r"|\b(?:formali[sz]ation|analysis|theory|bound|characteri[sz]ation)\s+(?:\w+\s+)?(?:reveals|shows|establishes|implies)"

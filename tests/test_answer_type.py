@@ -202,3 +202,24 @@ def test_a_limitation_the_work_addresses_is_not_its_own():
     assert _type("What limitation of existing parsers does FooNet address?") != "limitation"
     assert not states_answer_type("To address these limitations, we introduce FooNet.", "limitation")
     assert states_answer_type("A limitation of FooNet is its quadratic memory.", "limitation")
+
+
+@pytest.mark.parametrize("question", ["is the code for FooNet released?", "FooNet github", "is FooNet open source?",
+                                      "does FooNet have code available", "where can I download the FrogSounds corpus",
+                                      "are the FooNet weights public yet?"])  # fmt: skip
+def test_asking_whether_code_or_data_are_out_expects_an_availability_line(question):
+    assert _type(question) == "availability"
+
+
+@pytest.mark.parametrize("question", ["Which open-source models does FooNet compare against?",
+                                      "How does FooNet localize bugs in a code repository?",
+                                      "How does FooNet use publicly available data?",
+                                      "Under which licence is the FooNet code released?"])  # fmt: skip
+def test_code_and_data_words_alone_do_not_ask_whether_they_are_released(question):
+    assert _type(question) != "availability"
+
+
+def test_an_abstract_states_availability_in_a_link_or_a_release_line():
+    assert states_answer_type("Code is available at https://example.org/foonet.", "availability")
+    assert states_answer_type("We release the FrogSounds corpus and our training scripts.", "availability")
+    assert not states_answer_type("We train FooNet on publicly collected frog calls.", "availability")

@@ -518,6 +518,13 @@ def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(
     assert limits.abstained and "states no limitation of its own work" in limits.text
 
 
+def test_whether_code_is_released_is_answered_by_the_abstracts_link_or_refused_when_it_gives_none(pipeline):
+    released = pipeline.ask("is the code for AssayBench released?", backend="extractive")
+    assert not released.abstained and released.text.startswith("Our benchmark is available at https://")
+    unsaid = pipeline.ask("is AlphaQ open source?", backend="extractive")
+    assert unsaid.abstained and "does not say whether its code, data or models are released" in unsaid.text
+
+
 def test_a_follow_up_after_a_refusal_refers_to_what_the_refused_question_asked_about(pipeline):
     # the refused question named one work: "its" is that work
     refused = pipeline.ask("What is the learning rate of AssayBench?", backend="extractive")

@@ -16,7 +16,7 @@ from rag.corpus import Abstract
 from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.membership import paper_features
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile, states_count, term_occurs
+from rag.question import QuestionProfile, answer_type, states_count, term_occurs
 from rag.roles import asks_for_availability, names_contribution, states_evaluation, states_finding, states_shortcoming
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
@@ -133,6 +133,10 @@ def plan_single(
         chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
+    if answer_type(profile.text, profile.kind) == "availability":  # "is the code out?": the line saying where leads
+        line = next((e for e in evidence if e.role == "availability"), None)
+        rest = [e for e in chosen if line is None or e.row != line.row]
+        chosen = [line, *rest] if line is not None else rest
     return ExtractivePlan([abstract_id], chosen)
 
 
