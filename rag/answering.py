@@ -65,7 +65,7 @@ from rag.followup import (
     similar_to_tail,
     with_names,
 )
-from rag.gloss import gloss, readable_by_encoder
+from rag.gloss import gloss, readable_by_encoder, research_words
 from rag.lexicon import (
     GENERIC_TERMS,
     Link,
@@ -514,11 +514,16 @@ def decide_abstention(
         )
     if glossed:
         unnumbered = prof.kind == "number" and not any(e.has_number for e in plan.sentences)
+        # a term of the research vocabulary is the question's own ("federated learning" for 联邦学习): no abstract
+        # using it still says the topic is not covered
+        topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+        curated = research_words(prof.text)
+        unknown = [w for w in topic if w in curated and w not in snapshot.lexicon.stems]
         signals = replace(
             signals,
             focus_missing=0.0,
             topic_missing=0.0,
-            topic_unknown=0.0,
+            topic_unknown=len(unknown) / len(topic) if topic else 0.0,
             topic_garbled=0.0,
             names_missing=False,
             type_missing=False,  # a word-by-word gloss misreads the wh-phrase

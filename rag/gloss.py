@@ -91,6 +91,16 @@ _RESEARCH_WORDS = {
 
 # Measure words that follow a count question word ("多少名学生": how many students).
 _CLASSIFIERS = frozenset("个名位篇种项次张条件份台只")
+_RESEARCH_SENSES = frozenset(sense.lower() for sense in _RESEARCH_WORDS.values())
+
+# Chinese nouns carry no number: after a plural question word (哪些 "which (ones)") the noun asked about is plural in
+# English ("which papers …", the request for papers it is), and an overview is asked with 总结/概述/综述
+_PLURAL_WH = frozenset({"哪些", "有哪些", "哪几", "哪几篇"})
+_PLURALS = {"paper": "papers", "work": "works", "study": "studies", "article": "articles", "method": "methods",
+            "model": "models", "dataset": "datasets", "benchmark": "benchmarks", "approach": "approaches"}  # fmt: skip
+_OVERVIEW = {"总结": "summarize", "概述": "give an overview of", "综述": "give an overview of", "概括": "summarize"}
+# "有没有关于 X 的论文" glosses word by word as "is there about X paper": English puts the paper first
+_IS_THERE_PAPER = re.compile(r"^is there (?:about |on )?(.+?) (paper|work|study|article)s?(\??)$")
 
 _cache_dir: Path | None = None
 
@@ -159,6 +169,14 @@ def _segments_keeping_terms(run: str) -> list[str]:
     if start < len(run):
         out.extend(_segments(run[start:]))
     return out
+
+
+def research_words(english: str) -> set[str]:
+    """The content words (rag.text.content_words) of the research vocabulary's senses that a gloss holds ("federated
+    learning" for 联邦学习): senses chosen by hand, so, unlike a dictionary's first sense, the question's own terms."""
+    lowered = " ".join(re.findall(r"[\w-]+", english.lower()))
+    return {w for sense in _RESEARCH_SENSES if re.search(rf"(?<![\w-]){re.escape(sense)}(?![\w-])", lowered)
+            for w in content_words(sense)}  # fmt: skip
 
 
 def _gloss_word(
@@ -249,14 +267,21 @@ def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: 
     if senses is None:
         return None
     words: list[str] = []
+    plural_next = False
     # Chinese runs are segmented; everything between them (names like "Qwen1.5-MoE", numbers) is kept whole
     pieces = [p for run in re.split(f"({_CJK.pattern}+)", question) if run for p in (
         _segments_keeping_terms(run) if _CJK.match(run) else run.split())]  # fmt: skip
     for segment in pieces:
         if segment in _CLASSIFIERS and words and words[-1] == "how many":
             continue  # "多少名", "几个": the measure word after a count question word
-        if _CJK.search(segment):
-            words.extend(_gloss_word(segment, senses, known, rare_zipf))
+        if segment in _OVERVIEW:
+            words.append(_OVERVIEW[segment])
+        elif _CJK.search(segment):
+            glossed = _gloss_word(segment, senses, known, rare_zipf)
+            if plural_next and len(glossed) == 1 and glossed[0] in _PLURALS:
+                glossed, plural_next = [_PLURALS[glossed[0]]], False
+            words.extend(glossed)
+            plural_next = plural_next or segment in _PLURAL_WH
         elif segment.strip() in ("？", "?"):
             if words:
                 words[-1] += "?"
@@ -264,4 +289,5 @@ def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: 
             words.append(segment.strip().strip("，。、；：,;:"))
     text = " ".join(w for w in words if w)
     text = re.sub(r"\s+\?", "?", text).strip()
+    text = _IS_THERE_PAPER.sub(r"is there a \2 about \1\3", text)
     return text or None

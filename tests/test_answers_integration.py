@@ -357,6 +357,14 @@ def test_a_number_question_in_chinese_whose_counted_thing_the_gloss_garbles_is_s
     assert not answer.abstained and "1,610" in answer.text
 
 
+def test_a_request_for_papers_in_chinese_is_a_list_and_a_topic_no_abstract_covers_is_refused(pipeline):
+    listed = pipeline.ask("哪些论文研究蛋白质或DNA？", backend="extractive")  # which papers study proteins or DNA
+    assert not listed.abstained and len(listed.sources) >= 2
+    assert all(line.startswith("- **") for line in listed.text.splitlines() if line.strip())
+    refused = pipeline.ask("有没有关于联邦学习的论文？", backend="extractive")  # is there a paper on federated learning
+    assert refused.abstained
+
+
 def test_question_not_in_english_without_a_model_links_its_latin_names(pipeline):
     answer = pipeline.ask("AssayBench 使用了多少个 CRISPR 筛选？", backend="extractive")
     assert not answer.abstained and "1,920" in answer.text

@@ -134,3 +134,27 @@ def test_longer_research_terms_are_segmented_whole():
     assert "智能体" in _segments_keeping_terms("长时程智能体在执行")
     text = gloss("这个数据集有多少张图像？").lower()
     assert "dataset" in text and "how many" in text
+
+
+def test_after_a_plural_question_word_the_noun_asked_about_is_plural():
+    text = gloss("哪些论文研究蛋白质？")
+    assert "which papers" in text
+    assert profile(text).kind == "list"
+
+
+def test_is_there_a_paper_about_a_topic_reads_in_english_order():
+    text = gloss("有没有关于蛋白质的论文？")
+    assert text.startswith("is there a paper about") and "protein" in text
+    assert profile(text).shape == "yes_no"
+
+
+def test_an_overview_request_is_a_summary():
+    assert profile(gloss("总结一下关于蛋白质的论文")).shape == "summary"
+
+
+def test_research_vocabulary_words_are_the_questions_own_terms():
+    from rag.gloss import research_words
+    from rag.text import content_words
+
+    assert set(content_words("federated learning")) <= research_words("is there a paper about federated learning?")
+    assert not research_words("is there a paper about protein folding?")
