@@ -859,7 +859,9 @@ def _answer_slot_signals(
         present, doc_freq = topic_presence(snapshot, topic, among=pool)
         surfaces = _surfaces(prof.text)
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
-        rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(*present.values()))
+        # a linked name's words are held by the papers that name it, however they write it ("apta bench": AptaBench)
+        named = {w for link in linking.links if link.name.abstract_ids & set(pool) for w in content_words(link.mention)}
+        rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(named, *present.values()))
     return slot, rare
 
 

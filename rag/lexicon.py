@@ -304,9 +304,14 @@ class Lexicon:
                     continue
                 words = [t.lower() for t, _ in tokens[i : i + n]]
                 joined = [" ".join(words)]
-                # "gated attention" is not "GatedAttention", nor "video LLMs" "Video-LLMs": field vocabulary
+                # "gated attention" is not "GatedAttention", nor "video LLMs" "Video-LLMs": field vocabulary. Words
+                # of English joined into one ("assay bench": AssayBench) are a name typed apart when the corpus never
+                # writes them apart (a word respelt as the corpus inflects it, "assays bench", too)
+                singular = "".join(name_singular(w) for w in words)
                 if not all(w in english or w in GENERIC_TERMS for w in words):
-                    joined += ["-".join(words), "".join(words)]
+                    joined += ["-".join(words), "".join(words), singular]
+                elif corpus_text is not None and joined[0] not in corpus_text:
+                    joined += ["".join(words), singular]
                 phrase = next((p for p in joined if p in self.names), None)
                 if phrase is not None:
                     links.setdefault(phrase, Link(" ".join(t for t, _ in tokens[i : i + n]), self.names[phrase],

@@ -306,6 +306,12 @@ def test_a_corrected_name_is_named_in_a_did_you_mean_notice(pipeline):
     assert any("“CRISPR” and “AssayBench” (did you mean them?)" in n for n in two.notices)
 
 
+def test_a_keyword_query_typing_a_name_as_separate_words_is_answered_from_that_paper(pipeline):
+    answer = pipeline.ask("apta bench ligands", backend="extractive")  # AptaBench typed apart
+    assert not answer.abstained and [s.abstract.label for s in answer.sources] == ["AptaBench"]
+    assert "942 ligands" in answer.text
+
+
 # --- the real GGUF model behind the Ollama protocol ---
 
 

@@ -295,6 +295,19 @@ def test_english_words_typed_apart_do_not_join_into_a_name():
     assert lexicon.link("is deep learning good?").links == ()
 
 
+def test_english_words_the_corpus_never_writes_apart_join_into_its_name():
+    abstracts = [("g1", "We present RiverBench for flood maps. River gauges are sparse."), ("g2", "We study deep learning.")]
+    lexicon = Lexicon.build(abstracts, generic_share=1.0)
+    corpus = " ".join(text for _, text in abstracts).lower()
+    for typed in ("river bench scores", "rivers bench scores"):  # a word respelt as the corpus inflects it too
+        links = lexicon.link(typed, corpus_text=corpus).links
+        assert [link.name.surface for link in links] == ["RiverBench"]
+    # the corpus writes "deep learning" as words: no name is typed apart
+    assert Lexicon.build([("d1", "We study DeepLearning layers and deep learning.")], 1.0).link(
+        "is deep learning good?", corpus_text="we study deeplearning layers and deep learning."
+    ).links == ()
+
+
 def test_a_lower_case_word_neither_english_nor_the_corpus_uses_is_an_unknown_name():
     assert TYPED.link("how does zyx-bench compare with qxvmbench?").unknown == ("qxvmbench",)
 
