@@ -130,8 +130,14 @@ _ABOUT_WORDS = frozenset(content_words("collection related regarding concerning 
 
 
 # How a request for papers frames its topic rather than names it: "papers that involve / deal with X", "what are the
-# papers doing with X", "papers that run experiments with X", "use X in their experiments", "the X-related papers".
-_FRAME_WORDS = frozenset(content_words("involve involves involving involved deal deals dealing doing"))
+# papers doing with X", "papers that run experiments with X", "use X in their experiments", "the X-related papers",
+# "has anyone / is there anything on X", "any research on X", "what do the papers say about X", "X, Y etc.".
+_FRAME_WORDS = frozenset(
+    content_words(
+        "involve involves involving involved deal deals dealing doing anyone anybody anything someone somebody "
+        "something research say says etc"
+    )
+)
 _FRAME = re.compile(
     r"\b(?:run|ran|runs|running|conduct\w*|perform\w*)\s+(?:their\s+|its\s+)?experiments?\b|"
     r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b",

@@ -1243,6 +1243,10 @@ def test_a_comparison_reads_works_described_by_topic_or_by_a_clause(text, parts)
         ("Can you summarise the glacier-related papers in the collection?", {"glacier"}),
         ("What are the papers in this set doing with sonar?", {"sonar"}),
         ("Which papers are dealing with tidal forecasting?", {"tidal", "forecast"}),
+        ("Has anyone studied glacier melt?", {"glacier", "melt"}),
+        ("Is there anything on sonar mapping?", {"sonar", "map"}),
+        ("Any research on tidal forecasting?", {"tidal", "forecast"}),
+        ("Summarize what these papers say about sonar, radar etc.", {"sonar", "radar"}),
     ],
 )
 def test_a_request_for_papers_reads_its_topic_without_the_words_framing_it(text, topic):
