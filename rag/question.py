@@ -130,6 +130,32 @@ _THE_COLLECTION = re.compile(
 _ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature"))
 
 
+# How a request for papers frames its topic rather than names it: "papers that involve / deal with X", "what are the
+# papers doing with X", "papers that run experiments with X", "use X in their experiments", "the X-related papers",
+# "has anyone / is there anything on X", "any research on X", "what do the papers say about X", "X, Y etc.".
+_FRAME_WORDS = frozenset(
+    content_words(
+        "involve involves involving involved deal deals dealing doing anyone anybody anything someone somebody "
+        "something research say says etc"
+    )
+)
+_FRAME = re.compile(
+    r"\b(?:run|ran|runs|running|conduct\w*|perform\w*)\s+(?:their\s+|its\s+)?experiments?\b|"
+    r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b",
+    re.I,
+)
+
+
+def list_topic(question: str) -> list[str]:
+    """The topic words of a request for papers: its content words without the request's own words ("which papers",
+    "summarize"), the collection ("in this set", "the papers here"), the words pointing at a topic ("related to",
+    "regarding") and those framing it ("papers that involve X", "run experiments with X", "X-related papers"), which
+    no paper on X need use. Empty when nothing else is left."""
+    text = _FRAME.sub(" ", _THE_COLLECTION.sub(" ", question))
+    words = dict.fromkeys(content_words(text))
+    return [w for w in words if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS and w not in _FRAME_WORDS]
+
+
 _ANSWER_CATEGORIES = frozenset(
     content_words(
         "which what dataset datasets benchmark benchmarks model models method methods metric metrics algorithm "
@@ -1079,6 +1105,8 @@ def profile(question: str, one_paper: bool = True) -> QuestionProfile:
     if request and not [w for w in content_words(request) if w not in _QUESTION_WORDS and w not in _TOPICLESS]:
         request = None
     topic = [w for w in dict.fromkeys(content_words(request or question)) if w not in _QUESTION_WORDS]
+    if kind == "list":  # a request for papers: its topic without the words pointing at the collection or topic
+        topic = list_topic(request or question) or topic
     return QuestionProfile(
         text=question,
         kind=kind,

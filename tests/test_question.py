@@ -1232,3 +1232,26 @@ def test_a_part_ending_in_a_work_noun_describes_a_work():
 def test_a_comparison_reads_works_described_by_topic_or_by_a_clause(text, parts):
     assert compare_parts(text) == parts
     assert profile(text).shape == "compare"
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("Which papers run experiments with FooNet models?", {"foonet"}),
+        ("Which papers use ZedSet or a ZedSet variant in their experiments?", {"zedset", "variant"}),
+        ("Which papers involve glaciers or glacier data?", {"glacier", "data"}),
+        ("Can you summarise the glacier-related papers in the collection?", {"glacier"}),
+        ("What are the papers in this set doing with sonar?", {"sonar"}),
+        ("Which papers are dealing with tidal forecasting?", {"tidal", "forecast"}),
+        ("Has anyone studied glacier melt?", {"glacier", "melt"}),
+        ("Is there anything on sonar mapping?", {"sonar", "map"}),
+        ("Any research on tidal forecasting?", {"tidal", "forecast"}),
+        ("Summarize what these papers say about sonar, radar etc.", {"sonar", "radar"}),
+    ],
+)
+def test_a_request_for_papers_reads_its_topic_without_the_words_framing_it(text, topic):
+    assert set(profile(text).topic_words) == topic
+
+
+def test_framing_words_stay_topic_words_outside_a_request_for_papers():
+    assert "involv" in profile("How many glaciers does FooNet involve?").topic_words
