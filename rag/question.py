@@ -1250,6 +1250,10 @@ _NAMED_KINDS = ANSWER_CATEGORY_STEMS - frozenset(
 QUANTITY_STEMS = frozenset(
     content_words("size sizes range ranges number numbers count counts amount amounts total value values quantity scale")
 )
+# Verbs of obtaining a value or a result ("what speedup does X get", "what accuracy does it achieve", "which score
+# does it reach"): they say the answer is the work's, not what it is about; an abstract writes "speedups up to 6x"
+RELATION_STEMS = frozenset(content_words("get gets got achieve achieves achieved obtain obtains obtained reach reaches "
+                                         "reached attain attains attained"))
 _WH_OPEN = r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\b", re.I)
 _TIME_TYPE = re.compile(
