@@ -443,7 +443,10 @@ def select_evidence(
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
         if ask and ask.strip() != prof.text.strip():  # a follow-up: the paper's sentences for what it asks itself
             prof = _single_paper_profile(profile(fix_shape_words(ask)))
-            vector = embedder.encode([prof.text])[0]
+            # the follow-up's references resolved ("how big is it" -> "how big is FooNet"), unless the rewrite carries
+            # the earlier question along: its meaning, not a pronoun's, is what the paper's sentences should match
+            resolved = ranking.profile.text if FOLLOW_UP_TO not in ranking.profile.text else prof.text
+            vector = embedder.encode([resolved])[0]
         parts = clauses(prof.text)
         asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
         encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
