@@ -995,10 +995,14 @@ def _typed_slot(
     if pointed and not any(holds_answer(t) for t in pointed):
         type_missing = True
     names = _linked_words(linking)
+    # a value's measure words ("how large", "the size of") and the category noun naming the work itself ("how big is
+    # the FooSet dataset": "FooSet integrates 6,289 pairs") are not details the answer repeats
+    heads = _name_heads(prof.text, linking) if expected == "value" else set()
     details = [
         w for w in dict.fromkeys(prof.topic_words)
         if not w.isdigit() and w not in GENERIC_STEMS and w not in names
         and not (expected == "name" and w in ANSWER_CATEGORY_STEMS)
+        and not (expected == "value" and (w in QUANTITY_STEMS or w in RELATION_STEMS or w in heads))
     ]  # fmt: skip
     qualifiers = [link.mention.lower() for link in linking.links if not _is_subject(link.mention, abstract.label)]
     n_docs = len(snapshot.abstracts)
@@ -1020,6 +1024,16 @@ def _typed_slot(
         )
 
     return slot_missing(sentences, weights, holds_answer, present), type_missing
+
+
+def _name_heads(text: str, linking: Linking) -> set[str]:
+    """The category nouns written right after a linked name ("the FooSet dataset", "the BarBench benchmark"): the
+    head of the name's phrase, naming the work itself rather than a detail asked about it."""
+    heads: set[str] = set()
+    for link in linking.links:
+        for match in re.finditer(re.escape(link.mention) + r"\s+([A-Za-z-]+)", text):
+            heads.update(w for w in content_words(match.group(1)) if w in ANSWER_CATEGORY_STEMS)
+    return heads
 
 
 def _surfaces(text: str) -> dict[str, str]:

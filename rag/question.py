@@ -1281,10 +1281,12 @@ ANSWER_CATEGORY_STEMS = frozenset(
 _NAMED_KINDS = ANSWER_CATEGORY_STEMS - frozenset(
     content_words("test tested evaluate evaluated experiment experiments validate validated build built")
 )
-# Generic quantity words ("what size range", "the number of", "the total amount"): a number with its unit answers
-# them ("1.7B to 70B parameters", "1,920 screens"), not the word itself
+# Generic quantity words ("what size range", "the number of", "the total amount", "how large is it"): a number with
+# its unit answers them ("1.7B to 70B parameters", "1,920 screens", "6,289 pairs"), not the word itself
 QUANTITY_STEMS = frozenset(
-    content_words("size sizes range ranges number numbers count counts amount amounts total value values quantity scale")
+    content_words(
+        "size sizes range ranges number numbers count counts amount amounts total value values quantity scale large big"
+    )
 )
 # Verbs of obtaining a value or a result ("what speedup does X get", "what accuracy does it achieve", "which score
 # does it reach"): they say the answer is the work's, not what it is about; an abstract writes "speedups up to 6x"

@@ -510,3 +510,20 @@ def test_a_refusal_for_an_answer_type_the_abstract_never_states_says_which():
     assert "limitation" in reason("limitation")
     assert "hardware" in reason("hardware")
     assert reason("value") == "The most relevant abstract does not state what the question asks for."
+
+
+def test_a_category_noun_right_after_a_linked_name_is_the_head_of_that_name():
+    from rag.answering import _name_heads
+    from rag.lexicon import Link, Linking, Name
+
+    linking = Linking((Link("FooSet", Name("FooSet", frozenset({"a"})), True, 100.0),))
+    assert _name_heads("How large is the FooSet dataset?", linking) == {"dataset"}
+    assert _name_heads("How many datasets does FooSet use?", linking) == set()  # what is counted: a detail
+    assert _name_heads("What accuracy does the FooSet split reach?", linking) == set()  # not a category noun
+
+
+def test_size_adjectives_are_quantity_words_a_number_answers():
+    from rag.question import QUANTITY_STEMS
+    from rag.text import content_words
+
+    assert set(content_words("how large is it, how big is it")) <= QUANTITY_STEMS
