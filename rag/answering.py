@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -79,6 +79,7 @@ from rag.policy import AnswerPolicy
 from rag.question import (
     ANSWER_CATEGORY_STEMS,
     QUANTITY_STEMS,
+    RELATION_STEMS,
     QuestionProfile,
     answer_type,
     asked_phrase,
@@ -116,7 +117,7 @@ from rag.retrieve import (
 )
 from rag.settings import VerifyPolicy
 from rag.similar import nearest_others, plan_similar, source_vector
-from rag.text import content_words, numbers_in
+from rag.text import content_words, numbers_in, stem
 from rag.word_frequency import zipf_frequency
 
 if TYPE_CHECKING:
@@ -442,7 +443,10 @@ def select_evidence(
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
         if ask and ask.strip() != prof.text.strip():  # a follow-up: the paper's sentences for what it asks itself
             prof = _single_paper_profile(profile(fix_shape_words(ask)))
-            vector = embedder.encode([prof.text])[0]
+            # the follow-up's references resolved ("how big is it" -> "how big is FooNet"), unless the rewrite carries
+            # the earlier question along: its meaning, not a pronoun's, is what the paper's sentences should match
+            resolved = ranking.profile.text if FOLLOW_UP_TO not in ranking.profile.text else prof.text
+            vector = embedder.encode([resolved])[0]
         parts = clauses(prof.text)
         asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
         encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
@@ -691,13 +695,13 @@ def _signals(
     # likewise a generic quantity ("what size range", "the number of"): a number with its unit answers it ("1.7B to 70B
     # parameters"), not the word
     # ("what range of model sizes": a name question's measure words are no more its detail than its category's)
-    generic = ANSWER_CATEGORY_STEMS | QUANTITY_STEMS if prof.kind == "name" else QUANTITY_STEMS
+    generic = (ANSWER_CATEGORY_STEMS | QUANTITY_STEMS if prof.kind == "name" else QUANTITY_STEMS) | RELATION_STEMS
     focus = [w for w in prof.focus_words if w not in generic]
     if focus and answer_ids and prof.kind in ("number", "name"):
         words = set(content_words(answer_text))
         cased = snapshot.abstracts[answer_ids[0]].text
         name_text = _names_written(cased)
-        focus_missing = sum(w not in words and w.replace("-", "") not in name_text for w in focus) / len(focus)
+        focus_missing = sum(not _word_held(w, words, name_text) for w in focus) / len(focus)
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
         topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
@@ -763,13 +767,18 @@ def _signals(
     phrase_missing = 0.0
     if topic and answer_ids:
         names = _linked_words(linking)
+        # a single-paper detail question's own words, not its answer's category or the verb of where the answer sits
+        # ("which datasets is X evaluated on": an abstract writes "experiments on HCP", never "datasets evaluated"),
+        # nor a compound beside its parts (a compound and its own parts are no phrase of the question)
         details = [w for w in topic if w not in names]
+        details = details if prof.kind == "list" else without_compounds(details)
+        skip = frozenset() if prof.kind == "list" else generic
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
         texts = [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()]
         phrase_missing = (
             parts_unseen(coordinated_parts(prof.text, details), texts, rarity=_rarity_of(prof.text, policy))
             if prof.kind == "list"  # "X or Y", "X, Y and Z": a topic some paper treats is one of its parts
-            else pairs_unseen(details, texts)
+            else pairs_unseen(details, texts, skip=skip)
         )
     asked = {t.lower() for t in prof.specific_terms}
     expected = _expected_answer(prof)
@@ -819,6 +828,21 @@ def _signals(
         topic_missing=topic_missing,
         topic_unknown=topic_unknown,
         has_evidence=bool(plan.sentences),
+    )
+
+
+def _word_held(word: str, words: Collection[str], name_text: str) -> bool:
+    """Whether a text holds a content-word stem of the question: among its ``words``, written inside one of its names
+    (``name_text``: "multihop" in "2WikiMultihopQA"), or, for a hyphenated compound, all its parts among its words
+    (the question's "refusal-neuron" in "refusal neurons", "simplicity-bias" in "simplicity-biased")."""
+    if word in words or word.replace("-", "") in name_text:
+        return True
+    if "-" not in word:
+        return False
+    # the compound's stem cuts its last part short ("bia" of "bias"): a part is held by a word it begins or that begins it
+    parts = [stem(part) for part in word.split("-")]
+    return all(
+        len(p) >= 2 and any(w.startswith(p) or (p.startswith(w) and len(w) >= len(p) - 2) for w in words) for p in parts
     )
 
 
@@ -980,10 +1004,14 @@ def _typed_slot(
     if pointed and not any(holds_answer(t) for t in pointed):
         type_missing = True
     names = _linked_words(linking)
+    # a value's measure words ("how large", "the size of") and the category noun naming the work itself ("how big is
+    # the FooSet dataset": "FooSet integrates 6,289 pairs") are not details the answer repeats
+    heads = _name_heads(prof.text, linking) if expected == "value" else set()
     details = [
         w for w in dict.fromkeys(prof.topic_words)
         if not w.isdigit() and w not in GENERIC_STEMS and w not in names
         and not (expected == "name" and w in ANSWER_CATEGORY_STEMS)
+        and not (expected == "value" and (w in QUANTITY_STEMS or w in RELATION_STEMS or w in heads))
     ]  # fmt: skip
     qualifiers = [link.mention.lower() for link in linking.links if not _is_subject(link.mention, abstract.label)]
     n_docs = len(snapshot.abstracts)
@@ -1007,6 +1035,16 @@ def _typed_slot(
     return slot_missing(sentences, weights, holds_answer, present), type_missing
 
 
+def _name_heads(text: str, linking: Linking) -> set[str]:
+    """The category nouns written right after a linked name ("the FooSet dataset", "the BarBench benchmark"): the
+    head of the name's phrase, naming the work itself rather than a detail asked about it."""
+    heads: set[str] = set()
+    for link in linking.links:
+        for match in re.finditer(re.escape(link.mention) + r"\s+([A-Za-z-]+)", text):
+            heads.update(w for w in content_words(match.group(1)) if w in ANSWER_CATEGORY_STEMS)
+    return heads
+
+
 def _surfaces(text: str) -> dict[str, str]:
     """Each content-word stem of the text -> the first word (lower case) it comes from (for English frequency)."""
     found: dict[str, str] = {}
@@ -1027,10 +1065,15 @@ def _typo_vocabulary(corpus_words: frozenset[str]) -> Vocabulary:
     return Vocabulary((corpus_words, english_words()))
 
 
-def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4) -> float:
+def pairs_unseen(
+    words: Sequence[str], sentences: Sequence[str], window: int = 4, skip: Collection[str] = frozenset()
+) -> float:
     """The share of adjacent pairs of ``words`` (content words, in question order) that no sentence holds within
     ``window`` words of each other: "federated learning" where the corpus says "federated" nowhere near
-    "learning". A topic the corpus treats shows up as a phrase, not as words scattered over sentences."""
+    "learning". A topic the corpus treats shows up as a phrase, not as words scattered over sentences. A pair with a
+    word of ``skip`` counts only when some sentence holds it (the answer's category and the verb of where it sits:
+    "which datasets is X evaluated on" is answered by "experiments on HCP", never by "datasets evaluated", though
+    "benchmark gains" may be written as asked)."""
     pairs = list(zip(words, words[1:], strict=False))
     if not pairs:
         return 0.0
@@ -1047,7 +1090,8 @@ def pairs_unseen(words: Sequence[str], sentences: Sequence[str], window: int = 4
                 if (w, w2) in wanted:
                     seen.add((w, w2))
                     seen.add((w2, w))
-    return sum(pair not in seen for pair in pairs) / len(pairs)
+    pairs = [(a, b) for a, b in pairs if (a, b) in seen or (a not in skip and b not in skip)]
+    return sum(pair not in seen for pair in pairs) / len(pairs) if pairs else 0.0
 
 
 def parts_unseen(

@@ -583,8 +583,42 @@ _FINDINGS = re.compile(
 
 def asks_findings(question: str) -> bool:
     """The question asks what a work found or how well it does ("what was the main finding?", "what did they
-    conclude?", "how do models do on it?", "and the results?"): its answer is the abstract's result sentences."""
-    return bool(_FINDINGS.search(question))
+    conclude?", "how do models do on it?", "and the results?", "how does it compare to prior methods?"): its answer
+    is the abstract's result sentences."""
+    return bool(_FINDINGS.search(question)) or against_prior_work(question)
+
+
+# What a work is measured against when no other work is named: "prior methods", "existing approaches", "the
+# baselines", "the state of the art", "previous work"
+_PRIOR_WORK_STEMS = frozenset(
+    content_words(
+        "prior previous existing earlier other others standard conventional traditional current competing competitor "
+        "competitors strong strongest leading popular common baseline baselines state-of-the-art state art sota "
+        "alternative alternatives method methods approach approaches work works model models technique techniques "
+        "system systems solution solutions"
+    )
+)
+_BARE_COMPARE = re.compile(
+    r"^\W*(?:and\s+|so\s+)?how\s+(?:does|do|did)\s+"
+    r"(?!they\b|these\b|those\b|both\b|the\s+(?:two|three|papers|works)\b)(?:(?!and\b|or\b)[\w'’.&-]+\s+){1,5}?"
+    r"(?:compare|stack\s+up|measure\s+up|fare)\W*$",
+    re.I,
+)
+
+
+def against_prior_work(question: str) -> bool:
+    """The question sets one work against earlier work in general, naming no other ("how does FooNet compare to prior
+    methods?", "how does it stack up against the baselines?", "how does FooNet compare?", not "how do they compare?"
+    after several papers): it asks how well the work does, which its result sentences say, not for a comparison of
+    two works of the corpus."""
+    if _BARE_COMPARE.match(question):
+        return True
+    if not (_COMPARE.search(question) or re.search(r"\b(?:stack|measure)\s+up\b|\bfares?\b", question, re.I)):
+        return False
+    parts = compare_parts(question)
+    return len(parts) >= 2 and any(
+        (words := content_words(part)) and all(w in _PRIOR_WORK_STEMS for w in words) for part in parts[1:]
+    )
 
 
 _TAKEAWAY = re.compile(
@@ -743,8 +777,10 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
     kind = kind or classify(question)
     if is_more_request(question):
         return "followup"
-    if _COMPARE.search(question) and (
-        _names_works(compare_parts(question), question) or compared_topic(question)
+    if (
+        _COMPARE.search(question)
+        and (_names_works(compare_parts(question), question) or compared_topic(question))
+        and not against_prior_work(question)
     ):
         return "compare"
     if yes_no := _YES_NO.search(question) or _YES_NO_INDIRECT.search(question):
@@ -1274,11 +1310,17 @@ ANSWER_CATEGORY_STEMS = frozenset(
 _NAMED_KINDS = ANSWER_CATEGORY_STEMS - frozenset(
     content_words("test tested evaluate evaluated experiment experiments validate validated build built")
 )
-# Generic quantity words ("what size range", "the number of", "the total amount"): a number with its unit answers
-# them ("1.7B to 70B parameters", "1,920 screens"), not the word itself
+# Generic quantity words ("what size range", "the number of", "the total amount", "how large is it"): a number with
+# its unit answers them ("1.7B to 70B parameters", "1,920 screens", "6,289 pairs"), not the word itself
 QUANTITY_STEMS = frozenset(
-    content_words("size sizes range ranges number numbers count counts amount amounts total value values quantity scale")
+    content_words(
+        "size sizes range ranges number numbers count counts amount amounts total value values quantity scale large big"
+    )
 )
+# Verbs of obtaining a value or a result ("what speedup does X get", "what accuracy does it achieve", "which score
+# does it reach"): they say the answer is the work's, not what it is about; an abstract writes "speedups up to 6x"
+RELATION_STEMS = frozenset(content_words("get gets got achieve achieves achieved obtain obtains obtained reach reaches "
+                                         "reached attain attains attained"))
 _WH_OPEN = r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\b", re.I)
 _TIME_TYPE = re.compile(

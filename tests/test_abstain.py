@@ -105,6 +105,32 @@ def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
     assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
 
 
+def test_pairs_unseen_counts_a_pair_with_a_skipped_word_only_when_some_sentence_holds_it():
+    from rag.answering import pairs_unseen
+    from rag.text import content_words
+
+    sentences = ["Experiments on FooSet show that ZedNet improves recall.", "ZedNet reports benchmark gains."]
+    words = content_words("which datasets is the recall model evaluated on")
+    skip = frozenset(content_words("datasets evaluated model"))
+    # "datasets" and "evaluated" are never written next to the detail words: those pairs are not counted
+    assert pairs_unseen(words, sentences) == 1.0
+    assert pairs_unseen(words, sentences, skip=skip) == 0.0
+    # a pair with a skipped word that a sentence does hold still counts as seen
+    gains = content_words("benchmark gains hardware")
+    assert pairs_unseen(gains, sentences, skip=frozenset(content_words("benchmark"))) == 0.5
+
+
+def test_a_compound_detail_word_is_held_when_its_parts_are():
+    from rag.answering import _word_held
+    from rag.text import content_words
+
+    words = set(content_words("We find refusal neurons and a simplicity-biased optimiser."))
+    assert _word_held(content_words("refusal-neuron")[0], words, "")
+    assert _word_held(content_words("simplicity-bias")[0], words, "")
+    assert not _word_held(content_words("safety-neuron")[0], words, "")
+    assert _word_held("multihop", set(), "2wikimultihopqa")  # written inside a name
+
+
 def test_parts_unseen_reads_a_topic_of_alternatives_by_its_best_part():
     from rag.answering import parts_unseen
     from rag.question import coordinated_parts
@@ -484,3 +510,20 @@ def test_a_refusal_for_an_answer_type_the_abstract_never_states_says_which():
     assert "limitation" in reason("limitation")
     assert "hardware" in reason("hardware")
     assert reason("value") == "The most relevant abstract does not state what the question asks for."
+
+
+def test_a_category_noun_right_after_a_linked_name_is_the_head_of_that_name():
+    from rag.answering import _name_heads
+    from rag.lexicon import Link, Linking, Name
+
+    linking = Linking((Link("FooSet", Name("FooSet", frozenset({"a"})), True, 100.0),))
+    assert _name_heads("How large is the FooSet dataset?", linking) == {"dataset"}
+    assert _name_heads("How many datasets does FooSet use?", linking) == set()  # what is counted: a detail
+    assert _name_heads("What accuracy does the FooSet split reach?", linking) == set()  # not a category noun
+
+
+def test_size_adjectives_are_quantity_words_a_number_answers():
+    from rag.question import QUANTITY_STEMS
+    from rag.text import content_words
+
+    assert set(content_words("how large is it, how big is it")) <= QUANTITY_STEMS

@@ -103,6 +103,37 @@ def test_a_comparison_of_works_named_by_topic_or_offered_as_a_choice_is_a_table_
     assert answer.text.startswith("| Work |")
 
 
+@pytest.mark.parametrize(
+    "question", ["How does Sem-ECE compare with existing methods?", "how does TACO stack up against prior methods?"]
+)
+def test_one_work_set_against_earlier_work_is_answered_from_its_results_not_compared_with_another_paper(
+    pipeline, question
+):
+    answer = pipeline.ask(question, backend="extractive")
+    assert not answer.abstained
+    assert len({s.abstract.id for s in answer.sources}) == 1
+    assert not answer.text.startswith("| Work |")
+
+
+def test_a_follow_up_chooses_its_sentences_for_its_ask_with_the_reference_resolved(pipeline, monkeypatch):
+    first = "Tell me about AptaBench."
+    history = turn(first, pipeline.ask(first, backend="extractive"))
+    encoded: list[str] = []
+    embedder = pipeline.embedder
+    original = embedder.encode
+
+    def spy(texts, *args, **kwargs):
+        encoded.extend(texts)
+        return original(texts, *args, **kwargs)
+
+    monkeypatch.setattr(embedder, "encode", spy)
+    answer = pipeline.ask("how large is it?", history, backend="extractive")
+    assert not answer.abstained and "6,289" in answer.text
+    # "it" is AptaBench: the sentences are matched to what is asked of that work, not to a bare pronoun
+    assert "how large is it?" not in encoded
+    assert any("AptaBench" in text and "large" in text for text in encoded)
+
+
 def test_a_comparison_of_the_papers_on_a_topic_no_abstract_covers_is_refused(pipeline):
     assert pipeline.ask("compare the papers on federated learning", backend="extractive").abstained
 

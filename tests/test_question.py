@@ -807,6 +807,10 @@ def test_how_much_as_the_topic_of_a_study_is_no_number_question(text):
         "What are FooNet results?",
         "What are FooNet's main results?",
         "What does FooNet achieve?",
+        "how does FooNet compare to prior methods?",
+        "how does it stack up against the baselines?",
+        "How does ZedNet compare with existing approaches?",
+        "how does it compare?",
     ],
 )
 def test_asks_findings(text):
@@ -1255,3 +1259,25 @@ def test_a_request_for_papers_reads_its_topic_without_the_words_framing_it(text,
 
 def test_framing_words_stay_topic_words_outside_a_request_for_papers():
     assert "involv" in profile("How many glaciers does FooNet involve?").topic_words
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["how does FooNet compare to prior methods?", "Compare ZedNet with previous work", "how does it compare?"],
+)
+def test_one_work_set_against_earlier_work_in_general_is_no_comparison_of_two_works(text):
+    assert profile(text).shape != "compare"
+    assert profile(text).asks_findings
+
+
+@pytest.mark.parametrize("text", ["how does FooNet compare to ZedNet?", "how do FooNet and ZedNet compare?"])
+def test_two_named_works_are_still_compared(text):
+    assert profile(text).shape == "compare"
+    assert not profile(text).asks_findings
+
+
+def test_how_do_they_compare_after_several_papers_is_not_a_question_about_one_work():
+    from rag.question import against_prior_work
+
+    assert not against_prior_work("how do they compare?")
+    assert against_prior_work("how does it compare?")
