@@ -30,6 +30,12 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   (topic_peak): a topic some paper treats makes that paper stand out of the papers near it, however the question
   is worded (a long plain description is less similar to every abstract, not to one); an absent topic leaves the
   nearest papers level.
+- a single-paper question naming its work by a short description, as a term ("the paper on X", "the X study":
+  rag.question.work_description) whose answering abstract lacks the description's words (their mass, each word
+  weighing its idf times its English rarity: described_missing): a question about "the paper on quux autoencoders"
+  answered by a paper on another kind of model is about a neighbouring topic the corpus lacks, while the everyday
+  words of a paraphrased description weigh little; and the same for what the question asks the work to say
+  something about ("what does FooNet report about X": rag.question.asked_aspect, aspect_missing).
 List, summary and yes/no questions ask whether any paper qualifies, single-paper questions what one paper states:
 the signals both kinds share (names close to no corpus name, linked names, the share of asked-about words missing,
 the share of word pairs no sentence holds) carry their own weights for each kind (the ``*_list`` features), so the
@@ -76,6 +82,8 @@ class AbstentionSignals:
     type_asked: str = ""  # the kind of answer the question expects (rag.question.AnswerType), for the reason shown
     topic_matched_any: float = 0.0  # topic_matched of the cited paper holding the most (list, summary, yes/no)
     topic_peak: float | None = None  # best shortlisted paper's mean sentence similarity minus the shortlist's median
+    described_missing: float = 0.0  # idf- and rarity-weighted mass of a short work description's words its paper lacks
+    aspect_missing: float = 0.0  # the same for what the work is asked to say something about ("report about X")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +125,8 @@ WEIGHTS = {
     "phrase_list": "w_phrase_missing_list",
     "topic_matched_any": "w_topic_matched_any",
     "topic_peak": "w_topic_peak",
+    "described": "w_described_missing",
+    "aspect": "w_aspect_missing",
 }
 
 
@@ -164,6 +174,10 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "topic_matched_any": many * signals.topic_matched_any,
         # skipped (0) when the encoder cannot read the question
         "topic_peak": many * (signals.topic_peak or 0.0),
+        # a single-paper question naming its work by a description ("the paper on X"): the paper must be about X
+        "described": single * signals.described_missing,
+        # "what does FooNet report about X": the paper must mention X
+        "aspect": single * signals.aspect_missing,
     }
 
 
@@ -197,7 +211,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return _TYPE_NOT_STATED[signals.type_asked]
     if top in ("slot", "type"):
         return "The most relevant abstract does not state what the question asks for."
-    if top in ("focus", "focus_list"):
+    if top in ("focus", "focus_list", "aspect"):
         return "The most relevant abstract does not mention what the question asks about."
     if top == "names_missing":
         return "The most relevant abstract does not name what the question asks for."
@@ -210,6 +224,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         "similarity_list",
         "topic_rare_list",
         "topic_rare_terse",
+        "described",
     ):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."

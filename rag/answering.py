@@ -82,6 +82,7 @@ from rag.question import (
     RELATION_STEMS,
     QuestionProfile,
     answer_type,
+    asked_aspect,
     asked_phrase,
     asks_count,
     asks_kind_of,
@@ -106,6 +107,7 @@ from rag.question import (
     term_occurs,
     unit_asked,
     value_asked,
+    work_description,
 )
 from rag.retrieve import (
     HybridRetriever,
@@ -537,6 +539,8 @@ def decide_abstention(
             phrase_missing=0.0,
             slot_missing=0.0,
             value_missing=unnumbered,
+            described_missing=0.0,
+            aspect_missing=0.0,
         )
     if unmatched:
         signals = replace(signals, has_evidence=False)
@@ -805,7 +809,10 @@ def _signals(
         slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, expected)
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
         slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
+    described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
     return AbstentionSignals(
+        described_missing=described_missing,
+        aspect_missing=aspect_missing,
         topic_matched=matched_first,
         topic_matched_any=matched_any,
         topic_peak=peak,
@@ -844,6 +851,59 @@ def _word_held(word: str, words: Collection[str], name_text: str) -> bool:
     return all(
         len(p) >= 2 and any(w.startswith(p) or (p.startswith(w) and len(w) >= len(p) - 2) for w in words) for p in parts
     )
+
+
+def _described_missing(
+    prof: QuestionProfile,
+    snapshot: IndexSnapshot,
+    answer_ids: Sequence[str],
+    linking: Linking,
+    policy: AnswerPolicy,
+) -> tuple[float, float]:
+    """(described_missing, aspect_missing) of a single-paper question; (0.0, 0.0) for other questions.
+    described_missing: when the question names its work by a short description, as a term ("the paper on X", "the
+    X study": rag.question.work_description, at most policy.described_max_words content words), the mass of the
+    description's words the answering abstract lacks (``_mass_missing``); a longer description is a paraphrase of
+    the work, not a term. aspect_missing: the same for what the question asks the work to say something about
+    ("what does FooNet report about X": rag.question.asked_aspect)."""
+    if not answer_ids or prof.shape in LIST_SHAPES or prof.shape == "compare":
+        return 0.0, 0.0
+    description = work_description(prof.text)
+    words = _detail_words(description)
+    described = (
+        _mass_missing(words, description, snapshot, answer_ids[0], linking, policy)
+        if words and len(words) <= policy.described_max_words
+        else 0.0
+    )
+    aspect = asked_aspect(prof.text)
+    words = _detail_words(aspect)
+    return described, _mass_missing(words, aspect, snapshot, answer_ids[0], linking, policy) if words else 0.0
+
+
+def _detail_words(text: str) -> list[str]:
+    """The content-word stems of a phrase that say what it is about (no numbers, generic words, or a compound next
+    to its parts)."""
+    if not text:
+        return []
+    return without_compounds([w for w in content_words(text) if not w.isdigit() and w not in GENERIC_STEMS])
+
+
+def _mass_missing(
+    words: Sequence[str], text: str, snapshot: IndexSnapshot, answer_id: str, linking: Linking, policy: AnswerPolicy
+) -> float:
+    """The mass of ``words`` (stems of ``text``) the abstract lacks, each weighing its idf times its English rarity
+    (a word no abstract uses: the largest idf), in units of the largest idf, at most 1: a term of the field missing
+    ("sparse autoencoders") weighs much, everyday words little. A name linked to the abstract, or written inside one
+    of its names, is held."""
+    abstract = snapshot.abstracts[answer_id]
+    inside = _names_written(abstract.text)
+    held = set(content_words(abstract.text)) | {w for w in words if w.replace("-", "") in inside}
+    held |= {w for link in linking.links if answer_id in link.name.abstract_ids for w in content_words(link.mention)}
+    _, doc_freq = topic_presence(snapshot, words)
+    rarity = _rarity_of(text, policy)
+    top = largest_idf(len(snapshot.abstracts))
+    weights = idf_weights(words, doc_freq, len(snapshot.abstracts))
+    return min(1.0, sum(v * rarity(w) for w, v in weights.items() if w not in held) / top)
 
 
 def _typed_as_word(mention: str, typed: str, common_zipf: float) -> bool:

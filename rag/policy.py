@@ -662,6 +662,25 @@ class AnswerPolicy(BaseModel):
         "its neighbours whatever the question's wording; an absent topic leaves them level. Not used when the "
         "encoder cannot read the question. Fitted on dev (negative).",
     )
+    w_described_missing: float = Field(
+        default=0.00,
+        description="Log-odds added, for a single-paper question naming its work by a short description as a term "
+        "('the paper on X', 'the X study': rag.question.work_description; see described_max_words), times the mass of "
+        "the description's words the answering abstract lacks, each weighing its idf times its English rarity (see "
+        "rarity_zipf_scale), in units of the largest idf, at most 1. Fitted on dev.",
+    )
+    w_aspect_missing: float = Field(
+        default=0.00,
+        description="Log-odds added, for a single-paper question asking what a work says about something ('what "
+        "does FooNet report about X': rag.question.asked_aspect), times the mass of that aspect's words the answering "
+        "abstract lacks, weighed as for w_described_missing. Fitted on dev.",
+    )
+    described_max_words: int = Field(
+        default=4,
+        ge=1,
+        description="Longest work description (content words) read as a term for w_described_missing; a longer one "
+        "paraphrases the work in the writer's own words, which its abstract need not use.",
+    )
     rarity_zipf_scale: float = Field(
         default=7.0,
         gt=0.0,

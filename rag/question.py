@@ -1509,3 +1509,65 @@ def looks_like_model_name(token: str) -> bool:
     if re.search(r"bench|\d+k\b", lowered):
         return False
     return lowered.split("-")[0] in _MODEL_FAMILIES or bool(_MODEL_VERSION.search(token))
+
+
+# A work the question names by what it is about rather than by its name: "the paper on X", "the study about X",
+# "the paper that X", "the X paper" (X: the description, which the answering abstract must state)
+_DESCRIBING_NOUN = r"(?:paper|study|work|article|abstract)"
+_DESCRIPTION_END = (
+    r"(?=\s*(?:[,;:?!()]|\.(?:\s|$)|$)|\s+(?:say|says|said|report|reports|reported|find|finds|found|show|shows|"
+    r"showed|claim|claims|use|uses|used|do|does|did|is|are|was|were|has|have|had|evaluate|evaluates|evaluated|test|"
+    r"tests|tested|measure|measures|measured|achieve|achieves|get|gets|reach|reaches|compare|compares|propose|"
+    r"proposes|train|trains|trained|mention|mentions|state|states|describe|describes|and\s+(?:what|which|how|"
+    r"does|did|is))\b)"
+)
+_DESCRIBED_AFTER = re.compile(
+    rf"\b(?:the|a|that|this)\s+{_DESCRIBING_NOUN}\s+(?:on|about|into|regarding|that|which|proposing|introducing|"
+    rf"studying|presenting|using)\s+(?P<d>.+?){_DESCRIPTION_END}",
+    re.I,
+)
+_DESCRIBED_BEFORE = re.compile(
+    rf"\bthe\s+(?P<d>(?:(?!(?:the|a|an|in|of|on|for|with|to|from|by|and|or|is|are|was|were|do|does|did|what|which|"
+    rf"how|that)\b)[\w()&.'\u2019-]+\s+){{1,6}}?){_DESCRIBING_NOUN}\b(?!\s+(?:on|about|that|which)\b)",
+    re.I,
+)
+# words that point at a paper rather than describe it: "the same paper", "the second study", "the whole work"
+_POINTING = frozenset(
+    "same other first second third last previous earlier above original whole entire following former latter "
+    "new this that one".split()
+)
+
+
+def work_description(question: str) -> str:
+    """The words a question describes one work with, when it names it by what it is about ("What does the paper on
+    FooNet pruning report about speed?" -> "FooNet pruning"; "In the quux regularisation study, which datasets …" ->
+    "quux regularisation"); "" when it names no work so ("What does FooNet report?", "the same paper", "the second
+    one"). The answering abstract must state what the work is described by: a question about "the paper on X" where
+    no abstract treats X is about a neighbouring topic the corpus lacks."""
+    for pattern in (_DESCRIBED_AFTER, _DESCRIBED_BEFORE):
+        for match in pattern.finditer(question):
+            words = match.group("d").split()
+            if words and all(w.lower() in _POINTING for w in words):
+                continue
+            text = " ".join(w for w in words if w.lower() not in _POINTING)
+            if text.strip():
+                return text.strip()
+    return ""
+
+
+# what a question asks a work to say something about: "what does FooNet report about X", "what do they find on X"
+_ASPECT = re.compile(
+    r"\b(?:say|says|said|report|reports|reported|find|finds|found|show|shows|showed|claim|claims|conclude|concludes|"
+    r"mention|mentions|state|states|tell\s+us|discuss|discusses|note|notes|observe|observes)\s+"
+    r"(?:(?!about|on|regarding|concerning)\w+\s+){0,2}?(?:about|regarding|concerning|on\s+the\s+(?:topic|subject)\s+of)"
+    r"\s+(?P<a>.+?)\s*(?:[?!]|\.(?:\s|$)|$)",
+    re.I,
+)
+
+
+def asked_aspect(question: str) -> str:
+    """What the question asks a work to say something about: "What does FooNet report about quux pruning?" ->
+    "quux pruning"; "" when it asks no such thing. The answering abstract must treat it: an abstract that never
+    mentions the aspect says nothing about it."""
+    match = _ASPECT.search(question)
+    return match.group("a").strip() if match else ""

@@ -527,3 +527,15 @@ def test_size_adjectives_are_quantity_words_a_number_answers():
     from rag.text import content_words
 
     assert set(content_words("how large is it, how big is it")) <= QUANTITY_STEMS
+
+
+def test_a_described_work_its_paper_does_not_treat_raises_a_single_paper_score():
+    policy = POLICY.model_copy(update={"w_described_missing": 2.0, "w_aspect_missing": 2.0})
+    held = AbstentionSignals(shape="fact", best_dense=0.6)
+    lacking = replace(held, described_missing=1.0)
+    assert abstention_score(lacking, policy) > abstention_score(held, policy)
+    assert abstention_score(replace(held, aspect_missing=1.0), policy) > abstention_score(held, policy)
+    assert decide(replace(lacking, described_missing=5.0), policy).reason == "No abstract is about the question's topic."
+    # a list question's topic is read by its own signals
+    listed = AbstentionSignals(shape="list", best_dense=0.6)
+    assert abstention_score(replace(listed, described_missing=1.0), policy) == abstention_score(listed, policy)

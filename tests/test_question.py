@@ -1281,3 +1281,35 @@ def test_how_do_they_compare_after_several_papers_is_not_a_question_about_one_wo
 
     assert not against_prior_work("how do they compare?")
     assert against_prior_work("how does it compare?")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What does the paper on FooNet pruning report about speed?", "FooNet pruning"),
+        ("In the quux regularisation study, which datasets are used?", "quux regularisation"),
+        ("what does the ZedNet paper say about latency", "ZedNet"),
+        ("Which optimiser did the paper that distils BarNet into ZedNet use?", "distils BarNet into ZedNet"),
+        ("what backbone is used for the experiments in the quux-bias paper", "quux-bias"),
+        ("What does the same paper say about speed?", ""),
+        ("what does the second paper find", ""),
+        ("What does FooNet report about speed?", ""),
+        ("Which paper proposes FooNet?", ""),
+    ],
+)
+def test_work_description_reads_the_words_a_work_is_described_by(text, expected):
+    assert question.work_description(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What does FooNet report about quux pruning?", "quux pruning"),
+        ("what does the ZedNet paper say about latency on phones", "latency on phones"),
+        ("What do the authors find regarding BarNet's memory use?", "BarNet's memory use"),
+        ("What does FooNet find?", ""),
+        ("How does FooNet prune tokens?", ""),
+    ],
+)
+def test_asked_aspect_reads_what_a_work_is_asked_to_say_something_about(text, expected):
+    assert question.asked_aspect(text) == expected
