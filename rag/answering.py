@@ -865,7 +865,7 @@ def _described_missing(
     X study": rag.question.work_description, at most policy.described_max_words content words), the mass of the
     description's words the answering abstract lacks (``_mass_missing``); a longer description is a paraphrase of
     the work, not a term. aspect_missing: the same for what the question asks the work to say something about
-    ("what does FooNet report about X": rag.question.asked_aspect)."""
+    ("what does FooNet report about X": rag.question.asked_aspect), likewise when it is short."""
     if not answer_ids or prof.shape in LIST_SHAPES or prof.shape == "compare":
         return 0.0, 0.0
     description = work_description(prof.text)
@@ -877,7 +877,8 @@ def _described_missing(
     )
     aspect = asked_aspect(prof.text)
     words = _detail_words(aspect)
-    return described, _mass_missing(words, aspect, snapshot, answer_ids[0], linking, policy) if words else 0.0
+    short = bool(words) and len(words) <= policy.described_max_words
+    return described, _mass_missing(words, aspect, snapshot, answer_ids[0], linking, policy) if short else 0.0
 
 
 def _detail_words(text: str) -> list[str]:
