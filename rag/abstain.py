@@ -172,8 +172,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "focus_list": many * signals.focus_missing,
         "phrase_list": many * signals.phrase_missing,
         "topic_matched_any": many * signals.topic_matched_any,
-        # skipped (0) when the encoder cannot read the question
-        "topic_peak": many * (signals.topic_peak or 0.0),
+        # skipped (0) when the encoder cannot read the question; in units of topic_peak_unit (a cosine gap)
+        "topic_peak": many * (signals.topic_peak or 0.0) / policy.topic_peak_unit,
         # a single-paper question naming its work by a description ("the paper on X"): the paper must be about X
         "described": single * signals.described_missing,
         # "what does FooNet report about X": the paper must mention X

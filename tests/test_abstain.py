@@ -477,6 +477,19 @@ def test_a_list_question_reads_the_signals_it_shares_with_single_paper_questions
     assert (single["list_shape"], listing["list_shape"]) == (0.0, 1.0)
 
 
+def test_the_shortlist_peak_counts_in_units_of_its_cosine_gap():
+    import pytest
+
+    from rag.abstain import contributions, features
+
+    signals = AbstentionSignals(shape="summary", best_dense=0.4, topic_peak=0.25)
+    assert features(signals, POLICY.model_copy(update={"topic_peak_unit": 0.1}))["topic_peak"] == pytest.approx(2.5)
+    assert features(signals, POLICY.model_copy(update={"topic_peak_unit": 0.5}))["topic_peak"] == pytest.approx(0.5)
+    # its weight is log-odds per unit: a gap of five units at -1.0 each
+    halved = POLICY.model_copy(update={"topic_peak_unit": 0.05, "w_topic_peak": -1.0})
+    assert contributions(signals, halved)["topic_peak"] == pytest.approx(-5.0)
+
+
 def test_a_list_paper_standing_out_of_its_shortlist_leans_to_answering():
     from rag.abstain import features
 
