@@ -516,28 +516,26 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.55,
+        default=0.49,
         ge=0.0,
         le=1.0,
-        description="Abstain when the abstention score (0-1, higher = less answerable) is at least this. Set on dev "
-        "where the refit's in-sample false abstention equals the previous weights' (0.023); the fit's own choice "
-        "(0.44) abstains more at a higher false-abstention rate.",
+        description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
     )
-    abstain_bias: float = Field(default=-3.39, description="Log-odds of abstaining with no signal at all.")
+    abstain_bias: float = Field(default=-3.71, description="Log-odds of abstaining with no signal at all.")
     w_unknown_name: float = Field(
-        default=2.54, description="Log-odds added per subject name that is close to no name in the corpus."
+        default=2.87, description="Log-odds added per subject name that is close to no name in the corpus."
     )
     w_missing_name: float = Field(
-        default=2.54,
+        default=2.87,
         description="Log-odds added per linked subject name the answering abstract(s) do not mention.",
     )
     w_focus_missing: float = Field(
-        default=3.37,
+        default=2.89,
         description="Log-odds added times the share of the asked-about words (what is counted or named) that the "
         "answering abstract does not contain.",
     )
     w_number_missing: float = Field(
-        default=0.60, description="Log-odds added when a number is asked for and no quoted sentence holds one."
+        default=0.43, description="Log-odds added when a number is asked for and no quoted sentence holds one."
     )
     w_similarity: float = Field(
         default=0.00,
@@ -548,29 +546,29 @@ class AnswerPolicy(BaseModel):
         default=0.42, description="MiniLM similarity of the best evidence sentence at which the signal is neutral."
     )
     w_topic_missing: float = Field(
-        default=0.76,
+        default=0.67,
         description="Log-odds added times the share of the question's topic words the answering abstract lacks "
         "(though some abstract uses them).",
     )
     w_topic_unknown: float = Field(
-        default=0.88,
+        default=0.64,
         description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
     )
     w_list_shape: float = Field(
-        default=3.57,
+        default=2.87,
         description="Log-odds added for list, summary and yes/no questions (their signals come from the best of "
         "many papers, so they read differently).",
     )
     w_linked: float = Field(
-        default=-0.00, description="Log-odds added when the question names a work the corpus has (linked exactly)."
+        default=0.00, description="Log-odds added when the question names a work the corpus has (linked exactly)."
     )
     w_phrase_missing: float = Field(
-        default=0.82,
+        default=1.50,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
     )
     w_topic_unknown_list: float = Field(
-        default=1.60,
+        default=1.31,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words that no abstract uses (on top of w_topic_unknown): no paper can be listed on such a topic.",
     )
@@ -581,65 +579,65 @@ class AnswerPolicy(BaseModel):
         "topic the corpus lacks. Fitted on dev.",
     )
     w_similarity_list: float = Field(
-        default=1.89,
+        default=3.29,
         description="Log-odds added, for list, summary and yes/no questions, per unit the best evidence similarity "
         "(the best sentence of any shortlisted paper) falls below similarity_floor (on top of w_similarity): when "
         "even the best of many papers is far from the question, no paper is on its topic. Fitted on dev.",
     )
     w_names_missing: float = Field(
-        default=3.85,
+        default=4.12,
         description="Log-odds added when the question asks for names (which datasets, models, baselines…) and no "
         "quoted sentence of the answering abstract names anything the question does not. Fitted on dev.",
     )
     w_value_missing: float = Field(
-        default=4.11,
+        default=4.32,
         description="Log-odds added when the question asks for a value (a count, or a measure such as an accuracy, "
         "FID or agreement) and no quoted sentence of the answering abstract states a number within a few words of "
         "what is counted or measured. Fitted on dev.",
     )
 
     w_slot_missing: float = Field(
-        default=2.67,
+        default=2.11,
         description="Log-odds added, for a question asking for a value or for names (not a list or comparison), "
         "times 1 - the idf-weighted share of its detail words held by the answering abstract's best sentence that "
         "holds such an answer (a number the question does not state, a name it does not give). Fitted on dev.",
     )
     w_type_missing: float = Field(
-        default=2.94,
+        default=3.24,
         description="Log-odds added when a single-paper question asks for a duration, a licence, named hardware, "
         "whether code or data are released, or a value (rag.question.answer_type) and no sentence of the answering abstract states one. Fitted on dev.",
     )
     w_topic_rare_missing_list: float = Field(
-        default=2.77,
+        default=2.38,
         description="Log-odds added, for list, summary and yes/no questions, times the share of the question's "
         "topic words the best paper lacks, each weighted by its idf (a word no abstract uses: the largest idf times "
         "its English rarity, see rarity_zipf_scale). Fitted on dev.",
     )
     w_topic_rare_missing_terse: float = Field(
-        default=7.48,
+        default=7.13,
         description="Log-odds added, for a terse keyword query (not a list, summary, yes/no or compare), times the "
         "same idf- and rarity-weighted share of its topic words that its best paper lacks. Fitted on dev.",
     )
     w_topic_matched: float = Field(
-        default=-1.71,
+        default=-1.46,
         description="Log-odds added, for list, summary and yes/no questions, times the idf mass of the question's "
         "topic words that the best paper holds (in units of the largest idf; rag.abstain.matched_mass). Fitted on "
         "dev; negative: the rare words a plain-language description shares with one paper are evidence that the "
         "paper is on its topic.",
     )
     w_unknown_name_list: float = Field(
-        default=2.00,
+        default=2.04,
         description="As w_unknown_name, for list, summary and yes/no questions (w_unknown_name is then not used): a "
         "name close to no corpus name is there often the topic asked about, weighed against the list's other "
         "evidence. Fitted on dev.",
     )
     w_linked_list: float = Field(
-        default=-1.11,
+        default=-1.64,
         description="As w_linked, for list, summary and yes/no questions (w_linked is then not used): a name of the "
         "corpus spelt exactly, whose papers are the list. Fitted on dev.",
     )
     w_focus_missing_list: float = Field(
-        default=2.43,
+        default=1.44,
         description="As w_focus_missing, for list, summary and yes/no questions (w_focus_missing is then not used): the "
         "share of the question's topic words the best paper (the cited papers of a summary) lacks. Fitted on dev.",
     )
@@ -651,13 +649,13 @@ class AnswerPolicy(BaseModel):
         "of its commoner word (rag.answering.parts_unseen). Fitted on dev.",
     )
     w_topic_matched_any: float = Field(
-        default=-0.60,
+        default=-1.01,
         description="Log-odds added, for list, summary and yes/no questions, times the idf mass of the question's "
         "topic words held by the cited paper holding the most (as w_topic_matched, which reads the first cited "
         "paper): the paper on the topic is not always the one whose line comes first. Fitted on dev (negative).",
     )
     w_topic_peak: float = Field(
-        default=-1.66,
+        default=-0.228,
         description="Log-odds added, for list, summary and yes/no questions, times how far the shortlisted paper most "
         "similar to the question as a whole abstract (the mean MiniLM similarity of its sentences) stands above the "
         "median of the shortlisted papers (see list_shortlist). A topic some paper treats lifts that paper out of "
@@ -674,14 +672,14 @@ class AnswerPolicy(BaseModel):
         "0.897 at false abstention 0.036 on dev + regression).",
     )
     w_described_missing: float = Field(
-        default=2.63,
+        default=0.00,
         description="Log-odds added, for a single-paper question naming its work by a short description as a term "
         "('the paper on X', 'the X study': rag.question.work_description; see described_max_words), times the mass of "
         "the description's words the answering abstract lacks, each weighing its idf times its English rarity (see "
         "rarity_zipf_scale), in units of the largest idf, at most 1. Fitted on dev.",
     )
     w_aspect_missing: float = Field(
-        default=3.10,
+        default=0.00,
         description="Log-odds added, for a single-paper question asking what a work says about something ('what "
         "does FooNet report about X': rag.question.asked_aspect), times the mass of that aspect's words the answering "
         "abstract lacks, weighed as for w_described_missing. Fitted on dev.",
