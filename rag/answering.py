@@ -701,7 +701,9 @@ def _signals(
     # ("what range of model sizes": a name question's measure words are no more its detail than its category's)
     generic = (ANSWER_CATEGORY_STEMS | QUANTITY_STEMS if prof.kind == "name" else QUANTITY_STEMS) | RELATION_STEMS
     focus = [w for w in prof.focus_words if w not in generic]
-    if focus and answer_ids and prof.kind in ("number", "name"):
+    # "which one is faster?" of compared works: the work it asks for is one of them, named in the answer's rows
+    choosing = prof.shape == "compare" and prof.kind == "name"
+    if focus and answer_ids and prof.kind in ("number", "name") and not choosing:
         words = set(content_words(answer_text))
         cased = snapshot.abstracts[answer_ids[0]].text
         name_text = _names_written(cased)

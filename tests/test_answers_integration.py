@@ -570,6 +570,13 @@ def test_whether_code_is_released_is_answered_by_the_abstracts_link_or_refused_w
     assert unsaid.abstained and "does not say whether its code, data or models are released" in unsaid.text
 
 
+def test_which_one_is_faster_after_a_comparison_compares_the_same_works_again(pipeline):
+    # the work asked for is one of the compared ones: "faster" need not be written in either abstract
+    history = turn("Compare CoCHI and Sem-ECE", pipeline.ask("Compare CoCHI and Sem-ECE", backend="extractive"))
+    follow = pipeline.ask("which one did better?", history, backend="extractive")
+    assert not follow.abstained and {s.abstract.label for s in follow.sources} == {"CoCHI", "Sem-ECE"}
+
+
 def test_a_follow_up_after_a_refusal_refers_to_what_the_refused_question_asked_about(pipeline):
     # the refused question named one work: "its" is that work
     refused = pipeline.ask("What is the learning rate of AssayBench?", backend="extractive")
