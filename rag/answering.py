@@ -415,7 +415,7 @@ def select_evidence(
         if named:  # "which papers use X": the papers that name X, whatever else scores well
             shortlist = list(dict.fromkeys([*named, *shortlist]))
         evidence = scored(prof, rows_of(snapshot, shortlist))
-        topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+        topic = _topic_words(prof.topic_words)
         present, doc_freq = topic_presence(snapshot, topic, among=shortlist)
         coverage = {
             aid: topic_coverage(topic, present.get(aid, ()), doc_freq, len(snapshot.abstracts)) for aid in shortlist
@@ -522,7 +522,7 @@ def decide_abstention(
         unnumbered = prof.kind == "number" and not any(e.has_number for e in plan.sentences)
         # a term of the research vocabulary is the question's own ("federated learning" for 联邦学习): no abstract
         # using it still says the topic is not covered
-        topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+        topic = _topic_words(prof.topic_words)
         curated = research_words(prof.text)
         unknown = [w for w in topic if w in curated and w not in snapshot.lexicon.stems]
         signals = replace(
@@ -710,7 +710,7 @@ def _signals(
         focus_missing = sum(not _word_held(w, words, name_text) for w in focus) / len(focus)
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
-        topic_words = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+        topic_words = _topic_words(prof.topic_words)
         if topic_words:  # an overview's topic may span its papers; a list's must be in its best paper
             pool_ids = answer_ids if prof.shape == "summary" else answer_ids[:1]
             words = {w for aid in pool_ids for w in content_words(snapshot.abstracts[aid].text)}
@@ -748,7 +748,7 @@ def _signals(
     unit = unit_asked(prof.text) if prof.kind == "number" else None
     if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
         number_missing = True  # "how long does X take": no quoted sentence states a duration
-    topic = [w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS]
+    topic = _topic_words(prof.topic_words)
     topic_missing = topic_unknown = topic_garbled = 0.0
     if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
         pool = set()
@@ -888,7 +888,7 @@ def _detail_words(text: str) -> list[str]:
     to its parts)."""
     if not text:
         return []
-    return without_compounds([w for w in content_words(text) if not w.isdigit() and w not in GENERIC_STEMS])
+    return without_compounds(_topic_words(content_words(text)))
 
 
 def _mass_missing(
@@ -901,7 +901,7 @@ def _mass_missing(
     abstract = snapshot.abstracts[answer_id]
     inside = _names_written(abstract.text)
     held = set(content_words(abstract.text)) | {w for w in words if w.replace("-", "") in inside}
-    held |= {w for link in linking.links if answer_id in link.name.abstract_ids for w in content_words(link.mention)}
+    held |= _linked_words(linking, among=[answer_id])
     _, doc_freq = topic_presence(snapshot, words)
     rarity = _rarity_of(text, policy)
     top = largest_idf(len(snapshot.abstracts))
@@ -947,15 +947,23 @@ def _answer_slot_signals(
         surfaces = _surfaces(prof.text)
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
         # a linked name's words are held by the papers that name it, however they write it ("apta bench": AptaBench)
-        named = {w for link in linking.links if link.name.abstract_ids & set(pool) for w in content_words(link.mention)}
+        named = _linked_words(linking, among=pool)
         rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(named, *present.values()))
     return slot, rare
 
 
 
-def _linked_words(linking: Linking) -> set[str]:
-    """The content-word stems of the question's linked mentions (names, not topic or detail words)."""
-    return {w for link in linking.links for w in content_words(link.mention)}
+def _linked_words(linking: Linking, among: Sequence[str] | None = None) -> set[str]:
+    """The content-word stems of the question's linked mentions (names, not topic or detail words); with ``among``,
+    only of names some of those abstracts use: their words are held by those papers, however they write the name
+    ("apta bench" by AptaBench's)."""
+    ids = None if among is None else set(among)
+    return {w for link in linking.links if ids is None or link.name.abstract_ids & ids for w in content_words(link.mention)}
+
+
+def _topic_words(words: Iterable[str]) -> list[str]:
+    """The words of a question's topic: its content-word stems without numbers and generic words."""
+    return [w for w in words if not w.isdigit() and w not in GENERIC_STEMS]
 
 
 _NAME_WRITTEN = re.compile(r"[A-Za-z0-9][\w.&-]*\w")
