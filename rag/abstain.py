@@ -541,6 +541,21 @@ def expansion_of(acronym: str, texts: Iterable[str]) -> str | None:
     return None
 
 
+_ACRONYM = re.compile(r"(?<![\w-])[A-Za-z]*[A-Z][A-Za-z]*[A-Z][a-z]?s?(?![\w-])")  # "LMs", "MoE", "CoT"
+
+
+def with_long_forms(sentence: str, abstract: str) -> str:
+    """The sentence with the long form of each acronym it uses that its abstract spells out written beside it:
+    "outputs from five 1B-scale LMs" reads "… five 1B-scale LMs (language models)" where the abstract defines
+    "language models (LMs)", so a question asking how many language models finds its count."""
+    forms = {token: expansion_of(token, [abstract]) for token in dict.fromkeys(_ACRONYM.findall(sentence))}
+    forms = {token: form for token, form in forms.items() if form}
+    if not forms:
+        return sentence
+    # in place, beside the acronym, so that what stands near it (a count) stands near its words too
+    return _ACRONYM.sub(lambda m: f"{m.group(0)} ({forms[m.group(0)]})" if m.group(0) in forms else m.group(0), sentence)
+
+
 def mentioned_in(mention: str, text: str, defining: Iterable[str] = ()) -> bool:
     """Whether ``text`` (an abstract) writes the name the question mentions, however it writes it: as typed (any
     case, a plural "s" aside), its name without a hyphen-joined English modifier ("LLM" of "LLM-based"), or, for

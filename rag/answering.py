@@ -37,6 +37,7 @@ from rag.abstain import (
     stated_values,
     values_in,
     weighted_missing,
+    with_long_forms,
     without_compounds,
 )
 from rag.answer import Answer, AnswerSentence, Citation, Source, StreamEvent, TextDelta, Timings
@@ -361,6 +362,7 @@ def select_evidence(
 
     shape = prof.shape
     evidence: list[EvidenceSentence]
+    works: list[str] = []  # a comparison's works; one when all it compares is one paper's
     if NO_EARLIER_PAPERS in similar:  # "anything similar?" opening a conversation: nothing to be like
         plan = extractive.ExtractivePlan([], [])
     elif similar and ranking.ranked:  # "anything similar?": a line per other paper closest to the earlier ones
@@ -372,8 +374,8 @@ def select_evidence(
         evidence = scored(prof, rows_of(snapshot, ids))
         role = more_role(ask) if ask else None
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
-    elif shape == "compare":
-        works = _compare_works(prof, snapshot, retriever, linking, policy, listed=topic_works)
+    elif shape == "compare" and len(works := _compare_works(prof, snapshot, retriever, linking, policy,
+                                                             listed=topic_works)) >= 2:
         asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
         asked_vector = embedder.encode([asked_text])[0] if asked_text else None
         per_work = [(aid, scored(prof, rows_of(snapshot, [aid]), asked_vector)) for aid in works]
@@ -443,13 +445,16 @@ def select_evidence(
             plan = replace(plan, paper_similarity=mean_similarity((e.abstract_id, e.dense) for e in evidence))
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
+        if shape == "compare" and works:  # the things compared are all one paper's ("X vs Y" it sets side by side)
+            top_ids = list(dict.fromkeys([*works, *top_ids]))
         if ask and ask.strip() != prof.text.strip():  # a follow-up: the paper's sentences for what it asks itself
             prof = _single_paper_profile(profile(fix_shape_words(ask)))
             # the follow-up's references resolved ("how big is it" -> "how big is FooNet"), unless the rewrite carries
             # the earlier question along: its meaning, not a pronoun's, is what the paper's sentences should match
             resolved = ranking.profile.text if FOLLOW_UP_TO not in ranking.profile.text else prof.text
             vector = embedder.encode([resolved])[0]
-        parts = clauses(prof.text)
+        # a comparison within one paper: a sentence for each thing compared, as for each clause of a question
+        parts = compare_parts(prof.text) if shape == "compare" and works else clauses(prof.text)
         asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
         encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
         part_vectors = encoded[: len(parts)]
@@ -629,6 +634,7 @@ def _compare_works(
     works: list[str] = list(listed)
     parts = [] if listed else compare_parts(prof.text) or [prof.text]
     named = _works_named(snapshot, linking, prof.text)
+    found_for: list[str] = []  # the abstract each part resolved to
     for part in parts:
         part_links = snapshot.lexicon.link(part, min_ratio=policy.fuzzy_min_ratio, min_chars=policy.fuzzy_min_chars)
         labelled = _labelled(snapshot, part)
@@ -646,8 +652,15 @@ def _compare_works(
             if not found:
                 continue
             aid = found[0].abstract.id
+        found_for.append(aid)
         if aid not in works:
             works.append(aid)
+    if len(parts) >= 2 and len(found_for) == len(parts) and len(works) == 1 and len(named) < 2:
+        # every part is the same paper's and that abstract writes each ("gated attention vs multi-head
+        # self-attention" of the paper setting them side by side): a comparison it makes, not one across papers
+        words = set(content_words(snapshot.abstracts[works[0]].text))
+        if all(set(content_words(part)) <= words for part in parts):
+            return works
     if len(works) < 2:  # the works it names, however worded ("Is FooBench larger than BarBench?")
         works = list(dict.fromkeys([*works, *named]))
     if len(works) < 2:  # e.g. "compare the two benchmarks for X": the best matches for the whole question
@@ -725,7 +738,9 @@ def _signals(
     # a number the question itself states ("of the 6,289 pairs, how many …") is not an answer to it
     stated = numbers_in(prof.text)
     number_missing = prof.kind == "number" and not any(
-        e.has_number and bool(numbers_in(e.text) - stated) and (not focus or _share(focus, e.text) >= 0.5)
+        e.has_number
+        and bool(numbers_in(e.text) - stated)
+        and (not focus or _share(focus, with_long_forms(e.text, snapshot.abstracts[e.abstract_id].text)) >= 0.5)
         for e in plan.sentences
     )
     # the kind of thing asked: a value (a count, a measured score) is a number next to what is counted or measured
@@ -739,7 +754,11 @@ def _signals(
             # so the detail words anchor the number as well as the generic measure
             names = _linked_words(linking)
             anchors |= {w for w in prof.topic_words if not w.isdigit() and w not in GENERIC_STEMS and w not in names}
-        quoted = [e.text for e in plan.sentences if e.abstract_id in answer_set]
+        quoted = [
+            with_long_forms(e.text, snapshot.abstracts[e.abstract_id].text)
+            for e in plan.sentences
+            if e.abstract_id in answer_set
+        ]
         value_missing = (
             not any(number_near(t, anchors, stated=stated, count_words=prof.asks_count) for t in quoted)
             if anchors

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.abstain import with_long_forms
 from rag.lexicon import is_name_like
 from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, states_count
 from rag.retrieve import IndexSnapshot
 from rag.roles import asks_for_availability, concludes, states_evaluation
-from rag.text import Span, numbers_in
+from rag.text import Span, content_words, numbers_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,10 @@ def score_sentences(
         text = snapshot.sentence_text(row)
         has_number = bool(numbers_in(text))
         share = int(focus_counts[i]) / n_focus if focus_counts is not None else 0.0
+        if profile.kind == "number" and has_number and n_focus > 0 and share < 1.0:
+            # "five 1B-scale LMs" counts language models where its abstract defines "language models (LMs)"
+            spelt = set(content_words(with_long_forms(text, snapshot.abstracts[snapshot.sentence_owner[row]].text)))
+            share = max(share, sum(w in spelt for w in profile.focus_words) / n_focus)
         score = float(dense[i]) + LEXICAL_WEIGHT * float(lexical[i]) + FOCUS_WEIGHT * share
         if asked_sim is not None:
             score += float(asked_sim[i])

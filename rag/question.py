@@ -1314,7 +1314,8 @@ _NAMED_KINDS = ANSWER_CATEGORY_STEMS - frozenset(
 # its unit answers them ("1.7B to 70B parameters", "1,920 screens", "6,289 pairs"), not the word itself
 QUANTITY_STEMS = frozenset(
     content_words(
-        "size sizes range ranges number numbers count counts amount amounts total value values quantity scale large big"
+        "size sizes range ranges number numbers count counts amount amounts total value values quantity scale large big "
+        "ratio ratios percentage percentages proportion proportions fraction fractions share shares"
     )
 )
 # Verbs of obtaining a value or a result ("what speedup does X get", "what accuracy does it achieve", "which score

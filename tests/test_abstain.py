@@ -552,3 +552,24 @@ def test_a_described_work_its_paper_does_not_treat_raises_a_single_paper_score()
     # a list question's topic is read by its own signals
     listed = AbstentionSignals(shape="list", best_dense=0.6)
     assert abstention_score(replace(listed, described_missing=1.0), policy) == abstention_score(listed, policy)
+
+
+def test_generic_measure_words_are_quantity_words_a_number_answers():
+    from rag.question import QUANTITY_STEMS
+    from rag.text import content_words
+
+    # "what compression ratio does FooNet reach" is answered by "a 4x compression", not by the word "ratio"
+    assert set(content_words("ratio percentage proportion fraction share")) <= QUANTITY_STEMS
+
+
+def test_an_acronym_its_abstract_defines_is_read_with_its_long_form_beside_it():
+    from rag.abstain import with_long_forms
+
+    abstract = "We train frog sound models (FSMs) on Mixture-of-Experts (MoE) layers. We test six FSMs on GlacierSet."
+    assert with_long_forms("We test six FSMs on GlacierSet.", abstract) == (
+        "We test six FSMs (frog sound models) on GlacierSet."
+    )
+    assert with_long_forms("Each MoE layer.", abstract) == "Each MoE (mixture of experts) layer."
+    # an acronym the abstract never spells out, or none at all: the sentence as it is
+    assert with_long_forms("We beat RNNs on GlacierSet.", abstract) == "We beat RNNs on GlacierSet."
+    assert with_long_forms("No acronym here.", abstract) == "No acronym here."

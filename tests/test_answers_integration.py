@@ -511,6 +511,15 @@ def test_a_question_naming_two_works_is_answered_about_both_however_it_is_worded
     assert {s.abstract.label for s in answer.sources} == works
 
 
+def test_two_things_one_paper_sets_side_by_side_are_answered_from_that_paper_not_a_table_with_another(pipeline):
+    # the gated-attention paper compares gated attention with multi-head self-attention; no second paper is wanted
+    answer = pipeline.ask("gated attention versus multi-head self-attention, which one is more sample efficient?",
+                          backend="extractive")  # fmt: skip
+    assert not answer.abstained and not answer.text.startswith("| Work |")
+    assert len({s.abstract.id for s in answer.sources}) == 1
+    assert "gated attention" in answer.text and "multi-head self-attention" in answer.text
+
+
 def test_a_paper_named_by_its_label_of_several_english_words_is_found_and_compared(pipeline):
     # "Token Hypothesis" is two English words, which the lexicon does not take for a name; it is the paper's label
     assert pipeline.search("explain the token hypothesis paper", k=1)[0].abstract.label == "Token Hypothesis"
