@@ -220,6 +220,11 @@ _COORDINATORS = {"and", "or", "nor", ","}
 def is_negated(clause: Sequence[Token]) -> bool:
     """An odd number of negations ("not ... without" cancel). A negation right after "and" / "or" / "nor" that
     follows another one repeats it for the next item ("no A and no B", "neither A nor B") and does not cancel it."""
+    return _is_negated(tuple(clause))
+
+
+@lru_cache(maxsize=50_000)  # an abstract's clauses are asked again for every claim checked against it
+def _is_negated(clause: tuple[Token, ...]) -> bool:
     count, seen = 0, False
     for i in range(len(clause)):
         if not _negates(clause, i):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
@@ -103,18 +104,39 @@ def _flat_math(text: str) -> str:
     return re.sub(r"\\math[a-z]+|[$_^{}\\]", "", text).lower()
 
 
+class _Abstract(NamedTuple):
+    """An abstract's text and tokens, hashed and compared by the text alone (its tokens follow from it)."""
+
+    text: str
+    tokens: tuple[Token, ...]
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Abstract) and other.text == self.text
+
+
+@lru_cache(maxsize=256)  # the claims of one answer are checked against the same few abstracts
+def _abstract_names(abstract: _Abstract) -> tuple[frozenset[str], list[str], frozenset[str]]:
+    """(the name keys of the abstract's words and hyphen parts, the same as a list for fuzzy matching, the
+    abbreviations it writes)."""
+    tokens = abstract.tokens
+    keys = {_name_key(t.text) for t in tokens if not t.is_punct}
+    keys |= {_name_key(p) for t in tokens if "-" in t.text for p in t.text.split("-") if p}
+    acronyms = {p for t in tokens if _is_abbreviation(t) for p in t.text.split("-") if _is_abbreviation(
+        make_token(p, p.lower(), p.lower(), 0, 0))}  # fmt: skip
+    return frozenset(keys), list(keys), frozenset(acronyms)
+
+
 def check_entities(ctx: CheckContext) -> str | None:
     tokens = ctx.claim_tokens
     words = [t for t in tokens if not t.is_punct]
     names = [t for i, t in enumerate(words) if looks_like_name(t, first=i == 0)]
     if not names:
         return None
-    abstract_keys = {_name_key(t.text) for t in ctx.abstract_tokens if not t.is_punct}
-    abstract_keys |= {_name_key(p) for t in ctx.abstract_tokens if "-" in t.text for p in t.text.split("-") if p}
+    abstract_keys, choices, acronyms = _abstract_names(_Abstract(ctx.abstract, ctx.abstract_tokens))
     lowered = ctx.abstract.lower().translate(_DASHES)
-    choices = list(abstract_keys)
-    acronyms = {p for t in ctx.abstract_tokens if _is_abbreviation(t) for p in t.text.split("-") if _is_abbreviation(
-        make_token(p, p.lower(), p.lower(), 0, 0))}  # fmt: skip
     missing = []
     for name in names:
         at = next(i for i, t in enumerate(words) if t is name)

@@ -213,6 +213,7 @@ def check_polarity(ctx: CheckContext) -> str | None:
     # paper ("ZedCap does not require X"): a claim part that does not itself speak of other work skips it.
     prior = {id(t) for toks in ctx.sentence_tokens for span in _prior_spans(toks) for t in span}
     own_clauses = [c for c in abstract_clauses if not any(id(t) in prior for t in c)]
+    abstract_stems = [content_stems(c) for c in abstract_clauses]  # once, not again for each part of the claim
     for claim_clause in clauses(ctx.claim_tokens):
         if claim_clause[0].lower in FRAGMENT_START:
             continue  # "In the low-data regime, ...": a setting, not a statement with a polarity
@@ -229,7 +230,11 @@ def check_polarity(ctx: CheckContext) -> str | None:
             candidates = [c for c in candidates if not _replaced_part(c)]
         # The clause of the abstract that says most of this part of the claim (a summary may draw on a sentence
         # the alignment did not pick); several equally good ones: any with the claim's polarity will do.
-        in_all = {id(c): _shared_words(claim_clause, content_stems(c)) for c in abstract_clauses}
+        keys = _word_keys(tuple(claim_clause))
+        in_all = {
+            id(c): sum(1 for k in keys if any(x in stems_c for x in k))
+            for c, stems_c in zip(abstract_clauses, abstract_stems, strict=True)
+        }  # _shared_words of each clause
         shared = [in_all[id(c)] for c in candidates]
         best = max(shared, default=0)
         if best == 0 or (best < 2 and best < len(stems)):

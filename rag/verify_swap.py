@@ -57,6 +57,13 @@ def _swap_word(token: Token) -> bool:
     return is_content(token) and token.stem not in META_WORDS and token.stem not in _DISCOURSE
 
 
+@lru_cache(maxsize=20_000)  # an abstract's sentences, against every part of every claim checked on it
+def _swap_words_of(tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], frozenset[str]]:
+    """The words of ``tokens`` that can trade places (_swap_word) and their stems."""
+    words = tuple(t for t in tokens if _swap_word(t))
+    return words, frozenset(t.stem for t in words)
+
+
 def _matched(ops) -> int:
     return sum(op[2] - op[1] for op in ops if op[0] == "equal")
 
@@ -344,8 +351,7 @@ def _replaced_slot(ctx: CheckContext) -> str | None:
             continue
         mine_stems = {t.stem for t in mine}
         for toks, text in zip(ctx.sentence_tokens, ctx.sentence_texts, strict=True):
-            theirs = [t for t in toks if _swap_word(t)]
-            theirs_stems = {t.stem for t in theirs}
+            theirs, theirs_stems = _swap_words_of(tuple(toks))
             if len(mine_stems & theirs_stems) < need or not (mine_stems & terms) - theirs_stems:
                 continue  # too little in common, or every term of the part is in the sentence
             sentence_parts = _parts(theirs)
