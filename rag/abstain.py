@@ -237,6 +237,7 @@ _TYPE_NOT_STATED = {
     "limitation": "The most relevant abstract states no limitation of its own work.",
     "hardware": "The most relevant abstract does not state the hardware used.",
     "time": "The most relevant abstract does not state how long it takes.",
+    "extent": "The most relevant abstract does not state how long it is or takes.",
     "license": "The most relevant abstract does not state a licence.",
     "availability": "The most relevant abstract does not say whether its code, data or models are released.",
 }

@@ -144,11 +144,14 @@ def score_sentences(
 
 def role_key(profile: QuestionProfile) -> str:
     """Which ``AnswerPolicy.role_bonus`` entry applies: the shape, or ``how_why_failure`` for a why-question about a
-    shortcoming (its answer is the abstract's diagnosis, a gap sentence, not its method)."""
+    shortcoming (its answer is the abstract's diagnosis, a gap sentence, not its method), ``findings`` for one asking
+    what a work found, ``problem`` for one asking what problem it remedies (its gap sentences)."""
     if profile.shape == "how_why" and profile.explains_failure:
         return "how_why_failure"
     if profile.asks_findings and profile.shape in ("fact", "followup"):  # "what was the main finding?"
         return "findings"
+    if profile.asks_problem and profile.shape in ("fact", "followup", "name"):  # "what problem does X address?"
+        return "problem"
     return profile.shape
 
 

@@ -173,11 +173,12 @@ class AnswerPolicy(BaseModel):
             "name": {"background": -0.1, "gap": -0.1, "availability": -0.3},
             "followup": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "findings": {"result": 0.15, "background": -0.25, "gap": -0.2, "availability": -0.3},
+            "problem": {"gap": 0.15, "background": -0.05, "availability": -0.3},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
         "method, result, availability). 'findings' is for a question asking what a work found or how well it does "
         "('what was the main finding?', 'how do models do on it?'; rag.question.asks_findings). 'how_why_failure' "
-        "is for a why-question about a shortcoming ('why does X fail on Y'), whose answer is the abstract's diagnosis (gap sentences). A question asking for code or data "
+        "is for a why-question about a shortcoming ('why does X fail on Y'), whose answer is the abstract's diagnosis (gap sentences); 'problem' for a question asking what problem a work remedies ('what problem does X address?', rag.question.asks_problem_addressed), whose answer is its gap sentences too. A question asking for code or data "
         "drops the availability penalty.",
     )
     conclusion_bonus: float = Field(

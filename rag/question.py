@@ -65,16 +65,25 @@ _NUMBER = re.compile(
 )
 # Quantities a number question names ("what accuracy"), as opposed to generic ones ("what number", "what size").
 _QUANTITY = re.compile(r"\b(?:accuracy|score|rate|speed-?up|ratio)\b", re.I)
+# "how long is/are X" asks how long X takes or how long X is ("the prompts average ~14k words"); "how long does X
+# take" asks a duration
+_EXTENT_ASKED = re.compile(r"\bhow\s+long\s+(?:is|are|was|were)\b", re.I)
 _TIME_ASKED = re.compile(r"\bhow\s+long\b|\bhow\s+much\s+time\b|\b(?:latency|runtime|run\s+time|wall-?clock)\b", re.I)
 _PERCENT_ASKED = re.compile(r"\bwhat\s+(?:percentage|percent|fraction|proportion|share)\b|\bby\s+what\s+percent", re.I)
 _TIME_STATED = re.compile(
     r"\b(?:\d[\d.,]*\s*(?:ms|s|sec|h|hrs?|min)|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?)\b", re.I
 )
+_LENGTH_STATED = re.compile(
+    r"\b\d[\d.,]*\s*[kKM]?\s*(?:words?|tokens?|lines?|characters?|pages?|sentences?|steps?|turns?|frames?)\b"
+)
 _PERCENT_STATED = re.compile(r"%|\bpercent\w*\b|\bfraction\b|\bhalf\b|\bthird\b|\bquarter\b", re.I)
 
 
 def unit_asked(question: str) -> str | None:
-    """The kind of quantity a number question asks for when its answer needs a unit: "time" or "percent"."""
+    """The kind of quantity a number question asks for when its answer needs a unit: "time", "extent" (a duration
+    or a length: "how long are the prompts") or "percent"."""
+    if _EXTENT_ASKED.search(question):
+        return "extent"
     if _TIME_ASKED.search(question):
         return "time"
     if _PERCENT_ASKED.search(question):
@@ -83,7 +92,10 @@ def unit_asked(question: str) -> str | None:
 
 
 def states_unit(sentence: str, unit: str) -> bool:
-    """Whether a sentence states a quantity of that kind (a duration; a percentage or share)."""
+    """Whether a sentence states a quantity of that kind (a duration; a duration or a length in words, tokens,
+    lines, steps …; a percentage or share)."""
+    if unit == "extent":
+        return bool(_TIME_STATED.search(sentence) or _LENGTH_STATED.search(sentence))
     return bool((_TIME_STATED if unit == "time" else _PERCENT_STATED).search(sentence))
 
 
@@ -181,6 +193,7 @@ class QuestionProfile:
     wants_names: bool = False  # the answer is a list of names (datasets, benchmarks, models): see asks_for_names
     asks_evaluation: bool = False  # what the work is evaluated on (datasets, benchmarks): see asks_for_evaluation
     explains_failure: bool = False  # a why-question about a shortcoming: see explains_failure
+    asks_problem: bool = False  # what problem a work remedies: see asks_problem_addressed
     terse: bool = False  # a keyword query: see is_terse
     asks_remedy: bool = False  # also asks how a shortcoming is fixed: see asks_remedy
     asks_count: bool = False  # a number question asking how many or how large: see asks_count
@@ -566,6 +579,34 @@ _REMEDY = re.compile(
     r"cure[sd]?|repair\w*)\b",
     re.I,
 )
+
+
+# "what problem does X address", "which limitations of existing benchmarks does X fix", "what gap does it fill",
+# "what challenges does it tackle": the answer is the abstract's diagnosis (its gap sentences) of what it remedies
+_PROBLEM_ADDRESSED = re.compile(
+    r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:problems?|issues?|gaps?|limitations?|shortcomings?|challenges?|"
+    r"bottlenecks?|failures?|weakness(?:es)?|flaws?|pitfalls?)\b.{0,80}?\b(?:address\w*|solv\w*|tackl\w*|fix\w*|"
+    r"overcom\w*|mitigat\w*|resolv\w*|clos(?:e|es|ed|ing)|fill\w*|target\w*|remed\w*)\b",
+    re.I,
+)
+
+
+# The words saying that a problem is asked for and remedied: the answer's category and relation, which an abstract
+# writes its own way ("This gap reflects three evaluation failures", "existing benchmarks are atomic")
+_PROBLEM_WORDS = frozenset(
+    content_words(
+        "problem problems issue issues gap gaps limitation limitations shortcoming shortcomings challenge challenges "
+        "bottleneck bottlenecks failure failures weakness weaknesses flaw flaws pitfall pitfalls address addresses "
+        "addressed solve solves solved tackle tackles tackled fix fixes fixed overcome overcomes mitigate mitigates "
+        "resolve resolves close closes closed fill fills filled target targets targeted remedy remedies remedied"
+    )
+)
+
+
+def asks_problem_addressed(question: str) -> bool:
+    """The question asks what problem a work remedies ("what problem does FooNet address?", "which shortcomings of
+    earlier methods does it fix?"): its answer is the abstract's gap sentences, not its contribution."""
+    return bool(_PROBLEM_ADDRESSED.search(question))
 
 
 _FINDINGS = re.compile(
@@ -1143,11 +1184,16 @@ def profile(question: str, one_paper: bool = True) -> QuestionProfile:
     topic = [w for w in dict.fromkeys(content_words(request or question)) if w not in _QUESTION_WORDS]
     if kind == "list":  # a request for papers: its topic without the words pointing at the collection or topic
         topic = list_topic(request or question) or topic
+    focus = list(dict.fromkeys(focus_words(asked, kind)))
+    problem = asks_problem_addressed(asked)
+    if problem and kind != "list":  # "what problem does X address": neither word is what the abstract must say
+        topic = [w for w in topic if w not in _PROBLEM_WORDS]
+        focus = [w for w in focus if w not in _PROBLEM_WORDS]
     return QuestionProfile(
         text=question,
         kind=kind,
         topic_words=tuple(topic),
-        focus_words=tuple(dict.fromkeys(focus_words(asked, kind))),
+        focus_words=tuple(focus),
         specific_terms=tuple(dict.fromkeys(specific_terms(question))),
         shape=shape,
         wants_names=kind != "list" and asks_for_names(asked),
@@ -1158,6 +1204,7 @@ def profile(question: str, one_paper: bool = True) -> QuestionProfile:
         asks_remedy=asks_remedy(question),
         asks_count=kind == "number" and asks_count(asked),
         asks_findings=asks_findings(question),
+        asks_problem=problem,
         asks_takeaway=asks_takeaway(asked),
         asks_paper=one_paper and kind != "list" and asks_for_one_paper(asked),
     )
@@ -1287,7 +1334,7 @@ def _occurs_as_word(word: str, text: str) -> bool:
 # ---- The expected answer type of a detail question (from its wh-phrase and head noun) and whether a sentence holds
 # a candidate of that type. General English and the general vocabulary of what scientific abstracts report: a value
 # (a count, a measured score, a setting such as a learning rate), a duration, a licence, a piece of hardware, or names.
-AnswerType = Literal["value", "time", "license", "hardware", "name", "author", "limitation", "availability"]
+AnswerType = Literal["value", "time", "extent", "license", "hardware", "name", "author", "limitation", "availability"]
 
 # Words that name the CATEGORY of the answer ("which base model", "what multi-hop QA datasets", "on what benchmark
 # suite"): an abstract answers them with instances ("Qwen2.5-7B", "HotpotQA"), not by repeating the word; and the
@@ -1386,8 +1433,11 @@ _NOUN_PHRASE_VALUE = re.compile(
     + r"(?:\s+\([^)]*\))?\s+(?:of|for|on|over|used|when|in|with|and|at)\b",
     re.I,
 )
+# the words between the wh-word and the kind of thing name it ("which open-weight models"); a preposition among them
+# makes an earlier noun the head ("what problems with existing benchmarks": problems, not benchmarks)
+_NOT_PREPOSITION = r"(?!(?:with|of|in|for|about|on|from|to|by|against|over|behind|between|among)\b)"
 _ENTITY_TYPE = re.compile(
-    _WH_OPEN + r"(?:[\w&-]+\s+){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
+    _WH_OPEN + r"(?:" + _NOT_PREPOSITION + r"[\w&-]+\s+){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
     r"baselines?|backbones?|architectures?|encoders?|decoders?|optimi[sz]ers?|librar(?:y|ies)|toolkits?|"
     r"frameworks?|networks?|simulators?|engines?|solvers?|detectors?|classifiers?|tokeni[sz]ers?|environments?|"
     r"games?|suites?|corpus|corpora|famil(?:y|ies)|providers?)\b"
@@ -1430,7 +1480,7 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
     if _POLAR.search(question):
         return None
     if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
-        return "time"
+        return "extent" if _EXTENT_ASKED.search(question) else "time"
     if _LICENSE_TYPE.search(question):
         return "license"
     if _HARDWARE_TYPE.search(question):
@@ -1468,8 +1518,8 @@ _HARDWARE_STATED = re.compile(
 def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
     """Whether the sentence states something of that kind: a duration, a licence, named hardware. None for values
     and names (whether a number or a name is an answer depends on the question; see rag.abstain)."""
-    if kind == "time":
-        return states_unit(sentence, "time")
+    if kind in ("time", "extent"):
+        return states_unit(sentence, kind)
     if kind == "license":
         return bool(_LICENSE_STATED.search(sentence))
     if kind == "hardware":

@@ -43,6 +43,9 @@ def _type(question: str) -> str | None:
         ("names of the four simulators used by ZedNet", "name"),
         ("Which of the 12 agents reaches the top score of 45.9%?", "name"),
         ("Which pond benchmarks improved with ZedNet, and by how many points?", "name"),
+        ("How long are the FrogSounds recordings?", "extent"),
+        ("What problems with earlier pond benchmarks does ZedNet fix?", None),
+        ("Which two pond benchmarks does ZedNet fix?", "name"),
         ("What kind of encoder makes ZedNet robust?", None),
         ("Does ZedNet use FrogSounds?", None),
         ("How does ZedNet count frogs?", None),
@@ -74,6 +77,14 @@ def test_generic_quantity_words_are_answered_by_numbers():
     for word in ("size", "range", "number", "amount", "total"):
         assert set(content_words(word)) <= QUANTITY_STEMS
     assert not set(content_words("frog accuracy")) & QUANTITY_STEMS
+
+
+def test_how_long_is_answered_by_a_duration_or_a_length():
+    assert states_answer_type("The prompts average ~14k words.", "extent")
+    assert states_answer_type("Each session lasts 20 minutes.", "extent")
+    assert states_answer_type("Programs span 3.5k lines of code.", "extent")
+    assert not states_answer_type("The prompts are long.", "extent")
+    assert not states_answer_type("The prompts average ~14k words.", "time")  # "how long does it take": a duration
 
 
 def test_states_answer_type_finds_durations_licences_and_named_hardware():

@@ -198,6 +198,24 @@ def test_role_key_sends_why_it_fails_questions_to_their_own_role_bonus():
     assert role_key(profile("Which datasets does FooNet use?")) == "name"
 
 
+def test_a_question_asking_what_problem_a_work_remedies_prefers_its_gap_sentences():
+    from rag.evidence import role_key
+    from rag.policy import AnswerPolicy
+    from rag.question import asks_problem_addressed, profile
+
+    for question in ("What problem does FooNet address?", "which limitations of earlier pond models does it fix",
+                     "What gap does FooNet fill?", "What challenges does FooNet tackle?"):  # fmt: skip
+        assert asks_problem_addressed(question), question
+        assert role_key(profile(question)) == "problem"
+    for question in ("How does FooNet address noise?", "What challenges remain?", "What does FooNet propose?"):
+        assert not asks_problem_addressed(question), question
+    assert AnswerPolicy().role_bonus["problem"]["gap"] > 0
+    # the words of asking for a problem are not the topic an abstract must write: "address", "problem"
+    prof = profile("What problem does FooNet address in pond acoustics?")
+    assert set(prof.topic_words) & {"problem", "address"} == set()
+    assert {"pond", "acoust"} <= set(prof.topic_words)
+
+
 # --- relevance and topic coverage ---
 
 
