@@ -66,7 +66,7 @@ from rag.followup import (
     similar_to_tail,
     with_names,
 )
-from rag.gloss import gloss, readable_by_encoder, research_words
+from rag.gloss import gloss, has_chinese, readable_by_encoder, research_words
 from rag.lexicon import (
     GENERIC_TERMS,
     Link,
@@ -1571,6 +1571,13 @@ def prepare_question(
             notices.append(GLOSS_NOTICE)
         else:
             notices.append(NOT_ENGLISH_NOTICE)
+    elif has_chinese(standalone):
+        # mostly English with Chinese words between ("kv cache 相关的论文有哪些", "有没有做 speculative decoding 的"):
+        # the Chinese says how it asks (which papers, is there one) and what about; glossed, the English reads it
+        stems = snapshot.lexicon.stems
+        glossed_text = gloss(standalone, known=stems.__contains__, rare_zipf=policy.gloss_rare_zipf)
+        if glossed_text and readable_by_encoder(glossed_text):
+            standalone = glossed_text
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])

@@ -25,6 +25,10 @@ _NON_LATIN = re.compile(r"[^\W\d_A-Za-z\u00C0-\u024F]")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+def has_chinese(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
 def readable_by_encoder(question: str) -> bool:
     """Mostly Latin letters: the English encoder can read it (a Chinese question it cannot)."""
     letters = [c for c in question if c.isalpha()]
@@ -100,7 +104,16 @@ _PLURALS = {"paper": "papers", "work": "works", "study": "studies", "article": "
             "model": "models", "dataset": "datasets", "benchmark": "benchmarks", "approach": "approaches"}  # fmt: skip
 _OVERVIEW = {"总结": "summarize", "概述": "give an overview of", "综述": "give an overview of", "概括": "summarize"}
 # "有没有关于 X 的论文" glosses word by word as "is there about X paper": English puts the paper first
-_IS_THERE_PAPER = re.compile(r"^is there (?:about |on )?(.+?) (paper|work|study|article)s?(\??)$")
+_IS_THERE_PAPER = re.compile(
+    r"^is there (?:about |on )?(?:(?:make|do|doing|research|study|studying) )?(.+?) (paper|work|study|article)s?(\??)$"
+)
+# "有没有做/研究 X 的" ("is there anyone doing / studying X") glosses as "is there make X": a paper on X
+_IS_THERE_DOING = re.compile(r"^is there (?:make|do|doing|research|study|studying) (.+?)(\??)$")
+# "X 相关的论文有哪些" / "有哪些关于 X 的论文" ("which papers are there on X") put "which" after or before the papers
+_WHICH_AFTER = re.compile(r"^(?:about )?(.+?) (paper|work|study|article)s? (?:have|has|are|is) which(\??)$")
+_WHICH_BEFORE = re.compile(r"^(?:have )?which (?:about |on )?(.+?) (paper|work|study|article)s?(\??)$")
+# a bare noun phrase "X 的论文" ("X paper"): Chinese nouns carry no number, and a topic's papers are many
+_TOPIC_PAPER = re.compile(r"^(?:about )?(.+?) (paper|work|study|article)(\??)$")
 
 _cache_dir: Path | None = None
 
@@ -290,4 +303,9 @@ def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: 
     text = " ".join(w for w in words if w)
     text = re.sub(r"\s+\?", "?", text).strip()
     text = _IS_THERE_PAPER.sub(r"is there a \2 about \1\3", text)
+    text = _IS_THERE_DOING.sub(r"is there a paper on \1\2", text)
+    text = _WHICH_AFTER.sub(lambda m: f"which {_PLURALS[m.group(2)]} are about {m.group(1)}{m.group(3)}", text)
+    text = _WHICH_BEFORE.sub(lambda m: f"which {_PLURALS[m.group(2)]} are about {m.group(1)}{m.group(3)}", text)
+    if not text.startswith(("is there", "which", "what", "how", "who", "where", "why", "when")):
+        text = _TOPIC_PAPER.sub(lambda m: f"{m.group(1)} {_PLURALS[m.group(2)]}{m.group(3)}", text)
     return text or None

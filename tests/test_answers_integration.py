@@ -600,3 +600,11 @@ def test_a_follow_up_after_a_refusal_refers_to_what_the_refused_question_asked_a
     follow = pipeline.ask("how does it work?", history, backend="extractive")
     assert "AssayBench" not in (follow.standalone_question or "")
     assert "AssayBench" not in [s.abstract.label for s in follow.sources]
+
+
+@pytest.mark.parametrize(("question", "shape"), [("aptamer 相关的论文有哪些", "list"), ("有没有做 aptamer 的", "yes_no")])
+def test_an_english_question_with_chinese_words_between_is_asked_the_way_the_chinese_says(pipeline, question, shape):
+    # mostly English, so the encoder reads it; the Chinese words say it asks for papers / whether there is one
+    answer = pipeline.ask(question, backend="extractive")
+    assert not answer.abstained and answer.shape == shape
+    assert "AptaBench" in {s.abstract.label for s in answer.sources}

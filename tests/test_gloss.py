@@ -148,6 +148,24 @@ def test_is_there_a_paper_about_a_topic_reads_in_english_order():
     assert profile(text).shape == "yes_no"
 
 
+def test_papers_asked_for_after_their_topic_read_in_english_order():
+    # "X 相关的论文有哪些" / "有哪些关于 X 的论文": which papers are there on X
+    for question in ("蛋白质相关的论文有哪些？", "有哪些关于蛋白质的论文", "FooNet 相关的论文有哪些"):
+        text = gloss(question)
+        assert text.startswith("which papers are about"), text
+        assert profile(text).kind == "list"
+    # a bare topic noun phrase "X 的论文" asks for the topic's papers
+    assert gloss("蛋白质的论文").endswith("papers")
+
+
+def test_is_there_anyone_doing_a_topic_asks_for_a_paper_on_it():
+    for question in ("有没有做 frog calls 的", "有没有研究蛋白质的论文"):
+        text = gloss(question)
+        assert text.startswith("is there a paper"), text
+        assert profile(text).shape == "yes_no"
+        assert "research" not in text and "make" not in text
+
+
 def test_an_overview_request_is_a_summary():
     assert profile(gloss("总结一下关于蛋白质的论文")).shape == "summary"
 
