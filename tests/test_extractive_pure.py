@@ -194,6 +194,10 @@ def test_a_general_answer_quotes_what_the_work_finds_when_its_result_quota_state
     stated = [*evidence[:2], replace(evidence[3], score=0.85), evidence[2]]
     off = AnswerPolicy(core_stated_finding=False)
     assert plan_single("a", stated, profile).sentences == plan_single("a", stated, profile, policy=off).sentences
+    # the main finding, not one added to it, though that one scores better
+    added = ev("a", 6, 0.45, "We also show that ZedNet transfers to speech.", role="result")
+    rows = [e.row for e in plan_single("a", [*evidence[:3], added, evidence[3]], profile).sentences]  # by score
+    assert 4 in rows and 6 not in rows
 
 
 def test_a_sentence_posing_the_problem_is_no_proposal():

@@ -250,12 +250,15 @@ def with_clause_answers(
 
 def with_finding(chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence]) -> list[EvidenceSentence]:
     """``chosen`` with the abstract's best-scoring sentence stating what the work finds ("We find that …", see
-    states_finding) when none of the chosen ones states a finding: a result quota met by a sentence that only
-    restates the problem leaves out what the work found. In reading order."""
+    states_finding; its main finding before one added to it: "We also show that …") when none of the chosen ones
+    states a finding: a result quota met by a sentence that only restates the problem leaves out what the work
+    found. In reading order."""
     if any(states_finding(e.text) for e in chosen):
         return list(chosen)
     rows = {e.row for e in chosen}
-    found = next((e for e in evidence if e.role == "result" and states_finding(e.text) and e.row not in rows), None)
+    stated = [e for e in evidence if e.role == "result" and states_finding(e.text) and e.row not in rows]
+    # the main finding, not one added to it ("We also show that …"), as for the main proposal (main_proposal)
+    found = min(stated, key=lambda e: (bool(_SECONDARY.search(e.text)), -e.score), default=None)
     return list(chosen) if found is None else sorted([*chosen, found], key=lambda e: e.row)
 
 
