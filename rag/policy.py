@@ -292,6 +292,15 @@ class AnswerPolicy(BaseModel):
     core_result_sentences: int = Field(
         default=1, ge=0, description="See core_shapes: at least this many result sentences (what the work finds)."
     )
+    core_stated_finding: bool = Field(
+        default=True,
+        description="See core_shapes: when none of the quoted sentences states what the work finds ('We show that "
+        "…', 'The analysis reveals that …': rag.roles.states_finding), the best-scoring result sentence that does is "
+        "quoted too (one sentence more): the result quota can be met by a sentence that only restates the problem "
+        "or reports an evaluation, while a paraphrased why- or how-question asks for the finding; the main finding "
+        "before one added to it ('We also show that …'). Dev paraphrase key facts 0.765 -> 0.779 (25 answers "
+        "change, none loses a key fact), overall 0.909 -> 0.911; validation paraphrase 0.694 -> 0.717.",
+    )
     core_extra: int = Field(
         default=2, ge=0, description="See core_shapes: most sentences those roles may add beyond the chosen ones."
     )

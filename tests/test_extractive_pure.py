@@ -177,6 +177,29 @@ def test_a_question_for_findings_is_answered_with_the_findings_first():
     assert [e.row for e in asked_otherwise.sentences] == sorted(e.row for e in asked_otherwise.sentences)
 
 
+def test_a_general_answer_quotes_what_the_work_finds_when_its_result_quota_states_no_finding():
+    # the result quota is met by a sentence reporting an evaluation; the sentence stating the finding joins it
+    profile = QuestionProfile(text="Why does ZedNet forget so fast?", kind="general", topic_words=())
+    evidence = [
+        ev("a", 1, 1.0, "Forgetting in ZedNet is a long-standing puzzle.", role="gap"),
+        ev("a", 2, 0.9, "We propose a theory of forgetting in ZedNet."),
+        ev("a", 5, 0.8, "Experiments on three benchmarks improve recall by 4%.", role="result"),
+        ev("a", 4, 0.3, "We show that forgetting grows with the width of the last layer.", role="result"),
+    ]
+    rows = [e.row for e in plan_single("a", evidence, profile).sentences]
+    assert 4 in rows and 5 in rows
+    without = plan_single("a", evidence, profile, policy=AnswerPolicy(core_stated_finding=False))
+    assert 4 not in [e.row for e in without.sentences]
+    # a quoted finding already answers what the work finds: nothing is added
+    stated = [*evidence[:2], replace(evidence[3], score=0.85), evidence[2]]
+    off = AnswerPolicy(core_stated_finding=False)
+    assert plan_single("a", stated, profile).sentences == plan_single("a", stated, profile, policy=off).sentences
+    # the main finding, not one added to it, though that one scores better
+    added = ev("a", 6, 0.45, "We also show that ZedNet transfers to speech.", role="result")
+    rows = [e.row for e in plan_single("a", [*evidence[:3], added, evidence[3]], profile).sentences]  # by score
+    assert 4 in rows and 6 not in rows
+
+
 def test_a_sentence_posing_the_problem_is_no_proposal():
     from rag.compose.extractive import has_role
 

@@ -126,6 +126,8 @@ def plan_single(
         findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
         chosen = with_role(chosen, findings_first, wants, len(chosen) + policy.core_extra)
         chosen = with_detail(chosen, evidence, "proposal", policy.detail_roles)
+        if policy.core_stated_finding:  # what it finds: a sentence stating a finding, when the abstract has one
+            chosen = with_finding(chosen, evidence)
     # a quoted set-up sentence: what the work does about it follows (a why-it-fails question asks for the set-up)
     if profile.shape in policy.response_shapes and not profile.explains_failure:
         chosen = with_response(chosen, evidence, policy.setup_roles, policy.response_roles, policy.response_extra)
@@ -244,6 +246,20 @@ def with_clause_answers(
             added.append(part[0])
             rows.add(part[0].row)
     return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
+
+
+def with_finding(chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence]) -> list[EvidenceSentence]:
+    """``chosen`` with the abstract's best-scoring sentence stating what the work finds ("We find that …", see
+    states_finding; its main finding before one added to it: "We also show that …") when none of the chosen ones
+    states a finding: a result quota met by a sentence that only restates the problem leaves out what the work
+    found. In reading order."""
+    if any(states_finding(e.text) for e in chosen):
+        return list(chosen)
+    rows = {e.row for e in chosen}
+    stated = [e for e in evidence if e.role == "result" and states_finding(e.text) and e.row not in rows]
+    # the main finding, not one added to it ("We also show that …"), as for the main proposal (main_proposal)
+    found = min(stated, key=lambda e: (bool(_SECONDARY.search(e.text)), -e.score), default=None)
+    return list(chosen) if found is None else sorted([*chosen, found], key=lambda e: e.row)
 
 
 def with_detail(
