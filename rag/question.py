@@ -45,8 +45,12 @@ _LIST = re.compile(
     r"|\b(?:papers|works|studies|abstracts|articles)\s+(?:are\s+there|exist)\b"
     # a request whose object is papers, whatever the verb: "please give the papers which …", "provide studies on X",
     # "recommend some articles about X" ("works" left out: "give an example of how it works")
-    r"|\b(?:give|provide|present|recommend|suggest|mention|cite|name|show|list)\s+(?:(?:all|the|any|some|every|of|"
+    r"|\b(?:give|provide|present|recommend|suggest|mention|cite|name|show|list|see|return|retrieve|fetch|"
+    r"point\s+(?:me|us)\s+to)\s+(?:(?:all|the|any|some|every|of|"
     r"me|us|relevant|main|key)\s+)*(?:[\w/+-]+\s+){0,3}?(?:papers|studies|abstracts|articles|publications)\b"
+    # "every paper that …", "list every abstract on X": every one of them is several papers
+    r"|\bevery\s+(?:single\s+)?(?:paper|work|study|abstract|article|publication)\s+(?:that|which|where|whose|on|"
+    r"about|in|using|with|for)\b"
     # the papers asked for inside the sentence: "could you tell me which papers …", "among the papers, which …", "which
     # of these papers …", "in which studies is X …", "are any of the papers about X", "all work on X"
     r"|(?:^\W*|[,;:]\s*|\b(?:me|us|know|wonder(?:ing)?|asking)\s+)(?:which|what)\s+(?:of\s+(?:the|these|those)\s+)?"

@@ -932,6 +932,30 @@ def test_more_request_shapes(question, shape):
     assert profile(question).shape == shape
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Show me every abstract that studies graph coarsening.",
+        "List every paper that uses graph coarsening.",
+        "Return every paper on graph coarsening",
+        "Point me to the papers on graph coarsening",
+        "Can you point me to papers on graph coarsening?",
+        "I would like to see papers that study graph coarsening",
+    ],
+)
+def test_a_request_for_every_paper_or_to_be_pointed_to_papers_is_a_list(question):
+    # "every paper that …" is several papers, though its noun is singular; "point me to / see papers" asks for them
+    assert profile(question).shape == "list"
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [("Which paper proposes graph coarsening?", "fact"), ("Does every paper use FooNet?", "fact")],
+)
+def test_every_paper_outside_a_request_stays_what_it_was(question, shape):
+    assert profile(question).shape == shape
+
+
 def test_compare_parts_stop_before_the_aspect():
     question = "Contrast FooNet with BarNet in terms of what data each uses and how it was collected."
     assert compare_parts(question) == ["FooNet", "BarNet"]
