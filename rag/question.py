@@ -134,6 +134,15 @@ _THE_COLLECTION = re.compile(
 _ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature"))
 
 
+# A request for what to read on a topic ("what should I read on X", "where do I start reading about X", "bring me up
+# to speed on X"): an overview of the papers on it.
+_READING_LIST = (
+    r"\bwhat\s+(?:should|would|could|can|do)\s+(?:i|we|you)\s+(?:recommend\s+(?:i\s+|we\s+)?)?read(?:ing)?\b|"
+    r"\bwhere\s+(?:should|do|can|could)\s+(?:i|we)\s+start(?:\s+reading)?\b|\brecommend\s+reading\b|"
+    r"\bbring\s+(?:me|us)\s+up\s+to\s+speed\b"
+)
+
+
 # How a request for papers frames its topic rather than names it: "papers that involve / deal with X", "what are the
 # papers doing with X", "papers that run experiments with X", "use X in their experiments", "the X-related papers",
 # "has anyone / is there anything on X", "any research on X", "what do the papers say about X", "X, Y etc.".
@@ -145,7 +154,11 @@ _FRAME_WORDS = frozenset(
 )
 _FRAME = re.compile(
     r"\b(?:run|ran|runs|running|conduct\w*|perform\w*)\s+(?:their\s+|its\s+)?experiments?\b|"
-    r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b",
+    r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b|"
+    # the kind of answer an overview asks for ("a rundown of X", "the state of the art on X", "what should I read on
+    # X"): the request's words, not the topic's
+    r"\b(?:(?:brief|short|quick)\s+)?(?:rundown|recap|synopsis|round-?up|digest|survey|review)\s+"
+    r"(?:of|on)\b|\bstate\s+of\s+(?:the\s+)?(?:research|art|field|work)\b|" + _READING_LIST,
     re.I,
 )
 
@@ -524,6 +537,7 @@ _SUMMARY = re.compile(
     r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
+    r"\bsynopsis\b|\bround-?up\b|" + _READING_LIST + r"|"
     r"\bwhat\s+is\s+known\s+about\b|\bwhat\s+(?:has|have)\s+(?:been\s+done|people\s+done)\s+(?:here\s+)?(?:on|about|in|for)\b"
     # asked to describe the papers (plural) or the work on a topic: "describe the papers that address X", "explain the
     # main findings of papers on X", "tell me about the research on X", "the state of research on X"

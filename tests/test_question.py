@@ -1286,6 +1286,41 @@ def test_framing_words_stay_topic_words_outside_a_request_for_papers():
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "What should I read on graph coarsening?",
+        "I am new to graph coarsening. What should I read here?",
+        "Where should I start reading about graph coarsening?",
+        "What would you recommend reading on graph coarsening?",
+        "Bring me up to speed on graph coarsening",
+        "Give me a synopsis of the work on graph coarsening",
+        "Roundup of graph coarsening research",
+    ],
+)
+def test_a_request_for_what_to_read_on_a_topic_is_an_overview(question):
+    assert profile(question).shape == "summary"
+    assert set(profile(question).topic_words) == {"graph", "coarsen"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you give me a rundown of the research on graph coarsening?",
+        "Give me a recap of the graph coarsening papers",
+        "What is the state of the art on graph coarsening here?",
+        "Brief survey of graph coarsening work please",
+    ],
+)
+def test_an_overview_reads_its_topic_without_the_words_asking_for_it(text):
+    # "rundown", "state of the art": the kind of answer asked for, which no paper on the topic need write
+    assert set(profile(text).topic_words) == {"graph", "coarsen"}
+
+
+def test_state_of_the_art_said_of_the_papers_stays_a_topic_word():
+    assert "state-of-the-art" in profile("Which papers report state-of-the-art results on FooSet?").topic_words
+
+
+@pytest.mark.parametrize(
     "text",
     ["how does FooNet compare to prior methods?", "Compare ZedNet with previous work", "how does it compare?"],
 )
