@@ -17,7 +17,7 @@ Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
 
 _LIST = re.compile(
-    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
+    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:research\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
     r"methods|publications|contributions|submissions)\b"
     r"|(?:list|name|find|show|identify|enumerate)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
     r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
@@ -45,9 +45,12 @@ _LIST = re.compile(
     r"|\b(?:papers|works|studies|abstracts|articles)\s+(?:are\s+there|exist)\b"
     # a request whose object is papers, whatever the verb: "please give the papers which …", "provide studies on X",
     # "recommend some articles about X" ("works" left out: "give an example of how it works")
-    r"|\b(?:give|provide|present|recommend|suggest|mention|cite|name|show|list|see|return|retrieve|fetch|"
+    r"|\b(?:give|provide|present|recommend|suggest|mention|cite|name|show|list|see|return|retrieve|fetch|tell|"
     r"point\s+(?:me|us)\s+to)\s+(?:(?:all|the|any|some|every|of|"
     r"me|us|relevant|main|key)\s+)*(?:[\w/+-]+\s+){0,3}?(?:papers|studies|abstracts|articles|publications)\b"
+    # "paper(s)": one or several; "do you have papers on X"; "X: any papers?"
+    r"|\bpaper\(s\)|\b(?:do|does)\s+(?:you|the\s+(?:corpus|collection))\s+(?:have|hold|contain)\s+(?:any\s+)?"
+    r"(?:papers|works|studies|abstracts|articles)\b|\bany\s+(?:papers|works|studies|abstracts|articles)\s*\?"
     # "every paper that …", "list every abstract on X": every one of them is several papers
     r"|\bevery\s+(?:single\s+)?(?:paper|work|study|abstract|article|publication)\s+(?:that|which|where|whose|on|"
     r"about|in|using|with|for)\b"
@@ -105,7 +108,7 @@ _QUESTION_WORDS = frozenset(
         "result results show find found author authors achieve achieves specific specifically exactly number "
         "compare comparison contrast difference differences differ summarize summarise summary overview tell more "
         "explain list any there give provide please kindly elaborate detail details am looking wonder "
-        "interested want know whether"
+        "interested want know whether pls plz thanks thank thx"
     )
 )
 
@@ -124,7 +127,8 @@ def lexical_words(question: str) -> list[str]:
 # words ("set", "here") are not words of the topic (a "data set" or "training set" still is).
 _THE_COLLECTION = re.compile(
     r"\b(?:in|of|from|across)\s+(?:this|the|these|your|our)\s+(?:set|corpus|collection|index|database|list)\b|"
-    r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b",
+    r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b|"
+    r"\b(?:do|does)\s+(?:you|the|this|your)\s+(?:corpus|collection|index|database|library)\b",
     re.I,
 )
 
@@ -271,7 +275,7 @@ def classify(question: str, one_paper: bool = True) -> Kind:
 # "Which paper proposes …?", "What paper introduced …?", "Which work shows …?": one paper asked for (singular), unless
 # the question asks for papers in the plural elsewhere ("which paper or papers …", "… and other works")
 _ONE_PAPER = re.compile(r"^\s*(?:which\s+(?:paper|work|study|article|publication)|what\s+(?:paper|study|article))\b(?!s)", re.I)
-_SEVERAL_PAPERS = re.compile(r"\b(?:papers|articles|publications|abstracts|ones)\b", re.I)
+_SEVERAL_PAPERS = re.compile(r"\b(?:papers|articles|publications|abstracts|ones)\b|\bpaper\(s\)", re.I)
 
 
 def asks_for_one_paper(question: str) -> bool:

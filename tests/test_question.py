@@ -956,6 +956,30 @@ def test_every_paper_outside_a_request_stays_what_it_was(question, shape):
     assert profile(question).shape == shape
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do you have papers that study graph coarsening?",
+        "Which research works study graph coarsening?",
+        "Which paper(s) study graph coarsening?",
+        "Graph coarsening: any papers?",
+        "Tell me the papers that use graph coarsening",
+    ],
+)
+def test_more_ways_of_asking_for_the_papers_on_a_topic(question):
+    assert profile(question).shape == "list"
+    assert set(profile(question).topic_words) == {"graph", "coarsen"}
+
+
+def test_telling_about_the_papers_stays_an_overview():
+    assert profile("Tell me about the papers on graph coarsening").shape == "summary"
+
+
+@pytest.mark.parametrize("text", ["papers about graph coarsening pls", "Does the corpus have papers on graph coarsening?"])
+def test_courtesy_words_and_the_collection_are_no_topic_words(text):
+    assert set(profile(text).topic_words) == {"graph", "coarsen"}
+
+
 def test_compare_parts_stop_before_the_aspect():
     question = "Contrast FooNet with BarNet in terms of what data each uses and how it was collected."
     assert compare_parts(question) == ["FooNet", "BarNet"]
