@@ -60,6 +60,8 @@ _LIST = re.compile(
     r"(?:papers|studies|abstracts|articles|publications|researches)\b|\bamong\s+(?:the|these|those|all)\s+(?:papers|"
     r"works|studies|abstracts)\b|\bin\s+which\s+(?:papers|works|studies|abstracts|articles)\b"
     r"|\bare\s+any\s+of\s+(?:the|these|those)\s+(?:papers|works|studies|abstracts|articles)\b"
+    # "could you tell me which works use X" ("which works", unlike "what works", names the papers)
+    r"|\b(?:me|us|know|wonder(?:ing)?|asking)\s+which\s+works\b"
     r"|\ball\s+(?:the\s+)?(?:work|research)\s+(?:on|about|regarding|into)\b"
     r"|\bwhat\s+(?:are|were)\s+(?:all\s+)?the\s+(?:[\w/+-]+\s+){0,5}?(?:papers|works|studies|abstracts|articles)\b",
     re.IGNORECASE,

@@ -964,6 +964,7 @@ def test_every_paper_outside_a_request_stays_what_it_was(question, shape):
         "Which paper(s) study graph coarsening?",
         "Graph coarsening: any papers?",
         "Tell me the papers that use graph coarsening",
+        "Could you tell me which works use graph coarsening?",
     ],
 )
 def test_more_ways_of_asking_for_the_papers_on_a_topic(question):
@@ -973,6 +974,7 @@ def test_more_ways_of_asking_for_the_papers_on_a_topic(question):
 
 def test_telling_about_the_papers_stays_an_overview():
     assert profile("Tell me about the papers on graph coarsening").shape == "summary"
+    assert profile("Tell me what works best for graph coarsening").shape != "list"  # "works" as a verb
 
 
 @pytest.mark.parametrize("text", ["papers about graph coarsening pls", "Does the corpus have papers on graph coarsening?"])
