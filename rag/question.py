@@ -145,7 +145,14 @@ _ABOUT_WORDS = frozenset(content_words("collection related regarding concerning 
 _READING_LIST = (
     r"\bwhat\s+(?:should|would|could|can|do)\s+(?:i|we|you)\s+(?:recommend\s+(?:i\s+|we\s+)?)?read(?:ing)?\b|"
     r"\bwhere\s+(?:should|do|can|could)\s+(?:i|we)\s+start(?:\s+reading)?\b|\brecommend\s+reading\b|"
-    r"\bbring\s+(?:me|us)\s+up\s+to\s+speed\b"
+    r"\bbring\s+(?:me|us)\s+up\s+to\s+speed\b|"
+    # what the papers (plural) found or what is known from them: "the key takeaways from the papers on X", "what do we
+    # know about X from these papers", "what is the research here on X", "the gist of the papers on X"
+    r"\b(?:(?:key|main)\s+)?(?:takeaways?|findings|lessons|conclusions|insights|gist)\s+(?:from|of|in)\s+"
+    r"(?=(?:the\s+|these\s+|those\s+|all\s+)?(?:papers|works|studies|abstracts|research|literature)\b)|"
+    r"\bwhat\s+do\s+(?:we|you)\s+know\s+about\b(?=.*\b(?:papers|abstracts|works|studies|here|collection|corpus)\b)|"
+    r"\bwhat(?:'s|\s+is)\s+the\s+(?:research|work|literature)\s+(?:here\s+|in\s+(?:this|the)\s+(?:set|collection|"
+    r"corpus)\s+)?(?:on|about|regarding)\b"
 )
 
 

@@ -1321,6 +1321,10 @@ def test_framing_words_stay_topic_words_outside_a_request_for_papers():
         "Bring me up to speed on graph coarsening",
         "Give me a synopsis of the work on graph coarsening",
         "Roundup of graph coarsening research",
+        "Give me the gist of the papers on graph coarsening",
+        "What do we know about graph coarsening from these papers?",
+        "Key takeaways from the papers on graph coarsening",
+        "What is the research here on graph coarsening?",
     ],
 )
 def test_a_request_for_what_to_read_on_a_topic_is_an_overview(question):
@@ -1340,6 +1344,13 @@ def test_a_request_for_what_to_read_on_a_topic_is_an_overview(question):
 def test_an_overview_reads_its_topic_without_the_words_asking_for_it(text):
     # "rundown", "state of the art": the kind of answer asked for, which no paper on the topic need write
     assert set(profile(text).topic_words) == {"graph", "coarsen"}
+
+
+@pytest.mark.parametrize(
+    "question", ["What is the key takeaway of FooNet?", "What are the main findings of FooNet?", "What do we know about FooNet?"]
+)
+def test_what_one_work_found_is_no_overview(question):
+    assert profile(question).shape != "summary"
 
 
 def test_state_of_the_art_said_of_the_papers_stays_a_topic_word():
