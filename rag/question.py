@@ -17,7 +17,7 @@ Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
 
 _LIST = re.compile(
-    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
+    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:research\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
     r"methods|publications|contributions|submissions)\b"
     r"|(?:list|name|find|show|identify|enumerate)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
     r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
@@ -45,14 +45,23 @@ _LIST = re.compile(
     r"|\b(?:papers|works|studies|abstracts|articles)\s+(?:are\s+there|exist)\b"
     # a request whose object is papers, whatever the verb: "please give the papers which …", "provide studies on X",
     # "recommend some articles about X" ("works" left out: "give an example of how it works")
-    r"|\b(?:give|provide|present|recommend|suggest|mention|cite|name|show|list)\s+(?:(?:all|the|any|some|every|of|"
+    r"|\b(?:give|provide|present|recommend|suggest|mention|cite|name|show|list|see|return|retrieve|fetch|tell|"
+    r"point\s+(?:me|us)\s+to)\s+(?:(?:all|the|any|some|every|of|"
     r"me|us|relevant|main|key)\s+)*(?:[\w/+-]+\s+){0,3}?(?:papers|studies|abstracts|articles|publications)\b"
+    # "paper(s)": one or several; "do you have papers on X"; "X: any papers?"
+    r"|\bpaper\(s\)|\b(?:do|does)\s+(?:you|the\s+(?:corpus|collection))\s+(?:have|hold|contain)\s+(?:any\s+)?"
+    r"(?:papers|works|studies|abstracts|articles)\b|\bany\s+(?:papers|works|studies|abstracts|articles)\s*\?"
+    # "every paper that …", "list every abstract on X": every one of them is several papers
+    r"|\bevery\s+(?:single\s+)?(?:paper|work|study|abstract|article|publication)\s+(?:that|which|where|whose|on|"
+    r"about|in|using|with|for)\b"
     # the papers asked for inside the sentence: "could you tell me which papers …", "among the papers, which …", "which
     # of these papers …", "in which studies is X …", "are any of the papers about X", "all work on X"
     r"|(?:^\W*|[,;:]\s*|\b(?:me|us|know|wonder(?:ing)?|asking)\s+)(?:which|what)\s+(?:of\s+(?:the|these|those)\s+)?"
     r"(?:papers|studies|abstracts|articles|publications|researches)\b|\bamong\s+(?:the|these|those|all)\s+(?:papers|"
     r"works|studies|abstracts)\b|\bin\s+which\s+(?:papers|works|studies|abstracts|articles)\b"
     r"|\bare\s+any\s+of\s+(?:the|these|those)\s+(?:papers|works|studies|abstracts|articles)\b"
+    # "could you tell me which works use X" ("which works", unlike "what works", names the papers)
+    r"|\b(?:me|us|know|wonder(?:ing)?|asking)\s+which\s+works\b"
     r"|\ball\s+(?:the\s+)?(?:work|research)\s+(?:on|about|regarding|into)\b"
     r"|\bwhat\s+(?:are|were)\s+(?:all\s+)?the\s+(?:[\w/+-]+\s+){0,5}?(?:papers|works|studies|abstracts|articles)\b",
     re.IGNORECASE,
@@ -113,7 +122,7 @@ _QUESTION_WORDS = frozenset(
         "result results show find found author authors achieve achieves specific specifically exactly number "
         "compare comparison contrast difference differences differ summarize summarise summary overview tell more "
         "explain list any there give provide please kindly elaborate detail details am looking wonder "
-        "interested want know whether"
+        "interested want know whether pls plz thanks thank thx"
     )
 )
 
@@ -132,7 +141,8 @@ def lexical_words(question: str) -> list[str]:
 # words ("set", "here") are not words of the topic (a "data set" or "training set" still is).
 _THE_COLLECTION = re.compile(
     r"\b(?:in|of|from|across)\s+(?:this|the|these|your|our)\s+(?:set|corpus|collection|index|database|list)\b|"
-    r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b",
+    r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b|"
+    r"\b(?:do|does)\s+(?:you|the|this|your)\s+(?:corpus|collection|index|database|library)\b",
     re.I,
 )
 
@@ -140,6 +150,22 @@ _THE_COLLECTION = re.compile(
 # How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
 # collection", "the literature regarding X"): not words of the topic.
 _ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature"))
+
+
+# A request for what to read on a topic ("what should I read on X", "where do I start reading about X", "bring me up
+# to speed on X"): an overview of the papers on it.
+_READING_LIST = (
+    r"\bwhat\s+(?:should|would|could|can|do)\s+(?:i|we|you)\s+(?:recommend\s+(?:i\s+|we\s+)?)?read(?:ing)?\b|"
+    r"\bwhere\s+(?:should|do|can|could)\s+(?:i|we)\s+start(?:\s+reading)?\b|\brecommend\s+reading\b|"
+    r"\bbring\s+(?:me|us)\s+up\s+to\s+speed\b|"
+    # what the papers (plural) found or what is known from them: "the key takeaways from the papers on X", "what do we
+    # know about X from these papers", "what is the research here on X", "the gist of the papers on X"
+    r"\b(?:(?:key|main)\s+)?(?:takeaways?|findings|lessons|conclusions|insights|gist)\s+(?:from|of|in)\s+"
+    r"(?=(?:the\s+|these\s+|those\s+|all\s+)?(?:papers|works|studies|abstracts|research|literature)\b)|"
+    r"\bwhat\s+do\s+(?:we|you)\s+know\s+about\b(?=.*\b(?:papers|abstracts|works|studies|here|collection|corpus)\b)|"
+    r"\bwhat(?:'s|\s+is)\s+the\s+(?:research|work|literature)\s+(?:here\s+|in\s+(?:this|the)\s+(?:set|collection|"
+    r"corpus)\s+)?(?:on|about|regarding)\b"
+)
 
 
 # How a request for papers frames its topic rather than names it: "papers that involve / deal with X", "what are the
@@ -153,7 +179,11 @@ _FRAME_WORDS = frozenset(
 )
 _FRAME = re.compile(
     r"\b(?:run|ran|runs|running|conduct\w*|perform\w*)\s+(?:their\s+|its\s+)?experiments?\b|"
-    r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b",
+    r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b|"
+    # the kind of answer an overview asks for ("a rundown of X", "the state of the art on X", "what should I read on
+    # X"): the request's words, not the topic's
+    r"\b(?:(?:brief|short|quick)\s+)?(?:rundown|recap|synopsis|round-?up|digest|survey|review)\s+"
+    r"(?:of|on)\b|\bstate\s+of\s+(?:the\s+)?(?:research|art|field|work)\b|" + _READING_LIST,
     re.I,
 )
 
@@ -267,7 +297,7 @@ def classify(question: str, one_paper: bool = True) -> Kind:
 # "Which paper proposes …?", "What paper introduced …?", "Which work shows …?": one paper asked for (singular), unless
 # the question asks for papers in the plural elsewhere ("which paper or papers …", "… and other works")
 _ONE_PAPER = re.compile(r"^\s*(?:which\s+(?:paper|work|study|article|publication)|what\s+(?:paper|study|article))\b(?!s)", re.I)
-_SEVERAL_PAPERS = re.compile(r"\b(?:papers|articles|publications|abstracts|ones)\b", re.I)
+_SEVERAL_PAPERS = re.compile(r"\b(?:papers|articles|publications|abstracts|ones)\b|\bpaper\(s\)", re.I)
 
 
 def asks_for_one_paper(question: str) -> bool:
@@ -533,6 +563,7 @@ _SUMMARY = re.compile(
     r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
+    r"\bsynopsis\b|\bround-?up\b|" + _READING_LIST + r"|"
     r"\bwhat\s+is\s+known\s+about\b|\bwhat\s+(?:has|have)\s+(?:been\s+done|people\s+done)\s+(?:here\s+)?(?:on|about|in|for)\b"
     # asked to describe the papers (plural) or the work on a topic: "describe the papers that address X", "explain the
     # main findings of papers on X", "tell me about the research on X", "the state of research on X"

@@ -932,6 +932,56 @@ def test_more_request_shapes(question, shape):
     assert profile(question).shape == shape
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Show me every abstract that studies graph coarsening.",
+        "List every paper that uses graph coarsening.",
+        "Return every paper on graph coarsening",
+        "Point me to the papers on graph coarsening",
+        "Can you point me to papers on graph coarsening?",
+        "I would like to see papers that study graph coarsening",
+    ],
+)
+def test_a_request_for_every_paper_or_to_be_pointed_to_papers_is_a_list(question):
+    # "every paper that …" is several papers, though its noun is singular; "point me to / see papers" asks for them
+    assert profile(question).shape == "list"
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [("Which paper proposes graph coarsening?", "fact"), ("Does every paper use FooNet?", "fact")],
+)
+def test_every_paper_outside_a_request_stays_what_it_was(question, shape):
+    assert profile(question).shape == shape
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do you have papers that study graph coarsening?",
+        "Which research works study graph coarsening?",
+        "Which paper(s) study graph coarsening?",
+        "Graph coarsening: any papers?",
+        "Tell me the papers that use graph coarsening",
+        "Could you tell me which works use graph coarsening?",
+    ],
+)
+def test_more_ways_of_asking_for_the_papers_on_a_topic(question):
+    assert profile(question).shape == "list"
+    assert set(profile(question).topic_words) == {"graph", "coarsen"}
+
+
+def test_telling_about_the_papers_stays_an_overview():
+    assert profile("Tell me about the papers on graph coarsening").shape == "summary"
+    assert profile("Tell me what works best for graph coarsening").shape != "list"  # "works" as a verb
+
+
+@pytest.mark.parametrize("text", ["papers about graph coarsening pls", "Does the corpus have papers on graph coarsening?"])
+def test_courtesy_words_and_the_collection_are_no_topic_words(text):
+    assert set(profile(text).topic_words) == {"graph", "coarsen"}
+
+
 def test_compare_parts_stop_before_the_aspect():
     question = "Contrast FooNet with BarNet in terms of what data each uses and how it was collected."
     assert compare_parts(question) == ["FooNet", "BarNet"]
@@ -1259,6 +1309,52 @@ def test_a_request_for_papers_reads_its_topic_without_the_words_framing_it(text,
 
 def test_framing_words_stay_topic_words_outside_a_request_for_papers():
     assert "involv" in profile("How many glaciers does FooNet involve?").topic_words
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What should I read on graph coarsening?",
+        "I am new to graph coarsening. What should I read here?",
+        "Where should I start reading about graph coarsening?",
+        "What would you recommend reading on graph coarsening?",
+        "Bring me up to speed on graph coarsening",
+        "Give me a synopsis of the work on graph coarsening",
+        "Roundup of graph coarsening research",
+        "Give me the gist of the papers on graph coarsening",
+        "What do we know about graph coarsening from these papers?",
+        "Key takeaways from the papers on graph coarsening",
+        "What is the research here on graph coarsening?",
+    ],
+)
+def test_a_request_for_what_to_read_on_a_topic_is_an_overview(question):
+    assert profile(question).shape == "summary"
+    assert set(profile(question).topic_words) == {"graph", "coarsen"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you give me a rundown of the research on graph coarsening?",
+        "Give me a recap of the graph coarsening papers",
+        "What is the state of the art on graph coarsening here?",
+        "Brief survey of graph coarsening work please",
+    ],
+)
+def test_an_overview_reads_its_topic_without_the_words_asking_for_it(text):
+    # "rundown", "state of the art": the kind of answer asked for, which no paper on the topic need write
+    assert set(profile(text).topic_words) == {"graph", "coarsen"}
+
+
+@pytest.mark.parametrize(
+    "question", ["What is the key takeaway of FooNet?", "What are the main findings of FooNet?", "What do we know about FooNet?"]
+)
+def test_what_one_work_found_is_no_overview(question):
+    assert profile(question).shape != "summary"
+
+
+def test_state_of_the_art_said_of_the_papers_stays_a_topic_word():
+    assert "state-of-the-art" in profile("Which papers report state-of-the-art results on FooSet?").topic_words
 
 
 @pytest.mark.parametrize(
