@@ -33,6 +33,7 @@ from rag.abstain import (
     names_new,
     number_near,
     peak_above_median,
+    rarity_share,
     slot_missing,
     stated_values,
     values_in,
@@ -767,7 +768,9 @@ def _signals(
             if unknown
             else set()
         )  # fmt: skip
-        topic_unknown = sum(w not in garbled for w in unknown) / len(topic)
+        # an unknown word weighs by its English rarity: a paraphrase's everyday word no abstract happens to use
+        # ("honest", "cheap") says little, a term of a field the corpus lacks ("federated") much
+        topic_unknown = rarity_share([w for w in unknown if w not in garbled], len(topic), _rarity_of(prof.text, policy))
         topic_garbled = sum(w in garbled for w in unknown) / len(topic)
     best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
     phrase_missing = 0.0

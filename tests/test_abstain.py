@@ -552,3 +552,15 @@ def test_a_described_work_its_paper_does_not_treat_raises_a_single_paper_score()
     # a list question's topic is read by its own signals
     listed = AbstentionSignals(shape="list", best_dense=0.6)
     assert abstention_score(replace(listed, described_missing=1.0), policy) == abstention_score(listed, policy)
+
+
+def test_topic_words_no_abstract_uses_count_by_their_english_rarity():
+    from rag.abstain import english_rarity, rarity_share
+
+    def rarity(word):
+        return english_rarity(word, 7.0)
+
+    everyday = rarity_share(["honest"], 2, rarity)
+    technical = rarity_share(["quuxification"], 2, rarity)
+    assert 0.0 < everyday < technical == 0.5  # an invented word counts whole, a plain word little
+    assert rarity_share([], 3, rarity) == 0.0 and rarity_share(["zorb"], 0, rarity) == 0.0
