@@ -1152,8 +1152,8 @@ def pairs_unseen(
     word of ``skip`` counts only when some sentence holds it (the answer's category and the verb of where it sits:
     "which datasets is X evaluated on" is answered by "experiments on HCP", never by "datasets evaluated", though
     "benchmark gains" may be written as asked). ``rarity`` (word -> 0..1, how rare it is in English): each unseen
-    pair counts by its commoner word's rarity, so a paraphrase's everyday pair ("keeps safe") weighs less than a
-    term of a field ("quux regularisation")."""
+    pair counts by its rarer word's rarity, so a paraphrase's pair of everyday words ("keeps safe") weighs less than
+    a pair holding a term of a field ("quux data") that the abstract never writes as asked."""
     pairs = list(zip(words, words[1:], strict=False))
     if not pairs:
         return 0.0
@@ -1173,7 +1173,7 @@ def pairs_unseen(
     pairs = [(a, b) for a, b in pairs if (a, b) in seen or (a not in skip and b not in skip)]
     if not pairs:
         return 0.0
-    weight = (lambda a, b: 1.0) if rarity is None else (lambda a, b: min(rarity(a), rarity(b)))
+    weight = (lambda a, b: 1.0) if rarity is None else (lambda a, b: max(rarity(a), rarity(b)))
     return sum(weight(a, b) for a, b in pairs if (a, b) not in seen) / len(pairs)
 
 

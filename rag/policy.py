@@ -568,8 +568,8 @@ class AnswerPolicy(BaseModel):
         default=1.50,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
         "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase), "
-        "each unseen pair weighed by the English rarity of its commoner word (see rarity_zipf_scale): a paraphrase's "
-        "everyday pair weighs less than a term of a field.",
+        "each unseen pair weighed by the English rarity of its rarer word (see rarity_zipf_scale): a paraphrase's "
+        "pair of everyday words weighs less than a pair holding a term of a field.",
     )
     w_topic_unknown_list: float = Field(
         default=1.31,
@@ -698,8 +698,8 @@ class AnswerPolicy(BaseModel):
         default=7.0,
         gt=0.0,
         description="English rarity of a word no abstract uses, for w_topic_rare_missing_list and w_topic_unknown, and of "
-        "the words of unseen word pairs, for w_phrase_missing and w_phrase_missing_list (a pair counts by its commoner "
-        "word): 1 - its wordfreq "
+        "the words of unseen word pairs, for w_phrase_missing (a pair counts by its rarer word) and w_phrase_missing_list "
+        "(by its commoner word): 1 - its wordfreq "
         "Zipf frequency / this, clipped to 0..1 (\"anyone\" ~0.1, \"federated\" ~0.6, an invented word 1).",
     )
 

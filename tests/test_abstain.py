@@ -105,14 +105,14 @@ def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
     assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
 
 
-def test_pairs_unseen_weighs_an_unseen_pair_by_the_english_rarity_of_its_commoner_word():
+def test_pairs_unseen_weighs_an_unseen_pair_by_the_english_rarity_of_its_rarer_word():
     from rag.answering import pairs_unseen
 
-    sentences = ["ZedNet keeps the quux kernel sparse.", "Training is safe."]
-    rarity = {"keep": 0.2, "safe": 0.3, "quux": 1.0, "regular": 0.6}.get
+    sentences = ["ZedNet keeps the quux kernel sparse.", "Training data is safe."]
+    rarity = {"keep": 0.2, "safe": 0.3, "quux": 1.0, "data": 0.2}.get
     everyday = pairs_unseen(["keep", "safe"], sentences, rarity=lambda w: rarity(w, 0.5))
-    technical = pairs_unseen(["quux", "regular"], sentences, rarity=lambda w: rarity(w, 0.5))
-    assert everyday == 0.2 and technical == 0.6  # each counts by its commoner word
+    technical = pairs_unseen(["quux", "data"], sentences, rarity=lambda w: rarity(w, 0.5))
+    assert everyday == 0.3 and technical == 1.0  # each counts by its rarer word
     assert pairs_unseen(["quux", "kernel"], sentences, rarity=lambda w: 1.0) == 0.0  # a seen pair weighs nothing
 
 
