@@ -6,7 +6,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
 - the share of the asked-about words (what is counted or named) missing from the answering abstract;
 - a number asked for with no number in the quoted evidence;
 - how far the best evidence similarity falls below a floor (skipped when the encoder cannot read the question);
-- the share of the question's topic words the answering abstract lacks, and of those no abstract uses at all;
+- the share of the question's topic words the answering abstract lacks, and of those no abstract uses at all (each
+  of these counting by its English rarity, rarity_share: "honest" little, "federated" much);
 - the share of the question's topic words no abstract uses that look mistyped (a rare word one or two edits from a
   known one: "electricaty"), kept apart from topic_unknown so a typo is not read as an absent topic;
 - a list, summary or yes/no question whose best evidence sentence is far from the question (similarity_list);
@@ -400,6 +401,14 @@ def weighted_missing(weights: Mapping[str, float], present: Collection[str]) -> 
     """The weighted share of the words (``weights``) not in ``present``; 0.0 when nothing weighs."""
     total = sum(weights.values())
     return sum(v for w, v in weights.items() if w not in present) / total if total > 0 else 0.0
+
+
+def rarity_share(words: Iterable[str], total: int, rarity: Callable[[str], float]) -> float:
+    """The share of a question's ``total`` topic words that ``words`` (those no abstract uses) make up, each counting
+    by its English rarity (``rarity``: word -> 0..1): an everyday word no abstract happens to use ("honest",
+    "cheap") counts little, a term of a field the corpus lacks ("federated") or an invented word much; 0.0 when
+    ``total`` is 0."""
+    return sum(rarity(w) for w in words) / total if total > 0 else 0.0
 
 
 def english_rarity(word: str, scale: float) -> float:

@@ -33,6 +33,7 @@ from rag.abstain import (
     names_new,
     number_near,
     peak_above_median,
+    rarity_share,
     slot_missing,
     stated_values,
     values_in,
@@ -786,7 +787,9 @@ def _signals(
             if unknown
             else set()
         )  # fmt: skip
-        topic_unknown = sum(w not in garbled for w in unknown) / len(topic)
+        # an unknown word weighs by its English rarity: a paraphrase's everyday word no abstract happens to use
+        # ("honest", "cheap") says little, a term of a field the corpus lacks ("federated") much
+        topic_unknown = rarity_share([w for w in unknown if w not in garbled], len(topic), _rarity_of(prof.text, policy))
         topic_garbled = sum(w in garbled for w in unknown) / len(topic)
     best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
     phrase_missing = 0.0
@@ -803,7 +806,7 @@ def _signals(
         phrase_missing = (
             parts_unseen(coordinated_parts(prof.text, details), texts, rarity=_rarity_of(prof.text, policy))
             if prof.kind == "list"  # "X or Y", "X, Y and Z": a topic some paper treats is one of its parts
-            else pairs_unseen(details, texts, skip=skip)
+            else pairs_unseen(details, texts, skip=skip, rarity=_rarity_of(prof.text, policy))
         )
     asked = {t.lower() for t in prof.specific_terms}
     expected = _expected_answer(prof)
@@ -1156,14 +1159,20 @@ def _typo_vocabulary(corpus_words: frozenset[str]) -> Vocabulary:
 
 
 def pairs_unseen(
-    words: Sequence[str], sentences: Sequence[str], window: int = 4, skip: Collection[str] = frozenset()
+    words: Sequence[str],
+    sentences: Sequence[str],
+    window: int = 4,
+    skip: Collection[str] = frozenset(),
+    rarity: Callable[[str], float] | None = None,
 ) -> float:
     """The share of adjacent pairs of ``words`` (content words, in question order) that no sentence holds within
     ``window`` words of each other: "federated learning" where the corpus says "federated" nowhere near
     "learning". A topic the corpus treats shows up as a phrase, not as words scattered over sentences. A pair with a
     word of ``skip`` counts only when some sentence holds it (the answer's category and the verb of where it sits:
     "which datasets is X evaluated on" is answered by "experiments on HCP", never by "datasets evaluated", though
-    "benchmark gains" may be written as asked)."""
+    "benchmark gains" may be written as asked). ``rarity`` (word -> 0..1, how rare it is in English): each unseen
+    pair counts by its rarer word's rarity, so a paraphrase's pair of everyday words ("keeps safe") weighs less than
+    a pair holding a term of a field ("quux data") that the abstract never writes as asked."""
     pairs = list(zip(words, words[1:], strict=False))
     if not pairs:
         return 0.0
@@ -1181,7 +1190,10 @@ def pairs_unseen(
                     seen.add((w, w2))
                     seen.add((w2, w))
     pairs = [(a, b) for a, b in pairs if (a, b) in seen or (a not in skip and b not in skip)]
-    return sum(pair not in seen for pair in pairs) / len(pairs) if pairs else 0.0
+    if not pairs:
+        return 0.0
+    weight = (lambda a, b: 1.0) if rarity is None else (lambda a, b: max(rarity(a), rarity(b)))
+    return sum(weight(a, b) for a, b in pairs if (a, b) not in seen) / len(pairs)
 
 
 def parts_unseen(

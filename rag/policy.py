@@ -562,7 +562,9 @@ class AnswerPolicy(BaseModel):
     )
     w_topic_unknown: float = Field(
         default=0.64,
-        description="Log-odds added times the share of the question's topic words that no abstract uses at all.",
+        description="Log-odds added times the share of the question's topic words that no abstract uses at all, each "
+        "counting by its English rarity (rag.abstain.rarity_share, see rarity_zipf_scale): an everyday word of a "
+        "paraphrase no abstract happens to use weighs little, a term of a field the corpus lacks much.",
     )
     w_list_shape: float = Field(
         default=2.87,
@@ -575,7 +577,9 @@ class AnswerPolicy(BaseModel):
     w_phrase_missing: float = Field(
         default=1.50,
         description="Log-odds added times the share of adjacent pairs of the question's detail words that no "
-        "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase).",
+        "sentence of the answering abstract(s) holds near each other (the topic is not treated there as a phrase), "
+        "each unseen pair weighed by the English rarity of its rarer word (see rarity_zipf_scale): a paraphrase's "
+        "pair of everyday words weighs less than a pair holding a term of a field.",
     )
     w_topic_unknown_list: float = Field(
         default=1.31,
@@ -703,8 +707,9 @@ class AnswerPolicy(BaseModel):
     rarity_zipf_scale: float = Field(
         default=7.0,
         gt=0.0,
-        description="English rarity of a word no abstract uses, for w_topic_rare_missing_list, and of the words of a "
-        "list's unseen word pairs, for w_phrase_missing_list (a pair counts by its commoner word): 1 - its wordfreq "
+        description="English rarity of a word no abstract uses, for w_topic_rare_missing_list and w_topic_unknown, and of "
+        "the words of unseen word pairs, for w_phrase_missing (a pair counts by its rarer word) and w_phrase_missing_list "
+        "(by its commoner word): 1 - its wordfreq "
         "Zipf frequency / this, clipped to 0..1 (\"anyone\" ~0.1, \"federated\" ~0.6, an invented word 1).",
     )
 

@@ -105,6 +105,17 @@ def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
     assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
 
 
+def test_pairs_unseen_weighs_an_unseen_pair_by_the_english_rarity_of_its_rarer_word():
+    from rag.answering import pairs_unseen
+
+    sentences = ["ZedNet keeps the quux kernel sparse.", "Training data is safe."]
+    rarity = {"keep": 0.2, "safe": 0.3, "quux": 1.0, "data": 0.2}.get
+    everyday = pairs_unseen(["keep", "safe"], sentences, rarity=lambda w: rarity(w, 0.5))
+    technical = pairs_unseen(["quux", "data"], sentences, rarity=lambda w: rarity(w, 0.5))
+    assert everyday == 0.3 and technical == 1.0  # each counts by its rarer word
+    assert pairs_unseen(["quux", "kernel"], sentences, rarity=lambda w: 1.0) == 0.0  # a seen pair weighs nothing
+
+
 def test_pairs_unseen_counts_a_pair_with_a_skipped_word_only_when_some_sentence_holds_it():
     from rag.answering import pairs_unseen
     from rag.text import content_words
@@ -573,3 +584,15 @@ def test_an_acronym_its_abstract_defines_is_read_with_its_long_form_beside_it():
     # an acronym the abstract never spells out, or none at all: the sentence as it is
     assert with_long_forms("We beat RNNs on GlacierSet.", abstract) == "We beat RNNs on GlacierSet."
     assert with_long_forms("No acronym here.", abstract) == "No acronym here."
+
+
+def test_topic_words_no_abstract_uses_count_by_their_english_rarity():
+    from rag.abstain import english_rarity, rarity_share
+
+    def rarity(word):
+        return english_rarity(word, 7.0)
+
+    everyday = rarity_share(["honest"], 2, rarity)
+    technical = rarity_share(["quuxification"], 2, rarity)
+    assert 0.0 < everyday < technical == 0.5  # an invented word counts whole, a plain word little
+    assert rarity_share([], 3, rarity) == 0.0 and rarity_share(["zorb"], 0, rarity) == 0.0
