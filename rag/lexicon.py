@@ -282,12 +282,14 @@ class Lexicon:
         corpus_text: CorpusText | None = None,
         common_zipf: float = 2.0,
         neighbour_zipf: float = 1.5,
+        acronym_zipf: float = 0.0,
     ) -> Linking:
         """Link the question's name mentions to corpus names; report name-like tokens that match nothing.
 
         With ``corpus_text`` (the lower-cased corpus: a string, or text searched in place such as
         ``rag.manifest.LoweredText``), a run of capitalised words inside the question ("UK Biobank") that the corpus
-        never writes together is reported as unknown too.
+        never writes together is reported as unknown too. A word in capitals the corpus never uses, rarer in English
+        than ``acronym_zipf``, is an acronym, not the English word ("COCO").
         """
         from rag.word_frequency import zipf_frequency
 
@@ -348,8 +350,13 @@ class Lexicon:
                     continue  # a plain word: rare English, a compound ("multihead"), a typo, an abbreviation
                 if not plain and lowered.isalpha() and self._shortened_or_joined(lowered, english):
                     continue  # a capitalised abbreviation or compound ("Hyperparams", "Multihead")
-            elif _ordinary(lowered, english):
-                continue  # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised
+            elif _ordinary(lowered, english) and not (
+                token.isupper() and len(lowered) >= 4 and lowered not in self.words
+                and zipf_frequency(lowered) < acronym_zipf
+            ):  # fmt: skip
+                # "DNA", "PhD", "PhD-level": ordinary vocabulary, however capitalised; not a rarer word in capitals
+                # the corpus never uses ("COCO", "SQUAD"): an acronym, a name
+                continue
             family = self._family(lowered)
             if family is not None:  # "Qwen" for "Qwen2.5-7B" and "Qwen1.5-MoE": a model family's name
                 links.setdefault(lowered, Link(token, family, True, 100.0))

@@ -737,6 +737,14 @@ class AnswerPolicy(BaseModel):
         default=2, ge=0, description="Edits allowed instead for words of typo_long_chars letters or more."
     )
     typo_long_chars: int = Field(default=8, ge=1, description="Length from which typo_long_edits applies.")
+    acronym_word_zipf: float = Field(
+        default=4.0,
+        ge=0.0,
+        description="A word written in capitals (four letters or more) that the corpus never uses and whose "
+        "lower-case form is rarer in English than this wordfreq Zipf frequency is read as an acronym the corpus "
+        "lacks ('COCO', 'SQUAD': a signal for abstention), not as the English word; commoner ones ('NASA', 'USA', "
+        "'HTTP') stay ordinary vocabulary.",
+    )
     plain_name_neighbour_zipf: float = Field(
         default=1.5,
         ge=0.0,

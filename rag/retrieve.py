@@ -714,6 +714,7 @@ def link_question(snapshot: IndexSnapshot, question: str, policy: AnswerPolicy) 
         corpus_text=snapshot.lowered_corpus,
         common_zipf=policy.typo_common_zipf,
         neighbour_zipf=policy.plain_name_neighbour_zipf,
+        acronym_zipf=policy.acronym_word_zipf,
     )
 
 

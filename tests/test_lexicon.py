@@ -80,6 +80,15 @@ def test_generic_words_are_not_subject_names(word):
     assert LEX.link(f"{word} FooBench results?").unknown == ()
 
 
+def test_a_rare_english_word_in_capitals_the_corpus_never_uses_is_an_acronym_it_lacks():
+    # "COCO" is an English word too, but in capitals and rarer than everyday words it names a dataset
+    assert LEX.link("How does FooBench do on COCO?", acronym_zipf=4.0).unknown == ("COCO",)
+    # an everyday word in capitals, or one too short to tell from initials, stays ordinary vocabulary
+    assert LEX.link("Does FooBench use NASA images?", acronym_zipf=4.0).unknown == ()
+    assert LEX.link("Does FooBench use DNA?", acronym_zipf=4.0).unknown == ()
+    assert LEX.link("How does FooBench do on COCO?").unknown == ()  # without the setting: as before
+
+
 def test_sentence_initial_capital_is_not_a_name():
     assert LEX.link("Explain how ZetaNet works").unknown == ()
 
