@@ -382,6 +382,7 @@ def select_evidence(
         evidence = scored(prof, rows_of(snapshot, ids))
         role = more_role(ask) if ask else None
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
+        plan = replace(plan, known=True)  # more of what was answered: not refused for the earlier question's ask
     elif shape == "compare":
         works = _compare_works(prof, snapshot, retriever, linking, policy, listed=topic_works)
         asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
@@ -496,7 +497,10 @@ def _plan_each(
     asked = _single_paper_profile(profile(fix_shape_words(ask)))
     vector = embedder.encode([ask])[0]
     availability = answer_type(asked.text, asked.kind) == "availability" or asks_for_availability(ask)
-    sentences: list[EvidenceSentence] = []
+    # "which of them works on 3D?": the works whose abstract holds what it asks about, when some do
+    choosing = set(content_words(ask)) - _CHOICE_WORDS if _WHICH.match(ask) and not availability else set()
+    per_work: dict[str, list[EvidenceSentence]] = {}
+    holding: dict[str, list[EvidenceSentence]] = {}
     silent: list[str] = []
     for aid in works:
         evidence = score_sentences(asked, vector, snapshot, rows_of(snapshot, [aid]), policy,
@@ -504,17 +508,29 @@ def _plan_each(
         chosen = extractive.plan_single(aid, evidence, asked, (), policy).sentences if evidence else []
         if availability:
             chosen = [e for e in chosen if e.role == "availability"][:1]
-        best = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
-        if not best:
+        per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
+        if choosing:
+            holding[aid] = [e for e in evidence if choosing & set(content_words(e.text))][: policy.each_sentences]
+        if not per_work[aid]:
             silent.append(aid)
-        sentences += sorted(best, key=lambda e: e.row)
-    cited = [aid for aid in works if any(e.abstract_id == aid for e in sentences)]
+    if any(holding.values()):
+        per_work, silent = {aid: found for aid, found in holding.items() if found}, []
+    sentences = [e for aid in works for e in sorted(per_work.get(aid, ()), key=lambda e: e.row)]
+    cited = [aid for aid in works if per_work.get(aid)]
     lead = ""
     if availability and silent and cited:
         names = [f"**{_work_label(snapshot, aid)}**" for aid in silent]
         lead = f"The abstracts of {names_joined(names)} do not say whether code or data are released."
         lead = lead.replace("abstracts of", "abstract of").replace(" do not", " does not") if len(names) == 1 else lead
-    return extractive.ExtractivePlan(cited, sentences, "list", lead=lead)
+    return extractive.ExtractivePlan(cited, sentences, "list", lead=lead, known=True)
+
+
+_WHICH = re.compile(r"\W*(?:and\s+|so\s+)?which\b", re.I)
+# words of a choice among works that say nothing of what it chooses by ("which one uses …", "which of them is …")
+_CHOICE_WORDS = frozenset(
+    content_words("which one ones they them these those work works paper papers method methods use used uses using "
+                  "do does did is are has have")  # fmt: skip
+)
 
 
 def _work_label(snapshot: IndexSnapshot, aid: str) -> str:
@@ -541,12 +557,13 @@ def decide_abstention(
     pinned: Sequence[str] = (),
     glossed: bool = False,
     similar: Sequence[str] = (),
-    each: Sequence[str] = (),
+    more: tuple[list[str], set[str]] | None = None,
 ) -> Retrieved:
     """Score abstention from the ranking and the plan (``retrieve``'s last step); everything found, in one place.
     A "similar" follow-up (``similar``) answers whenever another paper is found: its lines claim closeness, which the
-    lead says is by meaning, and quote what each paper says. A follow-up about several earlier works (``each``)
-    answers whenever one of them states something for it (the works are known: no search decides them)."""
+    lead says is by meaning, and quote what each paper says. A plan about the earlier answer's works (``plan.known``:
+    "tell me more", ``more``; a follow-up about several of them) answers whenever it quotes something: no search
+    decided those works, and the sentences it quotes need not answer the earlier question again."""
     policy = policy or AnswerPolicy()
     question, prof, ranked, linking, readable = (
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
@@ -559,9 +576,11 @@ def decide_abstention(
             reason = "There is no earlier answer to find similar papers to: name a paper or a topic."
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
-    if each and plan.layout == "list":
+    if plan.known:  # "tell me more", "do both release code?": the earlier answer's works, known without a search
         found = bool(plan.sentences)
         reason = "" if found else "None of the earlier papers' abstracts states it."
+        if more is not None and not found:
+            reason = "The earlier answer already quoted everything its abstracts say on this."
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
     if plan.screen is not None:  # "Which paper proposes X?": whether any paper does, read as a request for papers
@@ -1655,7 +1674,7 @@ def stream_answer(
     state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask,
                                  similar=state.similar, glossed=state.glossed, each=state.each)  # fmt: skip
     state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
-                                        glossed=state.glossed, similar=state.similar, each=state.each)  # fmt: skip
+                                        glossed=state.glossed, similar=state.similar, more=state.more)  # fmt: skip
     yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,
                               composer=composer, verify_policy=verify_policy)  # fmt: skip
 

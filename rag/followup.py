@@ -347,6 +347,12 @@ _BOTH = re.compile(
     r"|\bthe\s+two\b|\bthese\s+two\b|\b(?:compare|contrast|between)\s+(?:them|these|those)\b",
     re.I,
 )
+# a choice among the works, which may name what it chooses by: "which of them uses FooData?", "do both use FooData?"
+_AMONG = re.compile(
+    r"\bwhich\s+of\s+(?:them|these|those|the\s+(?:two|three|four))\b|\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)"
+    r"|\beach\s+of\s+(?:them|these|those)\b|\b(?:either|neither)\s+of\b",
+    re.I,
+)
 _PLURAL = re.compile(r"\b(?:they|their|them|theirs)\b", re.I)
 _SINGULAR = re.compile(r"\b(?:it|its|this\s+(?:one|paper|work|method))\b", re.I)
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4}
@@ -369,7 +375,9 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
     share code?": rag.roles.asks_for_availability), a question every listed paper answers for itself, likewise. Not
     when the follow-up picks one ("the second one", "the one that …", "it") or names a work of its own."""
     answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
-    if not answers or points_by_position(question) or described_reference(question) or specific_terms(question):
+    if not answers or points_by_position(question) or described_reference(question):
+        return []
+    if specific_terms(question) and not _AMONG.search(question):  # "which of them works on 3D?" chooses among them
         return []
     last = list(dict.fromkeys(str(s["id"]) for s in answers[0] if s.get("id")))
     singular = bool(_SINGULAR.search(question))

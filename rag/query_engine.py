@@ -186,7 +186,7 @@ class AbstentionPostprocessor(BaseNodePostprocessor):
             raise ValueError("AbstentionPostprocessor decides on the evidence: put EvidencePostprocessor before it")
         state.retrieved = decide_abstention(state.ranking, state.plan, self.hybrid.snapshot, self.top_k, policy,
                                             pinned=state.pinned, glossed=state.glossed,
-                                            similar=state.similar, each=state.each)  # fmt: skip
+                                            similar=state.similar, more=state.more)  # fmt: skip
         return [] if state.retrieved.abstain else nodes
 
 

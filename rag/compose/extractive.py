@@ -43,6 +43,9 @@ class ExtractivePlan:
     # a follow-up about a paper it refers to: the profile of its own ask (rag.followup.own_ask), which chose the
     # sentences and which abstention reads (the rewritten question carries the earlier question's words along)
     asked: QuestionProfile | None = None
+    # the works are the earlier answer's ("tell me more", "do both release code?"): no search found them, so the plan
+    # is refused only when it quotes nothing (rag.answering.decide_abstention)
+    known: bool = False
 
 
 def with_marker(sentence: str, number: int) -> str:
