@@ -533,6 +533,20 @@ _CHOICE_WORDS = frozenset(
 )
 
 
+def _work_check(snapshot: IndexSnapshot) -> Callable[[str], bool]:
+    """Whether a term (lower case) is the name of one of the corpus's works: an abstract's label that is a name, or
+    the name of the work it introduces (IndexSnapshot.own_name); read on the first call."""
+    names: set[str] = set()
+
+    def is_work(term: str) -> bool:
+        if not names:
+            for aid, abstract in snapshot.abstracts.items():
+                names.update(n.lower() for n in (abstract.label, snapshot.own_name(aid)) if n and not is_opening_words(n))
+        return term.lower() in names
+
+    return is_work
+
+
 def _work_label(snapshot: IndexSnapshot, aid: str) -> str:
     """How an answer names a work: its label, or its own name when the label is the abstract's opening words."""
     label = snapshot.abstracts[aid].label
@@ -1588,7 +1602,10 @@ def prepare_question(
                 if aid in snapshot.abstracts]  # fmt: skip
         each = each if len(each) > 1 else []
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
-    subject = pronoun_source(question, history, found) if history and described == question and not each else None
+    is_work = _work_check(snapshot) if history else None
+    subject = (
+        pronoun_source(question, history, found, is_work) if history and described == question and not each else None
+    )
     similar: list[str] = []
     if asks_similar(question):  # "anything similar?": more like the papers just discussed
         similar = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
@@ -1609,18 +1626,18 @@ def prepare_question(
                 said |= extractive.said_sentences(str(entry.get("content", "")))
         if previous and ids:
             more = (ids, said)
-            resolved = condense_heuristic(described, history, subject)
+            resolved = condense_heuristic(described, history, subject, is_work)
             # more of the previous answer: its question, as it was read
             standalone = _as_read(history) if resolved == question or FOLLOW_UP_TO in resolved else resolved
         else:
-            standalone = condense_heuristic(described, history, subject)
+            standalone = condense_heuristic(described, history, subject, is_work)
     elif each:  # the works' names in place of the words standing for them ("compare them" -> "compare X and Y")
         standalone = with_works_named(question, [_work_label(snapshot, aid) for aid in each])
     else:
         standalone = (
             composer.condense(described, history)
             if (composer and history)
-            else condense_heuristic(described, history, subject)
+            else condense_heuristic(described, history, subject, is_work)
         )
     glossed = False
     if not readable_by_encoder(standalone):

@@ -118,9 +118,24 @@ def last_user_question(history: Sequence[dict]) -> str | None:
     return None
 
 
-def condense_heuristic(question: str, history: Sequence[dict], subject: str | None = None) -> str:
+def names_a_work(question: str, history: Sequence[dict], is_work: Callable[[str], bool] | None = None) -> bool:
+    """Whether a term the question names (rag.question.specific_terms) is a work: a source of an earlier answer
+    ("what does their method improve on FooBench?" after an answer citing FooBench), or one ``is_work`` knows (the
+    corpus's works). A term that is no work ("what QA datasets is it tested on?", "does it use ImageNet?") is what
+    the question asks of the paper its pronoun means."""
+    terms = [t.lower() for t in specific_terms(question)]
+    if not terms:
+        return False
+    labels = {str(s.get("label", "")).lower() for e in history for s in e.get("sources") or ()}
+    return any(t in labels or (is_work is not None and is_work(t)) for t in terms)
+
+
+def condense_heuristic(
+    question: str, history: Sequence[dict], subject: str | None = None, is_work: Callable[[str], bool] | None = None
+) -> str:
     """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels; "it"
-    and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one."""
+    and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one, unless
+    the question names a work (names_a_work, with ``is_work``)."""
     if not history:
         return question
     sources = last_sources(history, question)
@@ -150,10 +165,10 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
     if rewritten != question:
         return rewritten
     first = label_for(min(by_number)) if by_number else None
-    # a named term makes the question about that term ("what does their method improve on FooBench?"), unless the
-    # pronoun is the other side of a comparison with it
+    # a work it names makes the question about that work ("what does their method improve on FooBench?"), unless
+    # the pronoun is the other side of a comparison with it; a term that is no work is asked of the earlier paper
     referring = bool(_PRONOUN_REF.search(question)) and (
-        not specific_terms(question) or bool(_PRONOUN_COMPARED.search(question))
+        not names_a_work(question, history, is_work) or bool(_PRONOUN_COMPARED.search(question))
     )
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
@@ -249,14 +264,19 @@ def more_role(question: str) -> str | None:
     return None
 
 
-def pronoun_source(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str | None:
+def pronoun_source(
+    question: str,
+    history: Sequence[dict],
+    search: Callable[[str], Sequence[str]],
+    is_work: Callable[[str], bool] | None = None,
+) -> str | None:
     """Which of the last answer's several sources a follow-up's "it"/"they" means when the follow-up asks about
     something of its own ("how many runs did they do?" after a list of papers): the first of ``search(question)``
     (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names
-    something, says which source ("the second one, what does it use?") or asks nothing of its own ("how does it
+    a work (names_a_work, with ``is_work``), says which source ("the second one, what does it use?") or asks nothing of its own ("how does it
     work?": the first source), or no source is found."""
     sources = [str(s.get("id")) for s in last_sources(history) if s.get("id")]
-    if len(sources) < 2 or not _PRONOUN_REF.search(question) or specific_terms(question):
+    if len(sources) < 2 or not _PRONOUN_REF.search(question) or names_a_work(question, history, is_work):
         return None
     if _ORDINAL_REF.search(question) or _NUMBER_REF.search(question):  # "the first one, how does it work?"
         return None

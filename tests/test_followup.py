@@ -294,7 +294,9 @@ def test_a_pronoun_after_several_sources_means_the_one_the_question_is_about():
     assert condense_heuristic(question, HISTORY, "v33da-5e6f") == "How many microphones did V33DA use?"
     assert condense_heuristic(question, HISTORY) == "How many microphones did AssayBench use?"
     assert pronoun_source("How does it work?", HISTORY, fake_search) is None  # asks nothing of its own
-    assert pronoun_source("Did they use FooNet?", HISTORY, fake_search) is None  # names something
+    # names a work of the corpus: a question about it; a term that is no work is asked of the paper "they" means
+    assert pronoun_source("Did they use FooNet?", HISTORY, fake_search, lambda t: t == "foonet") is None
+    assert pronoun_source("Did they use FooData?", HISTORY, fake_search, lambda t: t == "foonet") == "v33da-5e6f"
     one = [HISTORY[0], {**HISTORY[1], "sources": SOURCES[:1]}]
     assert pronoun_source(question, one, fake_search) is None  # one source: that one
     # the follow-up says which source its pronoun means
@@ -317,7 +319,17 @@ def test_a_pronoun_set_against_a_named_work_is_the_earlier_paper(question, expec
 
 def test_a_pronoun_not_compared_with_the_named_work_is_left_alone():
     question = "Does it run on ZedNet?"
-    assert condense_heuristic(question, HISTORY) == question
+    assert condense_heuristic(question, HISTORY, is_work=lambda t: t == "zednet") == question
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [("What QA datasets is it tested on?", "What QA datasets is AssayBench tested on?"),
+     ("How many LLMs were evaluated on it?", "How many LLMs were evaluated on AssayBench?"),
+     ("Does it run on ZedNet?", "Does AssayBench run on ZedNet?")],
+)  # fmt: skip
+def test_a_term_that_is_no_work_is_asked_of_the_paper_the_pronoun_means(question, expected):
+    assert condense_heuristic(question, HISTORY, is_work=lambda t: t == "foonet") == expected
 
 
 @pytest.mark.parametrize(
