@@ -1493,13 +1493,20 @@ def _refused_work(
     answer's source is the one work of the corpus its question named ("What is FooNet's learning rate?" refused;
     "what about its results?" asks about FooNet); when it named none, "it" is what the refused question asked
     about, not a paper of an older answer, whose sources are left out (unless the follow-up picks one by its place:
-    "the second one"). Unchanged when the last answer cited papers."""
+    "the second one"), or unless the refused question was itself a follow-up about that older paper ("what is its
+    licence?" refused: "how big is it?" still asks about the paper). Unchanged when the last answer cited
+    papers."""
     history = list(history)
     last = max((i for i, e in enumerate(history) if e.get("role") == "user"), default=None)
     if last is None or any(e.get("sources") for e in history[last + 1 :] if e.get("role") == "assistant"):
         return history
-    corrected, _ = correct_question(snapshot, str(history[last].get("content", "")), policy)
+    refused = str(history[last].get("content", ""))
+    corrected, _ = correct_question(snapshot, refused, policy)
     named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
+    if not named and history[:last] and condense_heuristic(refused, history[:last]) != refused:
+        # the refused question was itself a follow-up about an older answer's paper ("what problem does it
+        # address?"): the next one's "it" is still that paper
+        return history
     if not named and not points_by_position(question):
         return [{k: v for k, v in e.items() if k != "sources"} for e in history]
     if len(named) != 1:

@@ -480,6 +480,21 @@ def test_tell_me_more_is_not_refused_for_the_earlier_questions_ask(pipeline):
     assert not more.abstained and [s.abstract.label for s in more.sources] == ["AptaBench"]
 
 
+def test_a_refused_follow_up_leaves_the_paper_it_was_about_for_the_next_one(pipeline):
+    # "what licence is it under?" is refused (no abstract states a licence); "they" is still the benchmark's paper
+    history = _conversation(pipeline, ["Which paper introduces a benchmark built from CRISPR screens?",
+                                       "what licence is it under?"])  # fmt: skip
+    assert not history[-1].get("sources")
+    answer = pipeline.ask("What metric do they introduce?", history, backend="extractive")
+    assert not answer.abstained and answer.sources[0].abstract.label == "AssayBench"
+    assert "adjusted nDCG" in answer.text
+
+
+def test_what_problem_a_work_addresses_is_answered_not_refused_for_the_word_problem(pipeline):
+    answer = pipeline.ask("What problem does RISE address?", backend="extractive")
+    assert not answer.abstained and answer.sources[0].abstract.label == "RISE"
+
+
 def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pipeline):
     first = pipeline.ask("What does CoCHI propose?", backend="extractive")
     history = turn("What does CoCHI propose?", first)
