@@ -237,6 +237,8 @@ def classify(question: str, one_paper: bool = True) -> Kind:
         if not (one_paper and asks_for_one_paper(question)):
             return "list"
         question = _ONE_PAPER.sub("", question, count=1)  # "Which paper proposes X?": what X is, not a name
+    if _MOTIVATION.search(question):  # "what problem does X address?": a description of the problem, not a name
+        return "general"
     cues: list[tuple[int, int, Kind]] = []  # (position, priority, kind): at a tie a number cue wins
     for priority, (pattern, kind) in enumerate(
         ((_NUMBER, "number"), (_UNIT, "number"), (_NAME, "name"), (_WHICH_THING, "name"))
@@ -249,6 +251,17 @@ def classify(question: str, one_paper: bool = True) -> Kind:
         if match:
             cues.append((match.start(), priority, kind))
     return min(cues)[2] if cues else "general"
+
+
+# What a work sets out to solve: "what problem does X address?", "which challenge does it tackle?", "what gap do
+# they fill?". The abstract describes the problem (its background and gap sentences) in its own words; the word
+# "problem" is no name it must state.
+_MOTIVATION = re.compile(
+    r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:problems?|issues?|challenges?|gaps?|questions?|limitations?|"
+    r"bottlenecks?|difficult(?:y|ies)|shortcomings?|weakness(?:es)?)\s+(?:does|do|did|is|are|was|were)\s+"
+    r"(?:[\w-]+\s+){1,4}?(?:address|solv|tackl|overcom|fix|fill|target|answer|handl|mitigat|resolv|attack|focus)\w*",
+    re.I,
+)
 
 
 # "Which paper proposes …?", "What paper introduced …?", "Which work shows …?": one paper asked for (singular), unless
