@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.question import profile, specific_terms
+from rag.question import asks_for_one_paper, profile, specific_terms
 from rag.text import content_words
 
 _ORDINALS = {
@@ -409,9 +409,12 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
             return []
         if asks_availability:  # "is the code released?", "do they share code?": every work answers for itself
             return last
-        # "and the datasets?" after a comparison: of each work; "they" in a question of its own may be one work's
-        # authors ("how many outputs did they analyze?"), which the search for it finds (pronoun_source)
-        return last if _last_compared(history) and not _PLURAL.search(question) else []
+        # "and the datasets?", "what data do they use?" after a comparison: of each work; not after a question
+        # asking for one paper that was read as a comparison ("Which paper compares X with Y?"), where "they" is
+        # that paper's authors ("how many outputs did they analyze?"), found by a search (pronoun_source)
+        previous = last_user_question(history) or ""
+        compared = _last_compared(history) and not asks_for_one_paper(previous)
+        return last if compared or (_last_compared(history) and not _PLURAL.search(question)) else []
     if not _BOTH.search(question):
         return []
     wanted = max((n for w, n in _COUNT_WORDS.items() if re.search(rf"\b{w}\b", question, re.I)), default=2)
@@ -458,7 +461,12 @@ def each_ask(question: str) -> str:
     asked = " ".join(_WORKS_WORDS.sub("they", question).split())
     stripped = _POINTING_LEAD.sub(" ", _PLURAL.sub(" ", asked))
     words = [w for w in content_words(stripped) if w not in _REFERENCE_WORDS | _JUST_NAMING]
+    if not words and _COMPARING.search(stripped):  # "how do they differ?": a comparison of them, nothing more
+        return ""
     return asked if words or _ASKING.search(stripped) else ""
+
+
+_COMPARING = re.compile(r"\b(?:compar\w*|contrast\w*|differ\w*|versus|vs)\b", re.I)
 
 
 # words a follow-up naming works uses without asking anything of them: "compare them", "summarize these two"

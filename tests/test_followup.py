@@ -416,7 +416,7 @@ def test_a_follow_up_about_the_compared_works_together_means_all_of_them(questio
 
 @pytest.mark.parametrize(
     "question", ["how does it work?", "what about the second one?", "tell me more about the one that prunes",
-                 "how many runs did they do?", "does it handle both images and text?", "what does ZedNet add?"],
+                 "how many runs did it do?", "does it handle both images and text?", "what does ZedNet add?"],
 )  # fmt: skip
 def test_a_follow_up_about_one_work_is_not_about_all_of_them(question):
     assert referred_works(question, COMPARED) == []
@@ -446,7 +446,7 @@ def test_several_works_named_in_place_of_the_words_standing_for_them():
 @pytest.mark.parametrize(
     "question, ask",
     [("do both release code?", "do they release code?"), ("which one is faster?", "which one is faster?"),
-     ("compare them", ""), ("what about these two?", ""), ("summarize them", "")],
+     ("compare them", ""), ("what about these two?", ""), ("summarize them", ""), ("how do they differ?", "")],
 )  # fmt: skip
 def test_what_a_follow_up_asks_of_each_work(question, ask):
     assert each_ask(question) == ask
@@ -462,3 +462,10 @@ def test_the_other_one_is_the_work_the_conversation_is_not_on():
     assert condense_heuristic("what about the other one?", ONE_EACH) == "what about FooNet?"
     assert points_by_position("and the other paper?") and not points_by_position("and the other papers?")
     assert own_ask("what about the other one?", ONE_EACH) == "What is BarNet?"  # nothing asked: the last question
+
+
+def test_they_after_a_comparison_means_its_works_unless_one_paper_was_asked_for():
+    assert referred_works("what datasets do they use?", COMPARED) == BOTH
+    one_paper = [{"role": "user", "content": "Which paper compares FooNet with human raters?"}, COMPARED[1]]
+    assert referred_works("how many outputs did they analyze?", one_paper) == []  # "they": that paper's authors
+    assert referred_works("and the datasets?", one_paper) == BOTH  # naming no paper: each of the compared works
