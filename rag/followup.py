@@ -272,9 +272,9 @@ def pronoun_source(
 ) -> str | None:
     """Which of the last answer's several sources a follow-up's "it"/"they" means when the follow-up asks about
     something of its own ("how many runs did they do?" after a list of papers): the first of ``search(question)``
-    (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names
-    a work (names_a_work, with ``is_work``), says which source ("the second one, what does it use?") or asks nothing of its own ("how does it
-    work?": the first source), or no source is found."""
+    (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names a
+    work (names_a_work, with ``is_work``), says which source ("the second one, what does it use?") or asks nothing
+    of its own ("how does it work?": the first source), or no source is found."""
     sources = [str(s.get("id")) for s in last_sources(history) if s.get("id")]
     if len(sources) < 2 or not _PRONOUN_REF.search(question) or names_a_work(question, history, is_work):
         return None
