@@ -589,7 +589,8 @@ _FINDINGS = re.compile(
     r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|their\s+|its\s+)?(?:[\w'’-]+\s+){0,2}?(?:results?|findings?|"
     r"takeaways?|conclusions?)\b"
     r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
-    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+|its\s+|their\s+)?(?:results?|findings?)\W*$",
+    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+|its\s+|their\s+|(?:the\s+)?[\w-]+(?:\s+one)?['’]s\s+)?"
+    r"(?:results?|findings?)\W*$",
     re.I,
 )
 
