@@ -56,16 +56,21 @@ from rag.followup import (
     FOLLOW_UP_TO,
     asks_similar,
     condense_heuristic,
+    each_ask,
     is_opening_words,
     last_sources,
     last_user_question,
     more_role,
+    names_joined,
+    other_source,
     own_ask,
     points_by_position,
     pronoun_source,
+    referred_works,
     resolve_described,
     similar_to_tail,
     with_names,
+    with_works_named,
 )
 from rag.gloss import gloss, has_chinese, readable_by_encoder, research_words
 from rag.lexicon import (
@@ -119,6 +124,7 @@ from rag.retrieve import (
     link_question,
     named_weights,
 )
+from rag.roles import asks_for_availability
 from rag.settings import VerifyPolicy
 from rag.similar import nearest_others, plan_similar, source_vector
 from rag.text import content_words, numbers_in, stem
@@ -315,6 +321,7 @@ def select_evidence(
     ask: str | None = None,
     similar: Sequence[str] = (),
     glossed: bool = False,
+    each: Sequence[str] = (),
 ) -> extractive.ExtractivePlan:
     """Score the candidate sentences and plan the answer by the question's shape (``retrieve``'s second step).
 
@@ -324,7 +331,8 @@ def select_evidence(
     ``ask``: a follow-up's own question (rag.followup.own_ask) when it refers to an earlier answer's paper: that
     paper's sentences are chosen for it ("how does it work?" -> the method), not for the rewritten question, which
     carries the earlier question along to find the paper; for a "tell me more" follow-up (``more``), the role it
-    asks for (rag.followup.more_role) comes first."""
+    asks for (rag.followup.more_role) comes first; for a follow-up about several earlier works together (``each``,
+    rag.followup.referred_works), each work's own sentences for it (_plan_each)."""
     policy = policy or AnswerPolicy()
     prof, vector, ranked, linking, readable, weights = (
         ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
@@ -370,11 +378,14 @@ def select_evidence(
         per_paper = [(r.abstract.id, scored(prof, rows_of(snapshot, [r.abstract.id]))) for r in ranked]
         names = [snapshot.own_name(aid) or snapshot.abstracts[aid].label for aid in similar if aid in snapshot.abstracts]
         plan = plan_similar(per_paper, names)
+    elif each and ask:  # "do both release code?", "which one is faster?": a line per earlier work
+        plan = _plan_each(each, ask, snapshot, embedder, policy, readable)
     elif more is not None and more[0]:
         ids = [aid for aid in more[0] if aid in snapshot.abstracts]
         evidence = scored(prof, rows_of(snapshot, ids))
         role = more_role(ask) if ask else None
         plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
+        plan = replace(plan, known=True)  # more of what was answered: not refused for the earlier question's ask
     elif shape == "compare" and len(works := _compare_works(prof, snapshot, retriever, linking, policy,
                                                              listed=topic_works)) >= 2:
         asked_text = asked_of([*compare_parts(prof.text), *(link.mention for link in linking.links)])
@@ -481,6 +492,73 @@ def select_evidence(
     return plan
 
 
+def _plan_each(
+    works: Sequence[str], ask: str, snapshot: IndexSnapshot, embedder, policy: AnswerPolicy, readable: bool
+) -> extractive.ExtractivePlan:
+    """A follow-up asking something of each of several earlier works ("do both release code?", "which one is
+    faster?", "what does each of them evaluate on?"): a list item per work quoting its sentences for that ask,
+    chosen as a question about that work alone would choose them (extractive.plan_single), its best
+    ``policy.each_sentences``; never the earlier answer again. Asked whether code or data are out, a work answers
+    with its availability line only, and those without one are named in the lead as not saying."""
+    asked = _single_paper_profile(profile(fix_shape_words(ask)))
+    vector = embedder.encode([ask])[0]
+    availability = answer_type(asked.text, asked.kind) == "availability" or asks_for_availability(ask)
+    # "which of them works on 3D?": the works whose abstract holds what it asks about, when some do
+    choosing = set(content_words(ask)) - _CHOICE_WORDS if _WHICH.match(ask) and not availability else set()
+    per_work: dict[str, list[EvidenceSentence]] = {}
+    holding: dict[str, list[EvidenceSentence]] = {}
+    silent: list[str] = []
+    for aid in works:
+        evidence = score_sentences(asked, vector, snapshot, rows_of(snapshot, [aid]), policy,
+                                   dense_weight=1.0 if readable else 0.0)  # fmt: skip
+        chosen = extractive.plan_single(aid, evidence, asked, (), policy).sentences if evidence else []
+        if availability:
+            chosen = [e for e in chosen if e.role == "availability"][:1]
+        per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
+        if choosing:
+            holding[aid] = [e for e in evidence if choosing & set(content_words(e.text))][: policy.each_sentences]
+        if not per_work[aid]:
+            silent.append(aid)
+    if any(holding.values()):
+        per_work, silent = {aid: found for aid, found in holding.items() if found}, []
+    sentences = [e for aid in works for e in sorted(per_work.get(aid, ()), key=lambda e: e.row)]
+    cited = [aid for aid in works if per_work.get(aid)]
+    lead = ""
+    if availability and silent and cited:
+        names = [f"**{_work_label(snapshot, aid)}**" for aid in silent]
+        lead = f"The abstracts of {names_joined(names)} do not say whether code or data are released."
+        lead = lead.replace("abstracts of", "abstract of").replace(" do not", " does not") if len(names) == 1 else lead
+    return extractive.ExtractivePlan(cited, sentences, "list", lead=lead, known=True)
+
+
+_WHICH = re.compile(r"\W*(?:and\s+|so\s+)?which\b", re.I)
+# words of a choice among works that say nothing of what it chooses by ("which one uses …", "which of them is …")
+_CHOICE_WORDS = frozenset(
+    content_words("which one ones they them these those work works paper papers method methods use used uses using "
+                  "do does did is are has have")  # fmt: skip
+)
+
+
+def _work_check(snapshot: IndexSnapshot) -> Callable[[str], bool]:
+    """Whether a term (lower case) is the name of one of the corpus's works: an abstract's label that is a name, or
+    the name of the work it introduces (IndexSnapshot.own_name); read on the first call."""
+    names: set[str] = set()
+
+    def is_work(term: str) -> bool:
+        if not names:
+            for aid, abstract in snapshot.abstracts.items():
+                names.update(n.lower() for n in (abstract.label, snapshot.own_name(aid)) if n and not is_opening_words(n))
+        return term.lower() in names
+
+    return is_work
+
+
+def _work_label(snapshot: IndexSnapshot, aid: str) -> str:
+    """How an answer names a work: its label, or its own name when the label is the abstract's opening words."""
+    label = snapshot.abstracts[aid].label
+    return (snapshot.own_name(aid) or label) if is_opening_words(label) else label
+
+
 def _single_paper_profile(prof: QuestionProfile) -> QuestionProfile:
     """A question asked of one paper: an earlier list question asked again of one of its papers ("which papers
     study X?" -> "what about the second one?") is answered by what that paper does, as a general question."""
@@ -499,10 +577,13 @@ def decide_abstention(
     pinned: Sequence[str] = (),
     glossed: bool = False,
     similar: Sequence[str] = (),
+    more: tuple[list[str], set[str]] | None = None,
 ) -> Retrieved:
     """Score abstention from the ranking and the plan (``retrieve``'s last step); everything found, in one place.
     A "similar" follow-up (``similar``) answers whenever another paper is found: its lines claim closeness, which the
-    lead says is by meaning, and quote what each paper says."""
+    lead says is by meaning, and quote what each paper says. A plan about the earlier answer's works (``plan.known``:
+    "tell me more", ``more``; a follow-up about several of them) answers whenever it quotes something: no search
+    decided those works, and the sentences it quotes need not answer the earlier question again."""
     policy = policy or AnswerPolicy()
     question, prof, ranked, linking, readable = (
         ranking.question, ranking.profile, ranking.ranked, ranking.linking, ranking.readable
@@ -513,6 +594,13 @@ def decide_abstention(
         reason = "" if found else "No other abstract in the index is close to the papers asked about."
         if NO_EARLIER_PAPERS in similar:
             reason = "There is no earlier answer to find similar papers to: name a paper or a topic."
+        return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
+                         time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
+    if plan.known:  # "tell me more", "do both release code?": the earlier answer's works, known without a search
+        found = bool(plan.sentences)
+        reason = "" if found else "None of the earlier papers' abstracts states it."
+        if more is not None and not found:
+            reason = "The earlier answer already quoted everything its abstracts say on this."
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
     if plan.screen is not None:  # "Which paper proposes X?": whether any paper does, read as a request for papers
@@ -1421,11 +1509,12 @@ def _referenced_sources(question: str, standalone: str, history: Sequence[dict])
     """Sources of the previous answer whose label the follow-up rewrite brought in ("the second one" -> label)."""
     if standalone == question:
         return []
-    return [
+    other = other_source(history) if points_by_position(question) else None  # "the other one": maybe an older answer's
+    return list(dict.fromkeys(
         str(s["id"])
-        for s in last_sources(history, question)
+        for s in [*last_sources(history, question), *([other] if other else [])]
         if s.get("id") and s.get("label") and s["label"] in standalone and s["label"] not in question
-    ]
+    ))  # fmt: skip
 
 
 def _refused_work(
@@ -1435,13 +1524,20 @@ def _refused_work(
     answer's source is the one work of the corpus its question named ("What is FooNet's learning rate?" refused;
     "what about its results?" asks about FooNet); when it named none, "it" is what the refused question asked
     about, not a paper of an older answer, whose sources are left out (unless the follow-up picks one by its place:
-    "the second one"). Unchanged when the last answer cited papers."""
+    "the second one"), or unless the refused question was itself a follow-up about that older paper ("what is its
+    licence?" refused: "how big is it?" still asks about the paper). Unchanged when the last answer cited
+    papers."""
     history = list(history)
     last = max((i for i, e in enumerate(history) if e.get("role") == "user"), default=None)
     if last is None or any(e.get("sources") for e in history[last + 1 :] if e.get("role") == "assistant"):
         return history
-    corrected, _ = correct_question(snapshot, str(history[last].get("content", "")), policy)
+    refused = str(history[last].get("content", ""))
+    corrected, _ = correct_question(snapshot, refused, policy)
     named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
+    if not named and history[:last] and condense_heuristic(refused, history[:last]) != refused:
+        # the refused question was itself a follow-up about an older answer's paper ("what problem does it
+        # address?"): the next one's "it" is still that paper
+        return history
     if not named and not points_by_position(question):
         return [{k: v for k, v in e.items() if k != "sources"} for e in history]
     if len(named) != 1:
@@ -1495,6 +1591,7 @@ class QuestionState:
     answer: Answer | None = None
     ask: str | None = None  # a follow-up's own question, for choosing its paper's sentences (rag.followup.own_ask)
     similar: list[str] = field(default_factory=list)  # "anything similar?": the earlier papers (rag.similar)
+    each: list[str] = field(default_factory=list)  # "do both release code?": the earlier works it asks about together
 
 
 def prepare_question(
@@ -1536,8 +1633,17 @@ def prepare_question(
 
     # "tell me more about the one that prunes heads": that source of the last answer, found by what it does
     described = resolve_described(question, history, found) if history else question
+    # "do both release code?", "which one is faster?", "compare them": the earlier works together
+    each: list[str] = []
+    if history and described == question and not is_more_request(question):
+        each = [aid for aid in referred_works(question, history, asks_for_availability(question))
+                if aid in snapshot.abstracts]  # fmt: skip
+        each = each if len(each) > 1 else []
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
-    subject = pronoun_source(question, history, found) if history and described == question else None
+    is_work = _work_check(snapshot) if history else None
+    subject = (
+        pronoun_source(question, history, found, is_work) if history and described == question and not each else None
+    )
     similar: list[str] = []
     if asks_similar(question):  # "anything similar?": more like the papers just discussed
         similar = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
@@ -1558,16 +1664,18 @@ def prepare_question(
                 said |= extractive.said_sentences(str(entry.get("content", "")))
         if previous and ids:
             more = (ids, said)
-            resolved = condense_heuristic(described, history, subject)
+            resolved = condense_heuristic(described, history, subject, is_work)
             # more of the previous answer: its question, as it was read
             standalone = _as_read(history) if resolved == question or FOLLOW_UP_TO in resolved else resolved
         else:
-            standalone = condense_heuristic(described, history, subject)
+            standalone = condense_heuristic(described, history, subject, is_work)
+    elif each:  # the works' names in place of the words standing for them ("compare them" -> "compare X and Y")
+        standalone = with_works_named(question, [_work_label(snapshot, aid) for aid in each])
     else:
         standalone = (
             composer.condense(described, history)
             if (composer and history)
-            else condense_heuristic(described, history, subject)
+            else condense_heuristic(described, history, subject, is_work)
         )
     glossed = False
     if not readable_by_encoder(standalone):
@@ -1597,7 +1705,10 @@ def prepare_question(
         pinned = [aid for aid in more[0] if aid in snapshot.abstracts]
     ask = own_ask(question, history) if more is None and pinned and standalone != question else None
     ask = question if more is not None else ask  # "tell me more about the results": it picks the next sentences
-    return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask)
+    if each:  # the works are known; what it asks of each picks their sentences ("compare them" asks nothing more)
+        pinned, ask = each, each_ask(question) or None
+        each = each if ask else []
+    return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask, each=each)
 
 
 def stream_answer(
@@ -1623,9 +1734,9 @@ def stream_answer(
     state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned,
                          similar=state.similar)  # fmt: skip
     state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask,
-                                 similar=state.similar, glossed=state.glossed)  # fmt: skip
+                                 similar=state.similar, glossed=state.glossed, each=state.each)  # fmt: skip
     state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
-                                        glossed=state.glossed, similar=state.similar)  # fmt: skip
+                                        glossed=state.glossed, similar=state.similar, more=state.more)  # fmt: skip
     yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,
                               composer=composer, verify_policy=verify_policy)  # fmt: skip
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.question import profile, specific_terms
+from rag.question import asks_for_one_paper, profile, specific_terms
 from rag.text import content_words
 
 _ORDINALS = {
@@ -20,6 +20,14 @@ _ORDINAL_WORDS = "|".join([*_ORDINALS, "last"])
 _ORDINAL_REF = re.compile(
     rf"\b(?:the\s+)?(?P<named>{_ORDINAL_WORDS})\s+(?:one|paper|abstract|work|source|result|method)\b|"
     rf"\bthe\s+(?P<bare>{_ORDINAL_WORDS})(?=\s*(?:[?.!,;]|$))",
+    re.I,
+)
+
+
+# "the other one", "what about the other paper?": of two works discussed, the one the conversation is not on now
+_OTHER_REF = re.compile(
+    r"\bthe\s+other(?:\s+(?:one|paper|abstract|work|method|benchmark|model|approach|study|dataset))?\b"
+    r"(?!\s+(?:papers|works|ones|methods|approaches|studies|benchmarks|models|abstracts)\b)",
     re.I,
 )
 
@@ -84,8 +92,23 @@ def last_sources(history: Sequence[dict], question: str = "") -> list[dict]:
 
 
 def points_by_position(question: str) -> bool:
-    """Whether the question picks a source by its place in an answer ("the second one", "paper [2]")."""
-    return bool(_ORDINAL_REF.search(question) or _NUMBER_REF.search(question))
+    """Whether the question picks a source by its place in an answer ("the second one", "paper [2]", "the other
+    one")."""
+    return bool(_ORDINAL_REF.search(question) or _NUMBER_REF.search(question) or _OTHER_REF.search(question))
+
+
+def other_source(history: Sequence[dict]) -> dict | None:
+    """The source "the other one" means: the second of the last answer's works when it had several (a comparison:
+    its first is the one spoken of first), else the latest work of an earlier answer that is not the last answer's
+    ("What is FooNet?", "What is BarNet?", "what about the other one?" -> FooNet; "Compare FooNet and BarNet",
+    "tell me more about the second one", "and the other one?" -> FooNet). None when there is no other."""
+    answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
+    if not answers:
+        return None
+    if len(answers[0]) > 1:
+        return answers[0][1]
+    current = str(answers[0][0].get("id"))
+    return next((s for sources in answers[1:] for s in sources if str(s.get("id")) != current), None)
 
 
 def last_user_question(history: Sequence[dict]) -> str | None:
@@ -95,9 +118,24 @@ def last_user_question(history: Sequence[dict]) -> str | None:
     return None
 
 
-def condense_heuristic(question: str, history: Sequence[dict], subject: str | None = None) -> str:
+def names_a_work(question: str, history: Sequence[dict], is_work: Callable[[str], bool] | None = None) -> bool:
+    """Whether a term the question names (rag.question.specific_terms) is a work: a source of an earlier answer
+    ("what does their method improve on FooBench?" after an answer citing FooBench), or one ``is_work`` knows (the
+    corpus's works). A term that is no work ("what QA datasets is it tested on?", "does it use ImageNet?") is what
+    the question asks of the paper its pronoun means."""
+    terms = [t.lower() for t in specific_terms(question)]
+    if not terms:
+        return False
+    labels = {str(s.get("label", "")).lower() for e in history for s in e.get("sources") or ()}
+    return any(t in labels or (is_work is not None and is_work(t)) for t in terms)
+
+
+def condense_heuristic(
+    question: str, history: Sequence[dict], subject: str | None = None, is_work: Callable[[str], bool] | None = None
+) -> str:
     """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels; "it"
-    and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one."""
+    and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one, unless
+    the question names a work (names_a_work, with ``is_work``)."""
     if not history:
         return question
     sources = last_sources(history, question)
@@ -118,15 +156,19 @@ def condense_heuristic(question: str, history: Sequence[dict], subject: str | No
         label = label_for(number)
         return label if label else match.group(0)
 
+    other = other_source(history) if _OTHER_REF.search(question) else None
+    if other is not None and other.get("label"):  # "what about the other one?"
+        label = str(other["label"])
+        return f"{question} ({label})" if is_opening_words(label) else _OTHER_REF.sub(label, question, count=1)
     rewritten = _ORDINAL_REF.sub(ordinal, rewritten)
     rewritten = _NUMBER_REF.sub(lambda m: label_for(int(m.group(1))) or m.group(0), rewritten)
     if rewritten != question:
         return rewritten
     first = label_for(min(by_number)) if by_number else None
-    # a named term makes the question about that term ("what does their method improve on FooBench?"), unless the
-    # pronoun is the other side of a comparison with it
+    # a work it names makes the question about that work ("what does their method improve on FooBench?"), unless
+    # the pronoun is the other side of a comparison with it; a term that is no work is asked of the earlier paper
     referring = bool(_PRONOUN_REF.search(question)) and (
-        not specific_terms(question) or bool(_PRONOUN_COMPARED.search(question))
+        not names_a_work(question, history, is_work) or bool(_PRONOUN_COMPARED.search(question))
     )
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
@@ -158,7 +200,7 @@ def own_ask(question: str, history: Sequence[dict]) -> str | None:
     previous = last_user_question(history)
     if not previous:
         return None
-    stripped = _NUMBER_REF.sub(" ", _ORDINAL_REF.sub(" ", question))
+    stripped = _NUMBER_REF.sub(" ", _ORDINAL_REF.sub(" ", _OTHER_REF.sub(" ", question)))
     stripped = _POINTING_LEAD.sub(" ", stripped)
     words = [w for w in content_words(stripped) if w not in _REFERENCE_WORDS]
     if words:
@@ -222,14 +264,19 @@ def more_role(question: str) -> str | None:
     return None
 
 
-def pronoun_source(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str | None:
+def pronoun_source(
+    question: str,
+    history: Sequence[dict],
+    search: Callable[[str], Sequence[str]],
+    is_work: Callable[[str], bool] | None = None,
+) -> str | None:
     """Which of the last answer's several sources a follow-up's "it"/"they" means when the follow-up asks about
     something of its own ("how many runs did they do?" after a list of papers): the first of ``search(question)``
-    (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names
-    something, says which source ("the second one, what does it use?") or asks nothing of its own ("how does it
-    work?": the first source), or no source is found."""
+    (abstract ids, best first) among those sources. None when the answer had one source, the follow-up names a
+    work (names_a_work, with ``is_work``), says which source ("the second one, what does it use?") or asks nothing
+    of its own ("how does it work?": the first source), or no source is found."""
     sources = [str(s.get("id")) for s in last_sources(history) if s.get("id")]
-    if len(sources) < 2 or not _PRONOUN_REF.search(question) or specific_terms(question):
+    if len(sources) < 2 or not _PRONOUN_REF.search(question) or names_a_work(question, history, is_work):
         return None
     if _ORDINAL_REF.search(question) or _NUMBER_REF.search(question):  # "the first one, how does it work?"
         return None
@@ -295,3 +342,137 @@ def similar_to_tail(question: str) -> str | None:
     if match is None or len(question.split()) > 14:
         return None
     return question[match.end() :]
+
+
+# A follow-up about the earlier answer's works together: "do both release code?", "which one is faster?", "what
+# does each of them use?", "compare them", "the two papers", "which of these uses text?"; not "both X and Y" (what
+# it asks about), nor "these results" (a thing of the paper). A work noun may follow ("these methods").
+_WORK_NOUN = r"(?:ones?|papers?|works?|methods?|approaches|models|benchmarks|studies|abstracts|frameworks|systems)"
+_COLLECTIVE = re.compile(
+    rf"\bboth\b(?!\s+(?:[\w-]+\s+){{0,2}}and\b)|\b(?:either|neither)\b(?!\s+(?:[\w-]+\s+){{0,2}}(?:or|nor)\b)"
+    rf"|\ball\s+(?:of\s+)?(?:them|these|those|three|four)\b|\beach(?:\s+of\s+(?:them|these|those))?"
+    rf"(?=\s*(?:[?.!,;]|$)|\s+(?:of|{_WORK_NOUN})\b|\s+(?:use|uses|do|does|report|reports|need|needs|require|"
+    rf"requires|propose|proposes|evaluate|evaluates|achieve|achieves|release|releases|introduce|introduces|"
+    rf"claim|claims|find|finds|show|shows|have|has|get|gets|target|targets|address|addresses)\b)"
+    rf"|\bthe\s+(?:two|three|four)(?:\s+{_WORK_NOUN})?\b"
+    rf"|\b(?:these|those)(?:\s+(?:two|three|four))?(?=\s*(?:[?.!,;]|$)|\s+{_WORK_NOUN}\b)"
+    rf"|\b(?:of|between|among|compare|contrast)\s+(?:them|these|those)\b|\bthem\b",
+    re.I,
+)
+# which of the works: "which one is faster?", "which of them did better?", "which is bigger"
+_WHICH_OF = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+\w+)|is|was|performs|does|did|has)\b", re.I)
+# a cross-turn set of works ("What is FooNet?" "What is BarNet?" "compare them"): only the words that must mean works
+_BOTH = re.compile(
+    r"\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)|\b(?:either|neither)\b(?!\s+(?:[\w-]+\s+){0,2}(?:or|nor)\b)"
+    r"|\bthe\s+two\b|\bthese\s+two\b|\b(?:compare|contrast|between)\s+(?:them|these|those)\b",
+    re.I,
+)
+# a choice among the works, which may name what it chooses by: "which of them uses FooData?", "do both use FooData?"
+_AMONG = re.compile(
+    r"\bwhich\s+of\s+(?:them|these|those|the\s+(?:two|three|four))\b|\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)"
+    r"|\beach\s+of\s+(?:them|these|those)\b|\b(?:either|neither)\s+of\b",
+    re.I,
+)
+_PLURAL = re.compile(r"\b(?:they|their|them|theirs)\b", re.I)
+_SINGULAR = re.compile(r"\b(?:it|its|this\s+(?:one|paper|work|method))\b", re.I)
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4}
+
+
+def _last_compared(history: Sequence[dict]) -> bool:
+    """Whether the last answer set its works side by side (a comparison's table)."""
+    for entry in reversed(history):
+        if entry.get("role") == "assistant" and entry.get("sources"):
+            return str(entry.get("content", "")).lstrip().startswith("| Work |")
+    return False
+
+
+def referred_works(question: str, history: Sequence[dict], asks_availability: bool = False) -> list[str]:
+    """The earlier works (abstract ids, as the answers listed them) a follow-up asks about together, or [] when it
+    asks about one: "do both release code?", "which one is faster?", "what does each use?" (after an answer with
+    several papers: all of them); "compare them", "how do both work?" after answers about one paper each (the last
+    two papers the conversation discussed, or as many as "the three" says); after a comparison, a follow-up naming
+    no paper ("and the datasets?") means all its works; ``asks_availability`` ("is the code released?", "do they
+    share code?": rag.roles.asks_for_availability), a question every listed paper answers for itself, likewise. Not
+    when the follow-up picks one ("the second one", "the one that …", "it") or names a work of its own."""
+    answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
+    if not answers or points_by_position(question) or described_reference(question):
+        return []
+    if specific_terms(question) and not _AMONG.search(question):  # "which of them works on 3D?" chooses among them
+        return []
+    last = list(dict.fromkeys(str(s["id"]) for s in answers[0] if s.get("id")))
+    singular = bool(_SINGULAR.search(question))
+    collective = bool(_COLLECTIVE.search(question)) or (bool(_WHICH_OF.search(question)) and len(last) > 1)
+    if len(last) > 1:
+        if collective:
+            return last
+        if singular:
+            return []
+        if asks_availability:  # "is the code released?", "do they share code?": every work answers for itself
+            return last
+        # "and the datasets?", "what data do they use?" after a comparison: of each work; not after a question
+        # asking for one paper that was read as a comparison ("Which paper compares X with Y?"), where "they" is
+        # that paper's authors ("how many outputs did they analyze?"), found by a search (pronoun_source)
+        previous = last_user_question(history) or ""
+        compared = _last_compared(history) and not asks_for_one_paper(previous)
+        return last if compared or (_last_compared(history) and not _PLURAL.search(question)) else []
+    if not _BOTH.search(question):
+        return []
+    wanted = max((n for w, n in _COUNT_WORDS.items() if re.search(rf"\b{w}\b", question, re.I)), default=2)
+    works: list[str] = []
+    for sources in answers:  # the most recent first: each earlier answer's paper
+        first = next((str(s["id"]) for s in sources if s.get("id") and str(s["id"]) not in works), None)
+        if first is not None:
+            works.append(first)
+        if len(works) == wanted:
+            return works[::-1]  # in the order the conversation met them
+    return []
+
+
+def names_joined(labels: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+# the words standing for the works, which their names replace
+_WORKS_WORDS = re.compile(
+    rf"\b(?:both|either|neither|all\s+(?:of\s+)?(?:them|these|those)|each\s+of\s+(?:them|these|those)"
+    rf"|(?:the|these|those)\s+(?:two|three|four)(?:\s+{_WORK_NOUN})?|(?:these|those)(?:\s+{_WORK_NOUN})?|them|they)\b",
+    re.I,
+)
+
+
+def with_works_named(question: str, labels: Sequence[str]) -> str:
+    """The follow-up with its reference to several works written as their names ("do both release code?" -> "do
+    FooNet and BarNet release code?", "compare them" -> "compare FooNet and BarNet"); the names go along in
+    brackets where no word stands for them ("which one is faster?")."""
+    joined = names_joined(labels)
+    if _WORKS_WORDS.search(question):
+        return _WORKS_WORDS.sub(joined, question, count=1)
+    return f"{question} ({joined})"
+
+
+_ASKING = re.compile(r"\b(?:how|why|what|which|when|where|who|whose|do|does|did|is|are|was|were|can|has|have)\b", re.I)
+
+
+def each_ask(question: str) -> str:
+    """What a follow-up about several works asks of each, with the reference to them read as "they" ("do both
+    release code?" -> "do they release code?"); "" when it asks nothing but names them ("compare them", "what about
+    these two?", "summarize them")."""
+    asked = " ".join(_WORKS_WORDS.sub("they", question).split())
+    stripped = _POINTING_LEAD.sub(" ", _PLURAL.sub(" ", asked))
+    words = [w for w in content_words(stripped) if w not in _REFERENCE_WORDS | _JUST_NAMING]
+    if not words and _COMPARING.search(stripped):  # "how do they differ?": a comparison of them, nothing more
+        return ""
+    return asked if words or _ASKING.search(stripped) else ""
+
+
+_COMPARING = re.compile(r"\b(?:compar\w*|contrast\w*|differ\w*|versus|vs)\b", re.I)
+
+
+# words a follow-up naming works uses without asking anything of them: "compare them", "summarize these two"
+_JUST_NAMING = frozenset(
+    content_words(
+        "compare comparison contrast difference differences differ summarize summarise summary overview tell more "
+        "about two three four papers paper works work ones one"
+    )
+)

@@ -511,6 +511,12 @@ class AnswerPolicy(BaseModel):
         description="A generated answer with a smaller share of verified sentences is replaced by the extractive one.",
     )
     more_sentences: int = Field(default=3, ge=1, description="Sentences a 'tell me more' follow-up adds.")
+    each_sentences: int = Field(
+        default=2,
+        ge=1,
+        description="Sentences quoted per work for a follow-up asking something of several earlier works together "
+        "('do both release code?', 'which one is faster?'): its best ones for that ask.",
+    )
     similar_papers: int = Field(
         default=3,
         ge=1,

@@ -146,7 +146,7 @@ class EvidencePostprocessor(BaseNodePostprocessor):
         ranking.ranked = list({r.abstract.id: r for r in candidates}.values())
         state.ranking = ranking
         state.plan = select_evidence(ranking, snapshot, self.hybrid, policy, more=state.more, ask=state.ask,
-                                     similar=state.similar, glossed=state.glossed)  # fmt: skip
+                                     similar=state.similar, glossed=state.glossed, each=state.each)  # fmt: skip
         scores = {r.abstract.id: r.score for r in ranking.ranked}
         selected = []
         for aid in state.plan.abstract_ids:
@@ -186,7 +186,7 @@ class AbstentionPostprocessor(BaseNodePostprocessor):
             raise ValueError("AbstentionPostprocessor decides on the evidence: put EvidencePostprocessor before it")
         state.retrieved = decide_abstention(state.ranking, state.plan, self.hybrid.snapshot, self.top_k, policy,
                                             pinned=state.pinned, glossed=state.glossed,
-                                            similar=state.similar)  # fmt: skip
+                                            similar=state.similar, more=state.more)  # fmt: skip
         return [] if state.retrieved.abstain else nodes
 
 

@@ -280,6 +280,8 @@ def classify(question: str, one_paper: bool = True) -> Kind:
         if not (one_paper and asks_for_one_paper(question)):
             return "list"
         question = _ONE_PAPER.sub("", question, count=1)  # "Which paper proposes X?": what X is, not a name
+    if asks_problem_addressed(question):  # "what problem does X address?": a description of the problem, not a name
+        return "general"
     cues: list[tuple[int, int, Kind]] = []  # (position, priority, kind): at a tie a number cue wins
     for priority, (pattern, kind) in enumerate(
         ((_NUMBER, "number"), (_UNIT, "number"), (_NAME, "name"), (_WHICH_THING, "name"))
@@ -616,8 +618,9 @@ _REMEDY = re.compile(
 # "what challenges does it tackle": the answer is the abstract's diagnosis (its gap sentences) of what it remedies
 _PROBLEM_ADDRESSED = re.compile(
     r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:problems?|issues?|gaps?|limitations?|shortcomings?|challenges?|"
-    r"bottlenecks?|failures?|weakness(?:es)?|flaws?|pitfalls?)\b.{0,80}?\b(?:address\w*|solv\w*|tackl\w*|fix\w*|"
-    r"overcom\w*|mitigat\w*|resolv\w*|clos(?:e|es|ed|ing)|fill\w*|target\w*|remed\w*)\b",
+    r"questions?|difficult(?:y|ies)|bottlenecks?|failures?|weakness(?:es)?|flaws?|pitfalls?)\b.{0,80}?\b(?:"
+    r"address\w*|solv\w*|tackl\w*|fix\w*|overcom\w*|mitigat\w*|resolv\w*|clos(?:e|es|ed|ing)|fill\w*|target\w*|"
+    r"remed\w*|answer\w*|handl\w*|attack\w*)\b",
     re.I,
 )
 
@@ -629,7 +632,8 @@ _PROBLEM_WORDS = frozenset(
         "problem problems issue issues gap gaps limitation limitations shortcoming shortcomings challenge challenges "
         "bottleneck bottlenecks failure failures weakness weaknesses flaw flaws pitfall pitfalls address addresses "
         "addressed solve solves solved tackle tackles tackled fix fixes fixed overcome overcomes mitigate mitigates "
-        "resolve resolves close closes closed fill fills filled target targets targeted remedy remedies remedied"
+        "resolve resolves close closes closed fill fills filled target targets targeted remedy remedies remedied "
+        "difficulty difficulties handle handles handled attack attacks"
     )
 )
 
@@ -648,7 +652,8 @@ _FINDINGS = re.compile(
     r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|their\s+|its\s+)?(?:[\w'’-]+\s+){0,2}?(?:results?|findings?|"
     r"takeaways?|conclusions?)\b"
     r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
-    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+)?(?:results?|findings?)\W*$",
+    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+|its\s+|their\s+|(?:the\s+)?[\w-]+(?:\s+one)?['’]s\s+)?"
+    r"(?:results?|findings?)\W*$",
     re.I,
 )
 

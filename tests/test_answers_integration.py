@@ -438,6 +438,63 @@ def test_tell_me_more_after_an_ordinal_follow_up_is_about_the_paper_it_picked(pi
     assert not {s.text for s in again.sentences} & {s.text for s in more.sentences}
 
 
+def _conversation(pipeline, turns: list[str]) -> list[dict]:
+    history: list[dict] = []
+    for question in turns:
+        history += turn(question, pipeline.ask(question, history, backend="extractive"))
+    return history
+
+
+def test_a_release_question_after_a_list_answers_for_every_listed_paper(pipeline):
+    history = _conversation(pipeline, ["Which papers introduce a benchmark?"])
+    listed = {s["id"]: s["label"] for s in history[-1]["sources"]}
+    answer = pipeline.ask("is the code released?", history, backend="extractive")
+    cited = [s.abstract.id for s in answer.sources]
+    assert not answer.abstained and len(cited) > 1 and set(cited) <= set(listed)
+    assert all(s.abstract.id in cited for s in answer.sources)
+    lines = [line for line in answer.text.splitlines() if line.startswith("- **")]
+    assert len(lines) == len(cited)  # a line per paper that states a release, its release line
+    assert "do not say whether code or data are released" in answer.text  # the others are named as silent
+
+
+def test_a_choice_after_a_comparison_quotes_each_work_for_it_not_the_table_again(pipeline):
+    history = _conversation(pipeline, ["Compare TACO and Co-Locator"])
+    answer = pipeline.ask("and which is faster?", history, backend="extractive")
+    assert not answer.abstained and [s.abstract.label for s in answer.sources] == ["TACO", "Co-Locator"]
+    assert "| Work |" not in answer.text and answer.text.count("- **") == 2
+
+
+def test_compare_them_after_one_paper_per_turn_compares_the_two(pipeline):
+    history = _conversation(pipeline, ["What is MMDG-Bench?", "What is AptaBench?"])
+    answer = pipeline.ask("compare them", history, backend="extractive")
+    assert {s.abstract.label for s in answer.sources} == {"MMDG-Bench", "AptaBench"}
+    other = pipeline.ask("what about the other one?", history, backend="extractive")
+    assert [s.abstract.label for s in other.sources] == ["MMDG-Bench"]
+
+
+def test_tell_me_more_is_not_refused_for_the_earlier_questions_ask(pipeline):
+    # the new sentences need not state the number the earlier question asked for
+    history = _conversation(pipeline, ["Which paper introduces a benchmark for aptamer binding?",
+                                       "how many interaction pairs does it have?"])  # fmt: skip
+    more = pipeline.ask("tell me more", history, backend="extractive")
+    assert not more.abstained and [s.abstract.label for s in more.sources] == ["AptaBench"]
+
+
+def test_a_refused_follow_up_leaves_the_paper_it_was_about_for_the_next_one(pipeline):
+    # "what licence is it under?" is refused (no abstract states a licence); "they" is still the benchmark's paper
+    history = _conversation(pipeline, ["Which paper introduces a benchmark built from CRISPR screens?",
+                                       "what licence is it under?"])  # fmt: skip
+    assert not history[-1].get("sources")
+    answer = pipeline.ask("What metric do they introduce?", history, backend="extractive")
+    assert not answer.abstained and answer.sources[0].abstract.label == "AssayBench"
+    assert "adjusted nDCG" in answer.text
+
+
+def test_what_problem_a_work_addresses_is_answered_not_refused_for_the_word_problem(pipeline):
+    answer = pipeline.ask("What problem does RISE address?", backend="extractive")
+    assert not answer.abstained and answer.sources[0].abstract.label == "RISE"
+
+
 def test_anything_similar_lists_the_other_papers_closest_to_the_one_discussed(pipeline):
     first = pipeline.ask("What does CoCHI propose?", backend="extractive")
     history = turn("What does CoCHI propose?", first)

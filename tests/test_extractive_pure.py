@@ -200,6 +200,18 @@ def test_a_general_answer_quotes_what_the_work_finds_when_its_result_quota_state
     assert 4 in rows and 6 not in rows
 
 
+def test_a_question_for_findings_quotes_a_finding_even_when_none_scores_among_the_best():
+    profile = QuestionProfile(text="What about its results?", kind="general", topic_words=(), asks_findings=True)
+    evidence = [
+        ev("a", 1, 1.0, "No benchmark exists for routing quills.", role="gap"),
+        ev("a", 2, 0.95, "We propose FooNet, a quill router."),
+        ev("a", 6, 0.2, "FooNet reports a 12% lower error.", role="result"),
+        ev("a", 5, 0.1, "We show that FooNet is optimal.", role="result"),
+    ]
+    plan = plan_single("a", evidence, profile)
+    assert plan.sentences[0].row == 5  # the finding it states leads
+
+
 def test_a_sentence_posing_the_problem_is_no_proposal():
     from rag.compose.extractive import has_role
 

@@ -7,13 +7,18 @@ import pytest
 from rag.followup import (
     asks_similar,
     condense_heuristic,
+    each_ask,
     last_sources,
     last_user_question,
     more_role,
+    other_source,
+    own_ask,
     points_by_position,
     pronoun_source,
+    referred_works,
     resolve_described,
     similar_to_tail,
+    with_works_named,
 )
 
 SOURCES = [
@@ -289,7 +294,9 @@ def test_a_pronoun_after_several_sources_means_the_one_the_question_is_about():
     assert condense_heuristic(question, HISTORY, "v33da-5e6f") == "How many microphones did V33DA use?"
     assert condense_heuristic(question, HISTORY) == "How many microphones did AssayBench use?"
     assert pronoun_source("How does it work?", HISTORY, fake_search) is None  # asks nothing of its own
-    assert pronoun_source("Did they use FooNet?", HISTORY, fake_search) is None  # names something
+    # names a work of the corpus: a question about it; a term that is no work is asked of the paper "they" means
+    assert pronoun_source("Did they use FooNet?", HISTORY, fake_search, lambda t: t == "foonet") is None
+    assert pronoun_source("Did they use FooData?", HISTORY, fake_search, lambda t: t == "foonet") == "v33da-5e6f"
     one = [HISTORY[0], {**HISTORY[1], "sources": SOURCES[:1]}]
     assert pronoun_source(question, one, fake_search) is None  # one source: that one
     # the follow-up says which source its pronoun means
@@ -312,7 +319,17 @@ def test_a_pronoun_set_against_a_named_work_is_the_earlier_paper(question, expec
 
 def test_a_pronoun_not_compared_with_the_named_work_is_left_alone():
     question = "Does it run on ZedNet?"
-    assert condense_heuristic(question, HISTORY) == question
+    assert condense_heuristic(question, HISTORY, is_work=lambda t: t == "zednet") == question
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [("What QA datasets is it tested on?", "What QA datasets is AssayBench tested on?"),
+     ("How many LLMs were evaluated on it?", "How many LLMs were evaluated on AssayBench?"),
+     ("Does it run on ZedNet?", "Does AssayBench run on ZedNet?")],
+)  # fmt: skip
+def test_a_term_that_is_no_work_is_asked_of_the_paper_the_pronoun_means(question, expected):
+    assert condense_heuristic(question, HISTORY, is_work=lambda t: t == "foonet") == expected
 
 
 @pytest.mark.parametrize(
@@ -364,3 +381,91 @@ def test_a_short_request_for_papers_is_a_new_search_not_a_follow_up(question):
 def test_points_by_position_tells_an_ordinal_or_number_from_a_pronoun():
     assert points_by_position("what about the second one?") and points_by_position("and paper [2]?")
     assert not points_by_position("how does it work?")
+
+
+# --- several works together; "the other one" ---
+
+WORKS = [
+    {"number": 1, "id": "foonet-0001", "label": "FooNet"},
+    {"number": 2, "id": "barnet-0002", "label": "BarNet"},
+]
+COMPARED = [
+    {"role": "user", "content": "Compare FooNet and BarNet"},
+    {"role": "assistant", "content": "| Work | What it does |\n| --- | --- |\n| **FooNet** [1] | … |", "sources": WORKS},
+]
+LISTED = [
+    {"role": "user", "content": "Which papers study pruning?"},
+    {"role": "assistant", "content": "- **FooNet**: …\n- **BarNet**: …", "sources": WORKS},
+]
+ONE_EACH = [
+    {"role": "user", "content": "What is FooNet?"},
+    {"role": "assistant", "content": "FooNet is … [1]", "sources": [WORKS[0]]},
+    {"role": "user", "content": "What is BarNet?"},
+    {"role": "assistant", "content": "BarNet is … [1]", "sources": [{**WORKS[1], "number": 1}]},
+]
+BOTH = ["foonet-0001", "barnet-0002"]
+
+
+@pytest.mark.parametrize(
+    "question", ["do both release code?", "which one is faster?", "what does each of them use?", "compare them",
+                 "which of them is bigger?", "and the datasets?", "is the code released?"],
+)  # fmt: skip
+def test_a_follow_up_about_the_compared_works_together_means_all_of_them(question):
+    assert referred_works(question, COMPARED) == BOTH
+
+
+@pytest.mark.parametrize(
+    "question", ["how does it work?", "what about the second one?", "tell me more about the one that prunes",
+                 "how many runs did it do?", "does it handle both images and text?", "what does ZedNet add?"],
+)  # fmt: skip
+def test_a_follow_up_about_one_work_is_not_about_all_of_them(question):
+    assert referred_works(question, COMPARED) == []
+
+
+def test_after_a_list_only_words_for_several_or_a_release_question_mean_all_of_them():
+    assert referred_works("do both release code?", LISTED) == BOTH
+    assert referred_works("is the code released?", LISTED, asks_availability=True) == BOTH
+    assert referred_works("and the datasets?", LISTED) == []  # a list: which paper it means is searched for
+    assert referred_works("is its code released?", LISTED, asks_availability=True) == []  # "its": one of them
+
+
+def test_both_after_one_work_per_answer_means_the_last_two_works_discussed():
+    assert referred_works("compare them", ONE_EACH) == BOTH
+    assert referred_works("how do both evaluate models?", ONE_EACH) == BOTH
+    assert referred_works("how does it evaluate models?", ONE_EACH) == []
+    same = ONE_EACH[:2] * 2  # one work asked about twice: there are not two
+    assert referred_works("compare them", same) == []
+
+
+def test_several_works_named_in_place_of_the_words_standing_for_them():
+    assert with_works_named("do both release code?", ["FooNet", "BarNet"]) == "do FooNet and BarNet release code?"
+    assert with_works_named("compare them", ["FooNet", "BarNet", "ZedNet"]) == "compare FooNet, BarNet and ZedNet"
+    assert with_works_named("which one is faster?", ["FooNet", "BarNet"]) == "which one is faster? (FooNet and BarNet)"
+
+
+@pytest.mark.parametrize(
+    "question, ask",
+    [("do both release code?", "do they release code?"), ("which one is faster?", "which one is faster?"),
+     ("compare them", ""), ("what about these two?", ""), ("summarize them", ""), ("how do they differ?", "")],
+)  # fmt: skip
+def test_what_a_follow_up_asks_of_each_work(question, ask):
+    assert each_ask(question) == ask
+
+
+def test_the_other_one_is_the_work_the_conversation_is_not_on():
+    assert other_source(COMPARED) == WORKS[1]  # a comparison: the second work
+    assert other_source(ONE_EACH)["id"] == "foonet-0001"  # the work discussed before the last one
+    picked = [*COMPARED, {"role": "user", "content": "tell me more about the second one"},
+              {"role": "assistant", "content": "BarNet … [1]", "sources": [{**WORKS[1], "number": 1}]}]  # fmt: skip
+    assert other_source(picked)["id"] == "foonet-0001"
+    assert other_source(ONE_EACH[:2]) is None
+    assert condense_heuristic("what about the other one?", ONE_EACH) == "what about FooNet?"
+    assert points_by_position("and the other paper?") and not points_by_position("and the other papers?")
+    assert own_ask("what about the other one?", ONE_EACH) == "What is BarNet?"  # nothing asked: the last question
+
+
+def test_they_after_a_comparison_means_its_works_unless_one_paper_was_asked_for():
+    assert referred_works("what datasets do they use?", COMPARED) == BOTH
+    one_paper = [{"role": "user", "content": "Which paper compares FooNet with human raters?"}, COMPARED[1]]
+    assert referred_works("how many outputs did they analyze?", one_paper) == []  # "they": that paper's authors
+    assert referred_works("and the datasets?", one_paper) == BOTH  # naming no paper: each of the compared works

@@ -7,6 +7,7 @@ import pytest
 from rag import question
 from rag.question import (
     QuestionProfile,
+    asks_findings,
     classify,
     clauses,
     compare_aspect,
@@ -1409,3 +1410,22 @@ def test_work_description_reads_the_words_a_work_is_described_by(text, expected)
 )
 def test_asked_aspect_reads_what_a_work_is_asked_to_say_something_about(text, expected):
     assert question.asked_aspect(text) == expected
+
+
+@pytest.mark.parametrize(
+    "question", ["What problem does FooNet address?", "which challenge do they tackle?", "what gap does it fill?",
+                 "What issues does FooNet try to solve?"],
+)  # fmt: skip
+def test_what_a_work_sets_out_to_solve_is_a_description_not_a_name(question):
+    assert classify(question) == "general"
+
+
+def test_a_count_of_problems_or_a_named_kind_is_still_asked_for():
+    assert classify("How many problems does FooNet solve?") == "number"
+    assert classify("Which dataset does FooNet address?") == "name"
+
+
+@pytest.mark.parametrize("question", ["what about its results?", "and their findings?", "what about FooNet's results?",
+                                      "what about the second one's results?"])  # fmt: skip
+def test_a_bare_ask_for_results_asks_for_findings(question):
+    assert asks_findings(question)

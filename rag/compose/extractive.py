@@ -43,6 +43,9 @@ class ExtractivePlan:
     # a follow-up about a paper it refers to: the profile of its own ask (rag.followup.own_ask), which chose the
     # sentences and which abstention reads (the rewritten question carries the earlier question's words along)
     asked: QuestionProfile | None = None
+    # the works are the earlier answer's ("tell me more", "do both release code?"): no search found them, so the plan
+    # is refused only when it quotes nothing (rag.answering.decide_abstention)
+    known: bool = False
 
 
 def with_marker(sentence: str, number: int) -> str:
@@ -134,6 +137,9 @@ def plan_single(
     if policy.clause_answer_margin is not None:
         chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
+        if not any(e.role == "result" for e in chosen):  # none chosen: the best one stating a finding, else a result
+            findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
+            chosen = with_role(chosen, findings_first, [("result", 1)], len(chosen) + 1)
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
     if answer_type(profile.text, profile.kind) == "availability":  # "is the code out?": the line saying where leads
         line = next((e for e in evidence if e.role == "availability"), None)
