@@ -618,7 +618,8 @@ _REMEDY = re.compile(
 # "what challenges does it tackle": the answer is the abstract's diagnosis (its gap sentences) of what it remedies
 _PROBLEM_ADDRESSED = re.compile(
     r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:problems?|issues?|gaps?|limitations?|shortcomings?|challenges?|"
-    r"questions?|difficult(?:y|ies)|bottlenecks?|failures?|weakness(?:es)?|flaws?|pitfalls?)\b.{0,80}?\b(?:"
+    r"questions?|difficult(?:y|ies)|bottlenecks?|failures?|weakness(?:es)?|flaws?|pitfalls?)\b.{0,80}?"
+    r"\b(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had)\b.{0,60}?\b(?:"
     r"address\w*|solv\w*|tackl\w*|fix\w*|overcom\w*|mitigat\w*|resolv\w*|clos(?:e|es|ed|ing)|fill\w*|target\w*|"
     r"remed\w*|answer\w*|handl\w*|attack\w*)\b",
     re.I,

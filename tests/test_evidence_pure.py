@@ -207,7 +207,8 @@ def test_a_question_asking_what_problem_a_work_remedies_prefers_its_gap_sentence
                      "What gap does FooNet fill?", "What challenges does FooNet tackle?"):  # fmt: skip
         assert asks_problem_addressed(question), question
         assert role_key(profile(question)) == "problem"
-    for question in ("How does FooNet address noise?", "What challenges remain?", "What does FooNet propose?"):
+    for question in ("How does FooNet address noise?", "What challenges remain?", "What does FooNet propose?",
+                     "Which question answering datasets evaluate FooNet?"):  # fmt: skip
         assert not asks_problem_addressed(question), question
     assert AnswerPolicy().role_bonus["problem"]["gap"] > 0
     # the words of asking for a problem are not the topic an abstract must write: "address", "problem"
