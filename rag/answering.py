@@ -540,15 +540,16 @@ _CHOICE_WORDS = frozenset(
 
 
 def _work_check(snapshot: IndexSnapshot) -> Callable[[str], bool]:
-    """Whether a term (lower case) is the name of one of the corpus's works: an abstract's label that is a name, or
-    the name of the work it introduces (IndexSnapshot.own_name); read on the first call."""
-    names: set[str] = set()
+    """Whether a term is the name of one of the corpus's works: an abstract's label that is a name, or the name of
+    the work an abstract introduces (IndexSnapshot.own_name). Looked up for the term alone: the abstracts whose label
+    it is, and those the lexicon links it to, not every abstract of the corpus."""
 
     def is_work(term: str) -> bool:
-        if not names:
-            for aid, abstract in snapshot.abstracts.items():
-                names.update(n.lower() for n in (abstract.label, snapshot.own_name(aid)) if n and not is_opening_words(n))
-        return term.lower() in names
+        lowered = term.lower()
+        labels = (snapshot.abstracts[aid].label for aid in snapshot.ids_labelled(lowered))
+        name = snapshot.lexicon.names.get(lowered)
+        owned = (snapshot.own_name(aid) for aid in (name.abstract_ids if name is not None else ()))
+        return any(n and n.lower() == lowered and not is_opening_words(n) for n in (*labels, *owned))
 
     return is_work
 
@@ -858,6 +859,7 @@ def _signals(
         number_missing = True  # "how long does X take": no quoted sentence states a duration
     topic = _topic_words(prof.topic_words)
     topic_missing = topic_unknown = topic_garbled = 0.0
+    rarity = _rarity_of(prof.text, policy)  # word -> how rare it is in English, for the topic and phrase signals
     if topic:  # the answering abstract(s) (the best one for a list) should use the question's topic words
         pool = set()
         for aid in answer_ids if prof.shape == "compare" else answer_ids[:1]:
@@ -877,7 +879,7 @@ def _signals(
         )  # fmt: skip
         # an unknown word weighs by its English rarity: a paraphrase's everyday word no abstract happens to use
         # ("honest", "cheap") says little, a term of a field the corpus lacks ("federated") much
-        topic_unknown = rarity_share([w for w in unknown if w not in garbled], len(topic), _rarity_of(prof.text, policy))
+        topic_unknown = rarity_share([w for w in unknown if w not in garbled], len(topic), rarity)
         topic_garbled = sum(w in garbled for w in unknown) / len(topic)
     best_dense = max((e.dense for e in plan.sentences), default=0.0) if readable else None
     phrase_missing = 0.0
@@ -892,9 +894,9 @@ def _signals(
         phrase_ids = answer_ids if prof.kind == "list" or prof.shape == "compare" else answer_ids[:1]
         texts = [t for aid in phrase_ids for t in snapshot.abstracts[aid].sentence_texts()]
         phrase_missing = (
-            parts_unseen(coordinated_parts(prof.text, details), texts, rarity=_rarity_of(prof.text, policy))
+            parts_unseen(coordinated_parts(prof.text, details), texts, rarity=rarity)
             if prof.kind == "list"  # "X or Y", "X, Y and Z": a topic some paper treats is one of its parts
-            else pairs_unseen(details, texts, skip=skip, rarity=_rarity_of(prof.text, policy))
+            else pairs_unseen(details, texts, skip=skip, rarity=rarity)
         )
     asked = {t.lower() for t in prof.specific_terms}
     expected = _expected_answer(prof)
@@ -1678,14 +1680,18 @@ def prepare_question(
             else condense_heuristic(described, history, subject, is_work)
         )
     glossed = False
+
+    def glossed_english() -> str | None:  # the question glossed word by word, if the encoder then reads it
+        text = gloss(standalone, known=snapshot.lexicon.stems.__contains__, rare_zipf=policy.gloss_rare_zipf)
+        return text if text and readable_by_encoder(text) else None
+
     if not readable_by_encoder(standalone):
         translated = composer.translate(standalone) if composer is not None and hasattr(composer, "translate") else None
-        stems = snapshot.lexicon.stems
-        glossed_text = None if translated else gloss(standalone, known=stems.__contains__, rare_zipf=policy.gloss_rare_zipf)
+        glossed_text = None if translated else glossed_english()
         if translated and readable_by_encoder(translated):
             standalone = translated
             notices.append("The question was translated into English for retrieval; the answer quotes the abstracts.")
-        elif glossed_text and readable_by_encoder(glossed_text):
+        elif glossed_text:
             glossed = True
             standalone = glossed_text
             notices.append(GLOSS_NOTICE)
@@ -1694,10 +1700,7 @@ def prepare_question(
     elif has_chinese(standalone):
         # mostly English with Chinese words between ("kv cache 相关的论文有哪些", "有没有做 speculative decoding 的"):
         # the Chinese says how it asks (which papers, is there one) and what about; glossed, the English reads it
-        stems = snapshot.lexicon.stems
-        glossed_text = gloss(standalone, known=stems.__contains__, rare_zipf=policy.gloss_rare_zipf)
-        if glossed_text and readable_by_encoder(glossed_text):
-            standalone = glossed_text
+        standalone = glossed_english() or standalone
     pinned = _referenced_sources(question, standalone, history)
     if more is not None and pinned:
         more = ([aid for aid in more[0] if aid in pinned] or more[0], more[1])

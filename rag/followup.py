@@ -347,9 +347,13 @@ def similar_to_tail(question: str) -> str | None:
 # A follow-up about the earlier answer's works together: "do both release code?", "which one is faster?", "what
 # does each of them use?", "compare them", "the two papers", "which of these uses text?"; not "both X and Y" (what
 # it asks about), nor "these results" (a thing of the paper). A work noun may follow ("these methods").
+# "both", "either", "neither" standing for the works, not opening "both X and Y" / "either X or Y"
+_BOTH_OR_EITHER = (
+    r"\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)|\b(?:either|neither)\b(?!\s+(?:[\w-]+\s+){0,2}(?:or|nor)\b)"
+)
 _WORK_NOUN = r"(?:ones?|papers?|works?|methods?|approaches|models|benchmarks|studies|abstracts|frameworks|systems)"
 _COLLECTIVE = re.compile(
-    rf"\bboth\b(?!\s+(?:[\w-]+\s+){{0,2}}and\b)|\b(?:either|neither)\b(?!\s+(?:[\w-]+\s+){{0,2}}(?:or|nor)\b)"
+    rf"{_BOTH_OR_EITHER}"
     rf"|\ball\s+(?:of\s+)?(?:them|these|those|three|four)\b|\beach(?:\s+of\s+(?:them|these|those))?"
     rf"(?=\s*(?:[?.!,;]|$)|\s+(?:of|{_WORK_NOUN})\b|\s+(?:use|uses|do|does|report|reports|need|needs|require|"
     rf"requires|propose|proposes|evaluate|evaluates|achieve|achieves|release|releases|introduce|introduces|"
@@ -363,7 +367,7 @@ _COLLECTIVE = re.compile(
 _WHICH_OF = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+\w+)|is|was|performs|does|did|has)\b", re.I)
 # a cross-turn set of works ("What is FooNet?" "What is BarNet?" "compare them"): only the words that must mean works
 _BOTH = re.compile(
-    r"\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)|\b(?:either|neither)\b(?!\s+(?:[\w-]+\s+){0,2}(?:or|nor)\b)"
+    rf"{_BOTH_OR_EITHER}"
     r"|\bthe\s+two\b|\bthese\s+two\b|\b(?:compare|contrast|between)\s+(?:them|these|those)\b",
     re.I,
 )

@@ -274,7 +274,7 @@ def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: 
     it holds no Chinese or the dictionary is missing. ``known``: content word (rag.text.content_words) -> whether
     the corpus uses it; a word's sense is then one of its dictionary senses the corpus speaks of (when none is, the
     first sense, or the most common English one when the first is rarer than ``rare_zipf``; see choose_sense)."""
-    if not _CJK.search(question):
+    if not has_chinese(question):
         return None
     senses = dictionary()
     if senses is None:
