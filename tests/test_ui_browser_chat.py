@@ -108,6 +108,14 @@ FAKE_SERVER = textwrap.dedent(
             return BackendStatus(False, "http://127.0.0.1:9", [], "extractive", None,
                                  "Ollama is not reachable; answers are extractive.")
 
+    if len(sys.argv) > 2:  # a slow page load: the saved chat is restored only after this many seconds
+        from ui.app import UiCallbacks
+        _restore = UiCallbacks.restore
+        def _slow_restore(self, store):
+            time.sleep(float(sys.argv[2]))
+            return _restore(self, store)
+        UiCallbacks.restore = _slow_restore
+
     launch(FakeMarkdownPipeline(), host="127.0.0.1", port=int(sys.argv[1]),
            ready_callback=lambda url: print("READY " + url, flush=True))
     """
@@ -116,11 +124,15 @@ FAKE_SERVER = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def fake_url():
+    yield from serve_fake()
+
+
+def serve_fake(*extra: str):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed")
     env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-c", FAKE_SERVER, str(_free_port())],
+        [sys.executable, "-c", FAKE_SERVER, str(_free_port()), *extra],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     lines: queue.Queue[str] = queue.Queue()
@@ -253,6 +265,29 @@ def test_phone_width_has_no_sideways_scroll(browser, fake_url):
         assert pg.locator("#rag-question textarea").is_visible()
         ARTIFACTS.mkdir(exist_ok=True)
         pg.screenshot(path=str(ARTIFACTS / "ui-markdown-answers-phone.png"), full_page=True)
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def slow_load_url():
+    yield from serve_fake("3")
+
+
+def test_asking_is_off_until_the_saved_chat_is_restored_so_an_early_answer_is_not_wiped(browser, slow_load_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    try:
+        pg.goto(slow_load_url)
+        box = pg.locator("#rag-question textarea")
+        box.wait_for(timeout=30_000)
+        assert box.is_disabled() and "Loading" in box.get_attribute("placeholder")
+        assert pg.locator("#rag-ask").is_disabled()
+        ask(pg, "how many proteins")  # Playwright waits until the box can be typed in
+        pg.wait_for_timeout(1_500)  # anything still in flight from the page load lands now
+        assert pg.locator("#rag-chat .rag-answer").count() == 1
+        assert pg.locator("#rag-chat a.rag-chip").count() == 1
+        assert pg.evaluate("() => document.activeElement === document.querySelector('#rag-question textarea')")
     finally:
         context.close()
 

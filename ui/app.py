@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 TITLE = "NeurIPS 2026 abstracts · research assistant"
 
+QUESTION_PLACEHOLDER = "Ask about the abstracts…  (Enter to send)"
+LOADING_PLACEHOLDER = "Loading your saved chats…"
 EXAMPLES = [
     "Which papers study LLM calibration?",
     "How many CRISPR screens does AssayBench use?",
@@ -780,8 +782,11 @@ def build_app(pipeline: Any) -> gr.Blocks:
                             placeholder=PLACEHOLDER,
                         )
                         with gr.Row(equal_height=True):
+                            # Off until the page has restored the saved chat: a question asked before then would
+                            # be answered and then wiped by the restore landing after it.
                             question = gr.Textbox(
-                                placeholder="Ask about the abstracts…  (Enter to send)",
+                                placeholder=LOADING_PLACEHOLDER,
+                                interactive=False,
                                 show_label=False,
                                 lines=1,
                                 max_lines=6,
@@ -789,7 +794,9 @@ def build_app(pipeline: Any) -> gr.Blocks:
                                 autofocus=True,
                                 elem_id="rag-question",
                             )
-                            ask = gr.Button("Ask", variant="primary", scale=1, min_width=80, elem_id="rag-ask")
+                            ask = gr.Button(
+                                "Ask", variant="primary", scale=1, min_width=80, interactive=False, elem_id="rag-ask"
+                            )
                             stop = gr.Button(
                                 "Stop", variant="stop", scale=1, min_width=80, visible=False, elem_id="rag-stop"
                             )
@@ -798,7 +805,9 @@ def build_app(pipeline: Any) -> gr.Blocks:
                         )
                         with gr.Row(elem_classes="rag-example-row"):
                             example_buttons = [
-                                gr.Button(text, size="sm", variant="secondary", elem_classes="rag-example")
+                                gr.Button(
+                                    text, size="sm", variant="secondary", interactive=False, elem_classes="rag-example"
+                                )
                                 for text in EXAMPLES
                             ]
                         with gr.Row(elem_classes="rag-controls"):
@@ -915,7 +924,16 @@ def build_app(pipeline: Any) -> gr.Blocks:
         delete_btn.click(cb.delete_chat, [store, chat_id], view_outputs, cancels=answer_events, **quick).then(
             **restore_buttons, **quick
         )
-        demo.load(cb.restore, [store], view_outputs, **quick)
+        demo.load(cb.restore, [store], view_outputs, **quick).then(
+            lambda: (
+                gr.update(interactive=True, placeholder=QUESTION_PLACEHOLDER),
+                gr.update(interactive=True),
+                *(gr.update(interactive=True) for _ in example_buttons),
+            ),
+            None,
+            [question, ask, *example_buttons],
+            **quick,
+        ).then(None, None, None, js="() => { document.querySelector('#rag-question textarea')?.focus(); }")
         saved_btn.click(lambda: gr.Sidebar(open=True), None, sidebar, **quick)
 
         evidence.click(cb.show_evidence, [turns], [evidence, sources], show_progress="hidden", **light)
