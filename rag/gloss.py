@@ -47,6 +47,10 @@ _FUNCTION_WORDS = {
     "中": "in", "对": "on", "用": "use", "是": "is", "有": "have", "篇": "", "请": "", "由": "by",
     "从": "from", "对于": "for", "关于": "about", "通过": "through", "比": "than", "将": "", "上": "on",
     "里": "in", "时": "when", "那篇": "the", "这篇": "this", "每个": "each",
+    # request frames: the politeness around a request carries no meaning ("帮我"/"给我" "help me/give me",
+    # "一下" "a little"); the request verbs keep their English ("列出" "list", "找" "find")
+    "一下": "", "帮我": "", "给我": "", "请问": "", "我想": "", "你能": "can you", "知道": "know", "所有": "all", "全部": "all", "列出": "list", "列举": "list",
+    "想": "want", "找": "find", "找找": "find", "查找": "find", "搜索": "find", "推荐": "recommend",
 }  # fmt: skip
 
 # General vocabulary of research writing whose first dictionary sense is not the one papers use (指标 "quota" for
@@ -90,7 +94,7 @@ _RESEARCH_WORDS = {
     "缩放定律": "scaling law", "指令遵循": "instruction following", "思维链": "chain-of-thought",
     "多智能体": "multi-agent", "工具调用": "tool use", "代码生成": "code generation", "定理证明": "theorem proving",
     "单细胞": "single-cell", "基因组": "genome", "分布偏移": "distribution shift", "数据增强": "data augmentation",
-    "合成数据": "synthetic data",
+    "合成数据": "synthetic data", "医学影像": "medical imaging", "影像": "imaging", "文章": "article",
 }  # fmt: skip
 
 # Measure words that follow a count question word ("多少名学生": how many students).
@@ -102,7 +106,8 @@ _RESEARCH_SENSES = frozenset(sense.lower() for sense in _RESEARCH_WORDS.values()
 _PLURAL_WH = frozenset({"哪些", "有哪些", "哪几", "哪几篇"})
 _PLURALS = {"paper": "papers", "work": "works", "study": "studies", "article": "articles", "method": "methods",
             "model": "models", "dataset": "datasets", "benchmark": "benchmarks", "approach": "approaches"}  # fmt: skip
-_OVERVIEW = {"总结": "summarize", "概述": "give an overview of", "综述": "give an overview of", "概括": "summarize"}
+_OVERVIEW = {"总结": "summarize", "概述": "give an overview of", "综述": "give an overview of", "概括": "summarize",
+}
 # "有没有关于 X 的论文" glosses word by word as "is there about X paper": English puts the paper first
 _IS_THERE_PAPER = re.compile(
     r"^is there (?:about |on )?(?:(?:make|do|doing|research|study|studying) )?(.+?) (paper|work|study|article)s?(\??)$"
@@ -114,6 +119,21 @@ _WHICH_AFTER = re.compile(r"^(?:about )?(.+?) (paper|work|study|article)s? (?:ha
 _WHICH_BEFORE = re.compile(r"^(?:have )?which (?:about |on )?(.+?) (paper|work|study|article)s?(\??)$")
 # a bare noun phrase "X 的论文" ("X paper"): Chinese nouns carry no number, and a topic's papers are many
 _TOPIC_PAPER = re.compile(r"^(?:about )?(.+?) (paper|work|study|article)(\??)$")
+# "关于 X 的论文" anywhere ("list all about X papers"): the papers come first in English, "papers about X"
+_ABOUT_TOPIC_PAPERS = re.compile(r"\babout (.+?) (paper|work|study|article)s?\b")
+_REQUEST = re.compile(r"^(?:list|find|recommend|summarize|give an overview of|tell me about)\b")
+# "有哪些论文是关于 X 的" / "哪些论文研究 X" glosses as "have which papers is about X" / "which papers research X"
+_WHICH_PAPERS = re.compile(r"^(?:have )?which (papers|works|studies|articles) (?:is|are) ")
+_WHICH_PAPERS_DO = re.compile(r"^(?:have )?which (papers|works|studies|articles) (?:research|make|do|doing|studying) ")
+_HAVE_WHICH = re.compile(r"^have which ")
+# "X 相关的论文" ("papers related to X") glosses as "about X related"
+_RELATED = re.compile(r"\babout (.+?) related\b")
+# "给我/帮我 介绍/找/列出 …" when segmented as "给 我": the request without its "to I" / "help I"
+_ASKER = re.compile(r"^(?:to |help |for )?I (?:want )?(?=tell me about|give an overview of|find|list|summarize|recommend)")
+# "我想知道 …" ("I want to know …"): the question itself
+_WANT_TO_KNOW = re.compile(r"^I want (?:to )?know (?:that )?")
+# reduplicated verbs ("找找", "看看": "find find")
+_REPEATED = re.compile(r"\b([a-z]+) \1\b")
 
 _cache_dir: Path | None = None
 
@@ -306,6 +326,16 @@ def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: 
     text = _IS_THERE_DOING.sub(r"is there a paper on \1\2", text)
     text = _WHICH_AFTER.sub(lambda m: f"which {_PLURALS[m.group(2)]} are about {m.group(1)}{m.group(3)}", text)
     text = _WHICH_BEFORE.sub(lambda m: f"which {_PLURALS[m.group(2)]} are about {m.group(1)}{m.group(3)}", text)
+    text = _WHICH_PAPERS.sub(r"which \1 are ", text)
+    text = _HAVE_WHICH.sub("which ", text)
+    text = _RELATED.sub(r"about \1", text)
+    text = _ASKER.sub("", text)
+    text = _WANT_TO_KNOW.sub("", text)
+    text = _REPEATED.sub(r"\1", text)
+    text = _WHICH_PAPERS_DO.sub(r"which \1 study ", text)
+    # Chinese nouns carry no number: the papers are many after a request for papers, else as the question wrote it
+    many = bool(_REQUEST.match(text))
+    text = _ABOUT_TOPIC_PAPERS.sub(lambda m: f"{_PLURALS[m.group(2)] if many else m.group(2)} about {m.group(1)}", text)
     if not text.startswith(("is there", "which", "what", "how", "who", "where", "why", "when")):
         text = _TOPIC_PAPER.sub(lambda m: f"{m.group(1)} {_PLURALS[m.group(2)]}{m.group(3)}", text)
     return text or None

@@ -166,6 +166,34 @@ def test_is_there_anyone_doing_a_topic_asks_for_a_paper_on_it():
         assert "research" not in text and "make" not in text
 
 
+def test_which_papers_are_about_a_topic_in_any_chinese_order():
+    for question in ("有哪些论文是关于蛋白质的？", "哪些论文是关于蛋白质的", "有哪些论文研究蛋白质？", "哪些工作做了蛋白质"):
+        text = gloss(question)
+        assert text.startswith(("which papers", "which works")) and "have which" not in text, text
+        assert " is about" not in text and "research" not in text and "make" not in text, text
+        assert profile(text).kind == "list"
+    # "have" after the papers is their own verb, not the question's
+    assert gloss("哪些论文有开源代码").startswith("which papers have")
+
+
+def test_requests_for_papers_read_as_english_requests():
+    # the politeness around a request ("给我", "帮我", "一下", "我想") is dropped; the topic's papers come first
+    for question, start in (
+        ("列出所有关于蛋白质的论文", "list all papers about protein"),
+        ("帮我找找关于蛋白质的文章", "find articles about protein"),
+        ("我想找关于蛋白质的论文", "find papers about protein"),
+    ):
+        text = gloss(question)
+        assert text.startswith(start), text
+        assert profile(text).kind == "list", text
+    assert gloss("给我介绍一下 FooNet").startswith("tell me about FooNet")
+    assert gloss("我想知道 FooNet 用了多少个数据集").startswith("FooNet")
+
+
+def test_papers_related_to_a_topic_drop_the_word_related():
+    assert gloss("kv cache 相关的论文有哪些") == "which papers are about kv cache"
+
+
 def test_an_overview_request_is_a_summary():
     assert profile(gloss("总结一下关于蛋白质的论文")).shape == "summary"
 
