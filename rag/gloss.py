@@ -107,7 +107,7 @@ _PLURAL_WH = frozenset({"哪些", "有哪些", "哪几", "哪几篇"})
 _PLURALS = {"paper": "papers", "work": "works", "study": "studies", "article": "articles", "method": "methods",
             "model": "models", "dataset": "datasets", "benchmark": "benchmarks", "approach": "approaches"}  # fmt: skip
 _OVERVIEW = {"总结": "summarize", "概述": "give an overview of", "综述": "give an overview of", "概括": "summarize",
-}
+             "介绍": "tell me about"}
 # "有没有关于 X 的论文" glosses word by word as "is there about X paper": English puts the paper first
 _IS_THERE_PAPER = re.compile(
     r"^is there (?:about |on )?(?:(?:make|do|doing|research|study|studying) )?(.+?) (paper|work|study|article)s?(\??)$"
