@@ -423,7 +423,9 @@ _SIDE_BY_SIDE = re.compile(
     r"\b(?:which|what)\s+(?:one|of)\b|\bbetween\b|\beach\b|\bboth\b|\bsimilar\w*|\bdiffer\w*|\bdistinct\w*|"
     r"\brelat(?:e|es|ed|ion|ionship)\b|\bin\s+common\b|\bcontrast\w*|\bcompar\w*|\bversus\b|\bvs\b|"
     # "who did better, X or Y?": the works named are the ones set against each other
-    r"\bwho\s+(?:[\w-]+\s+){0,2}?(?:better|worse|best|worst|faster|slower|stronger|weaker)\b",
+    r"\bwho\s+(?:[\w-]+\s+){0,2}?(?:better|worse|best|worst|faster|slower|stronger|weaker)\b|"
+    # the works named together are the subject: "X and Y: what do they measure?", "what do X and Y measure?"
+    r"\b(?:they|them|their)\b|^\W*(?:what|how|which|why|where)\s+(?:[\w-]+\s+){0,3}?(?:do|are|have|were)\s",
     re.I,
 )
 

@@ -560,6 +560,9 @@ def test_compare_answer_is_a_table_citing_every_named_work(pipeline):
         ("For AptaBench and AssayBench, how large is each?", {"AptaBench", "AssayBench"}),
         ("Between Sem-ECE and CoCHI, which one is a metric?", {"Sem-ECE", "CoCHI"}),
         ("For TACO and Co-Locator, what does each one improve?", {"TACO", "Co-Locator"}),
+        # the two works together are the subject
+        ("AptaBench and AssayBench - what do they benchmark?", {"AptaBench", "AssayBench"}),
+        ("What do TACO and Co-Locator speed up?", {"TACO", "Co-Locator"}),
     ],
 )
 def test_a_question_naming_two_works_is_answered_about_both_however_it_is_worded(pipeline, question, works):

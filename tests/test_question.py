@@ -1175,6 +1175,11 @@ def test_what_as_the_subject_of_a_verb_asks_for_a_description_not_a_name(text, k
         ("Does FooNet outperform BarNet?", False),  # whether one relates to the other
         ("Is FooNet faster than BarNet?", False),
         ("How does FooNet use BarNet?", False),
+        # the works named together are the subject
+        ("FooNet and BarNet - what do they measure?", True),
+        ("What do FooNet and BarNet measure?", True),
+        ("How are FooNet and BarNet trained?", True),
+        ("What does FooNet measure on BarSet?", False),
     ],
 )
 def test_sets_side_by_side(text, expected):
