@@ -16,7 +16,9 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   (rag.question.answer_type: the expected answer type from the question's wh-phrase and head noun);
 - a question asking for a value or for names, where no sentence of the answering abstract that holds such an answer
   (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
-  slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A);
+  slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A); and
+  the same read within a few words of the answer (slot_near_missing: "on real graphs, FooNet beats BarLib" holds a
+  name and "graphs" in one sentence, yet names no graph);
 - a list, summary or yes/no question whose best paper lacks the topic's rare words (idf-weighted; a word no abstract
   uses weighs by how rare it is in English, so "anyone" or "give" weigh little and "oversmoothing" much), and the
   same, with its own weight, for a terse keyword query ("optical flow estimation kitti"), which names a topic too;
@@ -85,6 +87,7 @@ class AbstentionSignals:
     topic_peak: float | None = None  # best shortlisted paper's mean sentence similarity minus the shortlist's median
     described_missing: float = 0.0  # idf- and rarity-weighted mass of a short work description's words its paper lacks
     aspect_missing: float = 0.0  # the same for what the work is asked to say something about ("report about X")
+    slot_near_missing: float = 0.0  # slot_missing with the detail words within a few words of the answer, not anywhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,7 @@ WEIGHTS = {
     "topic_peak": "w_topic_peak",
     "described": "w_described_missing",
     "aspect": "w_aspect_missing",
+    "slot_near": "w_slot_near_missing",
 }
 
 
@@ -179,6 +183,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "described": single * signals.described_missing,
         # "what does FooNet report about X": the paper must mention X
         "aspect": single * signals.aspect_missing,
+        # the answer slot read in a window: a name or value said next to the asked details, not elsewhere in its sentence
+        "slot_near": single * signals.slot_near_missing,
     }
 
 
@@ -210,7 +216,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "No abstract states the number asked for."
     if top == "type" and signals.type_asked in _TYPE_NOT_STATED:
         return _TYPE_NOT_STATED[signals.type_asked]
-    if top in ("slot", "type"):
+    if top in ("slot", "slot_near", "type"):
         return "The most relevant abstract does not state what the question asks for."
     if top in ("focus", "focus_list", "aspect"):
         return "The most relevant abstract does not mention what the question asks about."
@@ -450,6 +456,17 @@ def slot_missing(
     present = present or (lambda s: set(content_words(s)))
     missing = (weighted_missing(weights, set(present(s))) for s in sentences if holds_answer(s))
     return min(missing, default=1.0)
+
+
+_WORD = re.compile(r"\S+")
+
+
+def answer_windows(sentence: str, is_answer: Callable[[str], bool], window: int) -> list[str]:
+    """The stretches of the sentence within ``window`` words of each word holding an answer (``is_answer(word)``: a
+    name the question does not give, a value it does not state): what the sentence says of that answer. In "On real
+    graphs, FooNet reaches a 10x speedup over BarLib", "BarLib" is said of a speedup, not of the graphs."""
+    words = _WORD.findall(sentence)
+    return [" ".join(words[max(0, i - window) : i + window + 1]) for i, w in enumerate(words) if is_answer(w)]
 
 
 # a count written as a word: "two" .. "twelve" (_COUNT_WORDS) or a round amount ("dozens", "a million")

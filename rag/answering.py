@@ -20,6 +20,7 @@ import numpy as np
 from rag.abstain import (
     LIST_SHAPES,
     AbstentionSignals,
+    answer_windows,
     decide,
     english_rarity,
     features,
@@ -633,6 +634,7 @@ def decide_abstention(
             # next to each other or next to a number says little
             phrase_missing=0.0,
             slot_missing=0.0,
+            slot_near_missing=0.0,
             value_missing=unnumbered,
             described_missing=0.0,
             aspect_missing=0.0,
@@ -919,10 +921,11 @@ def _signals(
     # a list's papers as whole abstracts: does one stand out of the shortlist (skipped when the encoder cannot read)
     peak = peak_above_median(plan.paper_similarity.values()) if readable and plan.paper_similarity else None
     type_missing = False
+    slot_near = slot
     if expected is not None and expected != "name" and answer_ids:
-        slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, expected)
+        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, expected, policy)
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
-        slot, type_missing = _typed_slot(prof, snapshot, answer_ids[0], linking, "name")
+        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy)
     described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
     return AbstentionSignals(
         described_missing=described_missing,
@@ -933,6 +936,7 @@ def _signals(
         type_missing=type_missing,
         type_asked=expected or "",
         slot_missing=slot,
+        slot_near_missing=slot_near,
         topic_rare_missing=rare_missing,
         terse=prof.terse,
         phrase_missing=phrase_missing,
@@ -1154,13 +1158,17 @@ def _is_subject(mention: str, label: str) -> bool:
 
 
 def _typed_slot(
-    prof: QuestionProfile, snapshot: IndexSnapshot, answer_id: str, linking: Linking, expected: str
-) -> tuple[float, bool]:
+    prof: QuestionProfile, snapshot: IndexSnapshot, answer_id: str, linking: Linking, expected: str,
+    policy: AnswerPolicy,
+) -> tuple[float, bool, float]:
     """(slot_missing, type_missing) for a detail question whose answer is of the ``expected`` type: whether one
     sentence of the answering abstract holds a candidate of that type (a value the question does not state, a
     duration, a licence, named hardware, a name the question does not give) next to the asked detail words (its
     content words, idf-weighted; the names it qualifies the detail with, "on BenchB", "with ModelM"; the numbers it
-    states, "which system reaches 0.855"), and whether the abstract holds a candidate of that type at all."""
+    states, "which system reaches 0.855"), and whether the abstract holds a candidate of that type at all; third, for
+    a value or names, the slot read in windows (rag.abstain.answer_windows, policy.slot_window words either side of
+    each answer word): the detail words said next to the answer, not only somewhere in its sentence (the slot
+    otherwise)."""
     abstract = snapshot.abstracts[answer_id]
     sentences = abstract.sentence_texts()
     if expected == "limitation":  # the work's own: not a background or gap sentence (those are other work's)
@@ -1178,9 +1186,9 @@ def _typed_slot(
 
     type_missing = expected != "name" and not any(holds_answer(t) for t in sentences)
     if expected in ("author", "limitation", "availability") and type_missing:  # "who wrote it": nothing to look for; no sentence says
-        return 1.0, True
+        return 1.0, True, 1.0
     if expected == "availability":  # "is the code out?": a line saying where it is answers, whatever its words
-        return 0.0, False
+        return 0.0, False, 0.0
     # a number the question states points at its sentence ("which system reaches 0.855"): the answer is said there
     pointing = stated_values(prof.text)
     pointed = [t for t in sentences if stated_values(t) & pointing]
@@ -1215,7 +1223,12 @@ def _typed_slot(
             | {f"number:{n}" for n in stated_values(sentence) & pointing}
         )
 
-    return slot_missing(sentences, weights, holds_answer, present), type_missing
+    slot = slot_missing(sentences, weights, holds_answer, present)
+    if expected not in ("value", "name"):
+        return slot, type_missing, slot
+    # the answer said next to the asked details: the words around each answer word, not the whole sentence
+    windows = [w for t in sentences if holds_answer(t) for w in answer_windows(t, holds_answer, policy.slot_window)]
+    return slot, type_missing, slot_missing(windows, weights, lambda _: True, present) if windows else 1.0
 
 
 def _name_heads(text: str, linking: Linking) -> set[str]:

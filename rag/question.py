@@ -1476,7 +1476,7 @@ _NOUN_PHRASE_VALUE = re.compile(
 # makes an earlier noun the head ("what problems with existing benchmarks": problems, not benchmarks)
 _NOT_PREPOSITION = r"(?!(?:with|of|in|for|about|on|from|to|by|against|over|behind|between|among)\b)"
 _ENTITY_TYPE = re.compile(
-    _WH_OPEN + r"(?:" + _NOT_PREPOSITION + r"[\w&-]+\s+){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
+    _WH_OPEN + r"(?:" + _NOT_PREPOSITION + r"[\w&-]+\s+(?:\([\w&-]+\)\s+)?){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
     r"baselines?|backbones?|architectures?|encoders?|decoders?|optimi[sz]ers?|librar(?:y|ies)|toolkits?|"
     r"frameworks?|networks?|simulators?|engines?|solvers?|detectors?|classifiers?|tokeni[sz]ers?|environments?|"
     r"games?|suites?|corpus|corpora|famil(?:y|ies)|providers?)\b"

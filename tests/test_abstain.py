@@ -321,6 +321,31 @@ def test_slot_missing_is_one_without_any_answer_and_zero_without_details():
     assert slot_missing(["Anything."], {}, lambda s: True) == 0.0
 
 
+def test_answer_windows_keep_the_words_around_each_answer_word():
+    from rag.abstain import answer_windows
+
+    sentence = "On real graphs with dense clusters, FooNet reaches large speedups over BarLib and BazLib."
+    windows = answer_windows(sentence, lambda w: w.startswith(("BarLib", "BazLib")), 2)
+    assert windows == ["speedups over BarLib and BazLib.", "BarLib and BazLib."]
+    assert answer_windows("Nothing to see.", lambda w: False, 3) == []
+
+
+def test_slot_read_in_windows_misses_a_name_said_far_from_the_asked_detail():
+    from rag.abstain import answer_windows, slot_missing
+    from rag.text import content_words
+
+    weights = dict.fromkeys(content_words("graphs"), 1.0)
+    far = "On real graphs with strong shared structure, the method gives tenfold compression and beats BarLib."
+    near = "We evaluate on the graphs FooGraph and BarGraph."
+
+    def windows(sentence: str) -> list[str]:
+        return answer_windows(sentence, lambda w: "Bar" in w or "Foo" in w, 3)
+
+    assert slot_missing([far], weights, lambda s: "Bar" in s) == 0.0  # the sentence holds both
+    assert slot_missing(windows(far), weights, lambda _: True) == 1.0  # not next to each other
+    assert slot_missing(windows(near), weights, lambda _: True) == 0.0
+
+
 def test_idf_weights_favour_rare_words_and_weigh_absent_words_by_the_given_share():
     from rag.abstain import idf_weights
 

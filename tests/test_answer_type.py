@@ -41,6 +41,7 @@ def _type(question: str) -> str | None:
         ("Which base model is ZedNet built on?", "name"),
         ("What bird-song datasets is ZedNet tested on?", "name"),
         ("names of the four simulators used by ZedNet", "name"),
+        ("Which off-the-shelf frog call detection (FCD) model does ZedNet use?", "name"),
         ("Which of the 12 agents reaches the top score of 45.9%?", "name"),
         ("Which pond benchmarks improved with ZedNet, and by how many points?", "name"),
         ("How long are the FrogSounds recordings?", "extent"),
