@@ -137,8 +137,6 @@ def lexical_words(question: str) -> list[str]:
     return [w for w in topic if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
 
 
-# A request pointing at the collection itself ("the papers in this set", "what do the abstracts here say"): its
-# words ("set", "here") are not words of the topic (a "data set" or "training set" still is).
 _PHRASE_TOKEN = re.compile(r"[\w'&/+.-]*\w")
 
 
@@ -153,6 +151,8 @@ def topic_phrase(question: str, topic_words: Sequence[str]) -> str:
     return " ".join(tokens) or question
 
 
+# A request pointing at the collection itself ("the papers in this set", "what do the abstracts here say"): its
+# words ("set", "here") are not words of the topic (a "data set" or "training set" still is).
 _THE_COLLECTION = re.compile(
     r"\b(?:in|of|from|across)\s+(?:this|the|these|your|our)\s+(?:set|corpus|collection|index|database|list)\b|"
     r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b|"
