@@ -29,7 +29,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   missing words alone read a long plain description as an absent topic. Besides the first cited paper's, the most
   that any cited paper holds (topic_matched_any): the paper on the topic is not always the one whose line leads;
 - and, against abstaining, for list, summary and yes/no questions, how far the shortlisted paper most similar to
-  the question as a whole abstract (the mean similarity of its sentences) stands above the shortlist's median
+  the question's topic said alone (the mean similarity of its few sentences most like it, AnswerPolicy.
+  topic_peak_sentences; 0: of all its sentences to the whole question) stands above the shortlist's median
   (topic_peak): a topic some paper treats makes that paper stand out of the papers near it, however the question
   is worded (a long plain description is less similar to every abstract, not to one); an absent topic leaves the
   nearest papers level.
@@ -84,7 +85,7 @@ class AbstentionSignals:
     type_missing: bool = False  # a duration, licence, hardware or value is asked for and the abstract states none
     type_asked: str = ""  # the kind of answer the question expects (rag.question.AnswerType), for the reason shown
     topic_matched_any: float = 0.0  # topic_matched of the cited paper holding the most (list, summary, yes/no)
-    topic_peak: float | None = None  # best shortlisted paper's mean sentence similarity minus the shortlist's median
+    topic_peak: float | None = None  # best shortlisted paper's topic similarity minus the shortlist's median
     described_missing: float = 0.0  # idf- and rarity-weighted mass of a short work description's words its paper lacks
     aspect_missing: float = 0.0  # the same for what the work is asked to say something about ("report about X")
     slot_near_missing: float = 0.0  # slot_missing with the detail words within a few words of the answer, not anywhere

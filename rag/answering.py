@@ -52,7 +52,14 @@ from rag.cite import (
 from rag.compose import GenerationStats, extractive
 from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
-from rag.evidence import EvidenceSentence, rows_of, score_sentences, topic_coverage, topic_presence
+from rag.evidence import (
+    EvidenceSentence,
+    paper_similarity,
+    rows_of,
+    score_sentences,
+    topic_coverage,
+    topic_presence,
+)
 from rag.followup import (
     FOLLOW_UP_TO,
     asks_similar,
@@ -113,6 +120,7 @@ from rag.question import (
     states_answer_type,
     states_unit,
     term_occurs,
+    topic_phrase,
     unit_asked,
     value_asked,
     work_description,
@@ -454,8 +462,14 @@ def select_evidence(
             order=shortlist,
             shape=shape,
         )
-        if readable:  # how each shortlisted paper as a whole resembles the question (abstention: topic_peak)
-            plan = replace(plan, paper_similarity=mean_similarity((e.abstract_id, e.dense) for e in evidence))
+        if readable:  # how each shortlisted paper resembles the question (abstention: topic_peak)
+            if policy.topic_peak_sentences:  # by its sentences most like the topic, said without the request's words
+                phrase = topic_phrase(prof.text, topic) if topic else prof.text
+                topic_vector = embedder.encode([phrase])[0] if phrase != prof.text else vector
+                similarity = paper_similarity(snapshot, shortlist, topic_vector, policy.topic_peak_sentences)
+            else:  # as a whole: the mean of its sentences' similarity to the question
+                similarity = mean_similarity((e.abstract_id, e.dense) for e in evidence)
+            plan = replace(plan, paper_similarity=similarity)
     else:
         top_ids = [r.abstract.id for r in ranked[: policy.evidence_abstracts]]
         if shape == "compare" and works:  # the things compared are all one paper's ("X vs Y" it sets side by side)

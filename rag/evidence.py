@@ -208,6 +208,22 @@ def topic_presence(
     return present, doc_freq
 
 
+def paper_similarity(
+    snapshot: IndexSnapshot, abstract_ids: Iterable[str], vector: np.ndarray, sentences: int
+) -> dict[str, float]:
+    """Abstract id -> the mean cosine with ``vector`` of its ``sentences`` most similar sentences (all of them when
+    it has fewer): how much of the paper is about what ``vector`` encodes, read by the sentences saying it rather
+    than averaged over the paper's setting and details."""
+    out: dict[str, float] = {}
+    for aid in abstract_ids:
+        rows = snapshot.sentence_rows[aid]
+        if not len(rows):
+            continue
+        sims = np.sort(snapshot.sentence_vectors[rows.start : rows.stop] @ vector)[::-1][:sentences]
+        out[aid] = float(sims.mean())
+    return out
+
+
 def rows_of(snapshot: IndexSnapshot, abstract_ids: Iterable[str]) -> list[int]:
     return [row for aid in abstract_ids for row in snapshot.sentence_rows[aid]]
 

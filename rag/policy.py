@@ -691,10 +691,23 @@ class AnswerPolicy(BaseModel):
     w_topic_peak: float = Field(
         default=-0.228,
         description="Log-odds added, for list, summary and yes/no questions, times how far the shortlisted paper most "
-        "similar to the question as a whole abstract (the mean MiniLM similarity of its sentences) stands above the "
+        "similar to the question's topic (its sentences most like it, see topic_peak_sentences) stands above the "
         "median of the shortlisted papers (see list_shortlist). A topic some paper treats lifts that paper out of "
         "its neighbours whatever the question's wording; an absent topic leaves them level. Not used when the "
         "encoder cannot read the question. Counted in units of topic_peak_unit. Fitted on dev (negative).",
+    )
+    topic_peak_sentences: int = Field(
+        default=2,
+        ge=0,
+        description="topic_peak reads each shortlisted paper by the mean similarity of its this many sentences most "
+        "similar to the question's topic said alone (rag.question.topic_phrase: 'help doctors read medical scans' "
+        "of 'Which papers help doctors read medical scans?'; one more encoding per list, summary or yes/no "
+        "question): a paper on the topic has a few sentences saying it, in whatever words, among others on its "
+        "setting and details, and the request's own words ('which papers', 'an overview of the work on') say "
+        "nothing of any topic. How well topic_peak alone tells dev's answerable list/summary/yes-no questions (183) "
+        "from its unanswerable ones read so (84), as AUC: 0.831 -> 0.912; on 47 lay-worded probes about the seeds "
+        "('papers about finding new medicines', 'papers about self-driving cars'): 0.753 -> 0.869. 0: the mean "
+        "similarity of all its sentences to the whole question.",
     )
     topic_peak_unit: float = Field(
         default=0.1,

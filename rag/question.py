@@ -137,6 +137,20 @@ def lexical_words(question: str) -> list[str]:
     return [w for w in topic if w not in _QUESTION_WORDS and w not in _ABOUT_WORDS] or words
 
 
+_PHRASE_TOKEN = re.compile(r"[\w'&/+.-]*\w")
+
+
+def topic_phrase(question: str, topic_words: Sequence[str]) -> str:
+    """The words of a request for papers that say its topic, as written and in order: the tokens holding one of
+    its ``topic_words`` (content-word stems, see list_topic), so "Which papers help doctors read medical scans?"
+    -> "help doctors read medical scans" and "Give me an overview of the work on X" -> "X". The request's own words
+    ("which papers", "an overview of the work on") say nothing of the topic but weigh in an encoding of the whole
+    question. The question itself when none is left."""
+    wanted = set(topic_words)
+    tokens = [m.group(0) for m in _PHRASE_TOKEN.finditer(question) if wanted & set(content_words(m.group(0)))]
+    return " ".join(tokens) or question
+
+
 # A request pointing at the collection itself ("the papers in this set", "what do the abstracts here say"): its
 # words ("set", "here") are not words of the topic (a "data set" or "training set" still is).
 _THE_COLLECTION = re.compile(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences, topic_coverage
+from rag.evidence import EvidenceSentence, best_per_abstract, paper_similarity, pick_sentences, topic_coverage
 from rag.question import QuestionProfile
 from rag.text import Span
 
@@ -276,3 +276,35 @@ def test_a_takeaway_question_lifts_the_concluding_sentence():
     asked, plain = scores("What is the main takeaway?", 0.15), scores("What is the main takeaway?", 0.0)
     assert asked[2] - plain[2] == pytest.approx(0.15) and asked[1] == pytest.approx(plain[1])
     assert scores("How does FooNet work?", 0.15) == pytest.approx(scores("How does FooNet work?", 0.0))
+
+
+# --- paper_similarity: a paper read by its sentences most like a vector ---
+
+
+class _Rows:
+    def __init__(self, rows):
+        self.rows = rows
+
+    def __getitem__(self, aid):
+        return self.rows[aid]
+
+
+class _Snapshot:
+    """Three papers' unit sentence vectors in two dimensions: FooNet has one sentence along the topic, BarNet none."""
+
+    def __init__(self):
+        import numpy as np
+
+        self.sentence_vectors = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [0.6, 0.8]])
+        self.sentence_rows = _Rows({"foonet": range(0, 3), "barnet": range(3, 5), "quxnet": range(5, 6)})
+
+
+def test_paper_similarity_is_the_mean_of_its_most_similar_sentences():
+    import numpy as np
+
+    topic = np.array([1.0, 0.0])
+    sims = paper_similarity(_Snapshot(), ["foonet", "barnet", "quxnet"], topic, sentences=2)
+    assert sims["foonet"] == pytest.approx(0.5)  # its one sentence on the topic and its best other one
+    assert sims["barnet"] == pytest.approx(0.0)
+    assert sims["quxnet"] == pytest.approx(0.6)  # a paper with fewer sentences: all it has
+    assert paper_similarity(_Snapshot(), ["foonet"], topic, sentences=1)["foonet"] == pytest.approx(1.0)

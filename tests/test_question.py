@@ -16,9 +16,11 @@ from rag.question import (
     focus_words,
     in_examples,
     is_specific_term,
+    list_topic,
     profile,
     specific_terms,
     term_occurs,
+    topic_phrase,
     value_asked,
 )
 from rag.text import stem
@@ -1434,3 +1436,20 @@ def test_a_count_of_problems_or_a_named_kind_is_still_asked_for():
                                       "what about the second one's results?"])  # fmt: skip
 def test_a_bare_ask_for_results_asks_for_findings(question):
     assert asks_findings(question)
+
+
+# --- topic_phrase: the words of a request for papers that say its topic ---
+
+
+def test_topic_phrase_drops_the_request_words_and_keeps_the_topic_as_written():
+    question = "Which papers help people grow zedberries in cold gardens?"
+    assert topic_phrase(question, list_topic(question)) == "help people grow zedberries cold gardens"
+
+
+def test_topic_phrase_of_an_overview_request():
+    question = "Give me an overview of the work on FooNet pruning."
+    assert topic_phrase(question, list_topic(question)) == "FooNet pruning"
+
+
+def test_topic_phrase_is_the_question_when_no_topic_word_is_left():
+    assert topic_phrase("Which papers?", []) == "Which papers?"
