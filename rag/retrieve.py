@@ -7,7 +7,7 @@ import logging
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -32,7 +32,7 @@ from rag.manifest import (
     release_pages,
 )
 from rag.policy import AnswerPolicy
-from rag.question import fix_shape_words, lexical_words
+from rag.question import classify_shape, fix_shape_words, lexical_words
 from rag.roles import ROLES, Role
 from rag.store import ChunkStore
 from rag.text import Span, content_words
@@ -514,6 +514,13 @@ class HybridRetriever:
         words = query_words(question, self.policy)
         if self.mode in ("hybrid", "bm25"):
             scores = lexical_scores(snap.bm25, words)
+            if (
+                self.mode == "hybrid"
+                and self.policy.lexical_expansion_min_sim < 1.0
+                and single_paper(question)
+                and bm25_strength(snap.bm25, words, float(scores.max(initial=0.0))) < self.policy.bm25_trust_high
+            ):  # a question in its own words (a partial lexical match) also matches the corpus words near them
+                scores = scores + self._expansion_scores(question, words)
             for i in top_indices(scores, max(50, 10 * k)):
                 if scores[i] > 0:
                     bm25_chunks[snap.chunks[i].id] = float(scores[i])
@@ -559,6 +566,43 @@ class HybridRetriever:
             )
             for aid in order
         ]
+
+    def _expansion_scores(self, question: str, words: Sequence[str]) -> np.ndarray:
+        """BM25 chunk scores of the corpus words the encoder puts near the question's own words (not already among
+        ``words``), each column weighted by that similarity times the policy's lexical_expansion_weight. A question
+        word the corpus writes too takes the vector encoded for the vocabulary; only the others are encoded."""
+        index, policy = self.snapshot.bm25, self.policy
+        out = np.zeros(index.n_docs, dtype=np.float32)
+        asked = question_surface_words(question)
+        vocabulary = self._vocabulary()
+        if not asked or not vocabulary.stems or index.n_docs == 0:
+            return out
+        rows = [vocabulary.row.get(w) for w in asked]
+        unseen = [w for w, row in zip(asked, rows, strict=True) if row is None]
+        encoded = iter(np.asarray(self.embedder.encode(unseen), dtype=np.float32)) if unseen else iter(())
+        asked_vectors = np.stack([vocabulary.vectors[row] if row is not None else next(encoded) for row in rows])
+        terms = expansion_terms(
+            asked_vectors, vocabulary.vectors, vocabulary.stems, set(words), policy.lexical_expansion_min_sim
+        )
+        for word, similarity in terms.items():
+            column = index.vocabulary.get(word)
+            if column is not None:
+                out += np.float32(policy.lexical_expansion_weight * similarity) * index.weights.column_sums([column])
+        return out
+
+    def _vocabulary(self) -> ExpansionVocabulary:
+        """The corpus's words with their stems and MiniLM vectors, encoded on first use (seconds for a corpus of a
+        few thousand words) and kept with the snapshot (its vocabulary does not change until the next ingest)."""
+        snap = self.snapshot
+        cached = getattr(snap, "_expansion_vocabulary", None)
+        if cached is None:
+            surface = sorted({w for text in snap.columns.texts() for w in question_surface_words(text)})
+            vectors = np.asarray(self.embedder.encode(surface), dtype=np.float32) if surface else np.zeros((0, 1))
+            cached = ExpansionVocabulary(
+                [content_words(w)[0] for w in surface], vectors, {w: i for i, w in enumerate(surface)}
+            )
+            snap._expansion_vocabulary = cached  # type: ignore[attr-defined]
+        return cached
 
     def _matched_chunks(self, ids: set[str], dense: dict[str, float], bm25: dict[str, float]) -> list[ChunkMatch]:
         """The abstract's best matched chunks (``ids``: its chunks among the matches)."""
@@ -789,3 +833,48 @@ def _best_per_abstract(chunk_scores: dict[str, float]) -> dict[str, float]:
         if score > best.get(abstract_id, float("-inf")):
             best[abstract_id] = score
     return best
+
+
+@dataclass(frozen=True, slots=True)
+class ExpansionVocabulary:
+    """The corpus's words for lexical expansion: each word's stem (its BM25 term), its MiniLM vector (a row of
+    ``vectors``), and word -> row."""
+
+    stems: list[str]
+    vectors: np.ndarray
+    row: dict[str, int]
+
+
+_SURFACE_WORD = re.compile(r"[a-z][a-z-]{2,}")
+
+
+def question_surface_words(text: str) -> list[str]:
+    """The distinct lower-cased words of three or more letters that carry content (``rag.text.content_words`` keeps
+    something of them), in order: what the encoder compares one by one for lexical expansion."""
+    seen: dict[str, None] = {}
+    for word in _SURFACE_WORD.findall(text.lower()):
+        if word not in seen and content_words(word):
+            seen[word] = None
+    return list(seen)
+
+
+def expansion_terms(
+    asked: np.ndarray, vocabulary: np.ndarray, stems: Sequence[str], own: Collection[str], min_sim: float
+) -> dict[str, float]:
+    """Stem -> its best similarity, for the vocabulary words (rows of ``vocabulary``, unit vectors, stemmed as
+    ``stems``) at least ``min_sim`` similar to one of the question's words (rows of ``asked``), leaving out the stems
+    the question already has (``own``)."""
+    if not len(asked) or not len(vocabulary):
+        return {}
+    sims = np.asarray(asked, dtype=np.float32) @ np.asarray(vocabulary, dtype=np.float32).T
+    out: dict[str, float] = {}
+    for row, col in zip(*np.nonzero(sims >= min_sim), strict=True):
+        word = stems[col]
+        if word not in own:
+            out[word] = max(out.get(word, 0.0), float(sims[row, col]))
+    return out
+
+
+def single_paper(question: str) -> bool:
+    """Whether a question asks about one work (not a list, summary, yes/no or comparison), by its shape."""
+    return classify_shape(question) not in ("list", "summary", "yes_no", "compare")

@@ -14,13 +14,16 @@ from rag.retrieve import (
     bm25_strength,
     centroid_cosines,
     dense_clarity,
+    expansion_terms,
     fusion_trust,
     lexical_scores,
     lexical_trust,
     pooled_views,
     query_words,
+    question_surface_words,
     score_fuse,
     search_text,
+    single_paper,
     top_mean_by_group,
     with_links,
 )
@@ -294,3 +297,49 @@ def test_search_reads_the_shape_words_as_answering_does():
     assert search_text(_fake_snapshot(set()), "is tehre a paper on tokenizers?", AnswerPolicy()) == (
         "is there a paper on tokenizers?"
     )
+
+
+def test_surface_words_are_the_distinct_content_words_of_three_letters_or_more():
+    assert question_surface_words("Which film tagger names the actors of a film? It is QuillNet.") == [
+        "film",
+        "tagger",
+        "names",
+        "actors",
+        "quillnet",
+    ]
+
+
+def test_expansion_takes_close_corpus_words_by_their_best_similarity_but_not_the_questions_own():
+    asked = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], dtype=np.float32)  # "movie", "helper"
+    vocabulary = np.array(
+        [[0.8, 0.6, 0.0], [0.0, 0.7, 0.714], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], dtype=np.float32
+    )  # "film" near both, "surrogate" near "helper", "quasar" near neither, "movie" itself
+    terms = expansion_terms(asked, vocabulary, ["film", "surrog", "quasar", "movi"], {"movi"}, 0.65)
+    assert terms == pytest.approx({"film": 0.8, "surrog": 0.7})
+    assert expansion_terms(asked, vocabulary[:0], [], set(), 0.65) == {}
+
+
+def test_expansion_is_for_questions_about_one_work():
+    assert single_paper("How does QuillNet tokenize protein sequences?")
+    assert not single_paper("Which papers study protein tokenizers?")
+    assert not single_paper("Compare QuillNet and ZedNet.")
+
+
+class _WordEmbedder:
+    """Each known word a fixed unit vector; any other text the zero vector."""
+
+    VECTORS = {"movie": [1.0, 0.0], "film": [0.9, 0.436], "restaurant": [0.0, 1.0]}
+
+    def encode(self, texts):
+        return np.array([self.VECTORS.get(t, [0.0, 0.0]) for t in texts], dtype=np.float32)
+
+
+def test_a_question_in_other_words_reaches_the_corpus_word_the_encoder_puts_near_it():
+    docs = ["A film tagger names every actor on screen.", "Diners choose a restaurant from survey data."]
+    snapshot = SimpleNamespace(bm25=BM25Index(docs), columns=SimpleNamespace(texts=lambda: iter(docs)))
+    question = "How are people in a movie told apart?"
+    for min_sim, expected in ((0.8, True), (0.95, False)):
+        policy = AnswerPolicy(lexical_expansion_min_sim=min_sim)
+        retriever = HybridRetriever(snapshot, store=None, embedder=_WordEmbedder(), policy=policy)  # type: ignore[arg-type]
+        scores = retriever._expansion_scores(question, query_words(question, policy))
+        assert bool(scores[0] > 0) is expected and scores[1] == 0
