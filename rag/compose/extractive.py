@@ -17,7 +17,14 @@ from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.membership import paper_features
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, answer_type, states_count, term_occurs
-from rag.roles import asks_for_availability, names_contribution, states_evaluation, states_finding, states_shortcoming
+from rag.roles import (
+    asks_for_availability,
+    concludes,
+    names_contribution,
+    states_evaluation,
+    states_finding,
+    states_shortcoming,
+)
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -102,6 +109,8 @@ def plan_single(
                 ("diagnosis", policy.answer_role_sentences),
                 ("proposal", policy.proposal_sentences * profile.asks_remedy),
             ]
+        elif profile.asks_significance:  # "why does that matter?": why the problem matters, what the work concludes
+            wants = [("setup", policy.answer_role_sentences), ("conclusion", policy.answer_role_sentences)]
         else:  # what the work proposes, then how it works
             wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
@@ -358,7 +367,8 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
     """``role`` is a sentence role (rag.roles), or "proposal": a contribution sentence saying what the work does
     about the problem ("We propose FooNet …", "We address this by deriving …"), not the problem it studies ("We
     study X"), or "named_proposal": one saying what it proposes or introduces ("We propose FooNet", "a method
-    called FooNet")."""
+    called FooNet"), or "setup": a background or gap sentence (why the problem matters), or "conclusion": one
+    drawing the work's conclusion or stating a finding (rag.roles.concludes, states_finding)."""
     if role == "proposal":
         return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text) and not _POSES_PROBLEM.search(e.text)
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
@@ -367,6 +377,10 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
         return e.role != "availability" and names_contribution(e.text)
     if role == "diagnosis":  # why something fails: a gap sentence, or a finding about the failure
         return e.role == "gap" or (e.role == "result" and states_shortcoming(e.text))
+    if role == "setup":  # why the problem matters: the abstract's background or gap
+        return e.role in ("background", "gap")
+    if role == "conclusion":  # what the work concludes: a concluding sentence, or one stating a finding
+        return e.role != "availability" and (concludes(e.text) or (e.role == "result" and states_finding(e.text)))
     if role == "evaluation":  # says where something is evaluated, naming several things the question does not
         return e.new_names >= 2 and states_evaluation(e.text)
     return e.role == role
