@@ -1643,8 +1643,28 @@ def prepare_question(
         each = each if len(each) > 1 else []
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
     is_work = _work_check(snapshot) if history else None
+    def answering_first(text: str) -> list[str]:
+        # a search's order, except that a count question ("how many trajectories did they build?") is about the
+        # papers stating a count of what it counts (extractive.counts) before the others
+        ids = found(text)
+        asked = profile(fix_shape_words(text))
+        if not (asked.kind == "number" and asked.asks_count and asked.focus_words):
+            return ids
+        listed = [str(s["id"]) for s in last_sources(history) if s.get("id") in snapshot.abstracts]
+        ids = list(dict.fromkeys([*ids, *listed]))  # a listed paper the search leaves out is still a candidate
+
+        def states_count(aid: str) -> bool:
+            return aid in listed and any(
+                extractive.counts(snapshot.sentence_text(row), w) for row in rows_of(snapshot, [aid])
+                for w in asked.focus_words
+            )  # fmt: skip
+
+        return sorted(ids, key=lambda aid: not states_count(aid))
+
     subject = (
-        pronoun_source(question, history, found, is_work) if history and described == question and not each else None
+        pronoun_source(question, history, answering_first, is_work)
+        if history and described == question and not each
+        else None
     )
     similar: list[str] = []
     if asks_similar(question):  # "anything similar?": more like the papers just discussed

@@ -665,3 +665,11 @@ def test_an_english_question_with_chinese_words_between_is_asked_the_way_the_chi
     answer = pipeline.ask(question, backend="extractive")
     assert not answer.abstained and answer.shape == shape
     assert "AptaBench" in {s.abstract.label for s in answer.sources}
+
+
+def test_they_in_a_count_follow_up_after_a_list_is_the_listed_paper_stating_that_count(pipeline):
+    history = _conversation(pipeline, ["Which papers are about agents?"])
+    assert "who-when-pro-d4d2" in {s["id"] for s in history[-1]["sources"]}
+    answer = pipeline.ask("how many trajectories did they build?", history, backend="extractive")
+    assert not answer.abstained and [s.abstract.label for s in answer.sources] == ["Who&When Pro"]
+    assert "12,326" in answer.text
