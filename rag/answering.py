@@ -57,6 +57,7 @@ from rag.followup import (
     asks_similar,
     condense_heuristic,
     each_ask,
+    elliptic_ask,
     is_opening_words,
     last_sources,
     last_user_question,
@@ -460,7 +461,7 @@ def select_evidence(
         if shape == "compare" and works:  # the things compared are all one paper's ("X vs Y" it sets side by side)
             top_ids = list(dict.fromkeys([*works, *top_ids]))
         if ask and ask.strip() != prof.text.strip():  # a follow-up: the paper's sentences for what it asks itself
-            prof = _single_paper_profile(profile(fix_shape_words(ask)))
+            prof = _single_paper_profile(profile(fix_shape_words(elliptic_ask(ask))))  # "datasets?": which ones
             # the follow-up's references resolved ("how big is it" -> "how big is FooNet"), unless the rewrite carries
             # the earlier question along: its meaning, not a pronoun's, is what the paper's sentences should match
             resolved = ranking.profile.text if FOLLOW_UP_TO not in ranking.profile.text else prof.text
@@ -1557,6 +1558,16 @@ def _refused_work(
 NO_EARLIER_PAPERS = ""
 
 
+def _respelt(question: str, corrected: str) -> str:
+    """``question`` with the words ``corrected`` spells otherwise put right, but not those it only writes in other
+    capitals ("llms" stays as typed: a name in capitals would read as a work the follow-up names); as typed when the
+    correction changed the words' number (a hyphen put into a glued word)."""
+    typed, fixed = question.split(), corrected.split()
+    if len(typed) != len(fixed):
+        return question
+    return " ".join(f if f.lower() != t.lower() else t for t, f in zip(typed, fixed, strict=True))
+
+
 def _as_read(history: Sequence[dict]) -> str:
     """The last question of ``history`` as it was read against the turns before it ("the second one" -> the second
     paper's name), so that "tell me more" after it is about that paper; a "tell me more" reads as the question it
@@ -1625,6 +1636,9 @@ def prepare_question(
             return final if isinstance(final, Answer) and not final.abstained else None
 
         history = _with_previous_answers(history, answer_turn)
+    asked = question
+    if history:  # a follow-up read as spelt right: "wat about the secnd one", "how many screns"
+        question = _respelt(question, correct_question(snapshot, question, policy)[0])
     if history:  # a refused question naming one work: "what about its results?" asks about that work
         history = _refused_work(question, history, snapshot, policy)
     if history:  # "it" reads as the work's name, not as its abstract's opening words
@@ -1675,7 +1689,7 @@ def prepare_question(
         named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
         similar = named if len(named) == 1 else []
     if similar:
-        return QuestionState(question, question, history, notices, started=started, similar=similar)
+        return QuestionState(asked, question, history, notices, started=started, similar=similar)
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
@@ -1731,7 +1745,7 @@ def prepare_question(
     if each:  # the works are known; what it asks of each picks their sentences ("compare them" asks nothing more)
         pinned, ask = each, each_ask(question) or None
         each = each if ask else []
-    return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask, each=each)
+    return QuestionState(asked, standalone, history, notices, more, pinned, glossed, started, ask=ask, each=each)
 
 
 def stream_answer(

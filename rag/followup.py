@@ -221,6 +221,29 @@ def own_ask(question: str, history: Sequence[dict]) -> str | None:
     return question
 
 
+_DETERMINER = re.compile(r"^\s*(?:['’]s\b\s*)?(?:(?:the|its|their|this|that|these|those)\s+)?", re.I)
+_FILLER = frozenset("ok okay cool great nice sure thanks thank more detail details please wow interesting hmm".split())
+_NOT_A_NOUN = re.compile(r"\b(?:\w+ly|more|else|too|also|again|please|thanks|ok|okay|yes|no|really)\W*$", re.I)
+
+
+def elliptic_ask(ask: str) -> str:
+    """A follow-up that names only what it asks about ("and the datasets?", "2nd one baselines?", "what about its
+    metric?", "splits?") asks what they are: "what are the datasets?", "what is the metric?", so that it is read as
+    the question it stands for (which datasets a work is evaluated on, which baselines it names). Anything else, a
+    question of its own ("how big is it?", "why?") or no words left, unchanged."""
+    stripped = _NUMBER_REF.sub(" ", _ORDINAL_REF.sub(" ", _OTHER_REF.sub(" ", ask)))
+    stripped = _DETERMINER.sub("", _POINTING_LEAD.sub(" ", stripped).strip()).strip(" ?.!")
+    words = stripped.split()
+    if not words or len(words) > 3 or not all(re.fullmatch(r"[A-Za-z][\w-]*", w) for w in words):
+        return ask
+    if _ASKING.search(stripped) or _NOT_A_NOUN.search(stripped) or specific_terms(f"x {stripped}"):
+        return ask  # a question word, no noun, or a name ("ImageNet?" asks whether the work uses it)
+    if not all(content_words(w) and w.lower() not in _FILLER for w in words):
+        return ask  # a preposition ("and on the test set?") or a word that is no topic ("ok cool", "more details?")
+    verb = "are" if words[-1].lower().endswith("s") and not words[-1].lower().endswith("ss") else "is"
+    return f"what {verb} the {stripped}?"
+
+
 # "the one that intervenes on heads", "that one with the largest dataset": a paper of the earlier answer, described
 _DESCRIBED_REF = re.compile(
     r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+(?P<what>[^?.!;]+)", re.I

@@ -673,3 +673,14 @@ def test_they_in_a_count_follow_up_after_a_list_is_the_listed_paper_stating_that
     answer = pipeline.ask("how many trajectories did they build?", history, backend="extractive")
     assert not answer.abstained and [s.abstract.label for s in answer.sources] == ["Who&When Pro"]
     assert "12,326" in answer.text
+
+
+def test_a_mistyped_follow_up_is_read_as_spelt_right(pipeline):
+    history = _conversation(pipeline, ["Which papers study small molecules?"])
+    listed = [s["id"] for s in history[-1]["sources"]]
+    assert "aptabench-2a49" in listed and listed.index("aptabench-2a49") > 0
+    nth = ["first", "second", "third", "fourth", "fifth"][listed.index("aptabench-2a49")]
+    typed = nth[0] + nth[2] + nth[1] + nth[3:]  # two letters swapped: "scenod", "thrid"
+    answer = pipeline.ask(f"how many ligads does the {typed} one cover?", history, backend="extractive")
+    assert not answer.abstained and [s.abstract.id for s in answer.sources] == ["aptabench-2a49"]
+    assert "942 ligands" in answer.text

@@ -500,3 +500,29 @@ def test_how_the_works_of_the_last_two_answers_differ_means_both(question):
 def test_how_one_work_compares_with_something_else_is_not_about_both():
     assert referred_works("how do they compare to prior work?", ONE_EACH) == []
     assert referred_works("how do they differ from FooNet?", ONE_EACH) == []
+
+
+@pytest.mark.parametrize(
+    ("ask", "expected"),
+    [
+        ("and the datasets?", "what are the datasets?"),
+        ("2nd one baselines?", "what are the baselines?"),
+        ("what about its metric?", "what is the metric?"),
+        ("the other one's baselines?", "what are the baselines?"),
+        ("training cost?", "what is the training cost?"),
+    ],
+)
+def test_a_follow_up_naming_only_what_it_asks_about_asks_what_that_is(ask, expected):
+    from rag.followup import elliptic_ask
+
+    assert elliptic_ask(ask) == expected
+
+
+@pytest.mark.parametrize(
+    "ask", ["why?", "how big is it?", "and the second one?", "FooBench?", "and on the test set?", "ok cool",
+            "more details?", "really?"],
+)  # fmt: skip
+def test_a_follow_up_asking_a_question_or_naming_a_work_is_left_as_asked(ask):
+    from rag.followup import elliptic_ask
+
+    assert elliptic_ask(ask) == ask
