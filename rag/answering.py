@@ -516,12 +516,16 @@ def _plan_each(
         if availability:
             chosen = [e for e in chosen if e.role == "availability"][:1]
         per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
-        if choosing:
-            holding[aid] = [e for e in evidence if choosing & set(content_words(e.text))][: policy.each_sentences]
+        if choosing:  # the sentences holding the most of what it chooses by ("training free": both words)
+            held = {e.row: len(choosing & set(content_words(e.text))) for e in evidence}
+            most = max(held.values(), default=0)
+            holding[aid] = [e for e in evidence if most and held[e.row] == most][: policy.each_sentences]
         if not per_work[aid]:
             silent.append(aid)
-    if any(holding.values()):
-        per_work, silent = {aid: found for aid, found in holding.items() if found}, []
+    if any(holding.values()):  # the works holding the most of it
+        count = {aid: len(choosing & set(content_words(found[0].text))) if found else 0 for aid, found in holding.items()}
+        best = max(count.values())
+        per_work, silent = {aid: found for aid, found in holding.items() if found and count[aid] == best}, []
     sentences = [e for aid in works for e in sorted(per_work.get(aid, ()), key=lambda e: e.row)]
     cited = [aid for aid in works if per_work.get(aid)]
     lead = ""

@@ -684,3 +684,10 @@ def test_a_mistyped_follow_up_is_read_as_spelt_right(pipeline):
     answer = pipeline.ask(f"how many ligads does the {typed} one cover?", history, backend="extractive")
     assert not answer.abstained and [s.abstract.id for s in answer.sources] == ["aptabench-2a49"]
     assert "942 ligands" in answer.text
+
+
+def test_a_choice_among_listed_works_names_those_holding_most_of_what_it_chooses_by(pipeline):
+    history = _conversation(pipeline, ["Which papers work on diffusion models?"])
+    assert len(history[-1]["sources"]) > 2 and "datme-d25b" in {s["id"] for s in history[-1]["sources"]}
+    answer = pipeline.ask("which one is training free?", history, backend="extractive")
+    assert [s.abstract.id for s in answer.sources] == ["datme-d25b"]  # not every work that trains something
