@@ -1664,7 +1664,7 @@ def prepare_question(
     def answering_first(text: str) -> list[str]:
         # a search's order, except that a count question ("how many trajectories did they build?") is about the
         # papers stating a count of what it counts (extractive.counts) before the others
-        ids = found(text)
+        ids = found(f"{text} {_as_read(history)}")  # what it asks, within what the conversation is about
         asked = profile(fix_shape_words(text))
         if not (asked.kind == "number" and asked.asks_count and asked.focus_words):
             return ids

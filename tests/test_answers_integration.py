@@ -691,3 +691,10 @@ def test_a_choice_among_listed_works_names_those_holding_most_of_what_it_chooses
     assert len(history[-1]["sources"]) > 2 and "datme-d25b" in {s["id"] for s in history[-1]["sources"]}
     answer = pipeline.ask("which one is training free?", history, backend="extractive")
     assert [s.abstract.id for s in answer.sources] == ["datme-d25b"]  # not every work that trains something
+
+
+def test_they_after_several_sources_is_read_within_what_the_conversation_is_about(pipeline):
+    history = _conversation(pipeline, ["Is there a paper on privacy for LLM inference?"])
+    assert {"dp-spd-6cac", "mia-2556"} <= {s["id"] for s in history[-1]["sources"]}
+    answer = pipeline.ask("which attacks do they test against?", history, backend="extractive")
+    assert [s.abstract.id for s in answer.sources] == ["dp-spd-6cac"]  # not the paper whose topic is an attack
