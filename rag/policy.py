@@ -512,6 +512,15 @@ class AnswerPolicy(BaseModel):
         description="A generated answer with a smaller share of verified sentences is replaced by the extractive one.",
     )
     more_sentences: int = Field(default=3, ge=1, description="Sentences a 'tell me more' follow-up adds.")
+    polar_detail_mass: float = Field(
+        default=1.0,
+        ge=0.0,
+        description="A yes/no question about one work ('Does FooNet require fine-tuning?') also quotes the "
+        "sentence holding most of its topic words, each counting one over the number of the abstract's sentences "
+        "using it (rag.compose.extractive.with_polar_detail), when that sentence holds at least this much and no "
+        "quoted one holds as much: the detail asked about may be stated in a sentence that little resembles the "
+        "question as a whole ('… without model fine-tuning'). 0 turns it off.",
+    )
     each_sentences: int = Field(
         default=2,
         ge=1,
