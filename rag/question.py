@@ -718,7 +718,9 @@ _SIGNIFICANCE = re.compile(
     r"\bwhy\s+(?:does|do|did|would|should|is|are|was|were)\s+(?:that|this|it|these|those|they|(?:this|that|the)\s+"
     r"[\w-]+|[\w-]+)\s+(?:\w+\s+)?(?:matters?|important|significant|useful|relevant|valuable|needed|a\s+big\s+deal)\b"
     r"|\bwhy\s+(?:should|would|do|does)\s+(?:i|we|you|anyone|one|people|practitioners|researchers)\s+care\b"
-    r"|\b(?:significance|importance|implications?)\b|^\W*(?:and\s+|ok(?:ay)?,?\s+)?so\s+what\b"
+    # "the significance of X", "any implications?", not "importance sampling" or "the significance level"
+    r"|\b(?:significance|importance|implications?)\b(?=\s+(?:of|for)\b|\s*[?.!]|\s*$)"
+    r"|^\W*(?:and\s+|ok(?:ay)?,?\s+)?so\s+what\b"
     r"|\bwhy\s+(?:is|was)\s+(?:that|this|it)\s+(?:a\s+)?(?:problem|concern|an\s+issue)\b",
     re.I,
 )

@@ -1448,7 +1448,10 @@ def test_asks_why_a_work_matters(question):
     assert profile(question).asks_significance
 
 
-@pytest.mark.parametrize("question", ["why does FooNet fail on long inputs?", "how does it work?", "what is FooNet?"])
+@pytest.mark.parametrize(
+    "question", ["why does FooNet fail on long inputs?", "how does it work?", "what is FooNet?",
+                 "How does FooNet use importance sampling?", "what significance level does FooNet use?"],
+)  # fmt: skip
 def test_does_not_ask_why_a_work_matters(question):
     from rag.question import asks_significance
 
