@@ -65,6 +65,7 @@ from rag.followup import (
     asks_similar,
     condense_heuristic,
     each_ask,
+    elliptic_ask,
     is_opening_words,
     last_sources,
     last_user_question,
@@ -475,7 +476,7 @@ def select_evidence(
         if shape == "compare" and works:  # the things compared are all one paper's ("X vs Y" it sets side by side)
             top_ids = list(dict.fromkeys([*works, *top_ids]))
         if ask and ask.strip() != prof.text.strip():  # a follow-up: the paper's sentences for what it asks itself
-            prof = _single_paper_profile(profile(fix_shape_words(ask)))
+            prof = _single_paper_profile(profile(fix_shape_words(elliptic_ask(ask))))  # "datasets?": which ones
             # the follow-up's references resolved ("how big is it" -> "how big is FooNet"), unless the rewrite carries
             # the earlier question along: its meaning, not a pronoun's, is what the paper's sentences should match
             resolved = ranking.profile.text if FOLLOW_UP_TO not in ranking.profile.text else prof.text
@@ -530,12 +531,16 @@ def _plan_each(
         if availability:
             chosen = [e for e in chosen if e.role == "availability"][:1]
         per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
-        if choosing:
-            holding[aid] = [e for e in evidence if choosing & set(content_words(e.text))][: policy.each_sentences]
+        if choosing:  # the sentences holding the most of what it chooses by ("training free": both words)
+            held = {e.row: len(choosing & set(content_words(e.text))) for e in evidence}
+            most = max(held.values(), default=0)
+            holding[aid] = [e for e in evidence if most and held[e.row] == most][: policy.each_sentences]
         if not per_work[aid]:
             silent.append(aid)
-    if any(holding.values()):
-        per_work, silent = {aid: found for aid, found in holding.items() if found}, []
+    if any(holding.values()):  # the works holding the most of it
+        count = {aid: len(choosing & set(content_words(found[0].text))) if found else 0 for aid, found in holding.items()}
+        best = max(count.values())
+        per_work, silent = {aid: found for aid, found in holding.items() if found and count[aid] == best}, []
     sentences = [e for aid in works for e in sorted(per_work.get(aid, ()), key=lambda e: e.row)]
     cited = [aid for aid in works if per_work.get(aid)]
     lead = ""
@@ -1584,6 +1589,16 @@ def _refused_work(
 NO_EARLIER_PAPERS = ""
 
 
+def _respelt(question: str, corrected: str) -> str:
+    """``question`` with the words ``corrected`` spells otherwise put right, but not those it only writes in other
+    capitals ("llms" stays as typed: a name in capitals would read as a work the follow-up names); as typed when the
+    correction changed the words' number (a hyphen put into a glued word)."""
+    typed, fixed = question.split(), corrected.split()
+    if len(typed) != len(fixed):
+        return question
+    return " ".join(f if f.lower() != t.lower() else t for t, f in zip(typed, fixed, strict=True))
+
+
 def _as_read(history: Sequence[dict]) -> str:
     """The last question of ``history`` as it was read against the turns before it ("the second one" -> the second
     paper's name), so that "tell me more" after it is about that paper; a "tell me more" reads as the question it
@@ -1652,6 +1667,9 @@ def prepare_question(
             return final if isinstance(final, Answer) and not final.abstained else None
 
         history = _with_previous_answers(history, answer_turn)
+    asked = question
+    if history:  # a follow-up read as spelt right: "wat about the secnd one", "how many screns"
+        question = _respelt(question, correct_question(snapshot, question, policy)[0])
     if history:  # a refused question naming one work: "what about its results?" asks about that work
         history = _refused_work(question, history, snapshot, policy)
     if history:  # "it" reads as the work's name, not as its abstract's opening words
@@ -1670,8 +1688,28 @@ def prepare_question(
         each = each if len(each) > 1 else []
     # "how many runs did they do?" after a list of papers: "they" is the listed paper the question is about
     is_work = _work_check(snapshot) if history else None
+    def answering_first(text: str) -> list[str]:
+        # a search's order, except that a count question ("how many trajectories did they build?") is about the
+        # papers stating a count of what it counts (extractive.counts) before the others
+        ids = found(f"{text} {_as_read(history)}")  # what it asks, within what the conversation is about
+        asked = profile(fix_shape_words(text))
+        if not (asked.kind == "number" and asked.asks_count and asked.focus_words):
+            return ids
+        listed = [str(s["id"]) for s in last_sources(history) if s.get("id") in snapshot.abstracts]
+        ids = list(dict.fromkeys([*ids, *listed]))  # a listed paper the search leaves out is still a candidate
+
+        def states_count(aid: str) -> bool:
+            return aid in listed and any(
+                extractive.counts(snapshot.sentence_text(row), w) for row in rows_of(snapshot, [aid])
+                for w in asked.focus_words
+            )  # fmt: skip
+
+        return sorted(ids, key=lambda aid: not states_count(aid))
+
     subject = (
-        pronoun_source(question, history, found, is_work) if history and described == question and not each else None
+        pronoun_source(question, history, answering_first, is_work)
+        if history and described == question and not each
+        else None
     )
     similar: list[str] = []
     if asks_similar(question):  # "anything similar?": more like the papers just discussed
@@ -1682,7 +1720,7 @@ def prepare_question(
         named = _works_named(snapshot, link_question(snapshot, corrected, policy), corrected)
         similar = named if len(named) == 1 else []
     if similar:
-        return QuestionState(question, question, history, notices, started=started, similar=similar)
+        return QuestionState(asked, question, history, notices, started=started, similar=similar)
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
@@ -1738,7 +1776,7 @@ def prepare_question(
     if each:  # the works are known; what it asks of each picks their sentences ("compare them" asks nothing more)
         pinned, ask = each, each_ask(question) or None
         each = each if ask else []
-    return QuestionState(question, standalone, history, notices, more, pinned, glossed, started, ask=ask, each=each)
+    return QuestionState(asked, standalone, history, notices, more, pinned, glossed, started, ask=ask, each=each)
 
 
 def stream_answer(

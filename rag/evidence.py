@@ -114,7 +114,8 @@ def score_sentences(
             score += NUMBER_BONUS  # "how many …" is answered by a count ("6,289 pairs"), not a score ("0.95")
         role = roles[row]
         role_bonus = bonus.get(role, 0.0)
-        if profile.asks_takeaway and concludes(text):  # "what was the main takeaway": the concluding sentence
+        if (profile.asks_takeaway or profile.asks_significance) and concludes(text):
+            # "what was the main takeaway", "why does that matter": the concluding sentence
             role_bonus += policy.conclusion_bonus
         score += role_bonus
         new_names = _count_new_names(text, asked) if profile.wants_names or profile.asks_evaluation else 0
@@ -148,6 +149,8 @@ def role_key(profile: QuestionProfile) -> str:
     what a work found, ``problem`` for one asking what problem it remedies (its gap sentences)."""
     if profile.shape == "how_why" and profile.explains_failure:
         return "how_why_failure"
+    if profile.asks_significance and profile.shape in ("how_why", "fact", "followup"):  # "why does that matter?"
+        return "significance"
     if profile.asks_findings and profile.shape in ("fact", "followup"):  # "what was the main finding?"
         return "findings"
     if profile.asks_problem and profile.shape in ("fact", "followup", "name"):  # "what problem does X address?"

@@ -14,12 +14,21 @@ from rag.text import content_words
 
 _ORDINALS = {
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
+    "former": 1, "latter": 2,
 }  # fmt: skip
-# "the second one", "the third paper"; "what about the second?" (the noun left out at the end of a clause)
+_LAST_WORDS = frozenset({"last", "latter"})  # the last of the works listed, however many there were
+# "the second one", "the third paper"; "what about the second?" (the noun left out at the end of a clause), "the
+# latter's results", "was the first evaluated on X?" (the noun left out before a verb)
 _ORDINAL_WORDS = "|".join([*_ORDINALS, "last"])
+_ORDINAL_VERB = (
+    r"is|was|are|were|does|did|do|has|had|have|can|could|would|will|uses?|used|reports?|reported|shows?|showed|"
+    r"finds?|found|proposes?|proposed|introduces?|introduced|achieves?|achieved|gets?|got|evaluates?|evaluated|"
+    r"tests?|tested|needs?|requires?|required|improves?|improved|claims?|claimed|performs?|performed|handles?|"
+    r"handled|studies|studied|focus(?:es)?|focused|targets?|targeted|addresses|addressed|trains?|trained"
+)
 _ORDINAL_REF = re.compile(
     rf"\b(?:the\s+)?(?P<named>{_ORDINAL_WORDS})\s+(?:one|paper|abstract|work|source|result|method)\b|"
-    rf"\bthe\s+(?P<bare>{_ORDINAL_WORDS})(?=\s*(?:[?.!,;]|$))",
+    rf"\bthe\s+(?P<bare>{_ORDINAL_WORDS})(?=\s*(?:[?.!,;]|$)|['’]s\b|\s+(?:{_ORDINAL_VERB})\b)",
     re.I,
 )
 
@@ -152,7 +161,7 @@ def condense_heuristic(
 
     def ordinal(match: re.Match[str]) -> str:
         word = _ordinal_word(match)
-        number = max(by_number) if word == "last" and by_number else _ORDINALS.get(word, 0)
+        number = max(by_number) if word in _LAST_WORDS and by_number else _ORDINALS.get(word, 0)
         label = label_for(number)
         return label if label else match.group(0)
 
@@ -210,6 +219,29 @@ def own_ask(question: str, history: Sequence[dict]) -> str | None:
     if asked.shape == "fact" and asked.kind == "general" and not asked.explains_failure:
         return previous
     return question
+
+
+_DETERMINER = re.compile(r"^\s*(?:['’]s\b\s*)?(?:(?:the|its|their|this|that|these|those)\s+)?", re.I)
+_FILLER = frozenset("ok okay cool great nice sure thanks thank more detail details please wow interesting hmm".split())
+_NOT_A_NOUN = re.compile(r"\b(?:\w+ly|more|else|too|also|again|please|thanks|ok|okay|yes|no|really)\W*$", re.I)
+
+
+def elliptic_ask(ask: str) -> str:
+    """A follow-up that names only what it asks about ("and the datasets?", "2nd one baselines?", "what about its
+    metric?", "splits?") asks what they are: "what are the datasets?", "what is the metric?", so that it is read as
+    the question it stands for (which datasets a work is evaluated on, which baselines it names). Anything else, a
+    question of its own ("how big is it?", "why?") or no words left, unchanged."""
+    stripped = _NUMBER_REF.sub(" ", _ORDINAL_REF.sub(" ", _OTHER_REF.sub(" ", ask)))
+    stripped = _DETERMINER.sub("", _POINTING_LEAD.sub(" ", stripped).strip()).strip(" ?.!")
+    words = stripped.split()
+    if not words or len(words) > 3 or not all(re.fullmatch(r"[A-Za-z][\w-]*", w) for w in words):
+        return ask
+    if _ASKING.search(stripped) or _NOT_A_NOUN.search(stripped) or specific_terms(f"x {stripped}"):
+        return ask  # a question word, no noun, or a name ("ImageNet?" asks whether the work uses it)
+    if not all(content_words(w) and w.lower() not in _FILLER for w in words):
+        return ask  # a preposition ("and on the test set?") or a word that is no topic ("ok cool", "more details?")
+    verb = "are" if words[-1].lower().endswith("s") and not words[-1].lower().endswith("ss") else "is"
+    return f"what {verb} the {stripped}?"
 
 
 # "the one that intervenes on heads", "that one with the largest dataset": a paper of the earlier answer, described
@@ -368,7 +400,12 @@ _WHICH_OF = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+\w+)|is
 # a cross-turn set of works ("What is FooNet?" "What is BarNet?" "compare them"): only the words that must mean works
 _BOTH = re.compile(
     rf"{_BOTH_OR_EITHER}"
-    r"|\bthe\s+two\b|\bthese\s+two\b|\b(?:compare|contrast|between)\s+(?:them|these|those)\b",
+    r"|\bthe\s+two\b|\bthese\s+two\b|\b(?:compare|contrast|between)\s+(?:them|these|those)\b"
+    # "how do they differ?", "how are they different?", "how do they compare to each other?": nothing else they are
+    # set against (not "how do they compare to prior work?")
+    r"|\b(?:do|does|did)\s+(?:they|these|those)\s+(?:differ|compare|contrast)"
+    r"(?:\s+(?:to|with|from)\s+(?:each\s+other|one\s+another))?\W*$"
+    r"|\b(?:are|were)\s+(?:they|these|those)\s+(?:different|similar|alike)\W*$",
     re.I,
 )
 # a choice among the works, which may name what it chooses by: "which of them uses FooData?", "do both use FooData?"

@@ -196,11 +196,12 @@ class AnswerPolicy(BaseModel):
             "followup": {"background": -0.25, "gap": -0.2, "availability": -0.3},
             "findings": {"result": 0.15, "background": -0.25, "gap": -0.2, "availability": -0.3},
             "problem": {"gap": 0.15, "background": -0.05, "availability": -0.3},
+            "significance": {"gap": 0.15, "background": 0.1, "method": -0.1, "availability": -0.4},
         },
         description="Per question shape, a bonus (or penalty) by sentence role (background, gap, contribution, "
         "method, result, availability). 'findings' is for a question asking what a work found or how well it does "
         "('what was the main finding?', 'how do models do on it?'; rag.question.asks_findings). 'how_why_failure' "
-        "is for a why-question about a shortcoming ('why does X fail on Y'), whose answer is the abstract's diagnosis (gap sentences); 'problem' for a question asking what problem a work remedies ('what problem does X address?', rag.question.asks_problem_addressed), whose answer is its gap sentences too. A question asking for code or data "
+        "is for a why-question about a shortcoming ('why does X fail on Y'), whose answer is the abstract's diagnosis (gap sentences); 'problem' for a question asking what problem a work remedies ('what problem does X address?', rag.question.asks_problem_addressed), whose answer is its gap sentences too; 'significance' for one asking why a work or its result matters ('why does that matter?', rag.question.asks_significance), whose answer is its set-up (background, gap) and conclusion. A question asking for code or data "
         "drops the availability penalty.",
     )
     conclusion_bonus: float = Field(
@@ -208,7 +209,7 @@ class AnswerPolicy(BaseModel):
         ge=0.0,
         description="Added to the score of a sentence drawing the work's conclusion ('Together, these results "
         "establish …', 'Overall, …'; rag.roles.concludes) when the question asks for the main takeaway or conclusion "
-        "(rag.question.asks_takeaway), on top of the role bonus.",
+        "(rag.question.asks_takeaway) or why the work matters (rag.question.asks_significance), on top of the role bonus.",
     )
     terse_role_sentences: int = Field(
         default=1,
@@ -533,6 +534,15 @@ class AnswerPolicy(BaseModel):
         description="A generated answer with a smaller share of verified sentences is replaced by the extractive one.",
     )
     more_sentences: int = Field(default=3, ge=1, description="Sentences a 'tell me more' follow-up adds.")
+    polar_detail_mass: float = Field(
+        default=1.0,
+        ge=0.0,
+        description="A yes/no question about one work ('Does FooNet require fine-tuning?') also quotes the "
+        "sentence holding most of its topic words, each counting one over the number of the abstract's sentences "
+        "using it (rag.compose.extractive.with_polar_detail), when that sentence holds at least this much and no "
+        "quoted one holds as much: the detail asked about may be stated in a sentence that little resembles the "
+        "question as a whole ('… without model fine-tuning'). 0 turns it off.",
+    )
     each_sentences: int = Field(
         default=2,
         ge=1,

@@ -244,6 +244,7 @@ class QuestionProfile:
     asks_findings: bool = False  # asks what the work found or how well it does: see asks_findings
     asks_takeaway: bool = False  # asks for the work's main takeaway or conclusion: see asks_takeaway
     asks_paper: bool = False  # asks which one paper does something: see asks_for_one_paper
+    asks_significance: bool = False  # asks why a work or its result matters: see asks_significance
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -274,7 +275,7 @@ def specific_terms(question: str) -> list[str]:
 # authors claim", the auxiliary left out)
 _WHICH_THING = re.compile(
     r"^\s*(?:which|what)\s+(?!(?:does|do|did|is|are|was|were|can|could|would|will|should|might|must|has|have|had|"
-    r"happens?|happened|makes?|made|causes?|caused|drives?|determines?|explains?|allows?|enables?|limits?|changes?|"
+    r"about|if|happens?|happened|makes?|made|causes?|caused|drives?|determines?|explains?|allows?|enables?|limits?|changes?|"
     r"changed|goes|went|matters?|helps?|helped|leads?|led|prevents?|governs?|controls?|occurs?|occurred|"
     r"the|a|an|this|these|those|its|their|his|her|our|my|your)\b)\w+",
     re.I,
@@ -669,8 +670,9 @@ _FINDINGS = re.compile(
     r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|their\s+|its\s+)?(?:[\w'’-]+\s+){0,2}?(?:results?|findings?|"
     r"takeaways?|conclusions?)\b"
     r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
-    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+|its\s+|their\s+|(?:the\s+)?[\w-]+(?:\s+one)?['’]s\s+)?"
-    r"(?:results?|findings?)\W*$",
+    r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+|its\s+|their\s+|(?:the\s+)?[\w-]+(?:\s+(?:one|paper|work|study|"
+    r"method|model|approach|benchmark))?['’]s\s+)?(?:main\s+|key\s+)?(?:results?|findings?)"
+    r"(?:\s+(?:of|for|from|in)\s+[^?.!;]+)?\W*$",
     re.I,
 )
 
@@ -726,6 +728,25 @@ def asks_takeaway(question: str) -> bool:
     """The question asks for the work's main takeaway or conclusion ("what was the main takeaway?", "what do they
     conclude?"): its answer is the sentence drawing the conclusion (rag.roles.concludes)."""
     return bool(_TAKEAWAY.search(question))
+
+
+_SIGNIFICANCE = re.compile(
+    r"\bwhy\s+(?:does|do|did|would|should|is|are|was|were)\s+(?:that|this|it|these|those|they|(?:this|that|the)\s+"
+    r"[\w-]+|[\w-]+)\s+(?:\w+\s+)?(?:matters?|important|significant|useful|relevant|valuable|needed|a\s+big\s+deal)\b"
+    r"|\bwhy\s+(?:should|would|do|does)\s+(?:i|we|you|anyone|one|people|practitioners|researchers)\s+care\b"
+    # "the significance of X", "any implications?", not "importance sampling" or "the significance level"
+    r"|\b(?:significance|importance|implications?)\b(?=\s+(?:of|for)\b|\s*[?.!]|\s*$)"
+    r"|^\W*(?:and\s+|ok(?:ay)?,?\s+)?so\s+what\b"
+    r"|\bwhy\s+(?:is|was)\s+(?:that|this|it)\s+(?:a\s+)?(?:problem|concern|an\s+issue)\b",
+    re.I,
+)
+
+
+def asks_significance(question: str) -> bool:
+    """The question asks why a work or its result matters ("why does that matter?", "why is this important?", "what
+    are the implications?", "so what?"): its answer is why the problem matters (the abstract's set-up: background
+    and gap sentences) and what the work concludes, not how the method works."""
+    return bool(_SIGNIFICANCE.search(question))
 
 
 def asks_remedy(question: str) -> bool:
@@ -1260,6 +1281,7 @@ def profile(question: str, one_paper: bool = True) -> QuestionProfile:
         asks_problem=problem,
         asks_takeaway=asks_takeaway(asked),
         asks_paper=one_paper and kind != "list" and asks_for_one_paper(asked),
+        asks_significance=kind != "list" and asks_significance(asked),
     )
 
 

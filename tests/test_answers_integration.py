@@ -668,3 +668,36 @@ def test_an_english_question_with_chinese_words_between_is_asked_the_way_the_chi
     answer = pipeline.ask(question, backend="extractive")
     assert not answer.abstained and answer.shape == shape
     assert "AptaBench" in {s.abstract.label for s in answer.sources}
+
+
+def test_they_in_a_count_follow_up_after_a_list_is_the_listed_paper_stating_that_count(pipeline):
+    history = _conversation(pipeline, ["Which papers are about agents?"])
+    assert "who-when-pro-d4d2" in {s["id"] for s in history[-1]["sources"]}
+    answer = pipeline.ask("how many trajectories did they build?", history, backend="extractive")
+    assert not answer.abstained and [s.abstract.label for s in answer.sources] == ["Who&When Pro"]
+    assert "12,326" in answer.text
+
+
+def test_a_mistyped_follow_up_is_read_as_spelt_right(pipeline):
+    history = _conversation(pipeline, ["Which papers study small molecules?"])
+    listed = [s["id"] for s in history[-1]["sources"]]
+    assert "aptabench-2a49" in listed and listed.index("aptabench-2a49") > 0
+    nth = ["first", "second", "third", "fourth", "fifth"][listed.index("aptabench-2a49")]
+    typed = nth[0] + nth[2] + nth[1] + nth[3:]  # two letters swapped: "scenod", "thrid"
+    answer = pipeline.ask(f"how many ligads does the {typed} one cover?", history, backend="extractive")
+    assert not answer.abstained and [s.abstract.id for s in answer.sources] == ["aptabench-2a49"]
+    assert "942 ligands" in answer.text
+
+
+def test_a_choice_among_listed_works_names_those_holding_most_of_what_it_chooses_by(pipeline):
+    history = _conversation(pipeline, ["Which papers work on diffusion models?"])
+    assert len(history[-1]["sources"]) > 2 and "datme-d25b" in {s["id"] for s in history[-1]["sources"]}
+    answer = pipeline.ask("which one is training free?", history, backend="extractive")
+    assert [s.abstract.id for s in answer.sources] == ["datme-d25b"]  # not every work that trains something
+
+
+def test_they_after_several_sources_is_read_within_what_the_conversation_is_about(pipeline):
+    history = _conversation(pipeline, ["Is there a paper on privacy for LLM inference?"])
+    assert {"dp-spd-6cac", "mia-2556"} <= {s["id"] for s in history[-1]["sources"]}
+    answer = pipeline.ask("which attacks do they test against?", history, backend="extractive")
+    assert [s.abstract.id for s in answer.sources] == ["dp-spd-6cac"]  # not the paper whose topic is an attack

@@ -452,6 +452,41 @@ def test_a_why_question_about_a_shortcoming_quotes_the_gap_sentence():
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2]
 
 
+def test_why_a_work_matters_is_answered_by_its_set_up_and_conclusion_not_its_method():
+    profile = QuestionProfile(
+        text="why does that matter?", kind="general", topic_words=("matter",), shape="how_why",
+        asks_significance=True,
+    )  # fmt: skip
+    evidence = [
+        ev("a", 2, 1.0, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 3, 0.9, "It ranks heads by saliency.", role="method"),
+        ev("a", 0, 0.2, "Probes are costly to run on large models.", role="background"),
+        ev("a", 5, 0.1, "Overall, sparse probes suffice for auditing.", role="result"),
+    ]
+    policy = AnswerPolicy(core_shapes=(), max_sentences=3, shape_max_sentences={"how_why": 3}, answer_role_sentences=1)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [0, 2, 5]
+
+
+def test_a_yes_no_question_about_a_work_quotes_the_sentence_holding_the_detail_it_asks_about():
+    profile = QuestionProfile(
+        text="Does ZorbNet require fine-tuning?", kind="general", topic_words=("zorbnet", "requir", "fine-tun"),
+        shape="fact",
+    )  # fmt: skip
+    evidence = [
+        ev("a", 1, 1.0, "We introduce ZorbNet, a sparse probe.", role="contribution"),
+        ev("a", 2, 0.9, "ZorbNet ranks heads by saliency.", role="method"),
+        ev("a", 3, 0.8, "ZorbNet is accurate on QuuxBench.", role="result"),
+        ev("a", 4, 0.1, "Overall, probing works without any fine-tuning.", role="result"),
+    ]
+    policy = AnswerPolicy(core_shapes=(), max_sentences=2, shape_max_sentences={"fact": 2}, proposal_sentences=0)
+    assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [1, 2, 4]
+    off = AnswerPolicy(core_shapes=(), max_sentences=2, shape_max_sentences={"fact": 2}, proposal_sentences=0,
+                       polar_detail_mass=0.0)  # fmt: skip
+    assert [e.row for e in plan_single("a", evidence, profile, policy=off).sentences] == [1, 2]
+    asked = QuestionProfile(text="What does ZorbNet require?", kind="general", topic_words=profile.topic_words)
+    assert 4 not in [e.row for e in plan_single("a", evidence, asked, policy=policy).sentences]  # not a yes/no one
+
+
 def test_with_role_keeps_the_best_sentence_and_the_cap():
     from rag.compose.extractive import with_role
 

@@ -469,3 +469,60 @@ def test_they_after_a_comparison_means_its_works_unless_one_paper_was_asked_for(
     one_paper = [{"role": "user", "content": "Which paper compares FooNet with human raters?"}, COMPARED[1]]
     assert referred_works("how many outputs did they analyze?", one_paper) == []  # "they": that paper's authors
     assert referred_works("and the datasets?", one_paper) == BOTH  # naming no paper: each of the compared works
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("which datasets was the first evaluated on?", "which datasets was AssayBench evaluated on?"),
+        ("what does the third use?", "what does V33DA use?"),
+        ("what about the second's results?", "what about AptaBench's results?"),
+        ("and the latter?", "and V33DA?"),
+        ("how big is the former?", "how big is AssayBench?"),
+    ],
+)
+def test_an_ordinal_without_its_noun_before_a_verb_or_a_possessive_points_at_a_source(question, expected):
+    assert condense_heuristic(question, HISTORY) == expected
+
+
+@pytest.mark.parametrize("question", ["what is the first step?", "how does the first stage work?"])
+def test_an_ordinal_before_a_noun_of_the_paper_is_not_a_source(question):
+    assert not points_by_position(question)
+
+
+@pytest.mark.parametrize(
+    "question", ["how do they differ?", "how are they different?", "how do they compare to each other?"]
+)
+def test_how_the_works_of_the_last_two_answers_differ_means_both(question):
+    assert referred_works(question, ONE_EACH) == BOTH
+
+
+def test_how_one_work_compares_with_something_else_is_not_about_both():
+    assert referred_works("how do they compare to prior work?", ONE_EACH) == []
+    assert referred_works("how do they differ from FooNet?", ONE_EACH) == []
+
+
+@pytest.mark.parametrize(
+    ("ask", "expected"),
+    [
+        ("and the datasets?", "what are the datasets?"),
+        ("2nd one baselines?", "what are the baselines?"),
+        ("what about its metric?", "what is the metric?"),
+        ("the other one's baselines?", "what are the baselines?"),
+        ("training cost?", "what is the training cost?"),
+    ],
+)
+def test_a_follow_up_naming_only_what_it_asks_about_asks_what_that_is(ask, expected):
+    from rag.followup import elliptic_ask
+
+    assert elliptic_ask(ask) == expected
+
+
+@pytest.mark.parametrize(
+    "ask", ["why?", "how big is it?", "and the second one?", "FooBench?", "and on the test set?", "ok cool",
+            "more details?", "really?"],
+)  # fmt: skip
+def test_a_follow_up_asking_a_question_or_naming_a_work_is_left_as_asked(ask):
+    from rag.followup import elliptic_ask
+
+    assert elliptic_ask(ask) == ask

@@ -1433,7 +1433,8 @@ def test_a_count_of_problems_or_a_named_kind_is_still_asked_for():
 
 
 @pytest.mark.parametrize("question", ["what about its results?", "and their findings?", "what about FooNet's results?",
-                                      "what about the second one's results?"])  # fmt: skip
+                                      "what about the second one's results?", "what about the second paper's results?",
+                                      "and the main results of the other paper?"])  # fmt: skip
 def test_a_bare_ask_for_results_asks_for_findings(question):
     assert asks_findings(question)
 
@@ -1453,3 +1454,29 @@ def test_topic_phrase_of_an_overview_request():
 
 def test_topic_phrase_is_the_question_when_no_topic_word_is_left():
     assert topic_phrase("Which papers?", []) == "Which papers?"
+
+
+@pytest.mark.parametrize("question", ["what about FooNet?", "what about the second paper's results?"])
+def test_what_about_is_no_question_asking_for_a_name(question):
+    assert classify(question) == "general"
+
+
+@pytest.mark.parametrize(
+    "question", ["why does that matter?", "Why is this important?", "why should anyone care?", "so what?",
+                 "what are the implications of FooNet's result?", "why is the new bound significant?"],
+)  # fmt: skip
+def test_asks_why_a_work_matters(question):
+    from rag.question import asks_significance
+
+    assert asks_significance(question)
+    assert profile(question).asks_significance
+
+
+@pytest.mark.parametrize(
+    "question", ["why does FooNet fail on long inputs?", "how does it work?", "what is FooNet?",
+                 "How does FooNet use importance sampling?", "what significance level does FooNet use?"],
+)  # fmt: skip
+def test_does_not_ask_why_a_work_matters(question):
+    from rag.question import asks_significance
+
+    assert not asks_significance(question)

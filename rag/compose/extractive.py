@@ -17,7 +17,15 @@ from rag.evidence import EvidenceSentence, best_per_abstract, pick_sentences
 from rag.membership import paper_features
 from rag.policy import AnswerPolicy
 from rag.question import QuestionProfile, answer_type, states_count, term_occurs
-from rag.roles import asks_for_availability, names_contribution, states_evaluation, states_finding, states_shortcoming
+from rag.roles import (
+    asks_for_availability,
+    concludes,
+    names_contribution,
+    states_evaluation,
+    states_finding,
+    states_shortcoming,
+)
+from rag.text import content_words
 
 ASPECTS = (("What it does", ("contribution",)), ("How", ("method",)), ("Results", ("result",)))
 
@@ -102,6 +110,8 @@ def plan_single(
                 ("diagnosis", policy.answer_role_sentences),
                 ("proposal", policy.proposal_sentences * profile.asks_remedy),
             ]
+        elif profile.asks_significance:  # "why does that matter?": why the problem matters, what the work concludes
+            wants = [("setup", policy.answer_role_sentences), ("conclusion", policy.answer_role_sentences)]
         else:  # what the work proposes, then how it works
             wants = [("proposal", policy.proposal_sentences), ("method", policy.answer_role_sentences)]
         chosen = with_role(chosen, evidence, wants, most)
@@ -136,6 +146,10 @@ def plan_single(
         chosen = with_response(chosen, evidence, policy.setup_roles, policy.response_roles, policy.response_extra)
     if policy.clause_answer_margin is not None:
         chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
+    if profile.shape == "fact" and policy.polar_detail_mass and _POLAR.match(profile.text):
+        # "Does FooNet require fine-tuning?": the sentence holding the asked detail, however little it resembles
+        # the question as a whole ("… without model fine-tuning")
+        chosen = with_polar_detail(chosen, evidence, profile, policy.polar_detail_mass)
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
         if not any(e.role == "result" for e in chosen):  # none chosen: the best one stating a finding, else a result
             findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
@@ -146,6 +160,29 @@ def plan_single(
         rest = [e for e in chosen if line is None or e.row != line.row]
         chosen = [line, *rest] if line is not None else rest
     return ExtractivePlan([abstract_id], chosen)
+
+
+_POLAR = re.compile(r"^\W*(?:does|do|did|is|are|was|were|can|could|has|have|will|would)\b", re.I)
+
+
+def with_polar_detail(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], profile: QuestionProfile, least: float
+) -> list[EvidenceSentence]:
+    """``chosen`` with the sentence of ``evidence`` (one abstract's) holding most of what a yes/no question about
+    the work asks ("Does FooNet require fine-tuning?"), when no chosen sentence holds as much and it holds at least
+    ``least``: each of the question's topic words counts one over the number of the abstract's sentences using it,
+    so the work's own name, in many of them, counts little, and a detail only one sentence states counts fully. In
+    reading order."""
+    words = [set(content_words(e.text)) for e in evidence]
+    topic = [w for w in profile.topic_words if any(w in held for held in words)]
+    if not topic:
+        return list(chosen)
+    weight = {w: 1.0 / sum(w in held for held in words) for w in topic}
+    mass = {e.row: sum(weight[w] for w in topic if w in held) for e, held in zip(evidence, words, strict=True)}
+    best = max(evidence, key=lambda e: (mass[e.row], e.score))
+    if mass[best.row] < least or any(mass[e.row] >= mass[best.row] for e in chosen):
+        return list(chosen)
+    return sorted([*chosen, best], key=lambda e: e.row)
 
 
 _NUMBER_WORD = r"(?:\d[\d,.]*[kKmM]?\+?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?)"
@@ -358,7 +395,8 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
     """``role`` is a sentence role (rag.roles), or "proposal": a contribution sentence saying what the work does
     about the problem ("We propose FooNet …", "We address this by deriving …"), not the problem it studies ("We
     study X"), or "named_proposal": one saying what it proposes or introduces ("We propose FooNet", "a method
-    called FooNet")."""
+    called FooNet"), or "setup": a background or gap sentence (why the problem matters), or "conclusion": one
+    drawing the work's conclusion or stating a finding (rag.roles.concludes, states_finding)."""
     if role == "proposal":
         return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text) and not _POSES_PROBLEM.search(e.text)
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
@@ -367,6 +405,10 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
         return e.role != "availability" and names_contribution(e.text)
     if role == "diagnosis":  # why something fails: a gap sentence, or a finding about the failure
         return e.role == "gap" or (e.role == "result" and states_shortcoming(e.text))
+    if role == "setup":  # why the problem matters: the abstract's background or gap
+        return e.role in ("background", "gap")
+    if role == "conclusion":  # what the work concludes: a concluding sentence, or one stating a finding
+        return e.role != "availability" and (concludes(e.text) or (e.role == "result" and states_finding(e.text)))
     if role == "evaluation":  # says where something is evaluated, naming several things the question does not
         return e.new_names >= 2 and states_evaluation(e.text)
     return e.role == role
