@@ -417,6 +417,8 @@ _AMONG = re.compile(
 _PLURAL = re.compile(r"\b(?:they|their|them|theirs)\b", re.I)
 _SINGULAR = re.compile(r"\b(?:it|its|this\s+(?:one|paper|work|method))\b", re.I)
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4}
+# "compare the first two", "the top three", "the last 2": that many of the last answer's works, from its start or end
+_FIRST_N = re.compile(r"\b(?P<end>first|top|last)\s+(?P<n>two|three|four|[2-9])\b(?!\s*(?:%|percent|times|x\b))", re.I)
 
 
 def _last_compared(history: Sequence[dict]) -> bool:
@@ -441,6 +443,9 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
     if specific_terms(question) and not _AMONG.search(question):  # "which of them works on 3D?" chooses among them
         return []
     last = list(dict.fromkeys(str(s["id"]) for s in answers[0] if s.get("id")))
+    if (first_n := _FIRST_N.search(question)) and len(last) > 1:
+        n = _COUNT_WORDS.get(first_n.group("n").lower()) or int(first_n.group("n"))
+        return last[-n:] if first_n.group("end").lower() == "last" else last[:n]
     singular = bool(_SINGULAR.search(question))
     collective = bool(_COLLECTIVE.search(question)) or (bool(_WHICH_OF.search(question)) and len(last) > 1)
     if len(last) > 1:

@@ -464,6 +464,14 @@ def test_a_choice_after_a_comparison_quotes_each_work_for_it_not_the_table_again
     assert "| Work |" not in answer.text and answer.text.count("- **") == 2
 
 
+def test_compare_the_first_two_after_a_list_compares_its_first_two_papers(pipeline):
+    history = _conversation(pipeline, ["Which papers study LLM calibration?"])
+    listed = [s["label"] for s in history[-1]["sources"]][:2]
+    answer = pipeline.ask("compare the first two", history, backend="extractive")
+    assert not answer.abstained and answer.shape == "compare"
+    assert [s.abstract.label for s in answer.sources] == listed
+
+
 def test_compare_them_after_one_paper_per_turn_compares_the_two(pipeline):
     history = _conversation(pipeline, ["What is MMDG-Bench?", "What is AptaBench?"])
     answer = pipeline.ask("compare them", history, backend="extractive")

@@ -422,6 +422,16 @@ def test_a_follow_up_about_one_work_is_not_about_all_of_them(question):
     assert referred_works(question, COMPARED) == []
 
 
+def test_the_first_or_last_few_of_a_list_are_those_works():
+    three = [*WORKS, {"number": 3, "id": "zednet-0003", "label": "ZedNet"}]
+    listed = [LISTED[0], {**LISTED[1], "sources": three}]
+    assert referred_works("compare the first two", listed) == BOTH
+    assert referred_works("how do the last 2 work?", listed) == ["barnet-0002", "zednet-0003"]
+    assert referred_works("what do the top three use?", listed) == [w["id"] for w in three]
+    assert referred_works("is the first one faster?", listed) == []  # one work, by its position
+    assert referred_works("did the first two runs improve by 5%?", [LISTED[0], {**LISTED[1], "sources": [WORKS[0]]}]) == []
+
+
 def test_after_a_list_only_words_for_several_or_a_release_question_mean_all_of_them():
     assert referred_works("do both release code?", LISTED) == BOTH
     assert referred_works("is the code released?", LISTED, asks_availability=True) == BOTH
