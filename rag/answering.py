@@ -523,6 +523,7 @@ def _plan_each(
     choosing = set(content_words(ask)) - _CHOICE_WORDS if _WHICH.match(ask) and not availability else set()
     per_work: dict[str, list[EvidenceSentence]] = {}
     holding: dict[str, list[EvidenceSentence]] = {}
+    held_most: dict[str, int] = {}  # how many of those words each work's best sentences hold
     silent: list[str] = []
     for aid in works:
         evidence = score_sentences(asked, vector, snapshot, rows_of(snapshot, [aid]), policy,
@@ -533,14 +534,13 @@ def _plan_each(
         per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
         if choosing:  # the sentences holding the most of what it chooses by ("training free": both words)
             held = {e.row: len(choosing & set(content_words(e.text))) for e in evidence}
-            most = max(held.values(), default=0)
+            held_most[aid] = most = max(held.values(), default=0)
             holding[aid] = [e for e in evidence if most and held[e.row] == most][: policy.each_sentences]
         if not per_work[aid]:
             silent.append(aid)
     if any(holding.values()):  # the works holding the most of it
-        count = {aid: len(choosing & set(content_words(found[0].text))) if found else 0 for aid, found in holding.items()}
-        best = max(count.values())
-        per_work, silent = {aid: found for aid, found in holding.items() if found and count[aid] == best}, []
+        best = max(held_most.values())
+        per_work, silent = {aid: found for aid, found in holding.items() if found and held_most[aid] == best}, []
     sentences = [e for aid in works for e in sorted(per_work.get(aid, ()), key=lambda e: e.row)]
     cited = [aid for aid in works if per_work.get(aid)]
     lead = ""
@@ -1692,19 +1692,19 @@ def prepare_question(
         # a search's order, except that a count question ("how many trajectories did they build?") is about the
         # papers stating a count of what it counts (extractive.counts) before the others
         ids = found(f"{text} {_as_read(history)}")  # what it asks, within what the conversation is about
-        asked = profile(fix_shape_words(text))
-        if not (asked.kind == "number" and asked.asks_count and asked.focus_words):
+        counted = profile(fix_shape_words(text))
+        if not (counted.kind == "number" and counted.asks_count and counted.focus_words):
             return ids
         listed = [str(s["id"]) for s in last_sources(history) if s.get("id") in snapshot.abstracts]
         ids = list(dict.fromkeys([*ids, *listed]))  # a listed paper the search leaves out is still a candidate
 
-        def states_count(aid: str) -> bool:
+        def counts_it(aid: str) -> bool:
             return aid in listed and any(
                 extractive.counts(snapshot.sentence_text(row), w) for row in rows_of(snapshot, [aid])
-                for w in asked.focus_words
+                for w in counted.focus_words
             )  # fmt: skip
 
-        return sorted(ids, key=lambda aid: not states_count(aid))
+        return sorted(ids, key=lambda aid: not counts_it(aid))
 
     subject = (
         pronoun_source(question, history, answering_first, is_work)

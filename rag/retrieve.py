@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from rag.abstain import LIST_SHAPES
 from rag.bm25 import BM25Index, top_indices
 from rag.chunking import Chunk
 from rag.corpus import Abstract
@@ -156,6 +157,9 @@ class IndexSnapshot:
         for index in (self.bm25, self.sentence_bm25):
             arrays += [index.weights.data, index.weights.indices, index.weights.indptr]
         self._mappings = list({id(m): m for m in map(mapping_of, arrays) if m is not None}.values())
+        # The corpus's words with their vectors for the opt-in lexical expansion: encoded on first use by a
+        # retriever (which holds the encoder); retrievers are made per question, the snapshot lives until an ingest.
+        self.expansion_vocabulary: ExpansionVocabulary | None = None
 
     def release_pages(self) -> None:
         """Drop the pages of the index files that reading mapped into this process (they stay in the page cache, so
@@ -594,15 +598,13 @@ class HybridRetriever:
         """The corpus's words with their stems and MiniLM vectors, encoded on first use (seconds for a corpus of a
         few thousand words) and kept with the snapshot (its vocabulary does not change until the next ingest)."""
         snap = self.snapshot
-        cached = getattr(snap, "_expansion_vocabulary", None)
-        if cached is None:
+        if snap.expansion_vocabulary is None:
             surface = sorted({w for text in snap.columns.texts() for w in question_surface_words(text)})
             vectors = np.asarray(self.embedder.encode(surface), dtype=np.float32) if surface else np.zeros((0, 1))
-            cached = ExpansionVocabulary(
+            snap.expansion_vocabulary = ExpansionVocabulary(
                 [content_words(w)[0] for w in surface], vectors, {w: i for i, w in enumerate(surface)}
             )
-            snap._expansion_vocabulary = cached  # type: ignore[attr-defined]
-        return cached
+        return snap.expansion_vocabulary
 
     def _matched_chunks(self, ids: set[str], dense: dict[str, float], bm25: dict[str, float]) -> list[ChunkMatch]:
         """The abstract's best matched chunks (``ids``: its chunks among the matches)."""
@@ -877,4 +879,5 @@ def expansion_terms(
 
 def single_paper(question: str) -> bool:
     """Whether a question asks about one work (not a list, summary, yes/no or comparison), by its shape."""
-    return classify_shape(question) not in ("list", "summary", "yes_no", "compare")
+    shape = classify_shape(question)
+    return shape not in LIST_SHAPES and shape != "compare"

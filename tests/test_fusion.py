@@ -336,7 +336,8 @@ class _WordEmbedder:
 
 def test_a_question_in_other_words_reaches_the_corpus_word_the_encoder_puts_near_it():
     docs = ["A film tagger names every actor on screen.", "Diners choose a restaurant from survey data."]
-    snapshot = SimpleNamespace(bm25=BM25Index(docs), columns=SimpleNamespace(texts=lambda: iter(docs)))
+    snapshot = SimpleNamespace(bm25=BM25Index(docs), columns=SimpleNamespace(texts=lambda: iter(docs)),
+                               expansion_vocabulary=None)
     question = "How are people in a movie told apart?"
     for min_sim, expected in ((0.8, True), (0.95, False)):
         policy = AnswerPolicy(lexical_expansion_min_sim=min_sim)
