@@ -188,12 +188,18 @@ _READING_LIST = (
 _FRAME_WORDS = frozenset(
     content_words(
         "involve involves involving involved deal deals dealing doing anyone anybody anything someone somebody "
-        "something research say says etc"
+        "something research say says etc every"
     )
 )
 _FRAME = re.compile(
     r"\b(?:run|ran|runs|running|conduct\w*|perform\w*)\s+(?:their\s+|its\s+)?experiments?\b|"
     r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b|"
+    # the answer's length or form ("a one-line summary of each paper on X", "summarize them in one sentence",
+    # "as a table"): how to answer, not what about
+    r"\b(?:(?:one|a|single|two|three|few|[123])[-\s]?(?:line|sentence|paragraph|word)s?|short|brief|quick|concise|"
+    r"tl;?dr)\s+(?=(?:summar\w*|overviews?|descriptions?|rundowns?|recaps?|explanations?|blurbs?|answers?)\b)|"
+    r"\bin\s+(?:(?:a\s+)?(?:one|single|two|three|few|[123])|a)\s+(?:line|sentence|word|paragraph)s?\b|"
+    r"\b(?:as|in)\s+(?:a\s+)?(?:table|bullet(?:\s+points?|s)?)\b|"
     # the kind of answer an overview asks for ("a rundown of X", "the state of the art on X", "what should I read on
     # X"): the request's words, not the topic's
     r"\b(?:(?:brief|short|quick)\s+)?(?:rundown|recap|synopsis|round-?up|digest|survey|review)\s+"
@@ -245,6 +251,7 @@ class QuestionProfile:
     asks_takeaway: bool = False  # asks for the work's main takeaway or conclusion: see asks_takeaway
     asks_paper: bool = False  # asks which one paper does something: see asks_for_one_paper
     asks_significance: bool = False  # asks why a work or its result matters: see asks_significance
+    asks_brief: bool = False  # asks for a one-line answer ("a one-sentence summary of …"): see asks_brief
 
 
 def is_specific_term(token: str, first_word: bool) -> bool:
@@ -768,6 +775,21 @@ def is_terse(question: str, max_words: int = 8) -> bool:
     return len(question.split()) <= max_words and not _QUESTION_CUE.search(question)
 
 
+# A request for a one-line answer: "a one-line summary of each paper on X", "summarize FooNet in one sentence",
+# "in a sentence, what does X do?", "tl;dr of X".
+_BRIEF = re.compile(
+    r"\b(?:one|a|single|1)[-\s]?(?:line|sentence)(?:r|s)?\b(?!\s+(?:of\s+)?(?:code|text|search))|"
+    r"\bin\s+(?:a\s+(?:single\s+)?|one\s+|1\s+)(?:line|sentence)\b|\btl;?dr\b",
+    re.I,
+)
+
+
+def asks_brief(question: str) -> bool:
+    """Whether the question asks for a one-line answer ("a one-sentence summary of each paper on X", "in a
+    sentence, what does FooNet do?", "tl;dr"): each paper is then quoted by its one line."""
+    return bool(_BRIEF.search(question))
+
+
 def is_more_request(question: str) -> bool:
     """'tell me more', 'more details', 'go on': asks for more of the previous answer's papers."""
     return bool(_MORE.search(question)) and len(question.split()) <= 8
@@ -1282,6 +1304,7 @@ def profile(question: str, one_paper: bool = True) -> QuestionProfile:
         asks_takeaway=asks_takeaway(asked),
         asks_paper=one_paper and kind != "list" and asks_for_one_paper(asked),
         asks_significance=kind != "list" and asks_significance(asked),
+        asks_brief=asks_brief(question),
     )
 
 

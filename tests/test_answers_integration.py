@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 
 import pytest
 
@@ -85,6 +86,15 @@ def test_list_question_returns_every_relevant_abstract(pipeline):
     # every listed paper is about the topic (uses its words), not only near the question in its common words
     assert all("calibrat" in s.abstract.text.lower() for s in answer.sources)
     assert len(answer.text.splitlines()) == len(answer.sources)
+
+
+def test_a_one_line_summary_of_each_paper_quotes_one_sentence_per_paper_on_the_topic(pipeline):
+    full = pipeline.ask("summarize the papers on LLM calibration", backend="extractive")
+    brief = pipeline.ask("give me a one-line summary of every paper on LLM calibration", backend="extractive")
+    assert not brief.abstained and "Sem-ECE" in {s.abstract.label for s in brief.sources}
+    per_paper = Counter(c.number for s in brief.sentences for c in s.citations)
+    assert set(per_paper.values()) == {1}
+    assert len(brief.sentences) < len(full.sentences)
 
 
 @pytest.mark.parametrize(

@@ -1452,6 +1452,43 @@ def test_topic_phrase_of_an_overview_request():
     assert topic_phrase(question, list_topic(question)) == "FooNet pruning"
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["Give me a one-line summary of every paper about zedberry farming.",
+     "A short summary of each paper on zedberry farming, as a table",
+     "Summarize the zedberry farming papers in one sentence each",
+     "a 2-sentence overview of the work on zedberry farming"],
+)  # fmt: skip
+def test_the_answers_length_or_form_is_no_word_of_the_topic(question):
+    assert list_topic(question) == [stem("zedberry"), stem("farming")]
+
+
+@pytest.mark.parametrize("question", ["Which papers study line search?", "papers on sentence embeddings"])
+def test_line_and_sentence_stay_topic_words_when_no_length_is_asked(question):
+    assert len(list_topic(question)) == 2
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["a one-line summary of each paper on FooNet", "summarize FooNet in one sentence", "in a sentence, what is FooNet?",
+     "tl;dr of FooNet", "one-sentence overview of the papers on pruning"],
+)  # fmt: skip
+def test_asks_for_a_one_line_answer(question):
+    from rag.question import asks_brief
+
+    assert asks_brief(question)
+
+
+@pytest.mark.parametrize(
+    "question", ["summarize FooNet", "which papers use a single line search?", "what does one line of code do?",
+                 "how many sentences does FooBench hold?"],
+)  # fmt: skip
+def test_asks_no_one_line_answer(question):
+    from rag.question import asks_brief
+
+    assert not asks_brief(question)
+
+
 def test_topic_phrase_is_the_question_when_no_topic_word_is_left():
     assert topic_phrase("Which papers?", []) == "Which papers?"
 
