@@ -20,7 +20,9 @@ ROLES: tuple[Role, ...] = ("background", "gap", "contribution", "method", "resul
 _AVAILABILITY = re.compile(
     r"https?://|www\.|github\.com|\b(?:code|data|dataset|benchmark|models?|weights|implementation|resources?)\b"
     r"[^.]{0,60}\b(?:is|are|will\s+be|have\s+been|has\s+been)\s+(?:publicly\s+|freely\s+|openly\s+)?"
-    r"(?:available|released|open[- ]sourced)|\b(?:we|to)\s+(?:release|open[- ]source)\b|\bavailable\s+at\b",
+    r"(?:available|released|open[- ]sourced)|\b(?:we|to)\s+(?:will\s+|also\s+|plan\s+to\s+)?(?:release|open[- ]source)\b|"
+    # "available at <a link>", not "a resource available at the beginning of the horizon"
+    r"\bavailable\s+(?:at|from|on|via)\s*:?\s*(?:\[|<|https?://|www\.|github|huggingface|\S+\.(?:com|org|io|net|ai|app)\b)",
     re.I,
 )
 _CONTRIBUTION = re.compile(

@@ -235,3 +235,6 @@ def test_an_abstract_states_availability_in_a_link_or_a_release_line():
     assert states_answer_type("Code is available at https://example.org/foonet.", "availability")
     assert states_answer_type("We release the FrogSounds corpus and our training scripts.", "availability")
     assert not states_answer_type("We train FooNet on publicly collected frog calls.", "availability")
+    assert states_answer_type("We will open-source the FooNet weights soon.", "availability")
+    # "available at" a time or a place in a model, not at a link
+    assert not states_answer_type("Each order uses a budget available at the start of the horizon.", "availability")
