@@ -96,11 +96,13 @@ from rag.question import (
     ANSWER_CATEGORY_STEMS,
     QUANTITY_STEMS,
     RELATION_STEMS,
+    RELEASE_WORDS,
     QuestionProfile,
     answer_type,
     asked_aspect,
     asked_phrase,
     asks_count,
+    asks_for_released,
     asks_kind_of,
     asks_model,
     asks_quantity,
@@ -134,7 +136,7 @@ from rag.retrieve import (
     link_question,
     named_weights,
 )
-from rag.roles import asks_for_availability
+from rag.roles import asks_for_availability, states_availability
 from rag.settings import VerifyPolicy
 from rag.similar import nearest_others, plan_similar, source_vector
 from rag.text import content_words, numbers_in, stem
@@ -436,10 +438,14 @@ def select_evidence(
             and not describes_a_kind(link.mention)
         ]
         named = sorted({aid for link in named_links for aid in link.name.abstract_ids}) if shape != "summary" else []
+        topic = _topic_words(prof.topic_words)
+        released = asks_for_released(prof.text)  # "which papers release code?", "X papers w/ code?"
+        by_release = released and not named and not [w for w in topic if w not in RELEASE_WORDS]
+        if by_release:  # no topic besides the release: the papers saying where theirs is (known without a search)
+            named = released_works(snapshot)
         if named:  # "which papers use X": the papers that name X, whatever else scores well
             shortlist = list(dict.fromkeys([*named, *shortlist]))
         evidence = scored(prof, rows_of(snapshot, shortlist))
-        topic = _topic_words(prof.topic_words)
         present, doc_freq = topic_presence(snapshot, topic, among=shortlist)
         coverage = {
             aid: topic_coverage(topic, present.get(aid, ()), doc_freq, len(snapshot.abstracts)) for aid in shortlist
@@ -451,12 +457,13 @@ def select_evidence(
             lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "",
             members=named,
             mentions=mentions,
-            margin=policy.shape_list_margin.get(shape),
+            margin=None if by_release else policy.shape_list_margin.get(shape),
             # a one-line answer asked for ("a one-sentence summary of each paper on X"): each paper's line alone
             with_contribution=shape in policy.contribution_lines and not prof.asks_brief,
             with_finding=shape in policy.finding_lines and not prof.asks_brief,
             with_topic=shape in policy.topic_lines and not prof.asks_brief,
             detail_roles=policy.detail_roles if shape in policy.detail_lines and not prof.asks_brief else (),
+            with_availability=released,
             coverage=coverage if topic else None,
             min_coverage=policy.list_min_coverage.get(shape, 0.0),
             own_names=unlabelled_names(snapshot, shortlist),
@@ -464,6 +471,8 @@ def select_evidence(
             order=shortlist,
             shape=shape,
         )
+        if by_release and named:
+            plan = replace(plan, known=True)
         if readable:  # how each shortlisted paper resembles the question (abstention: topic_peak)
             if policy.topic_peak_sentences:  # by its sentences most like the topic, said without the request's words
                 phrase = topic_phrase(prof.text, topic) if topic else prof.text
@@ -1095,6 +1104,20 @@ def _linked_words(linking: Linking, among: Sequence[str] | None = None) -> set[s
     ("apta bench" by AptaBench's)."""
     ids = None if among is None else set(among)
     return {w for link in linking.links if ids is None or link.name.abstract_ids & ids for w in content_words(link.mention)}
+
+
+def released_works(snapshot: IndexSnapshot) -> list[str]:
+    """The abstracts with a sentence saying where their code, data or models are, or that they are released (the
+    ingest-time role "availability"), in corpus order."""
+    roles = snapshot.sentence_roles
+    return [
+        aid
+        for aid in snapshot.abstracts
+        if any(  # or a sentence glued to another, labelled by that one's role ("… F1. Code is available at …")
+            roles[row] == "availability" or states_availability(snapshot.sentence_text(row))
+            for row in snapshot.sentence_rows[aid]
+        )
+    ]
 
 
 def _topic_words(words: Iterable[str]) -> list[str]:

@@ -30,6 +30,7 @@ _LIST = re.compile(
     r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)"
     r"(?![^?]*\b(?:how|why|whether)\b)(?:[\w/+-]+\s+){1,5}"
     r"(?:papers|studies|(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)works)"
+    r"(?:\s+(?:with|w/)\s*[\w/+-]+)?"  # "drug discovery papers w/ code?"
     r"\s*[?.!]?\s*$"
     # "works on X", "all papers about X" (plural: several papers; "research on X" may describe one paper's topic)
     r"|(?:all\s+|the\s+)?(?:papers|works|studies|articles|publications)\s+(?:on|about|regarding|into|for|"
@@ -773,6 +774,36 @@ _QUESTION_CUE = re.compile(
 def is_terse(question: str, max_words: int = 8) -> bool:
     """A keyword query ("sparse probe pruning accuracy"): a few words, no question word, verb of asking or '?'."""
     return len(question.split()) <= max_words and not _QUESTION_CUE.search(question)
+
+
+# A request for papers by whether they release their code, data or models ("which papers release code?", "drug
+# discovery papers w/ code?", "is any dataset publicly available?"): stricter than _WANTS_AVAILABILITY, where "code"
+# alone ("papers on code generation") names a topic.
+_WANTS_RELEASED = re.compile(
+    r"\b(?:release[ds]?|releasing|availability|open[- ]sourc\w*|"
+    # "available" said of them ("is the data available?"), not describing what they use ("publicly available data")
+    r"available(?=\s*(?:$|[?.!,;:)]|(?:at|on|online|for|to|via|from|now|yet|anywhere|publicly|openly)\b))|"
+    r"github|repositor(?:y|ies)|repos?|downloadable)\b|"
+    r"\b(?:with|w/|has|have|having|share[sd]?|sharing|provides?|providing|publish(?:es|ed)?)\s+(?:their\s+|its\s+|"
+    r"the\s+|public\s+|open\s+)?(?:code|data|weights|checkpoints|models?|implementations?)\b|"
+    r"\b(?:code|data|weights|checkpoints)\s+(?:is\s+|are\s+)?(?:out|online|public)\b",
+    re.I,
+)
+
+# The words of such a request ("release", "code", "github"…): none of them is the topic of the papers asked for.
+RELEASE_WORDS = frozenset(
+    content_words(
+        "release released releases releasing available availability publicly freely openly open source sourced "
+        "open-source open-sourced github repository repositories repo repos downloadable code data weights "
+        "checkpoints dataset datasets implementation implementations share shares shared sharing provide provides providing publish "
+        "publishes published public online out link links url"
+    )
+)
+
+
+def asks_for_released(question: str) -> bool:
+    """Whether a request for papers asks which of them release their code, data or models (see _WANTS_RELEASED)."""
+    return bool(_WANTS_RELEASED.search(question))
 
 
 # A request for a one-line answer: "a one-line summary of each paper on X", "summarize FooNet in one sentence",

@@ -97,6 +97,16 @@ def test_a_one_line_summary_of_each_paper_quotes_one_sentence_per_paper_on_the_t
     assert len(brief.sentences) < len(full.sentences)
 
 
+def test_which_papers_release_code_lists_the_papers_saying_where_theirs_is(pipeline):
+    answer = pipeline.ask("which papers release their code?", backend="extractive")
+    assert not answer.abstained and len(answer.sources) >= 5
+    assert "AssayBench" in {s.abstract.label for s in answer.sources}
+    release = ("available at", "release", "open-source", "http")
+    for number in range(1, len(answer.sources) + 1):  # every paper listed quotes where its code or data are
+        quoted = [s.text.lower() for s in answer.sentences if any(c.number == number for c in s.citations)]
+        assert any(cue in text for text in quoted for cue in release)
+
+
 @pytest.mark.parametrize(
     ("question", "works"),
     [

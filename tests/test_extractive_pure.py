@@ -1219,3 +1219,17 @@ def test_a_single_paper_answer_quotes_a_code_link_only_when_asked_for_one():
     assert [e.row for e in plan_single("a", evidence, what).sentences] == [1]
     where = replace(what, text="Where is the code of FooNet?")
     assert 5 in [e.row for e in plan_single("a", evidence, where).sentences]
+
+
+def test_a_request_for_papers_that_release_code_quotes_each_papers_release_line():
+    evidence = [
+        ev("a", 1, 1.0, "We propose FooNet, a frog-call detector."),
+        ev("a", 3, 0.2, "Code is available at https://example.org/foonet.", role="availability"),
+        ev("b", 5, 0.95, "We introduce ZedBench for zedberry yields."),
+        # a release line glued to a result sentence keeps that sentence's role, but still says where the code is
+        ev("b", 8, 0.1, "ZedNet wins by 3%. Code is available at: [https://example.org/zed]", role="result"),
+    ]
+    plain = plan_list(evidence, POLICY, members=["a", "b"], margin=None)
+    released = plan_list(evidence, POLICY, members=["a", "b"], margin=None, with_availability=True)
+    assert [e.row for e in plain.sentences] == [1, 5]
+    assert sorted(e.row for e in released.sentences) == [1, 3, 5, 8]

@@ -1517,3 +1517,36 @@ def test_does_not_ask_why_a_work_matters(question):
     from rag.question import asks_significance
 
     assert not asks_significance(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which papers release code?", "zedberry papers w/ code?", "which papers make their data available?",
+     "is there any paper that releases its dataset?", "which ones are open source?", "any frog-call work with code?",
+     "is the data publicly available?"],
+)  # fmt: skip
+def test_asks_which_papers_release_their_code_or_data(question):
+    from rag.question import asks_for_released
+
+    assert asks_for_released(question)
+
+
+@pytest.mark.parametrize(
+    "question", ["papers on code generation", "which papers study code assistants?",
+                 "which papers use publicly available data?", "how does FooNet localize bugs in code?"],
+)  # fmt: skip
+def test_code_or_data_as_a_topic_asks_no_release(question):
+    from rag.question import asks_for_released
+
+    assert not asks_for_released(question)
+
+
+def test_the_words_of_a_release_request_are_no_topic():
+    from rag.question import RELEASE_WORDS
+
+    assert not [w for w in profile("which papers release their code on github?").topic_words if w not in RELEASE_WORDS]
+    assert stem("zedberry") in profile("zedberry papers w/ code?").topic_words
+
+
+def test_a_keyword_request_for_papers_with_a_qualifier_is_a_list():
+    assert profile("zedberry farming papers w/ code?").kind == "list"

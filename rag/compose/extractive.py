@@ -21,6 +21,7 @@ from rag.roles import (
     asks_for_availability,
     concludes,
     names_contribution,
+    states_availability,
     states_evaluation,
     states_finding,
     states_shortcoming,
@@ -51,8 +52,9 @@ class ExtractivePlan:
     # a follow-up about a paper it refers to: the profile of its own ask (rag.followup.own_ask), which chose the
     # sentences and which abstention reads (the rewritten question carries the earlier question's words along)
     asked: QuestionProfile | None = None
-    # the works are the earlier answer's ("tell me more", "do both release code?"): no search found them, so the plan
-    # is refused only when it quotes nothing (rag.answering.decide_abstention)
+    # the works are the earlier answer's ("tell me more", "do both release code?") or those a request for papers
+    # names by what their abstracts say of themselves ("which papers release code?"): no search found them, so the
+    # plan is refused only when it quotes nothing (rag.answering.decide_abstention)
     known: bool = False
 
 
@@ -513,6 +515,7 @@ def plan_list(
     shape: str = "",
     with_topic: bool = False,
     detail_roles: Sequence[str] = (),
+    with_availability: bool = False,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -534,7 +537,8 @@ def plan_list(
     instead of the margin and coverage cuts (rag.membership: several features per paper, ``order`` the retrieval
     ranking, ``shape`` the question's shape); the plan keeps each candidate's features either way. ``detail_roles``:
     each line also quotes the sentence right after the work's proposal when it has one of these roles (see
-    _list_plan)."""
+    _list_plan). ``with_availability``: each line also quotes the paper's sentence saying where its code, data or
+    models are, when it has one (a request for papers that release them)."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -552,7 +556,7 @@ def plan_list(
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
             return _list_plan(
                 quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
-                detail_roles,
+                detail_roles, with_availability,
             )  # fmt: skip
 
     def covered(aid: str) -> bool:
@@ -570,7 +574,7 @@ def plan_list(
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
     plan = _list_plan(
         quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
-        detail_roles,
+        detail_roles, with_availability,
     )  # fmt: skip
     return replace(plan, candidates=features)
 
@@ -602,6 +606,7 @@ def _list_plan(
     with_finding: bool = False,
     with_topic: bool = False,
     detail_roles: Sequence[str] = (),
+    with_availability: bool = False,
 ) -> ExtractivePlan:
     """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
     or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
@@ -612,7 +617,8 @@ def _list_plan(
     it, after the rest: a line opens with what the work does, not with its setting. With ``detail_roles``, also the
     sentence right after the item's proposal (see has_role; else its first contribution sentence) when that one has
     one of these roles: an abstract names what it proposes, then says what it is made of ("We propose FooNet. It
-    pairs a BarNet encoder with …"), which a line saying which work answers should carry too."""
+    pairs a BarNet encoder with …"), which a line saying which work answers should carry too. With
+    ``with_availability``, also the paper's first sentence saying where its code, data or models are, if any."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -642,6 +648,8 @@ def _list_plan(
         if with_finding and not any(e.role == "result" for e in item):
             finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
             item += [finding] if finding is not None else []
+        if with_availability and not any(e.role == "availability" for e in item):  # where its code or data are
+            item += [e for e in others if e.role == "availability" or states_availability(e.text)][:1]
         topic = topic_sentence(item, others) if with_topic else None
         # what the work does leads; the sentence tying it to the question (often its setting) follows it
         sentences.extend([*sorted(item, key=lambda e: e.row), *([topic] if topic is not None else [])])
