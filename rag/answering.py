@@ -101,6 +101,7 @@ from rag.question import (
     answer_type,
     asked_aspect,
     asked_phrase,
+    asks_collection_overview,
     asks_count,
     asks_for_released,
     asks_kind_of,
@@ -140,6 +141,7 @@ from rag.roles import asks_for_availability, states_availability
 from rag.settings import VerifyPolicy
 from rag.similar import nearest_others, plan_similar, source_vector
 from rag.text import content_words, numbers_in, stem
+from rag.themes import Theme, find_themes, words_and_forms
 from rag.word_frequency import zipf_frequency
 
 if TYPE_CHECKING:
@@ -415,6 +417,22 @@ def select_evidence(
                 for aid in works
             }
         plan = extractive.plan_compare(per_work, asked, aspect, policy)
+    elif more is None and not each and asks_collection_overview(prof.text):  # "what are the main themes here?"
+        themes = collection_themes(snapshot, policy)
+        named = [list(theme.abstract_ids[: policy.overview_named]) for theme in themes]
+        quoted = [_opening_proposal(scored(prof, rows_of(snapshot, ids[:1]))) for ids in named]
+        plan = extractive.ExtractivePlan(
+            [aid for ids in named for aid in ids],
+            [e for e in quoted if e is not None],
+            "themes",
+            lead=f"The {len(snapshot.abstracts)} abstracts fall into {len(themes)} groups by meaning, each described "
+            "by the words most distinctive of its papers and quoted by the paper nearest its centre:",
+            known=True,
+            themes=[
+                (" · ".join(theme.words), ids, len(theme.abstract_ids))
+                for theme, ids in zip(themes, named, strict=True)
+            ],
+        )
     elif prof.kind == "list":
         shortlist = list_shortlist(
             prof.text, retriever, vector, weights, policy, dense_weight=None if readable else 0.0, first=ranked
@@ -1104,6 +1122,33 @@ def _linked_words(linking: Linking, among: Sequence[str] | None = None) -> set[s
     ("apta bench" by AptaBench's)."""
     ids = None if among is None else set(among)
     return {w for link in linking.links if ids is None or link.name.abstract_ids & ids for w in content_words(link.mention)}
+
+
+def collection_themes(snapshot: IndexSnapshot, policy: AnswerPolicy) -> list[Theme]:
+    """The collection's themes (rag.themes.find_themes): its papers grouped by the mean of their sentence vectors,
+    each group described by its most distinctive words (weighed by their rarity in English). Grouped once per
+    snapshot (well under a second for the seeds)."""
+    count = policy.overview_groups
+    if count not in snapshot.collection_themes:
+        ids = list(snapshot.abstracts)
+        vectors = np.stack([np.asarray(snapshot.sentence_vectors[r.start : r.stop]).mean(axis=0)
+                            for r in (snapshot.sentence_rows[aid] for aid in ids)])  # fmt: skip
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        words_of, forms = words_and_forms({aid: snapshot.abstracts[aid].text for aid in ids})
+        rarity = {stem: zipf_frequency(form) for stem, form in forms.items()}
+        themes = find_themes(ids, vectors, words_of, count, policy.overview_label_words, rarity)
+        snapshot.collection_themes[count] = [
+            Theme(tuple(forms.get(w, w) for w in theme.words), theme.abstract_ids) for theme in themes
+        ]
+    return snapshot.collection_themes[count]
+
+
+def _opening_proposal(evidence: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
+    """What a paper proposes, in reading order (extractive.main_proposal), else its first contribution sentence, else
+    its first sentence."""
+    in_order = sorted(evidence, key=lambda e: e.row)
+    main = extractive.main_proposal(in_order)
+    return main or next((e for e in in_order if e.role == "contribution"), in_order[0] if in_order else None)
 
 
 def released_works(snapshot: IndexSnapshot) -> list[str]:

@@ -526,6 +526,18 @@ class AnswerPolicy(BaseModel):
         "fused (dense + BM25 chunk) ranking, so a large corpus is not scored sentence by sentence. At least "
         "list_max; the seeds' list answers are the same as with every abstract scored.",
     )
+    overview_groups: int = Field(
+        default=6,
+        ge=1,
+        description="A question about the whole collection ('what are the main themes of these papers?'): the "
+        "papers are grouped by meaning into at most this many themes (rag.themes), one line per theme.",
+    )
+    overview_named: int = Field(
+        default=3, ge=1, description="Papers named in each theme's line, those nearest its centre."
+    )
+    overview_label_words: int = Field(
+        default=3, ge=1, description="Words describing each theme: those most distinctive of its papers."
+    )
     nearest: int = Field(default=3, ge=1, description="Nearest abstracts named when abstaining.")
     min_verified_share: float = Field(
         default=0.5,

@@ -806,6 +806,36 @@ def asks_for_released(question: str) -> bool:
     return bool(_WANTS_RELEASED.search(question))
 
 
+# A question about the whole collection rather than a topic in it: "what are the main themes of this year's papers?",
+# "what topics do these abstracts cover?", "give me an overview of the collection", "summarize all the papers".
+_OVERVIEW_ASK = re.compile(
+    r"\b(?:themes?|topics?|areas?|trends?|subjects?|fields?|kinds?|sorts?|types?|overview|summar\w*|gist|landscape|"
+    r"cover(?:s|ed)?|about)\b",
+    re.I,
+)
+_WHOLE_COLLECTION = re.compile(
+    r"\b(?:papers|abstracts|works|submissions|articles|collection|corpus|conference|neurips|this\s+year)\b", re.I
+)
+_OVERVIEW_WORDS = frozenset(
+    content_words(
+        "main major key big biggest common recurring general overall broad broadly theme themes topic topics area "
+        "areas trend trends subject subjects field fields overview landscape cover covers covered about year years "
+        "conference neurips 2026 collection corpus whole entire all everything submissions accepted articles "
+        "research gist kind kinds sort sorts type types this these here"
+    )
+)
+
+
+def asks_collection_overview(question: str) -> bool:
+    """Whether the question asks what the whole collection is about (its themes), naming no topic of its own: "what
+    are the main themes of this year's papers?", "what do these abstracts cover?", "summarize all the papers". Not
+    "what is this paper about?" (one paper) nor "which papers are about FooNet?" (a topic)."""
+    if not (_OVERVIEW_ASK.search(question) and _WHOLE_COLLECTION.search(question)):
+        return False
+    text = _THE_COLLECTION.sub(" ", question)
+    return not [w for w in content_words(text) if w not in _QUESTION_WORDS and w not in _OVERVIEW_WORDS]
+
+
 # A request for a one-line answer: "a one-line summary of each paper on X", "summarize FooNet in one sentence",
 # "in a sentence, what does X do?", "tl;dr of X".
 _BRIEF = re.compile(

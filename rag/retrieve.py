@@ -37,6 +37,7 @@ from rag.question import classify_shape, fix_shape_words, lexical_words
 from rag.roles import ROLES, Role
 from rag.store import ChunkStore
 from rag.text import Span, content_words
+from rag.themes import Theme
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,9 @@ class IndexSnapshot:
         # The corpus's words with their vectors for the opt-in lexical expansion: encoded on first use by a
         # retriever (which holds the encoder); retrievers are made per question, the snapshot lives until an ingest.
         self.expansion_vocabulary: ExpansionVocabulary | None = None
+        # The collection's themes (rag.themes), grouped on first use by a question asking for them; keyed by how many
+        # groups were asked for (AnswerPolicy.overview_groups).
+        self.collection_themes: dict[int, list[Theme]] = {}
 
     def release_pages(self) -> None:
         """Drop the pages of the index files that reading mapped into this process (they stay in the page cache, so

@@ -97,6 +97,15 @@ def test_a_one_line_summary_of_each_paper_quotes_one_sentence_per_paper_on_the_t
     assert len(brief.sentences) < len(full.sentences)
 
 
+def test_the_collections_themes_are_a_line_per_group_each_citing_the_papers_it_names(pipeline):
+    answer = pipeline.ask("what are the main themes of these papers?", backend="extractive")
+    assert not answer.abstained
+    lines = [line for line in answer.text.splitlines() if line.startswith("- **")]
+    assert 2 <= len(lines) <= 6
+    assert len(answer.sources) >= 2 * len(lines)  # each line names several papers, each a source
+    assert all(s.support_label == "quoted" for s in answer.sentences) and len(answer.sentences) == len(lines)
+
+
 def test_which_papers_release_code_lists_the_papers_saying_where_theirs_is(pipeline):
     answer = pipeline.ask("which papers release their code?", backend="extractive")
     assert not answer.abstained and len(answer.sources) >= 5

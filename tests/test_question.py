@@ -1550,3 +1550,25 @@ def test_the_words_of_a_release_request_are_no_topic():
 
 def test_a_keyword_request_for_papers_with_a_qualifier_is_a_list():
     assert profile("zedberry farming papers w/ code?").kind == "list"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what are the main themes of this year's papers?", "What topics do these abstracts cover?",
+     "give me an overview of the collection", "summarize all the papers", "what kinds of papers are in the corpus?"],
+)  # fmt: skip
+def test_asks_what_the_whole_collection_is_about(question):
+    from rag.question import asks_collection_overview
+
+    assert asks_collection_overview(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what is this paper about?", "which papers are about zedberries?", "overview of papers on frog calls",
+     "what are the main themes of the papers on FooNet?", "what are they about?"],
+)  # fmt: skip
+def test_a_topic_or_one_paper_is_no_question_about_the_whole_collection(question):
+    from rag.question import asks_collection_overview
+
+    assert not asks_collection_overview(question)

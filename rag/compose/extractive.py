@@ -37,7 +37,7 @@ class ExtractivePlan:
 
     abstract_ids: list[str]
     sentences: list[EvidenceSentence]
-    layout: str = "prose"  # prose | list | table
+    layout: str = "prose"  # prose | list | table | themes
     rows: list[tuple[str, list[list[EvidenceSentence]]]] = field(default_factory=list)  # table: per work and aspect
     # the sentences quoted (none: "—")
     lead: str = ""  # text before the quoted sentences ("Yes — ...")
@@ -56,6 +56,9 @@ class ExtractivePlan:
     # names by what their abstracts say of themselves ("which papers release code?"): no search found them, so the
     # plan is refused only when it quotes nothing (rag.answering.decide_abstention)
     known: bool = False
+    # layout "themes" (a question about the whole collection): per theme, the words describing it, the papers named
+    # in its line (nearest its centre first; the first one's sentences are quoted) and how many papers it holds
+    themes: list[tuple[str, list[str], int]] = field(default_factory=list)
 
 
 def with_marker(sentence: str, number: int) -> str:
@@ -800,6 +803,14 @@ def render(plan: ExtractivePlan, abstracts: dict[str, Abstract], as_list: bool |
             texts = [_cell(" ".join(with_marker(e.text, numbers[aid]) for e in cell)) or "—" for cell in cells]
             lines.append(f"| **{_cell(abstracts[aid].label)}** [{numbers[aid]}] | " + " | ".join(texts) + " |")
         return (plan.lead + "\n\n" if plan.lead else "") + "\n".join(lines)
+    if layout == "themes":  # one item per theme: its words, its papers nearest its centre, the nearest one's quote
+        lines = []
+        for words, ids, size in plan.themes:
+            named = ", ".join(f"{abstracts[aid].label} [{numbers[aid]}]" for aid in ids)
+            more = f" and {size - len(ids)} more" if size > len(ids) else ""
+            quotes = " ".join(with_marker(e.text, numbers[e.abstract_id]) for e in plan.sentences if e.abstract_id == ids[0])
+            lines.append(f"- **{words}** ({size} paper{'s' * (size != 1)}: {named}{more}): {quotes}")
+        return (plan.lead + "\n" if plan.lead else "") + "\n".join(lines)
     if layout == "list":  # one item per paper, its quoted sentences in plan order
         items: dict[str, list[str]] = {}
         for e in plan.sentences:
