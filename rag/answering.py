@@ -420,7 +420,8 @@ def select_evidence(
     elif more is None and not each and asks_collection_overview(prof.text):  # "what are the main themes here?"
         themes = collection_themes(snapshot, policy)
         named = [list(theme.abstract_ids[: policy.overview_named]) for theme in themes]
-        quoted = [_opening_proposal(scored(prof, rows_of(snapshot, ids[:1]))) for ids in named]
+        quoted = [_theme_quote(snapshot, scored(prof, rows_of(snapshot, ids[:1])), theme) for ids, theme in
+                  zip(named, themes, strict=True)]  # fmt: skip
         plan = extractive.ExtractivePlan(
             [aid for ids in named for aid in ids],
             [e for e in quoted if e is not None],
@@ -1131,9 +1132,7 @@ def collection_themes(snapshot: IndexSnapshot, policy: AnswerPolicy) -> list[The
     count = policy.overview_groups
     if count not in snapshot.collection_themes:
         ids = list(snapshot.abstracts)
-        vectors = np.stack([np.asarray(snapshot.sentence_vectors[r.start : r.stop]).mean(axis=0)
-                            for r in (snapshot.sentence_rows[aid] for aid in ids)])  # fmt: skip
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        vectors = np.stack([_paper_vector(snapshot, aid) for aid in ids])
         words_of, forms = words_and_forms({aid: snapshot.abstracts[aid].text for aid in ids})
         rarity = {stem: zipf_frequency(form) for stem, form in forms.items()}
         themes = find_themes(ids, vectors, words_of, count, policy.overview_label_words, rarity)
@@ -1143,12 +1142,24 @@ def collection_themes(snapshot: IndexSnapshot, policy: AnswerPolicy) -> list[The
     return snapshot.collection_themes[count]
 
 
-def _opening_proposal(evidence: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
-    """What a paper proposes, in reading order (extractive.main_proposal), else its first contribution sentence, else
-    its first sentence."""
-    in_order = sorted(evidence, key=lambda e: e.row)
-    main = extractive.main_proposal(in_order)
-    return main or next((e for e in in_order if e.role == "contribution"), in_order[0] if in_order else None)
+def _paper_vector(snapshot: IndexSnapshot, abstract_id: str) -> np.ndarray:
+    rows = snapshot.sentence_rows[abstract_id]
+    vector = np.asarray(snapshot.sentence_vectors[rows.start : rows.stop]).mean(axis=0)
+    return vector / max(float(np.linalg.norm(vector)), 1e-12)
+
+
+def _theme_quote(
+    snapshot: IndexSnapshot, evidence: Sequence[EvidenceSentence], theme: Theme
+) -> EvidenceSentence | None:
+    """The sentence quoting a theme: of its central paper's sentences saying what the work proposes (else what it
+    does, finds or how: contribution, method, result; else any), the one closest to the theme's centre (the mean
+    of its papers' vectors)."""
+    if not evidence:
+        return None
+    centre = np.mean([_paper_vector(snapshot, aid) for aid in theme.abstract_ids], axis=0)
+    proposing = [e for e in evidence if extractive.has_role(e, "proposal")]
+    doing = proposing or [e for e in evidence if e.role in ("contribution", "method", "result")] or list(evidence)
+    return max(doing, key=lambda e: (float(np.asarray(snapshot.sentence_vectors[e.row]) @ centre), -e.row))
 
 
 def released_works(snapshot: IndexSnapshot) -> list[str]:
