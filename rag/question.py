@@ -678,6 +678,9 @@ _FINDINGS = re.compile(
     r"|\b(?:what|which)\s+(?:are|were|is|was)\s+(?:the\s+|their\s+|its\s+)?(?:[\w'’-]+\s+){0,2}?(?:results?|findings?|"
     r"takeaways?|conclusions?)\b"
     r"|\bhow\s+(?:do|does|did)\s+(?:[\w-]+\s+){1,4}?(?:do|perform|fare)\b|\bhow\s+well\b"
+    # what is surprising about it: what it found that was not expected ("what's surprising in X?")
+    r"|\b(?:surprising|unexpected|counter-?intuitive|striking|remarkable)(?:\s+(?:results?|findings?|about|in|of)\b|"
+    r"\W*$)|\bwhat\s+(?:surprised|was\s+surprising)\b"
     r"|^\W*(?:and\s+)?(?:what\s+about\s+)?(?:the\s+|its\s+|their\s+|(?:the\s+)?[\w-]+(?:\s+(?:one|paper|work|study|"
     r"method|model|approach|benchmark))?['’]s\s+)?(?:main\s+|key\s+)?(?:results?|findings?)"
     r"(?:\s+(?:of|for|from|in)\s+[^?.!;]+)?\W*$",

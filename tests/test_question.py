@@ -814,6 +814,9 @@ def test_how_much_as_the_topic_of_a_study_is_no_number_question(text):
         "how does it stack up against the baselines?",
         "How does ZedNet compare with existing approaches?",
         "how does it compare?",
+        "what's surprising in the FooNet paper?",
+        "anything unexpected?",
+        "what surprised the authors?",
     ],
 )
 def test_asks_findings(text):
@@ -822,7 +825,10 @@ def test_asks_findings(text):
     assert asks_findings(text)
 
 
-@pytest.mark.parametrize("text", ["how does it work?", "what dataset does FooNet use?", "what is the main idea"])
+@pytest.mark.parametrize(
+    "text", ["how does it work?", "what dataset does FooNet use?", "what is the main idea", "what is new in FooNet?",
+             "a surprising number of frogs croak: which paper says so?"],
+)  # fmt: skip
 def test_does_not_ask_findings(text):
     from rag.question import asks_findings
 
