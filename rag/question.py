@@ -1070,7 +1070,8 @@ _WORK_NOUN = r"(?:paper|work|study|one|method|benchmark|dataset|model|framework|
 _A_WORK = re.compile(rf"[A-Z0-9]|\b{_WORK_NOUN}s?\b")
 _NOT_A_WORK = re.compile(
     r"\b(?:on|about|of|with|there|more|less|example|e\.g|such|like|including)\b|"
-    r"^(?:which|what|how|why|where|when|who|is|are|do|does|did)\b",
+    # a question word, not a name starting with one ("Who&When Pro")
+    r"^(?:which|what|how|why|where|when|who|is|are|do|does|did)(?=\s|[?,.!;:]|$)",
     re.I,
 )
 
@@ -1123,6 +1124,10 @@ def compare_parts(question: str) -> list[str]:
         parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts]
         names = specific_terms(question)  # whatever words each is described with, when it holds a name
         if all(parts) and all(len(p.split()) <= 6 or any(n in p for n in names) for p in parts):
+            # "How does X differ from Y and Z?": the other side may be several works, each named
+            others = [p.strip(" ?.,;:") for p in _COMPARE_SPLIT.split(parts[1])]
+            if len(others) > 1 and all(re.search(r"[A-Z0-9]", p) and len(p.split()) <= 3 for p in others):
+                return [parts[0], *others][:4]
             return parts
         body = f"{first} and {second}"
     elif pair:  # "How do X and Y differ in …": the works are before the verb

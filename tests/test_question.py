@@ -364,6 +364,9 @@ def test_classify_shape(question, shape):
         ("How does FooNet differ from BarSet in terms of speed?", ["FooNet", "BarSet"]),
         ("What is the difference between FooNet and the BarSet benchmark?", ["FooNet", "BarSet benchmark"]),
         ("FooNet vs BarSet", ["FooNet", "BarSet"]),
+        ("how does FooNet differ from BarSet and Baz-2?", ["FooNet", "BarSet", "Baz-2"]),
+        ("How does FooNet differ from pruning and distillation?", ["FooNet", "pruning and distillation"]),
+        ("which is bigger: Who&When Pro or BarSet?", ["Who&When Pro", "BarSet"]),  # a name starting "Who"
     ],
 )
 def test_compare_parts(question, parts):
