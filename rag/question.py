@@ -1547,7 +1547,9 @@ _LICENSE_TYPE = re.compile(r"\blicen[cs]e[sd]?\b|\blicensing\b", re.I)
 # Who wrote a work: an abstract never lists its authors or their affiliations, so only a sentence saying so answers
 _AUTHOR_TYPE = re.compile(
     r"^\W*(?:and\s+|so\s+)?(?:who|whose)\b(?:\s+[\w-]+){0,2}?\s+(?:wrote|written|authored|authors?|published|"
-    r"(?:is|are|was|were)\s+behind)\b"
+    r"(?:is|are|was|were)\s+behind|made|built|created|developed|designed|invented)\b"
+    r"|^\W*(?:and\s+|so\s+)?(?:which|what)\s+(?:company|team|group|lab|organi[sz]ation|institution|university)\s+"
+    r"(?:made|built|created|developed|designed|released|wrote|published|is\s+behind)\b"
     r"|^\W*(?:and\s+|so\s+)?(?:what|which)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+|its\s+|their\s+)?"
     r"(?:names?\s+of\s+the\s+)?(?:authors?|affiliations?|labs?|universit(?:y|ies)|institutions?|research\s+groups?)\b",
     re.I,
