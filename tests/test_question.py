@@ -1480,3 +1480,12 @@ def test_does_not_ask_why_a_work_matters(question):
     from rag.question import asks_significance
 
     assert not asks_significance(question)
+
+
+def test_asking_for_a_papers_main_claim_leaves_those_words_out_of_its_topic():
+    prof = profile("frog chorus counting paper main claim")
+    assert "claim" not in prof.topic_words and "main" not in prof.topic_words
+    assert "frog" in prof.topic_words
+    assert "contribut" not in profile("What is the key contribution of ZedNet?").topic_words
+    # nothing else to ask about: the words stay
+    assert profile("main findings").topic_words
