@@ -1350,6 +1350,11 @@ def pairs_unseen(
     vocabulary = set(words)
     for sentence in sentences:
         tokens = [w for w in content_words(sentence)]
+        # both words written inside one name of the sentence ("multihop" and "qa" in "2WikiMultihopQA") are a phrase
+        for name in _names_written(sentence).split():
+            for a, b in pairs:
+                if min(len(a), len(b)) >= 2 and a.replace("-", "") in name and b.replace("-", "") in name:
+                    seen.update({(a, b), (b, a)})
         positions = [(i, w) for i, w in enumerate(tokens) if w in vocabulary]
         for j, (i, w) in enumerate(positions):
             for i2, w2 in positions[j + 1 :]:
