@@ -119,6 +119,7 @@ from rag.question import (
     in_examples,
     is_more_request,
     looks_like_model_name,
+    measure_modifiers,
     profile,
     sets_side_by_side,
     states_answer_type,
@@ -310,6 +311,10 @@ def rank(
     embedder = retriever.embedder
     vector = embedder.encode([prof.text])[0]
     weights = named_weights(snapshot, linking, prof.text)
+    if prof.shape in _ONE_PAPER_SHAPES and len(linking.links) > 1 and policy.named_work_weight:
+        works = _works_named(snapshot, linking, prof.text)
+        if len(works) == 1:  # the one work of the corpus the question names is the one it asks about
+            weights[works[0]] = weights.get(works[0], 0.0) + policy.named_work_weight
     for aid in pinned:
         weights[aid] = weights.get(aid, 0.0) + 3.0  # a reference resolved to this paper outranks any match
     ranked = retriever.search(
@@ -835,11 +840,14 @@ def _signals(
     # a linked name the answering abstract(s) write otherwise ("large language model (LLM)-based" for "LLM-based",
     # "mixture of experts" for "MoE") is not missing from them
     answer_texts = " ".join(snapshot.abstracts[a].text for a in answer_ids)
+    # a name qualifying the kind of names asked ("what T2I models is FooNet tested on") is not one the answer names
+    kinds = _category_qualifiers(prof.text, linking) if prof.kind == "name" and prof.shape != "compare" else set()
     missing = tuple(
         link.mention
         for link in linking.links
         if not (link.name.abstract_ids & answer_set)
         and prof.kind != "list"
+        and link.mention.lower() not in kinds
         and not _typed_as_word(link.mention, typed, policy.name_case_zipf)
         and not mentioned_in(
             link.mention, answer_texts, (snapshot.abstracts[a].text for a in sorted(link.name.abstract_ids)[:20])
@@ -889,6 +897,8 @@ def _signals(
     value_missing = False
     if measure is not None and answer_ids:
         anchors = set(focus) | set(content_words(measure))
+        if measure:  # the measure's own modifiers ("Spearman" of "Spearman correlation"): abstracts write it so
+            anchors |= _modifier_stems(measure_modifiers(prof.text))
         if measure and _GENERIC_MEASURE.fullmatch(measure) and set(focus) <= set(content_words(measure)):
             # "what score does the strongest system reach": an abstract writes "the strongest system reaches 0.85",
             # so the detail words anchor the number as well as the generic measure
@@ -1002,6 +1012,16 @@ def _signals(
         topic_unknown=topic_unknown,
         has_evidence=bool(plan.sentences),
     )
+
+
+def _modifier_stems(words: Sequence[str]) -> set[str]:
+    """The content-word stems of a measure's modifiers, a hyphenated one whole ("inter-rater", not "rater": "17
+    raters" is a count of raters, not an inter-rater agreement)."""
+    stems: set[str] = set()
+    for word in words:
+        found = [w for w in content_words(word) if w not in GENERIC_STEMS]
+        stems.update([w for w in found if "-" in w] if "-" in word else found)
+    return stems
 
 
 def _word_held(word: str, words: Collection[str], name_text: str) -> bool:
@@ -1303,7 +1323,12 @@ def _typed_slot(
         and not (expected == "name" and w in ANSWER_CATEGORY_STEMS)
         and not (expected == "value" and (w in QUANTITY_STEMS or w in RELATION_STEMS or w in heads))
     ]  # fmt: skip
-    qualifiers = [link.mention.lower() for link in linking.links if not _is_subject(link.mention, abstract.label)]
+    kinds = _category_qualifiers(prof.text, linking) if expected == "name" else set()
+    qualifiers = [
+        link.mention.lower()
+        for link in linking.links
+        if not _is_subject(link.mention, abstract.label) and link.mention.lower() not in kinds
+    ]
     n_docs = len(snapshot.abstracts)
     top = largest_idf(n_docs)
     _, doc_freq = topic_presence(snapshot, details)
@@ -1328,6 +1353,28 @@ def _typed_slot(
     # the answer said next to the asked details: the words around each answer word, not the whole sentence
     windows = [w for t in sentences if holds_answer(t) for w in answer_windows(t, holds_answer, policy.slot_window)]
     return slot, type_missing, slot_missing(windows, weights, lambda _: True, present) if windows else 1.0
+
+
+# "what T2I models", "which GNN baselines": the words between a wh-word and the category noun it asks for
+_WH_CATEGORY = re.compile(
+    r"\b(?:what|which)\s+(?P<kind>(?:[\w&.-]+\s+){1,3}?)(?:datasets?|benchmarks?|models?|backbones?|baselines?|"
+    r"methods?|metrics?|algorithms?|architectures?|tools?|tasks?|environments?|suites?|encoders?|networks?)\b",
+    re.I,
+)
+
+
+def _category_qualifiers(text: str, linking: Linking) -> set[str]:
+    """The linked mentions (lower case) that qualify the category of names a question asks for ("what T2I models is
+    FooNet tested on", "which GNN baselines"): they say which kind of thing is asked, and an abstract answers with
+    the instances ("PixArt and FLUX") without repeating them, so they are neither names the answering abstract must
+    mention nor details its answer sentence must hold."""
+    spans = [m.span("kind") for m in _WH_CATEGORY.finditer(text)]
+    found: set[str] = set()
+    for link in linking.links:
+        for m in re.finditer(re.escape(link.mention), text):
+            if any(start <= m.start() and m.end() <= end for start, end in spans):
+                found.add(link.mention.lower())
+    return found
 
 
 def _name_heads(text: str, linking: Linking) -> set[str]:
@@ -1383,6 +1430,11 @@ def pairs_unseen(
     vocabulary = set(words)
     for sentence in sentences:
         tokens = [w for w in content_words(sentence)]
+        # both words written inside one name of the sentence ("multihop" and "qa" in "2WikiMultihopQA") are a phrase
+        for name in _names_written(sentence).split():
+            for a, b in pairs:
+                if min(len(a), len(b)) >= 2 and a.replace("-", "") in name and b.replace("-", "") in name:
+                    seen.update({(a, b), (b, a)})
         positions = [(i, w) for i, w in enumerate(tokens) if w in vocabulary]
         for j, (i, w) in enumerate(positions):
             for i2, w2 in positions[j + 1 :]:

@@ -125,6 +125,15 @@ class AnswerPolicy(BaseModel):
         "centroid (the mean of its sentence vectors): the abstract read whole, so a question describing the work in "
         "its own words across several of its parts is not judged by two sentences alone (see dense_best_share).",
     )
+    named_work_weight: float = Field(
+        default=1.0,
+        ge=0.0,
+        description="Added to the link weight (then times link_boost) of the one work a single-paper question "
+        "(fact, number, name, how/why) names as the corpus's own, when it links other names too: a name one abstract "
+        "alone uses and introduces ('what T2I models is FooNet tested on'). The question is about that work, so a "
+        "term the question also uses and other abstracts name ('T2I', in a benchmark's label) does not carry the "
+        "ranking past it.",
+    )
     link_boost: float = Field(
         default=0.3,
         ge=0.0,

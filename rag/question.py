@@ -532,6 +532,24 @@ def value_asked(question: str, kind: Kind) -> str | None:
     return "" if kind == "number" else None
 
 
+# Words between a wh-word and the measure it asks that say nothing of which measure it is
+_MEASURE_FILLER = frozenset(
+    "is was are were the a an of its their his her exact exactly reported overall final what which does do did".split()
+)
+
+
+def measure_modifiers(question: str) -> list[str]:
+    """The words naming which measure a what/which question asks ("what is the average cross-tier Spearman
+    correlation" -> average, cross-tier, Spearman): an abstract often writes the measure by them, or by a symbol, not
+    by its head noun ("cross-tier Spearman $\\rho$ averages only $+0.08$"), so they anchor its value as well as the
+    head noun. Empty when the question asks no measure that way."""
+    match = _VALUE.search(question)
+    if match is None:
+        return []
+    words = re.findall(r"[\w-]+", question[match.start() : match.start("measure")])[1:]  # after the wh-word
+    return [w for w in words if w.lower() not in _MEASURE_FILLER]
+
+
 def asks_for_evaluation(question: str) -> bool:
     """The question asks what a work is evaluated on: "which datasets …", "what benchmark is X tested on",
     "where are the experiments run". Its answer is the abstract's evaluation sentence (rag.roles.states_evaluation)."""
@@ -1320,6 +1338,15 @@ def request_after_preamble(question: str) -> str | None:
     return parts[-1] if classify_shape(parts[-1]) in ("list", "summary") else None
 
 
+# What a question asks of a paper as a whole, in any wording ("main claim", "key idea", "central contribution"): the
+# paper's gist, whatever its topic, so none of these words need be in the abstract
+_GIST_ASKED = re.compile(
+    r"\b(?:main|key|central|core|primary|principal|major)\s+(?:claims?|ideas?|contributions?|findings?|results?|"
+    r"points?|messages?|takeaways?|insights?)\b",
+    re.I,
+)
+
+
 # How a request for papers says they should suit the asker, not what they are about.
 _TOPICLESS = frozenset(
     content_words("relevant useful interesting helpful recommend suggest read worth good best me us my our should would")
@@ -1347,6 +1374,10 @@ def profile(question: str, one_paper: bool = True) -> QuestionProfile:
     if request and not [w for w in content_words(request) if w not in _QUESTION_WORDS and w not in _TOPICLESS]:
         request = None
     topic = [w for w in dict.fromkeys(content_words(request or question)) if w not in _QUESTION_WORDS]
+    # "FooNet paper main claim": what is asked of the paper, not words its topic must use
+    gist_free = [w for w in content_words(_GIST_ASKED.sub(" ", request or question)) if w not in _QUESTION_WORDS]
+    if gist_free and len(gist_free) < len(topic):
+        topic = [w for w in topic if w in set(gist_free)]
     if kind == "list":  # a request for papers: its topic without the words pointing at the collection or topic
         topic = list_topic(request or question) or topic
     focus = list(dict.fromkeys(focus_words(asked, kind)))
@@ -1703,9 +1734,13 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
 
 
 # A question asking which (language) model or backbone: its answer names a model, not any name of the abstract
+# The model word must head the asked noun phrase: "what is the LLM framework … called" asks for a framework's
+# name, "the LLM-based agent" for an agent's, not for a model's.
 _MODEL_ASKED = re.compile(
     r"\b(?:which|what)\s+(?:[\w&-]+\s+){0,3}?(?:llms?|vlms?|mllms?|lms?|language\s+models?|backbones?|"
-    r"base\s+models?|teacher\s+models?|judge\s+models?)\b",
+    r"base\s+models?|teacher\s+models?|judge\s+models?)\b"
+    r"(?!-\w|\s+(?:frameworks?|methods?|approach(?:es)?|pipelines?|systems?|agents?|techniques?|tools?|papers?|"
+    r"works?|stud(?:y|ies)|benchmarks?|datasets?)\b)",
     re.I,
 )
 # Well-known model families named without a version; most model names carry one ("GPT-4o", "Qwen2.5-7B")

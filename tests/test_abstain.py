@@ -105,6 +105,16 @@ def test_pairs_unseen_counts_question_word_pairs_no_sentence_holds_together():
     assert pairs_unseen(content_words("robots"), sentences) == 0.0  # a single word has no pair
 
 
+def test_pairs_unseen_reads_a_pair_written_inside_one_name_as_held():
+    from rag.answering import pairs_unseen
+    from rag.text import content_words
+
+    sentences = ["We evaluate ZedNet on 3PondFrogQA and MarshBench."]
+    assert pairs_unseen(content_words("frog qa"), sentences) == 0.0  # both inside "3PondFrogQA"
+    assert pairs_unseen(content_words("frog marsh"), sentences) == 1.0  # inside two different names: no phrase
+    assert pairs_unseen(content_words("toad qa"), sentences) == 1.0
+
+
 def test_pairs_unseen_weighs_an_unseen_pair_by_the_english_rarity_of_its_rarer_word():
     from rag.answering import pairs_unseen
 

@@ -103,6 +103,10 @@ def test_model_names_are_told_from_other_names():
     assert asks_model("Which LLM does ZedNet use to write code?")
     assert asks_model("what base model is ZedNet built on")
     assert not asks_model("Which datasets does ZedNet use?")
+    # the model word qualifies another head noun: a framework's or an agent's name is asked, not a model's
+    assert asks_model("which LLM backbone does ZedNet use")
+    assert not asks_model("What is the LLM framework for frog counting called?")
+    assert not asks_model("which LLM-based agent does ZedNet beat?")
     for name in ("GPT-4o", "Qwen2.5-7B", "Llama3-8B", "ResNet-50", "T5", "Claude", "FLUX.1-dev"):
         assert looks_like_model_name(name), name
     for name in ("FrogBench", "FrogSounds-10K", "URDF", "ZedNet"):
@@ -238,3 +242,41 @@ def test_an_abstract_states_availability_in_a_link_or_a_release_line():
     assert states_answer_type("We will open-source the FooNet weights soon.", "availability")
     # "available at" a time or a place in a model, not at a link
     assert not states_answer_type("Each order uses a budget available at the start of the horizon.", "availability")
+
+
+def test_a_measures_modifiers_name_which_measure_is_asked():
+    from rag.question import measure_modifiers
+
+    assert measure_modifiers("what is the average cross-tier Spearman correlation of ZedNet?") == [
+        "average",
+        "cross-tier",
+        "Spearman",
+    ]
+    assert measure_modifiers("what exact accuracy does ZedNet reach") == []
+    assert measure_modifiers("How does ZedNet work?") == []
+
+
+def test_a_measures_hyphenated_modifier_anchors_its_value_whole():
+    from rag.answering import _modifier_stems
+
+    stems = _modifier_stems(["inter-rater", "Spearman"])
+    assert "spearman" in stems and any("-" in s for s in stems)
+    assert "rater" not in stems  # "17 raters" counts raters; it states no inter-rater agreement
+    # "Spearman rho averages 0.08": the modifier, not the head noun "correlation", sits next to the value
+    assert number_near("FrogNet's cross-tier Spearman rho averages only +0.08 over 12 pairs.", stems | {"correl"})
+    assert not number_near("Seventeen raters, 17 in all, scored FrogNet.", _modifier_stems(["inter-rater"]))
+
+
+def test_a_name_qualifying_the_kind_of_names_asked_is_not_one_the_answer_must_use():
+    from rag.answering import _category_qualifiers
+    from rag.lexicon import Link, Linking, Name
+
+    linking = Linking(
+        (
+            Link("T2I", Name("T2I", frozenset({"b"})), True, 100.0),
+            Link("ZedNet", Name("ZedNet", frozenset({"a"})), True, 100.0),
+        )
+    )
+    assert _category_qualifiers("what T2I models is ZedNet tested on", linking) == {"t2i"}
+    assert _category_qualifiers("does ZedNet beat T2I baselines?", linking) == set()
+    assert _category_qualifiers("which datasets does ZedNet use for T2I?", linking) == set()

@@ -144,6 +144,16 @@ def test_one_work_set_against_earlier_work_is_answered_from_its_results_not_comp
     assert not answer.text.startswith("| Work |")
 
 
+def test_a_question_about_the_one_work_it_names_is_answered_from_that_work(pipeline):
+    # "T2I" is a term other abstracts name (one in its label); the question asks about the work it names
+    answer = pipeline.ask("Which T2I models does DaTMe run on?", backend="extractive")
+    assert not answer.abstained
+    assert answer.sources[0].abstract.label == "DaTMe"
+    without = pipeline_for(pipeline, answer=pipeline.settings.answer.model_copy(update={"named_work_weight": 0.0}))
+    other = without.ask("Which T2I models does DaTMe run on?", backend="extractive")
+    assert other.abstained or other.sources[0].abstract.label != "DaTMe"  # the term's paper led: refused or misread
+
+
 def test_a_follow_up_chooses_its_sentences_for_its_ask_with_the_reference_resolved(pipeline, monkeypatch):
     first = "Tell me about AptaBench."
     history = turn(first, pipeline.ask(first, backend="extractive"))

@@ -212,6 +212,27 @@ def test_a_question_for_findings_quotes_a_finding_even_when_none_scores_among_th
     assert plan.sentences[0].row == 5  # the finding it states leads
 
 
+def test_a_question_for_findings_adds_an_outcome_when_the_quoted_result_only_says_where_it_was_evaluated():
+    profile = QuestionProfile(text="How well do models do on FrogBench?", kind="general", topic_words=(), asks_findings=True)
+    evidence = [
+        ev("a", 8, 1.0, "FrogBench is built by hand and evaluated on 9 chat models.", role="result"),
+        ev("a", 2, 0.9, "We introduce FrogBench, a benchmark of pond sounds."),
+        ev("a", 9, 0.2, "Results reveal that accuracy ranges from 3.1% to 40.2%.", role="result"),
+    ]
+    rows = [e.row for e in plan_single("a", evidence, profile).sentences]
+    assert 9 in rows and rows.index(9) < rows.index(2)  # the outcome is quoted, with the results leading
+
+
+def test_a_number_question_leads_with_the_sentence_stating_a_number():
+    profile = QuestionProfile(text="How big is FrogBench?", kind="number", topic_words=(), shape="number")
+    evidence = [
+        ev("a", 2, 1.0, "We introduce FrogBench, the first benchmark of pond sounds."),
+        ev("a", 5, 0.95, "FrogBench comprises 466 recordings from nine ponds.", has_number=True),
+    ]
+    rows = [e.row for e in plan_single("a", evidence, profile).sentences]
+    assert rows[0] == 5
+
+
 def test_a_sentence_posing_the_problem_is_no_proposal():
     from rag.compose.extractive import has_role
 
@@ -1191,7 +1212,8 @@ def test_a_loosely_read_number_question_quotes_a_sentence_stating_a_number():
     ]
     policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, response_shapes=(), named_sentence_shapes=())
     assert [e.row for e in plan_single("a", evidence, number, policy=policy).sentences] == [0]
-    assert [e.row for e in plan_single("a", evidence, number, policy=policy, loose=True).sentences] == [0, 1]
+    # (the sentence stating a number leads a number question's answer)
+    assert [e.row for e in plan_single("a", evidence, number, policy=policy, loose=True).sentences] == [1, 0]
 
 
 def test_an_answer_to_which_paper_quotes_the_sentence_naming_its_contribution():

@@ -1581,3 +1581,12 @@ def test_a_topic_or_one_paper_is_no_question_about_the_whole_collection(question
     from rag.question import asks_collection_overview
 
     assert not asks_collection_overview(question)
+
+
+def test_asking_for_a_papers_main_claim_leaves_those_words_out_of_its_topic():
+    prof = profile("frog chorus counting paper main claim")
+    assert "claim" not in prof.topic_words and "main" not in prof.topic_words
+    assert "frog" in prof.topic_words
+    assert "contribut" not in profile("What is the key contribution of ZedNet?").topic_words
+    # nothing else to ask about: the words stay
+    assert profile("main findings").topic_words

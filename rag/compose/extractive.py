@@ -156,10 +156,19 @@ def plan_single(
         # the question as a whole ("… without model fine-tuning")
         chosen = with_polar_detail(chosen, evidence, profile, policy.polar_detail_mass)
     if profile.asks_findings:  # "what are its results?", "how well does it do?": the findings lead, then the rest
-        if not any(e.role == "result" for e in chosen):  # none chosen: the best one stating a finding, else a result
+        # none chosen that says how it turned out ("evaluated on 12 LLMs" says where, not how well): the best one
+        # stating a finding, else a result
+        if not any(e.role == "result" and reports_outcome(e.text) for e in chosen):
             findings_first = sorted(evidence, key=lambda e: not (e.role == "result" and states_finding(e.text)))
-            chosen = with_role(chosen, findings_first, [("result", 1)], len(chosen) + 1)
+            outcome = next((e for e in findings_first if e.role == "result" and reports_outcome(e.text)), None)
+            if outcome is not None and all(e.row != outcome.row for e in chosen):
+                chosen = sorted([*chosen, outcome], key=lambda e: e.row)
+            else:
+                chosen = with_role(chosen, findings_first, [("result", 1)], len(chosen) + 1)
         chosen = sorted(chosen, key=lambda e: (e.role != "result", e.row))
+    if profile.kind == "number" and not profile.asks_findings:  # "how big is X?": the sentence stating it leads, the
+        # introduction quoted for context after it
+        chosen = sorted(chosen, key=lambda e: not e.has_number)
     if answer_type(profile.text, profile.kind) == "availability":  # "is the code out?": the line saying where leads
         line = next((e for e in evidence if e.role == "availability"), None)
         rest = [e for e in chosen if line is None or e.row != line.row]
@@ -173,6 +182,19 @@ def plan_single(
 
 
 _POLAR = re.compile(r"^\W*(?:does|do|did|is|are|was|were|can|could|has|have|will|would)\b", re.I)
+
+# How a result sentence says how things turned out: a measured figure, a comparison won, what the results show
+_OUTCOME = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:%|×|x\b)|\b(?:outperform\w*|surpass\w*|state-of-the-art|improv\w*|achiev\w*|"
+    r"(?:results?|experiments?|evaluations?|analys[ie]s)\s+(?:show|demonstrate|reveal|indicate|suggest|confirm)\w*)\b",
+    re.I,
+)
+
+
+def reports_outcome(sentence: str) -> bool:
+    """Whether a sentence says how the work turned out ("Results reveal … from 1.1% to 45.9%", "FooNet outperforms
+    …", "We show that …"), not only where or how it was evaluated ("… and evaluated on 12 representative LLMs")."""
+    return states_finding(sentence) or bool(_OUTCOME.search(sentence))
 
 
 def with_polar_detail(
