@@ -583,7 +583,19 @@ _SUMMARY = re.compile(
     r"(?:papers|abstracts|corpus|works|collection)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
     r"\bsynopsis\b|\bround-?up\b|" + _READING_LIST + r"|"
-    r"\bwhat\s+is\s+known\s+about\b|\bwhat\s+(?:has|have)\s+(?:been\s+done|people\s+done)\s+(?:here\s+)?(?:on|about|in|for)\b"
+    r"\bwhat\s+is\s+known\s+about\b|\bwhat(?:'s|\s+has|\s+have)\s+(?:been\s+(?:done|published|written)|people\s+done)\s+"
+    r"(?:here\s+)?(?:on|about|in|for)\b|\bwhat\s+is\s+being\s+done\s+(?:on|about|in|for)\b"
+    # what the collection holds on a topic: "what is there on X", "what's in here about X", "what do you have on X",
+    # "what in here is relevant to X", "what can you tell me about the X research"
+    r"|\bwhat(?:'s|\s+is|\s+else\s+is)\s+(?:in\s+)?(?:there|here|available)\s+(?:on|about|regarding|concerning)\b"
+    r"|\bwhat\s+(?:do|does)\s+(?:you|the\s+(?:corpus|collection|index|library))\s+have\b(?!\s+(?:to|in\s+common)\b)"
+    r"|\bwhat\s+(?:in\s+here|here|in\s+(?:this|the)\s+(?:collection|corpus|set))\s+(?:is|are)\s+(?:relevant|related|"
+    r"useful|applicable)\s+(?:to|for)\b|\bwhat\s+can\s+you\s+tell\s+(?:me|us)\s+about\s+(?:the\s+)?(?:[\w/+-]+\s+){0,4}?"
+    r"(?:research|work|papers|literature|studies)\b"
+    # what the papers (plural) of a kind say, the kind between article and noun: "what do the theory papers on X say",
+    # "what do the FooBench / BarBench benchmark papers cover"
+    r"|\bwhat\s+(?:do|did)\s+(?:the|these|those)\s+[^?.!]{1,80}?\b(?:papers|abstracts|works|studies)\b[^?.!]*?\b"
+    r"(?:say|find|show|report|cover|conclude|contribute|offer|propose|claim)\W*$"
     # asked to describe the papers (plural) or the work on a topic: "describe the papers that address X", "explain the
     # main findings of papers on X", "tell me about the research on X", "the state of research on X"
     r"|\b(?:describe|explain|discuss|outline|review|tell\s+(?:me|us)\s+about)\s+(?:(?:all|the|these|those|any|some|"

@@ -1361,6 +1361,43 @@ def test_what_one_work_found_is_no_overview(question):
     assert profile(question).shape != "summary"
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is there on graph coarsening?",
+        "what's here on graph coarsening",
+        "What do you have on graph coarsening?",
+        "what's been done here on graph coarsening",
+        "what do the theory papers on graph coarsening say",
+        "What do the FooBench / BarBench benchmark papers cover?",
+        "Tell me what's in here about graph coarsening",
+        "I'm interested in graph coarsening - what do you have?",
+        "What has been published on graph coarsening?",
+        "What is being done about graph coarsening in these papers?",
+        "What in here is relevant to graph coarsening?",
+        "What can you tell me about graph coarsening research?",
+    ],
+)
+def test_asking_what_the_collection_holds_on_a_topic_is_an_overview(question):
+    # what the collection holds, or what its papers of a kind say: every paper on the topic, not one sentence
+    assert profile(question).shape == "summary"
+    assert {"graph", "coarsen"} <= set(profile(question).topic_words) or "FooBench" in question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is there in FooNet's results?",
+        "What do the authors of FooNet say about depth?",
+        "What is FooNet?",
+        "What can you tell me about FooNet?",
+        "What do FooNet and BarNet have in common?",
+    ],
+)
+def test_asking_what_one_work_holds_is_no_overview(question):
+    assert profile(question).shape != "summary"
+
+
 def test_state_of_the_art_said_of_the_papers_stays_a_topic_word():
     assert "state-of-the-art" in profile("Which papers report state-of-the-art results on FooSet?").topic_words
 
