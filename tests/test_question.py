@@ -1385,6 +1385,48 @@ def test_asking_what_the_collection_holds_on_a_topic_is_an_overview(question):
 
 
 @pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("graph coarsening research?", "list"),
+        ("graph coarsening work?", "list"),
+        ("Any graph coarsening stuff?", "list"),
+        ("Which research could help graph coarsening?", "list"),
+        ("Is graph coarsening addressed anywhere?", "yes_no"),
+        ("Is graph coarsening covered in any of the papers?", "list"),
+        ("Give me everything on graph coarsening", "list"),
+        ("Can you find work on graph coarsening?", "list"),
+        ("Show me research related to graph coarsening", "list"),
+        ("graph coarsening papers pls", "list"),
+        ("Anything relevant to graph coarsening?", "yes_no"),
+        ("Who has looked at graph coarsening?", "list"),
+        ("Where is graph coarsening discussed?", "list"),
+        ("I want to read about graph coarsening", "summary"),
+    ],
+)
+def test_a_terse_or_indirect_request_for_work_on_a_topic_asks_for_papers(question, shape):
+    # the words asking whether the collection treats it ("addressed anywhere", "stuff") are not the topic's
+    prof = profile(question)
+    assert (prof.shape, prof.kind) == (shape, "list")
+    assert set(prof.topic_words) <= {"graph", "coarsen", "help", "relev", "discuss"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does FooNet work?",
+        "how does it work",
+        "Is FooNet trained on BarSet?",
+        "Where is FooNet evaluated?",
+        "Who has the best accuracy?",
+        "Show me the work of FooNet",
+        "Where is the code released?",
+    ],
+)
+def test_a_question_about_one_work_is_no_request_for_papers(question):
+    assert profile(question).kind != "list"
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "What is there in FooNet's results?",
