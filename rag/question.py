@@ -19,7 +19,8 @@ Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why
 _LIST = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:research\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
     r"methods|publications|contributions|submissions)\b"
-    r"|(?:list|name|find|show|identify|enumerate)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
+    r"|(?:list|name|find|show|identify|enumerate|collect|gather|fetch)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|"
+    r"studies)\b"
     # "can you find work on X", "show me research related to X", "point me to the literature on X"
     r"|(?:(?:can|could|would)\s+you\s+)?(?:find|show|point|get|pull\s+up)\s+(?:me\s+|us\s+)?(?:to\s+)?(?:some\s+|any\s+|"
     r"the\s+|all\s+)?(?:work|research|literature)\s+(?:on|about|regarding|into|in|related\s+to)\b"
@@ -178,7 +179,7 @@ _THE_COLLECTION = re.compile(
 
 # How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
 # collection", "the literature regarding X"): not words of the topic.
-_ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature everything"))
+_ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature everything got"))
 
 
 # A request for what to read on a topic ("what should I read on X", "where do I start reading about X", "bring me up
@@ -590,6 +591,11 @@ _YES_NO_INDIRECT = re.compile(
     r"|^\W*(?:does|do)\s+(?:the|this|your)\s+(?:corpus|collection|set|database|index|library)\s+(?:contain|include|"
     r"have|hold|cover)\s+(?:any|a|an|some)\b|^\W*(?:there\s+)?exists?\s+(?:any|a|an|some)\s+(?:papers?|works?|"
     r"stud(?:y|ies)|research|articles?)\b"
+    # "do you have anything on X?", "got anything on X?", "does the collection include anything on X?", "does anything
+    # here deal with X?"
+    r"|\b(?:do\s+you\s+have|have\s+you\s+got|got|does\s+(?:the|this|your)\s+(?:corpus|collection|set|database|index|"
+    r"library)\s+(?:contain|include|have|hold|cover))\s+(?:anything|something)\s+(?:on|about|regarding|related\s+to|"
+    r"relevant\s+to)\b|^\W*does\s+anything\s+(?:here\s+|in\s+here\s+)?(?:deal|concern|relate|address|cover|touch|treat)"
     # "is X addressed anywhere?", "is X covered in any of the papers?"
     r"|^\W*(?:is|are)\s+(?:[\w/+-]+\s+){1,5}?(?:addressed|covered|discussed|studied|tackled|treated|explored|"
     r"investigated|mentioned)\s+(?:anywhere|at\s+all|in\s+(?:any\s+(?:of\s+the\s+)?(?:papers?|abstracts?|works?)|"
@@ -600,7 +606,7 @@ _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publi
 _SUMMARY = re.compile(
     r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
     r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
-    r"(?:papers|abstracts|corpus|works|collection)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
+    r"(?:papers|abstracts|corpus|works|collection|literature|research)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
     r"\bsynopsis\b|\bround-?up\b|" + _READING_LIST + r"|"
     r"\bwhat\s+is\s+known\s+about\b|\bwhat(?:'s|\s+has|\s+have)\s+(?:been\s+(?:done|published|written)|people\s+done)\s+"

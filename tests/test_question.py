@@ -1401,13 +1401,19 @@ def test_asking_what_the_collection_holds_on_a_topic_is_an_overview(question):
         ("Who has looked at graph coarsening?", "list"),
         ("Where is graph coarsening discussed?", "list"),
         ("I want to read about graph coarsening", "summary"),
+        ("Do you have anything on graph coarsening?", "yes_no"),
+        ("Got anything on graph coarsening?", "yes_no"),
+        ("Does anything here deal with graph coarsening?", "yes_no"),
+        ("Does the collection include anything on graph coarsening?", "yes_no"),
+        ("Collect the papers on graph coarsening", "list"),
+        ("What does the literature here say about graph coarsening?", "summary"),
     ],
 )
 def test_a_terse_or_indirect_request_for_work_on_a_topic_asks_for_papers(question, shape):
     # the words asking whether the collection treats it ("addressed anywhere", "stuff") are not the topic's
     prof = profile(question)
     assert (prof.shape, prof.kind) == (shape, "list")
-    assert set(prof.topic_words) <= {"graph", "coarsen", "help", "relev", "discuss"}
+    assert set(prof.topic_words) <= {"graph", "coarsen", "help", "relev", "discuss", "includ"}
 
 
 @pytest.mark.parametrize(
@@ -1420,6 +1426,9 @@ def test_a_terse_or_indirect_request_for_work_on_a_topic_asks_for_papers(questio
         "Who has the best accuracy?",
         "Show me the work of FooNet",
         "Where is the code released?",
+        "Do you have any idea what FooNet is?",
+        "Work on FooNet is based on what?",
+        "What does the research on FooNet say?",
     ],
 )
 def test_a_question_about_one_work_is_no_request_for_papers(question):
