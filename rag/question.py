@@ -19,25 +19,37 @@ Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why
 _LIST = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:research\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
     r"methods|publications|contributions|submissions)\b"
-    r"|(?:list|name|find|show|identify|enumerate)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|studies)\b"
+    r"|(?:list|name|find|show|identify|enumerate|collect|gather|fetch)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|"
+    r"studies)\b"
+    # "can you find work on X", "show me research related to X", "point me to the literature on X"
+    r"|(?:(?:can|could|would)\s+you\s+)?(?:find|show|point|get|pull\s+up)\s+(?:me\s+|us\s+)?(?:to\s+)?(?:some\s+|any\s+|"
+    r"the\s+|all\s+)?(?:work|research|literature)\s+(?:on|about|regarding|into|in|related\s+to)\b"
     r"|(?:are|is)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:papers?|works?|abstracts?|studies|study)\b"
     r"|(?:are|is)\s+there\s+(?:anything|something)\s+(?:on|about)\b"
-    r"|what\s+(?:work|research)\b"
+    r"|what\s+(?:work|research)\b|which\s+research\b"
     r"|(?:any\s+)?papers?\s+(?:on|about|that|using|with|w/)(?!\w)"
     # "papers dealing with X", "studies evaluating on Y" (one "paper where …" is a lookup of one paper)
     r"|(?:any\s+)?(?:papers|studies)\s+(?:which|where|in|for|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
     # a keyword query naming what it wants: "neurosymbolic AI papers", "diffusion model studies?"
     r"|(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)"
     r"(?![^?]*\b(?:how|why|whether)\b)(?:[\w/+-]+\s+){1,5}"
-    r"(?:papers|studies|(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)works)"
+    r"(?:papers|studies|research|literature|stuff|(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)works"
+    # "FooNet work?" as the work on FooNet, not the verb: "does not work", "it doesn't work", "will work"
+    r"|(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)(?<!\bnot\s)(?<!n't\s)(?<!\bdo\s)(?<!\bdoes\s)(?<!\bdid\s)(?<!\bto\s)"
+    r"(?<!\bwill\s)(?<!\bcan\s)(?<!\bcould\s)(?<!\bwould\s)(?<!\bmight\s)(?<!\bmay\s)(?<!\bshould\s)(?<!\bmust\s)work)"
     r"(?:\s+(?:with|w/)\s*[\w/+-]+)?"  # "drug discovery papers w/ code?"
-    r"\s*[?.!]?\s*$"
+    r"(?:\s+(?:pls|plz|please))?\s*[?.!]?\s*$"
     # "works on X", "all papers about X" (plural: several papers; "research on X" may describe one paper's topic)
     r"|(?:all\s+|the\s+)?(?:papers|works|studies|articles|publications)\s+(?:on|about|regarding|into|for|"
     r"related\s+to|w/)(?!\w)"
     # "which ones use X", "who works on X", "what's out there on X", "what do we have on X"
     r"|which\s+ones\b|who\s+(?:else\s+)?(?:works?|is\s+working|stud(?:y|ies)|is\s+studying|is\s+doing|tackles?)\b"
-    r"|what(?:'s|\s+is)?\s+(?:out\s+there|(?:do\s+)?we\s+have|there\s+is)\s+(?:on|about|for|regarding)\b)"
+    r"|what(?:'s|\s+is)?\s+(?:out\s+there|(?:do\s+)?we\s+have|there\s+is)\s+(?:on|about|for|regarding)\b"
+    # "give me everything on X", "who has looked at X", "where is X discussed?"
+    r"|(?:give\s+(?:me|us)\s+)?everything\s+(?:on|about|regarding|related\s+to)\b"
+    r"|who\s+(?:else\s+)?(?:has|have)\s+(?:looked\s+(?:at|into)|stud\w+|worked\s+on|tackled|addressed|explored|"
+    r"investigated)\b|where\s+(?:is|are)\s+[^?]{1,60}?\s+(?:discussed|addressed|covered|studied|treated|"
+    r"mentioned|tackled)\b)"
     # a request for papers anywhere in it: "give me all the X papers", "i need papers on X", "pls list papers on X",
     # "what are the X papers"
     r"|\b(?:list|give\s+me|show\s+me|get\s+me|find(?:\s+me)?|need|want|looking\s+for|search(?:ing)?\s+for)\s+"
@@ -157,14 +169,18 @@ def topic_phrase(question: str, topic_words: Sequence[str]) -> str:
 _THE_COLLECTION = re.compile(
     r"\b(?:in|of|from|across)\s+(?:this|the|these|your|our)\s+(?:set|corpus|collection|index|database|list)\b|"
     r"(?<=\bpapers)\s+here\b|(?<=\babstracts)\s+here\b|(?<=\bworks)\s+here\b|"
-    r"\b(?:do|does)\s+(?:you|the|this|your)\s+(?:corpus|collection|index|database|library)\b",
+    r"\b(?:do|does)\s+(?:you|the|this|your)\s+(?:corpus|collection|index|database|library)\b|"
+    # whether the collection treats it anywhere: "is X addressed anywhere?", "… covered in any of the papers", "any X
+    # stuff?"
+    r"\b(?:(?:addressed|covered|discussed|studied|tackled|treated|explored|investigated|mentioned)\s+)?(?:anywhere|at\s+all|"
+    r"in\s+any\s+(?:of\s+the\s+)?(?:papers?|abstracts?|works?))\b|\bstuff\b",
     re.I,
 )
 
 
 # How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
 # collection", "the literature regarding X"): not words of the topic.
-_ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature"))
+_ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature everything got"))
 
 
 # A request for what to read on a topic ("what should I read on X", "where do I start reading about X", "bring me up
@@ -173,6 +189,7 @@ _READING_LIST = (
     r"\bwhat\s+(?:should|would|could|can|do)\s+(?:i|we|you)\s+(?:recommend\s+(?:i\s+|we\s+)?)?read(?:ing)?\b|"
     r"\bwhere\s+(?:should|do|can|could)\s+(?:i|we)\s+start(?:\s+reading)?\b|\brecommend\s+reading\b|"
     r"\bbring\s+(?:me|us)\s+up\s+to\s+speed\b|"
+    r"\b(?:i|we)\s+(?:want|would\s+like|'d\s+like|need|wish)\s+to\s+read\s+(?:up\s+)?(?:on|about)\b|"
     # what the papers (plural) found or what is known from them: "the key takeaways from the papers on X", "what do we
     # know about X from these papers", "what is the research here on X", "the gist of the papers on X"
     r"\b(?:(?:key|main)\s+)?(?:takeaways?|findings|lessons|conclusions|insights|gist)\s+(?:from|of|in)\s+"
@@ -585,7 +602,7 @@ _YES_NO = re.compile(
     r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
     r"(?:on|about)\b"
     # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
-    r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|using|uses|"
+    r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|using|uses|relevant\s+(?:to|for)|"
     r"with|w/|that|which|for|regarding|related\s+to|in|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
     # "is there any X paper", "does anyone do X", "anyone working on X?"
     r"|(?:is|are)\s+there\s+(?:any|a|an|some)\s+(?:[\w/+-]+\s+){1,4}?(?:papers?|works?|stud(?:y|ies)|research)\b"
@@ -599,17 +616,39 @@ _YES_NO_INDIRECT = re.compile(
     r"abstracts?|stud(?:y|ies)|research|articles?)\b|\b(?:whether|if)\s+there\s+(?:is|are|exists?)\s+(?:research|work)\b"
     r"|^\W*(?:does|do)\s+(?:the|this|your)\s+(?:corpus|collection|set|database|index|library)\s+(?:contain|include|"
     r"have|hold|cover)\s+(?:any|a|an|some)\b|^\W*(?:there\s+)?exists?\s+(?:any|a|an|some)\s+(?:papers?|works?|"
-    r"stud(?:y|ies)|research|articles?)\b",
+    r"stud(?:y|ies)|research|articles?)\b"
+    # "do you have anything on X?", "got anything on X?", "does the collection include anything on X?", "does anything
+    # here deal with X?"
+    r"|\b(?:do\s+you\s+have|have\s+you\s+got|got|does\s+(?:the|this|your)\s+(?:corpus|collection|set|database|index|"
+    r"library)\s+(?:contain|include|have|hold|cover))\s+(?:anything|something)\s+(?:on|about|regarding|related\s+to|"
+    r"relevant\s+to)\b|^\W*does\s+anything\s+(?:here\s+|in\s+here\s+)?(?:deal|concern|relate|address|cover|touch|treat)"
+    # "is X addressed anywhere?", "is X covered in any of the papers?"
+    r"|^\W*(?:is|are)\s+(?:[\w/+-]+\s+){1,5}?(?:addressed|covered|discussed|studied|tackled|treated|explored|"
+    r"investigated|mentioned)\s+(?:anywhere|at\s+all|in\s+(?:any\s+(?:of\s+the\s+)?(?:papers?|abstracts?|works?)|"
+    r"(?:these|the)\s+(?:papers|abstracts|works)|(?:this|the)\s+(?:collection|corpus|set)))\b",
     re.I,
 )
 _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publications)\b", re.I)
 _SUMMARY = re.compile(
     r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
     r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
-    r"(?:papers|abstracts|corpus|works|collection)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
+    r"(?:papers|abstracts|corpus|works|collection|literature|research)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
     r"\bsynopsis\b|\bround-?up\b|" + _READING_LIST + r"|"
-    r"\bwhat\s+is\s+known\s+about\b|\bwhat\s+(?:has|have)\s+(?:been\s+done|people\s+done)\s+(?:here\s+)?(?:on|about|in|for)\b"
+    r"\bwhat\s+is\s+known\s+about\b|\bwhat(?:'s|\s+has|\s+have)\s+(?:been\s+(?:done|published|written)|people\s+done)\s+"
+    r"(?:here\s+)?(?:on|about|in|for)\b|\bwhat\s+is\s+being\s+done\s+(?:on|about|in|for)\b"
+    # what the collection holds on a topic: "what is there on X", "what's in here about X", "what do you have on X",
+    # "what in here is relevant to X", "what can you tell me about the X research"
+    r"|\bwhat(?:'s|\s+is|\s+else\s+is)\s+(?:in\s+)?(?:there|here|available)\s+(?:on|about|regarding|concerning)\b"
+    r"|\bwhat\s+(?:do|does)\s+(?:you|the\s+(?:corpus|collection|index|library))\s+have\b(?!\s+(?:to|in\s+common)\b)"
+    r"|\bwhat(?:'s|\s+is)\s+(?:relevant|useful|of\s+interest)\s+(?:to|for)\b"
+    r"|\bwhat\s+(?:in\s+here|here|in\s+(?:this|the)\s+(?:collection|corpus|set))\s+(?:is|are)\s+(?:relevant|related|"
+    r"useful|applicable)\s+(?:to|for)\b|\bwhat\s+can\s+you\s+tell\s+(?:me|us)\s+about\s+(?:the\s+)?(?:[\w/+-]+\s+){0,4}?"
+    r"(?:research|work|papers|literature|studies)\b"
+    # what the papers (plural) of a kind say, the kind between article and noun: "what do the theory papers on X say",
+    # "what do the FooBench / BarBench benchmark papers cover"
+    r"|\bwhat\s+(?:do|did)\s+(?:the|these|those)\s+[^?.!]{1,80}?\b(?:papers|abstracts|works|studies)\b[^?.!]*?\b"
+    r"(?:say|find|show|report|cover|conclude|contribute|offer|propose|claim)\W*$"
     # asked to describe the papers (plural) or the work on a topic: "describe the papers that address X", "explain the
     # main findings of papers on X", "tell me about the research on X", "the state of research on X"
     r"|\b(?:describe|explain|discuss|outline|review|tell\s+(?:me|us)\s+about)\s+(?:(?:all|the|these|those|any|some|"

@@ -1370,6 +1370,94 @@ def test_what_one_work_found_is_no_overview(question):
     assert profile(question).shape != "summary"
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is there on graph coarsening?",
+        "what's here on graph coarsening",
+        "What do you have on graph coarsening?",
+        "what's been done here on graph coarsening",
+        "what do the theory papers on graph coarsening say",
+        "What do the FooBench / BarBench benchmark papers cover?",
+        "Tell me what's in here about graph coarsening",
+        "I'm interested in graph coarsening - what do you have?",
+        "What has been published on graph coarsening?",
+        "What is being done about graph coarsening in these papers?",
+        "What in here is relevant to graph coarsening?",
+        "What can you tell me about graph coarsening research?",
+    ],
+)
+def test_asking_what_the_collection_holds_on_a_topic_is_an_overview(question):
+    # what the collection holds, or what its papers of a kind say: every paper on the topic, not one sentence
+    assert profile(question).shape == "summary"
+    assert {"graph", "coarsen"} <= set(profile(question).topic_words) or "FooBench" in question
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("graph coarsening research?", "list"),
+        ("graph coarsening work?", "list"),
+        ("Any graph coarsening stuff?", "list"),
+        ("Which research could help graph coarsening?", "list"),
+        ("Is graph coarsening addressed anywhere?", "yes_no"),
+        ("Is graph coarsening covered in any of the papers?", "list"),
+        ("Give me everything on graph coarsening", "list"),
+        ("Can you find work on graph coarsening?", "list"),
+        ("Show me research related to graph coarsening", "list"),
+        ("graph coarsening papers pls", "list"),
+        ("Anything relevant to graph coarsening?", "yes_no"),
+        ("Who has looked at graph coarsening?", "list"),
+        ("Where is graph coarsening discussed?", "list"),
+        ("I want to read about graph coarsening", "summary"),
+        ("Do you have anything on graph coarsening?", "yes_no"),
+        ("Got anything on graph coarsening?", "yes_no"),
+        ("Does anything here deal with graph coarsening?", "yes_no"),
+        ("Does the collection include anything on graph coarsening?", "yes_no"),
+        ("Collect the papers on graph coarsening", "list"),
+        ("What does the literature here say about graph coarsening?", "summary"),
+    ],
+)
+def test_a_terse_or_indirect_request_for_work_on_a_topic_asks_for_papers(question, shape):
+    # the words asking whether the collection treats it ("addressed anywhere", "stuff") are not the topic's
+    prof = profile(question)
+    assert (prof.shape, prof.kind) == (shape, "list")
+    assert set(prof.topic_words) <= {"graph", "coarsen", "help", "relev", "discuss", "includ"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does FooNet work?",
+        "how does it work",
+        "Is FooNet trained on BarSet?",
+        "Where is FooNet evaluated?",
+        "Who has the best accuracy?",
+        "Show me the work of FooNet",
+        "Where is the code released?",
+        "Do you have any idea what FooNet is?",
+        "Work on FooNet is based on what?",
+        "What does the research on FooNet say?",
+    ],
+)
+def test_a_question_about_one_work_is_no_request_for_papers(question):
+    assert profile(question).kind != "list"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is there in FooNet's results?",
+        "What do the authors of FooNet say about depth?",
+        "What is FooNet?",
+        "What can you tell me about FooNet?",
+        "What do FooNet and BarNet have in common?",
+    ],
+)
+def test_asking_what_one_work_holds_is_no_overview(question):
+    assert profile(question).shape != "summary"
+
+
 def test_state_of_the_art_said_of_the_papers_stays_a_topic_word():
     assert "state-of-the-art" in profile("Which papers report state-of-the-art results on FooSet?").topic_words
 
