@@ -179,8 +179,10 @@ _THE_COLLECTION = re.compile(
 
 
 # How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
-# collection", "the literature regarding X"): not words of the topic.
-_ABOUT_WORDS = frozenset(content_words("collection related regarding concerning literature everything got"))
+# collection", "the literature regarding X", "papers relevant to X"): not words of the topic.
+_ABOUT_WORDS = frozenset(
+    content_words("collection related regarding concerning relevant pertaining pertinent relating literature everything got")
+)
 
 
 # A request for what to read on a topic ("what should I read on X", "where do I start reading about X", "bring me up

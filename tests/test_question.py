@@ -1678,3 +1678,11 @@ def test_asking_for_a_papers_main_claim_leaves_those_words_out_of_its_topic():
     assert "contribut" not in profile("What is the key contribution of ZedNet?").topic_words
     # nothing else to ask about: the words stay
     assert profile("main findings").topic_words
+
+
+@pytest.mark.parametrize(
+    "question", ["Which papers are relevant to zedberry farming?", "papers pertaining to zedberry farming",
+                 "which works are pertinent to zedberry farming?"],
+)  # fmt: skip
+def test_relevant_to_points_at_the_topic_and_is_no_word_of_it(question):
+    assert list_topic(question) == [stem("zedberry"), stem("farming")]
