@@ -174,9 +174,8 @@ def plan_single(
         rest = [e for e in chosen if line is None or e.row != line.row]
         chosen = [line, *rest] if line is not None else rest
     if profile.asks_brief and len(chosen) > 1:  # "in one sentence": what the work does, or what it found if asked
-        main = main_proposal(chosen)
-        if profile.asks_findings or main is None:
-            main = next((e for e in chosen if e.role == "result"), None) if profile.asks_findings else None
+        results = [e for e in chosen if e.role == "result"]
+        main = (results[0] if results else None) if profile.asks_findings else main_proposal(chosen)
         chosen = [main or max(chosen, key=lambda e: e.score)]
     return ExtractivePlan([abstract_id], chosen)
 
