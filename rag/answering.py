@@ -138,7 +138,7 @@ from rag.retrieve import (
     link_question,
     named_weights,
 )
-from rag.roles import asks_for_availability, states_availability
+from rag.roles import asks_for_availability
 from rag.settings import VerifyPolicy
 from rag.similar import nearest_others, plan_similar, source_vector
 from rag.text import content_words, numbers_in, stem
@@ -1152,20 +1152,14 @@ def collection_themes(snapshot: IndexSnapshot, policy: AnswerPolicy) -> list[The
     count = policy.overview_groups
     if count not in snapshot.collection_themes:
         ids = list(snapshot.abstracts)
-        vectors = np.stack([_paper_vector(snapshot, aid) for aid in ids])
+        vectors = np.stack([source_vector(snapshot, [aid]) for aid in ids])
         words_of, forms = words_and_forms({aid: snapshot.abstracts[aid].text for aid in ids})
         rarity = {stem: zipf_frequency(form) for stem, form in forms.items()}
         themes = find_themes(ids, vectors, words_of, count, policy.overview_label_words, rarity)
-        snapshot.collection_themes[count] = [
-            Theme(tuple(forms.get(w, w) for w in theme.words), theme.abstract_ids) for theme in themes
+        snapshot.collection_themes[count] = [  # described by the words as the abstracts write them
+            replace(theme, words=tuple(forms.get(w, w) for w in theme.words)) for theme in themes
         ]
     return snapshot.collection_themes[count]
-
-
-def _paper_vector(snapshot: IndexSnapshot, abstract_id: str) -> np.ndarray:
-    rows = snapshot.sentence_rows[abstract_id]
-    vector = np.asarray(snapshot.sentence_vectors[rows.start : rows.stop]).mean(axis=0)
-    return vector / max(float(np.linalg.norm(vector)), 1e-12)
 
 
 def _theme_quote(
@@ -1176,7 +1170,7 @@ def _theme_quote(
     of its papers' vectors)."""
     if not evidence:
         return None
-    centre = np.mean([_paper_vector(snapshot, aid) for aid in theme.abstract_ids], axis=0)
+    centre = theme.centre if theme.centre is not None else source_vector(snapshot, theme.abstract_ids)
     proposing = [e for e in evidence if extractive.has_role(e, "proposal")]
     doing = proposing or [e for e in evidence if e.role in ("contribution", "method", "result")] or list(evidence)
     return max(doing, key=lambda e: (float(np.asarray(snapshot.sentence_vectors[e.row]) @ centre), -e.row))
@@ -1189,10 +1183,7 @@ def released_works(snapshot: IndexSnapshot) -> list[str]:
     return [
         aid
         for aid in snapshot.abstracts
-        if any(  # or a sentence glued to another, labelled by that one's role ("… F1. Code is available at …")
-            roles[row] == "availability" or states_availability(snapshot.sentence_text(row))
-            for row in snapshot.sentence_rows[aid]
-        )
+        if any(extractive.says_where_released(roles[row], snapshot.sentence_text(row)) for row in snapshot.sentence_rows[aid])
     ]
 
 

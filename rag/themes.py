@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -23,6 +23,8 @@ from rag.text import content_words
 class Theme:
     words: tuple[str, ...]  # its most distinctive words, most distinctive first (as written in the abstracts)
     abstract_ids: tuple[str, ...]  # its papers, the one nearest its centre first
+    # the mean of its papers' vectors (what it is about, as one vector); None when made without vectors
+    centre: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 def group_papers(vectors: np.ndarray, count: int) -> list[int]:
@@ -90,12 +92,17 @@ def find_themes(
     for row, label in enumerate(labels):
         members.setdefault(label, []).append(row)
     grouped: list[list[str]] = []
+    centres: list[np.ndarray] = []
     for rows in sorted(members.values(), key=lambda rows: (-len(rows), rows[0])):
         centre = vectors[rows].mean(axis=0)
         nearest_first = sorted(rows, key=lambda r: (-float(vectors[r] @ centre), r))
         grouped.append([ids[r] for r in nearest_first])
+        centres.append(centre)
     names = distinctive_words(grouped, words_of, label_words, commonness=rarity)
-    return [Theme(tuple(words), tuple(group)) for words, group in zip(names, grouped, strict=True)]
+    return [
+        Theme(tuple(words), tuple(group), centre)
+        for words, group, centre in zip(names, grouped, centres, strict=True)
+    ]
 
 
 _WORD = re.compile(r"(?<![\\\w])[A-Za-z][A-Za-z-]*[A-Za-z]")  # not a LaTeX command ("\mathcal")

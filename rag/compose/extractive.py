@@ -673,7 +673,7 @@ def _list_plan(
             finding = finding_of([e for e in others if e.row != getattr(extra, "row", None)])
             item += [finding] if finding is not None else []
         if with_availability and not any(e.role == "availability" for e in item):  # where its code or data are
-            item += [e for e in others if e.role == "availability" or states_availability(e.text)][:1]
+            item += [e for e in others if says_where_released(e.role, e.text)][:1]
         topic = topic_sentence(item, others) if with_topic else None
         # what the work does leads; the sentence tying it to the question (often its setting) follows it
         sentences.extend([*sorted(item, key=lambda e: e.row), *([topic] if topic is not None else [])])
@@ -681,6 +681,12 @@ def _list_plan(
 
 
 _UNNAMING_ROLES = frozenset({"background", "gap", "availability"})
+
+
+def says_where_released(role: str, sentence: str) -> bool:
+    """Whether a sentence says where a work's code, data or models are: its role is availability, or, glued by the
+    splitter to another sentence whose role it took ("… F1. Code is available at …"), it states it anyway."""
+    return role == "availability" or states_availability(sentence)
 
 
 def topic_sentence(item: Sequence[EvidenceSentence], others: Sequence[EvidenceSentence]) -> EvidenceSentence | None:
