@@ -17,7 +17,8 @@ from rag.policy import AnswerPolicy
 
 # Bumped when the chunk layout, how chunk vectors are made, or stored metadata changes in a way old collections
 # cannot serve. v2: a chunk's vector is the mean of its sentences' vectors (it was the chunk text's own encoding).
-INDEX_SCHEMA_VERSION = 2
+# v3: a period with no space after it ends a sentence ("evidence.We propose"), so stored spans and vectors change.
+INDEX_SCHEMA_VERSION = 3
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 

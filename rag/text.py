@@ -19,6 +19,11 @@ _ABBREVIATIONS = {
 # A sentence ends at . ! ? (optionally followed by closing quotes/brackets) when whitespace and a plausible
 # sentence start follow.
 _BOUNDARY = re.compile(r"""[.!?]["')\]]*(?=\s+["'(\[]?[A-Z0-9$\\])""")
+# Text extracted from PDFs or web pages sometimes loses the space after a period ("evidence.We propose"): a
+# period between a lower-case word and a capitalised word is a boundary too, unless the word is part of a link,
+# a file name or an e-mail address (no slash, @ or second dot in it).
+_GLUED_BOUNDARY = re.compile(r"(?<=[a-z]{3})\.(?=[A-Z][a-z]+\b)")
+_LINK_CHARS = re.compile(r"[/@]|\.\w+\.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +80,23 @@ def sentence_spans(text: str) -> list[Span]:
     """Split ``text`` into sentence spans; every non-space character belongs to exactly one span."""
     spans: list[Span] = []
     start = 0
-    for match in _BOUNDARY.finditer(text):
-        if _ends_with_abbreviation(text, match.start()):
-            continue
-        end = match.end()
+    for end in _boundary_ends(text):
         if text[start:end].strip():
             spans.append(_trimmed(text, start, end))
         start = end
     if text[start:].strip():
         spans.append(_trimmed(text, start, len(text)))
     return spans
+
+
+def _boundary_ends(text: str) -> list[int]:
+    ends = {m.end() for m in _BOUNDARY.finditer(text) if not _ends_with_abbreviation(text, m.start())}
+    for match in _GLUED_BOUNDARY.finditer(text):
+        left = text.rfind(" ", 0, match.start()) + 1
+        right = text.find(" ", match.end())
+        if not _LINK_CHARS.search(text[left : right if right >= 0 else len(text)]):
+            ends.add(match.end())
+    return sorted(ends)
 
 
 def _trimmed(text: str, start: int, end: int) -> Span:

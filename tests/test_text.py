@@ -48,6 +48,28 @@ def test_closing_bracket_stays_with_sentence():
     assert sentences("It works (see below.) Next one.") == ["It works (see below.)", "Next one."]
 
 
+def test_a_period_without_its_space_still_ends_a_sentence():
+    assert sentences("Prior tools drop the evidence.We propose a frog model.Across three tasks it wins.") == [
+        "Prior tools drop the evidence.",
+        "We propose a frog model.",
+        "Across three tasks it wins.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Code is at github.com/zed/Frog.Net for all.",
+        "Mail frog@pond.Org with questions.",
+        "See www.zedfrog.Com for data.",
+        "It scored on ImageNet.Results came later.",
+        "We use e.g.The pond.",
+    ],
+)
+def test_links_names_and_abbreviations_keep_their_glued_periods(text):
+    assert sentences(text) == [text]
+
+
 def test_empty_text_has_no_sentences():
     assert sentence_spans("   ") == []
 
