@@ -47,6 +47,8 @@ _FUNCTION_WORDS = {
     "中": "in", "对": "on", "用": "use", "是": "is", "有": "have", "篇": "", "请": "", "由": "by",
     "从": "from", "对于": "for", "关于": "about", "通过": "through", "比": "than", "将": "", "上": "on",
     "里": "in", "时": "when", "那篇": "the", "这篇": "this", "每个": "each",
+    # "X 方面" / "X 领域" ("in the area of X"): the area is X itself
+    "方面": "", "领域": "", "方向": "",
     # request frames: the politeness around a request carries no meaning ("帮我"/"给我" "help me/give me",
     # "一下" "a little"); the request verbs keep their English ("列出" "list", "找" "find")
     "一下": "", "帮我": "", "给我": "", "请问": "", "我想": "", "你能": "can you", "知道": "know", "所有": "all", "全部": "all", "列出": "list", "列举": "list",
@@ -104,7 +106,8 @@ _RESEARCH_SENSES = frozenset(sense.lower() for sense in _RESEARCH_WORDS.values()
 # Chinese nouns carry no number: after a plural question word (哪些 "which (ones)") the noun asked about is plural in
 # English ("which papers …", the request for papers it is), and an overview is asked with 总结/概述/综述
 _PLURAL_WH = frozenset({"哪些", "有哪些", "哪几", "哪几篇"})
-_PLURALS = {"paper": "papers", "work": "works", "study": "studies", "article": "articles", "method": "methods",
+_PLURALS = {"paper": "papers", "work": "works", "study": "studies", "article": "articles", "research": "studies",
+            "method": "methods",
             "model": "models", "dataset": "datasets", "benchmark": "benchmarks", "approach": "approaches"}  # fmt: skip
 _OVERVIEW = {"总结": "summarize", "概述": "give an overview of", "综述": "give an overview of", "概括": "summarize",
              "介绍": "tell me about"}
@@ -115,8 +118,11 @@ _IS_THERE_PAPER = re.compile(
 # "有没有做/研究 X 的" ("is there anyone doing / studying X") glosses as "is there make X": a paper on X
 _IS_THERE_DOING = re.compile(r"^is there (?:make|do|doing|research|study|studying) (.+?)(\??)$")
 # "X 相关的论文有哪些" / "有哪些关于 X 的论文" ("which papers are there on X") put "which" after or before the papers
-_WHICH_AFTER = re.compile(r"^(?:about )?(.+?) (paper|work|study|article)s? (?:have|has|are|is) which(\??)$")
-_WHICH_BEFORE = re.compile(r"^(?:have )?which (?:about |on )?(.+?) (paper|work|study|article)s?(\??)$")
+_PAPERS = r"(papers?|works?|study|studies|articles?|research)"  # the nouns for papers, as glossed (研究 "research")
+_WHICH_AFTER = re.compile(rf"^(?:about )?(.+?) {_PAPERS} (?:have|has|are|is) which(\??)$")
+_WHICH_BEFORE = re.compile(rf"^(?:have )?which (?:about |on )?(.+?) {_PAPERS}(\??)$")
+# "X 有哪些论文" (no 的: "X has which papers"): the same request, the topic first
+_TOPIC_HAS_WHICH = re.compile(rf"^(?:about )?(.+?) (?:have|has) which {_PAPERS}(\??)$")
 # a bare noun phrase "X 的论文" ("X paper"): Chinese nouns carry no number, and a topic's papers are many
 _TOPIC_PAPER = re.compile(r"^(?:about )?(.+?) (paper|work|study|article)(\??)$")
 # "关于 X 的论文" anywhere ("list all about X papers"): the papers come first in English, "papers about X"
@@ -324,8 +330,8 @@ def gloss(question: str, known: Callable[[str], bool] | None = None, rare_zipf: 
     text = re.sub(r"\s+\?", "?", text).strip()
     text = _IS_THERE_PAPER.sub(r"is there a \2 about \1\3", text)
     text = _IS_THERE_DOING.sub(r"is there a paper on \1\2", text)
-    text = _WHICH_AFTER.sub(lambda m: f"which {_PLURALS[m.group(2)]} are about {m.group(1)}{m.group(3)}", text)
-    text = _WHICH_BEFORE.sub(lambda m: f"which {_PLURALS[m.group(2)]} are about {m.group(1)}{m.group(3)}", text)
+    for which_papers in (_WHICH_AFTER, _WHICH_BEFORE, _TOPIC_HAS_WHICH):
+        text = which_papers.sub(lambda m: f"which {_PLURALS.get(m.group(2), m.group(2))} are about {m.group(1)}{m.group(3)}", text)
     text = _WHICH_PAPERS.sub(r"which \1 are ", text)
     text = _HAVE_WHICH.sub("which ", text)
     text = _RELATED.sub(r"about \1", text)

@@ -158,6 +158,15 @@ def test_papers_asked_for_after_their_topic_read_in_english_order():
     assert gloss("蛋白质的论文").endswith("papers")
 
 
+def test_papers_asked_for_right_after_their_topic_or_as_studies_read_as_a_list():
+    # "X 有哪些论文" (no 的), "X 方面/领域 有哪些工作" (the area of X), "有哪些关于 X 的研究" (研究: studies)
+    for question in ("蛋白质有哪些论文？", "蛋白质方面有哪些工作？", "有哪些关于蛋白质的研究？", "蛋白质领域的研究有哪些"):
+        text = gloss(question)
+        assert text.startswith(("which papers are about", "which works are about", "which studies are about")), text
+        assert "respect" not in text and "field" not in text, text
+        assert profile(text).kind == "list"
+
+
 def test_is_there_anyone_doing_a_topic_asks_for_a_paper_on_it():
     for question in ("有没有做 frog calls 的", "有没有研究蛋白质的论文"):
         text = gloss(question)
