@@ -963,11 +963,15 @@ def _signals(
     # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
     # of model …"); "which five backbones …": at least two of them named (an abstract saying "five backbones" names
     # none)
-    wants_names = expected == "name" or (
-        prof.wants_names
-        and expected is None
-        and not asks_kind_of(prof.text)
-        and bool(_WH_LEAD.match(prof.text) or _POLAR_LEAD.match(prof.text))
+    # a choice between named works ("which is better for LLM calibration, X or Y?") names its own answer
+    wants_names = not choice_parts(prof.text) and (
+        expected == "name"
+        or (
+            prof.wants_names
+            and expected is None
+            and not asks_kind_of(prof.text)
+            and bool(_WH_LEAD.match(prof.text) or _POLAR_LEAD.match(prof.text))
+        )
     )
     counted = min(names_counted(prof.text), 2) if wants_names else 0
     accept = looks_like_model_name if wants_names and asks_model(prof.text) else None  # "which LLM": a model's name

@@ -122,8 +122,10 @@ def test_which_papers_release_code_lists_the_papers_saying_where_theirs_is(pipel
         ("how do the two papers on calibrating language models differ?", {"Sem-ECE", "CoCHI"}),
         ("Sem-ECE or CoCHI: which one should I read to fix an overconfident model?", {"Sem-ECE", "CoCHI"}),
         ("which is larger, the aptamer benchmark or AssayBench?", {"AptaBench", "AssayBench"}),
+        # "which … LLM …, X or Y": the choice names its own answer, no model name is missing from the abstracts
+        ("which is better for LLM calibration, CoCHI or Sem-ECE?", {"Sem-ECE", "CoCHI"}),
     ],
-    ids=["by-topic", "a-choice", "a-described-choice"],
+    ids=["by-topic", "a-choice", "a-described-choice", "a-choice-after-what-it-is-for"],
 )
 def test_a_comparison_of_works_named_by_topic_or_offered_as_a_choice_is_a_table_citing_each(pipeline, question, works):
     answer = pipeline.ask(question, backend="extractive")
