@@ -533,6 +533,18 @@ def select_evidence(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
+        if answer_id and parts and policy.part_plan_sentences and not (shape == "compare" and works):
+            # each part scored as if asked alone (its own ask without the work's name, as for the whole question)
+            names = work_names(snapshot, answer_id, linking)
+            asked_parts = [asked_phrase(part, names) if readable and policy.asked_weight else "" for part in parts]
+            asked_vectors = dict(zip([a for a in asked_parts if a], embedder.encode([a for a in asked_parts if a])
+                                     if any(asked_parts) else [], strict=True))  # fmt: skip
+            part_evidence = [
+                score_sentences(profile(part), part_vector, snapshot, rows_of(snapshot, [answer_id]), policy,
+                                dense_weight=dense_share, asked_vector=asked_vectors.get(asked))  # fmt: skip
+                for part, part_vector, asked in zip(parts, part_vectors, asked_parts, strict=True)
+            ]
+            plan = with_part_plans(plan, parts, part_evidence, policy, loose=glossed)
         if prof is not ranking.profile and FOLLOW_UP_TO in ranking.profile.text:
             # a follow-up carrying the earlier question along only to find the paper ("and the baselines?"): what it
             # asks of that paper is its own ask, which chose the sentences and which abstention reads
@@ -540,6 +552,41 @@ def select_evidence(
     if screen is not None:
         plan = replace(plan, screen=screen)
     return plan
+
+
+def with_part_plans(
+    plan: extractive.ExtractivePlan,
+    parts: Sequence[str],
+    part_evidence: Sequence[Sequence[EvidenceSentence]],
+    policy: AnswerPolicy,
+    *,
+    loose: bool = False,
+) -> extractive.ExtractivePlan:
+    """A single-paper plan for a compound question ("what does X propose, and how much memory does it save?";
+    rag.question.clauses) with, after its own sentences, each part's answer as that part alone would be answered
+    (extractive.plan_single of the part): a number question's plan quotes the number, not what the work proposes.
+    At most ``policy.part_plan_sentences`` new sentences per part (in reading order); they are marked
+    (``part_rows``) so that abstention reads only the answer to the whole question."""
+    if not plan.abstract_ids:
+        return plan
+    answer_id = plan.abstract_ids[0]
+    rows = {e.row for e in plan.sentences}
+    added: list[EvidenceSentence] = []
+    for part, evidence in zip(parts, part_evidence, strict=True):
+        own = [e for e in evidence if e.abstract_id == answer_id]
+        if not own:
+            continue
+        sub = extractive.plan_single(answer_id, own, _single_paper_profile(profile(part)), (), policy, loose=loose)
+        new = [e for e in sub.sentences if e.row not in rows][: policy.part_plan_sentences]
+        rows.update(e.row for e in new)
+        added.extend(new)
+    if not added:
+        return plan
+    return replace(
+        plan,
+        sentences=[*plan.sentences, *sorted(added, key=lambda e: e.row)],
+        part_rows=frozenset(e.row for e in added),
+    )
 
 
 def _plan_each(
@@ -663,12 +710,19 @@ def decide_abstention(
         signals = _signals(as_list, snapshot, screen, ranked, linking, readable and not glossed, bool(pinned), policy,
                            typed=question)  # fmt: skip
     else:
+        whole = (  # the answer to the whole question, without its parts' own answers (with_part_plans)
+            replace(plan, sentences=[e for e in plan.sentences if e.row not in plan.part_rows])
+            if plan.part_rows
+            else plan
+        )
         signals = _signals(
-            plan.asked or prof, snapshot, plan, ranked, linking, readable and not glossed, bool(pinned), policy,
+            plan.asked or prof, snapshot, whole, ranked, linking, readable and not glossed, bool(pinned), policy,
             typed=question,
         )
     if glossed:
-        unnumbered = prof.kind == "number" and not any(e.has_number for e in plan.sentences)
+        unnumbered = prof.kind == "number" and not any(
+            e.has_number for e in plan.sentences if e.row not in plan.part_rows
+        )
         # a term of the research vocabulary is the question's own ("federated learning" for 联邦学习): no abstract
         # using it still says the topic is not covered
         topic = _topic_words(prof.topic_words)

@@ -750,3 +750,18 @@ def test_they_after_several_sources_is_read_within_what_the_conversation_is_abou
     assert {"dp-spd-6cac", "mia-2556"} <= {s["id"] for s in history[-1]["sources"]}
     answer = pipeline.ask("which attacks do they test against?", history, backend="extractive")
     assert [s.abstract.id for s in answer.sources] == ["dp-spd-6cac"]  # not the paper whose topic is an attack
+
+
+def test_each_part_of_a_compound_question_gets_its_own_answer_from_the_paper(pipeline):
+    # the number part alone would quote only the number; the first part asks what the work proposes
+    answer = pipeline.ask("what does AlphaQ propose, and how much memory does it save?", backend="extractive")
+    assert not answer.abstained and [s.abstract.label for s in answer.sources] == ["AlphaQ"]
+    assert "memory compression" in answer.text
+    assert "we propose AlphaQ" in answer.text
+
+
+def test_a_compound_question_one_part_of_which_the_abstract_does_not_answer_is_still_refused(pipeline):
+    answer = pipeline.ask(
+        "Which GPU was AlphaQ run on, and how many bits does it use per expert on average?", backend="extractive"
+    )
+    assert answer.abstained

@@ -59,6 +59,10 @@ class ExtractivePlan:
     # layout "themes" (a question about the whole collection): per theme, the words describing it, the papers named
     # in its line (nearest its centre first; the first one's sentences are quoted) and how many papers it holds
     themes: list[tuple[str, list[str], int]] = field(default_factory=list)
+    # a compound question ("what does X propose, and how much memory does it save?"): the sentences quoted for its
+    # parts' own plans (rag.answering.with_part_plans), shown but not read by abstention, which reads the answer to
+    # the whole question (one part answered says nothing of whether the other is)
+    part_rows: frozenset[int] = frozenset()
 
 
 def with_marker(sentence: str, number: int) -> str:
