@@ -32,12 +32,14 @@ log = logging.getLogger(__name__)
 _TOKEN = re.compile(r"(?<![\w&+-])([A-Za-z0-9][A-Za-z0-9]*(?:[-&+.][A-Za-z0-9]+)*)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[(\"“]\s*)$")
 
-# Generic research vocabulary that looks like a name but names no work: venues, degrees, publishing words.
-# (Common English words are recognised through the tokenizer vocabulary instead of a list.)
+# Generic research vocabulary that looks like a name but names no work: venues, degrees, publishing words, and the
+# chat abbreviations of how to answer ("ELI5", "TLDR"). (Common English words are recognised through the tokenizer
+# vocabulary instead of a list.)
 GENERIC_TERMS = frozenset(
     """neurips nips icml iclr aaai ijcai acl emnlp naacl eacl coling cvpr iccv eccv wacv kdd www sigir chi uai
     aistats colt corl rss icra iros miccai tmlr jmlr arxiv openreview github huggingface phd msc bsc ms ba ieee acm
-    sota llm llms vlm vlms mllm mllms nlp ai ml rl gpu gpus cpu api apis""".split()
+    sota llm llms vlm vlms mllm mllms nlp ai ml rl gpu gpus cpu api apis
+    eli5 tldr tl dr fyi btw imo imho tbh faq""".split()
 )
 
 

@@ -783,8 +783,21 @@ def against_prior_work(question: str) -> bool:
         return False
     parts = compare_parts(question)
     return len(parts) >= 2 and any(
-        (words := content_words(part)) and all(w in _PRIOR_WORK_STEMS for w in words) for part in parts[1:]
+        (words := content_words(part))
+        and (
+            all(w in _PRIOR_WORK_STEMS for w in words)
+            or (_EARLIER_KIND.match(part) and not any(has_name_capitals(t) for t in part.split()))
+        )
+        for part in parts[1:]
     )
+
+
+# earlier work of a kind, described, not named: "previous code localization tools", "existing calibration methods"
+_EARLIER_KIND = re.compile(
+    r"^\W*(?:the\s+)?(?:prior|previous|existing|earlier|older|conventional|traditional|standard|classic(?:al)?)\s+"
+    r"(?!papers?\b|works?\b\s+(?:in|of)\b)\w",
+    re.I,
+)
 
 
 _TAKEAWAY = re.compile(

@@ -74,7 +74,7 @@ def test_unknown_name_is_reported_not_linked():
     assert [link.name.surface for link in linking.links] == ["FooBench"]
 
 
-@pytest.mark.parametrize("word", ["NeurIPS", "PhD", "Python", "English", "However"])
+@pytest.mark.parametrize("word", ["NeurIPS", "PhD", "Python", "English", "However", "ELI5", "TLDR"])
 def test_generic_words_are_not_subject_names(word):
     assert LEX.link(f"Is there a {word} result about FooBench?").unknown == ()
     assert LEX.link(f"{word} FooBench results?").unknown == ()

@@ -1464,14 +1464,28 @@ def test_state_of_the_art_said_of_the_papers_stays_a_topic_word():
 
 @pytest.mark.parametrize(
     "text",
-    ["how does FooNet compare to prior methods?", "Compare ZedNet with previous work", "how does it compare?"],
+    [
+        "how does FooNet compare to prior methods?",
+        "Compare ZedNet with previous work",
+        "how does it compare?",
+        # earlier work of a kind, described but not named
+        "what is new in FooNet compared to previous frog call classifiers?",
+        "how does ZedNet compare with existing pruning methods?",
+    ],
 )
 def test_one_work_set_against_earlier_work_in_general_is_no_comparison_of_two_works(text):
     assert profile(text).shape != "compare"
     assert profile(text).asks_findings
 
 
-@pytest.mark.parametrize("text", ["how does FooNet compare to ZedNet?", "how do FooNet and ZedNet compare?"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how does FooNet compare to ZedNet?",
+        "how do FooNet and ZedNet compare?",
+        "how does FooNet compare to the standard ZedNet baseline?",  # a named work, however described
+    ],
+)
 def test_two_named_works_are_still_compared(text):
     assert profile(text).shape == "compare"
     assert not profile(text).asks_findings
