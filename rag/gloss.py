@@ -67,7 +67,8 @@ _RESEARCH_WORDS = {
     "提高": "improve", "提出": "propose", "类别": "category", "预训练": "pretraining", "微调": "fine-tune",
     "泛化": "generalization", "鲁棒性": "robustness", "可解释性": "interpretability", "样本": "sample",
     "参数": "parameter", "损失": "loss", "模块": "module", "架构": "architecture",
-    "编码器": "encoder", "解码器": "decoder", "智能体": "agent", "大模型": "large model", "多模态": "multimodal",
+    "编码器": "encoder", "解码器": "decoder", "智能体": "agent", "大模型": "large model", "大语言模型": "large language model",
+    "大型语言模型": "large language model", "多模态": "multimodal",
     "消融": "ablation", "实验": "experiment", "评估": "evaluate", "评测": "evaluate", "开源": "open-source",
     "下游": "downstream", "上界": "upper bound", "下界": "lower bound", "复杂度": "complexity",
     "收敛": "convergence", "采样": "sampling", "标注": "annotation", "标签": "label", "特征": "feature",
@@ -105,7 +106,7 @@ _RESEARCH_SENSES = frozenset(sense.lower() for sense in _RESEARCH_WORDS.values()
 
 # Chinese nouns carry no number: after a plural question word (哪些 "which (ones)") the noun asked about is plural in
 # English ("which papers …", the request for papers it is), and an overview is asked with 总结/概述/综述
-_PLURAL_WH = frozenset({"哪些", "有哪些", "哪几", "哪几篇"})
+_PLURAL_WH = frozenset({"哪些", "有哪些", "哪几", "哪几篇", "这些", "那些", "所有", "全部"})  # and "these/all papers"
 _PLURALS = {"paper": "papers", "work": "works", "study": "studies", "article": "articles", "research": "studies",
             "method": "methods",
             "model": "models", "dataset": "datasets", "benchmark": "benchmarks", "approach": "approaches"}  # fmt: skip

@@ -901,11 +901,19 @@ _OVERVIEW_WORDS = frozenset(
 )
 
 
+# several themes asked of nothing named are the collection's; one work's are asked with "it", "its", "this paper"
+_THEMES = re.compile(r"\b(?:themes|topics|(?:research\s+)?areas|trends|subjects|research\s+directions)\b", re.I)
+_REFERS_TO_ONE = re.compile(r"\b(?:it|its|this\s+(?:paper|work|one|study|abstract)|they|their|them)\b", re.I)
+
+
 def asks_collection_overview(question: str) -> bool:
     """Whether the question asks what the whole collection is about (its themes), naming no topic of its own: "what
     are the main themes of this year's papers?", "what do these abstracts cover?", "summarize all the papers". Not
     "what is this paper about?" (one paper) nor "which papers are about FooNet?" (a topic)."""
-    if not (_OVERVIEW_ASK.search(question) and _WHOLE_COLLECTION.search(question)):
+    whole = _WHOLE_COLLECTION.search(question) or (  # "what are the main themes?": themes, of nothing named
+        _THEMES.search(question) and not _REFERS_TO_ONE.search(question)
+    )
+    if not (_OVERVIEW_ASK.search(question) and whole):
         return False
     text = _THE_COLLECTION.sub(" ", question)
     return not [w for w in content_words(text) if w not in _QUESTION_WORDS and w not in _OVERVIEW_WORDS]

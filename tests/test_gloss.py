@@ -213,3 +213,11 @@ def test_research_vocabulary_words_are_the_questions_own_terms():
 
     assert set(content_words("federated learning")) <= research_words("is there a paper about federated learning?")
     assert not research_words("is there a paper about protein folding?")
+
+
+def test_these_papers_are_plural_so_a_question_about_their_themes_is_about_the_collection():
+    from rag.question import asks_collection_overview
+
+    assert gloss("这些论文的主要主题是什么？").startswith("these papers")
+    assert asks_collection_overview(gloss("这些论文的主要主题是什么？"))
+    assert gloss("所有论文").startswith("all papers")

@@ -1666,7 +1666,8 @@ def test_a_keyword_request_for_papers_with_a_qualifier_is_a_list():
 @pytest.mark.parametrize(
     "question",
     ["what are the main themes of this year's papers?", "What topics do these abstracts cover?",
-     "give me an overview of the collection", "summarize all the papers", "what kinds of papers are in the corpus?"],
+     "give me an overview of the collection", "summarize all the papers", "what kinds of papers are in the corpus?",
+     "what are the main themes?", "main topics?"],  # themes asked of nothing named: the collection's
 )  # fmt: skip
 def test_asks_what_the_whole_collection_is_about(question):
     from rag.question import asks_collection_overview
@@ -1677,7 +1678,8 @@ def test_asks_what_the_whole_collection_is_about(question):
 @pytest.mark.parametrize(
     "question",
     ["what is this paper about?", "which papers are about zedberries?", "overview of papers on frog calls",
-     "what are the main themes of the papers on FooNet?", "what are they about?"],
+     "what are the main themes of the papers on FooNet?", "what are they about?", "what are its main themes?",
+     "what is the main topic?", "which topics does FooNet cover?"],
 )  # fmt: skip
 def test_a_topic_or_one_paper_is_no_question_about_the_whole_collection(question):
     from rag.question import asks_collection_overview
