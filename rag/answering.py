@@ -518,8 +518,12 @@ def select_evidence(
         # a comparison within one paper: a sentence for each thing compared, as for each clause of a question
         parts = compare_parts(prof.text) if shape == "compare" and works else clauses(prof.text)
         asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
-        # "what does FooNet report about X": X said alone, to read whether the paper treats it (abstention)
-        aspect = asked_aspect(prof.text) if readable and shape not in LIST_SHAPES and shape != "compare" else ""
+        # "what does FooNet report about X": X said alone, to read whether the paper treats it (abstention); not for a
+        # follow-up rewritten against the conversation (``ask``): its aspect is an elliptic phrase ("and the layer
+        # depth?") about a paper the conversation chose, which its abstract states in the earlier answer's words
+        aspect = (
+            asked_aspect(prof.text) if readable and not ask and shape not in LIST_SHAPES and shape != "compare" else ""
+        )
         aspect = aspect if len(_detail_words(aspect)) in range(1, policy.described_max_words + 1) else ""
         texts = [*parts, *([asked_text] if asked_text else []), *([aspect] if aspect else [])]
         encoded = embedder.encode(texts) if texts else []

@@ -748,3 +748,11 @@ def test_they_after_several_sources_is_read_within_what_the_conversation_is_abou
     assert {"dp-spd-6cac", "mia-2556"} <= {s["id"] for s in history[-1]["sources"]}
     answer = pipeline.ask("which attacks do they test against?", history, backend="extractive")
     assert [s.abstract.id for s in answer.sources] == ["dp-spd-6cac"]  # not the paper whose topic is an attack
+
+
+def test_an_aspect_the_answering_abstract_never_treats_is_read_as_far_from_it(pipeline):
+    # what AssayBench is asked to say something about: its CRISPR screens (it treats them) or ocean tides (it does not)
+    near = pipeline.ask("What does AssayBench report about CRISPR screens?", backend="extractive")
+    far = pipeline.ask("What does AssayBench report about ocean tides?", backend="extractive")
+    assert near.abstention_features["aspect_far"] == 0.0
+    assert far.abstention_features["aspect_far"] > 1.0
