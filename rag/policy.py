@@ -789,13 +789,14 @@ class AnswerPolicy(BaseModel):
         "abstract lacks, weighed as for w_described_missing. Fitted on dev.",
     )
     w_aspect_far: float = Field(
-        default=0.00,
+        default=2.47,
         description="Log-odds added, for a single-paper question asking what a work says about something ('what "
         "does FooNet report about X': rag.question.asked_aspect, at most described_max_words content words), per "
         "aspect_far_unit by which the aspect's best similarity to a sentence of the answering abstract falls below "
         "aspect_far_floor: the meaning of the aspect, not its words, is absent from the paper ('what does the hand "
-        "pose paper say about sign language recognition'). Not used when the encoder cannot read the question. "
-        "Fitted on dev.",
+        "pose paper say about sign language recognition'). Not used when the encoder cannot read the question, nor for a "
+        "follow-up rewritten against the conversation. Fitted on dev (eval.fit_abstention's set procedure, the other "
+        "weights kept).",
     )
     aspect_far_floor: float = Field(
         default=0.45,
