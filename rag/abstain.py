@@ -39,7 +39,9 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   weighing its idf times its English rarity: described_missing): a question about "the paper on quux autoencoders"
   answered by a paper on another kind of model is about a neighbouring topic the corpus lacks, while the everyday
   words of a paraphrased description weigh little; and the same for what the question asks the work to say
-  something about ("what does FooNet report about X": rag.question.asked_aspect, aspect_missing).
+  something about ("what does FooNet report about X": rag.question.asked_aspect, aspect_missing), and how far that
+  aspect said alone falls, by its meaning, below every sentence of the answering abstract (aspect_far: "what does
+  the hand pose paper say about sign language recognition" shares no word with it, yet no sentence is near it).
 List, summary and yes/no questions ask whether any paper qualifies, single-paper questions what one paper states:
 the signals both kinds share (names close to no corpus name, linked names, the share of asked-about words missing,
 the share of word pairs no sentence holds) carry their own weights for each kind (the ``*_list`` features), so the
@@ -89,6 +91,7 @@ class AbstentionSignals:
     described_missing: float = 0.0  # idf- and rarity-weighted mass of a short work description's words its paper lacks
     aspect_missing: float = 0.0  # the same for what the work is asked to say something about ("report about X")
     slot_near_missing: float = 0.0  # slot_missing with the detail words within a few words of the answer, not anywhere
+    aspect_similarity: float | None = None  # an asked aspect's best similarity to the answering abstract's sentences
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,7 @@ WEIGHTS = {
     "described": "w_described_missing",
     "aspect": "w_aspect_missing",
     "slot_near": "w_slot_near_missing",
+    "aspect_far": "w_aspect_far",
 }
 
 
@@ -186,7 +190,17 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "aspect": single * signals.aspect_missing,
         # the answer slot read in a window: a name or value said next to the asked details, not elsewhere in its sentence
         "slot_near": single * signals.slot_near_missing,
+        # "what does FooNet say about X": X by its meaning far from every sentence of FooNet's abstract
+        "aspect_far": single * aspect_far(signals.aspect_similarity, policy),
     }
+
+
+def aspect_far(similarity: float | None, policy: AnswerPolicy) -> float:
+    """How far an asked aspect's best similarity to the answering abstract's sentences falls below
+    policy.aspect_far_floor, in units of policy.aspect_far_unit; 0.0 at or above it, or when there is none."""
+    if similarity is None:
+        return 0.0
+    return max(0.0, policy.aspect_far_floor - similarity) / policy.aspect_far_unit
 
 
 def contributions(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
@@ -219,7 +233,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return _TYPE_NOT_STATED[signals.type_asked]
     if top in ("slot", "slot_near", "type"):
         return "The most relevant abstract does not state what the question asks for."
-    if top in ("focus", "focus_list", "aspect"):
+    if top in ("focus", "focus_list", "aspect", "aspect_far"):
         return "The most relevant abstract does not mention what the question asks about."
     if top == "names_missing":
         return "The most relevant abstract does not name what the question asks for."

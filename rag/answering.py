@@ -518,9 +518,18 @@ def select_evidence(
         # a comparison within one paper: a sentence for each thing compared, as for each clause of a question
         parts = compare_parts(prof.text) if shape == "compare" and works else clauses(prof.text)
         asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
-        encoded = embedder.encode([*parts, asked_text]) if parts or asked_text else []
+        # "what does FooNet report about X": X said alone, to read whether the paper treats it (abstention); not for a
+        # follow-up rewritten against the conversation (``ask``): its aspect is an elliptic phrase ("and the layer
+        # depth?") about a paper the conversation chose, which its abstract states in the earlier answer's words
+        aspect = (
+            asked_aspect(prof.text) if readable and not ask and shape not in LIST_SHAPES and shape != "compare" else ""
+        )
+        aspect = aspect if len(_detail_words(aspect)) in range(1, policy.described_max_words + 1) else ""
+        texts = [*parts, *([asked_text] if asked_text else []), *([aspect] if aspect else [])]
+        encoded = embedder.encode(texts) if texts else []
         part_vectors = encoded[: len(parts)]
         asked_vector = encoded[len(parts)] if asked_text else None
+        aspect_vector = encoded[-1] if aspect else None
         evidence = scored(prof, rows_of(snapshot, top_ids), asked_vector)
         answer_id = top_ids[0] if top_ids else None
         own = [e for e in evidence if e.abstract_id == answer_id]
@@ -545,6 +554,9 @@ def select_evidence(
                 for part, part_vector, asked in zip(parts, part_vectors, asked_parts, strict=True)
             ]
             plan = with_part_plans(plan, parts, part_evidence, policy, loose=glossed)
+        if answer_id and aspect_vector is not None:  # the aspect's closest sentence of the answering abstract
+            closest = float(np.max(snapshot.sentence_vectors[rows_of(snapshot, [answer_id])] @ aspect_vector))
+            plan = replace(plan, aspect_similarity=closest)
         if prof is not ranking.profile and FOLLOW_UP_TO in ranking.profile.text:
             # a follow-up carrying the earlier question along only to find the paper ("and the baselines?"): what it
             # asks of that paper is its own ask, which chose the sentences and which abstention reads
@@ -745,6 +757,7 @@ def decide_abstention(
             value_missing=unnumbered,
             described_missing=0.0,
             aspect_missing=0.0,
+            aspect_similarity=None,
         )
     if unmatched:
         signals = replace(signals, has_evidence=False)
@@ -1046,6 +1059,10 @@ def _signals(
     return AbstentionSignals(
         described_missing=described_missing,
         aspect_missing=aspect_missing,
+        # skipped when the encoder cannot read the question, or for a list or comparison (no one answering paper)
+        aspect_similarity=plan.aspect_similarity
+        if readable and prof.shape not in LIST_SHAPES and prof.shape != "compare"
+        else None,
         topic_matched=matched_first,
         topic_matched_any=matched_any,
         topic_peak=peak,

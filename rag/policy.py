@@ -796,6 +796,30 @@ class AnswerPolicy(BaseModel):
         "does FooNet report about X': rag.question.asked_aspect), times the mass of that aspect's words the answering "
         "abstract lacks, weighed as for w_described_missing. Fitted on dev.",
     )
+    w_aspect_far: float = Field(
+        default=2.47,
+        description="Log-odds added, for a single-paper question asking what a work says about something ('what "
+        "does FooNet report about X': rag.question.asked_aspect, at most described_max_words content words), per "
+        "aspect_far_unit by which the aspect's best similarity to a sentence of the answering abstract falls below "
+        "aspect_far_floor: the meaning of the aspect, not its words, is absent from the paper ('what does the hand "
+        "pose paper say about sign language recognition'). Not used when the encoder cannot read the question, nor for a "
+        "follow-up rewritten against the conversation. Fitted on dev (eval.fit_abstention's set procedure, the other "
+        "weights kept).",
+    )
+    aspect_far_floor: float = Field(
+        default=0.45,
+        ge=-1.0,
+        le=1.0,
+        description="The similarity (MiniLM cosine) of a question's asked aspect to the answering abstract's closest "
+        "sentence under which w_aspect_far counts (an aspect the paper treats is stated by some sentence close to "
+        "it, about 0.45 and above on dev).",
+    )
+    aspect_far_unit: float = Field(
+        default=0.1,
+        gt=0.0,
+        description="The cosine gap below aspect_far_floor that counts as one unit of w_aspect_far (as "
+        "topic_peak_unit: cosine gaps run to about 0.3 while the other signals are shares of 0..1).",
+    )
     described_max_words: int = Field(
         default=4,
         ge=1,

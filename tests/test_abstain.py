@@ -631,3 +631,21 @@ def test_topic_words_no_abstract_uses_count_by_their_english_rarity():
     technical = rarity_share(["quuxification"], 2, rarity)
     assert 0.0 < everyday < technical == 0.5  # an invented word counts whole, a plain word little
     assert rarity_share([], 3, rarity) == 0.0 and rarity_share(["zorb"], 0, rarity) == 0.0
+
+
+def test_an_asked_aspect_far_from_every_sentence_of_its_paper_raises_a_single_paper_score():
+    from rag.abstain import aspect_far, features
+
+    policy = POLICY.model_copy(update={"w_aspect_far": 1.0, "aspect_far_floor": 0.45, "aspect_far_unit": 0.1})
+    # "what does FooNet say about quux pruning": the closest FooNet sentence is 0.25 from it, two units under the floor
+    assert abs(aspect_far(0.25, policy) - 2.0) < 1e-9
+    assert aspect_far(0.6, policy) == 0.0  # a sentence close to it: the paper treats it
+    assert aspect_far(None, policy) == 0.0  # no aspect asked, or the encoder cannot read the question
+    held = AbstentionSignals(shape="fact", best_dense=0.6, aspect_similarity=0.6)
+    far = replace(held, aspect_similarity=0.25)
+    assert abstention_score(far, policy) > abstention_score(held, policy)
+    assert decide(replace(far, aspect_similarity=-0.5), policy).reason == (
+        "The most relevant abstract does not mention what the question asks about."
+    )
+    # a list question has no one answering paper to read the aspect against
+    assert features(AbstentionSignals(shape="list", aspect_similarity=0.1), policy)["aspect_far"] == 0.0

@@ -765,3 +765,11 @@ def test_a_compound_question_one_part_of_which_the_abstract_does_not_answer_is_s
         "Which GPU was AlphaQ run on, and how many bits does it use per expert on average?", backend="extractive"
     )
     assert answer.abstained
+
+
+def test_an_aspect_the_answering_abstract_never_treats_is_read_as_far_from_it(pipeline):
+    # what AssayBench is asked to say something about: its CRISPR screens (it treats them) or ocean tides (it does not)
+    near = pipeline.ask("What does AssayBench report about CRISPR screens?", backend="extractive")
+    far = pipeline.ask("What does AssayBench report about ocean tides?", backend="extractive")
+    assert near.abstention_features["aspect_far"] == 0.0
+    assert far.abstention_features["aspect_far"] > 1.0

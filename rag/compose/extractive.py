@@ -46,6 +46,10 @@ class ExtractivePlan:
     candidates: dict[str, dict[str, float]] = field(default_factory=dict)
     # list plans: each shortlisted paper's mean sentence similarity to the question (for abstention: topic_peak)
     paper_similarity: dict[str, float] = field(default_factory=dict)
+    # a single-paper question asking what its work says about something ("what does FooNet report about X"): the
+    # best similarity of that aspect said alone to a sentence of the answering abstract (abstention: aspect_far);
+    # None when it asks no such thing or the encoder cannot read it
+    aspect_similarity: float | None = None
     # a one-paper question ("Which paper proposes X?"): its reading as a request for papers on X and that reading's
     # plan, whose evidence decides abstention (rag.answering.select_evidence)
     screen: tuple[QuestionProfile, ExtractivePlan] | None = None
