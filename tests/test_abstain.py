@@ -8,6 +8,7 @@ from rag.abstain import (
     AbstentionSignals,
     abstention_score,
     decide,
+    least_missing,
     names_counted,
     names_new,
     number_near,
@@ -631,3 +632,12 @@ def test_topic_words_no_abstract_uses_count_by_their_english_rarity():
     technical = rarity_share(["quuxification"], 2, rarity)
     assert 0.0 < everyday < technical == 0.5  # an invented word counts whole, a plain word little
     assert rarity_share([], 3, rarity) == 0.0 and rarity_share(["zorb"], 0, rarity) == 0.0
+
+
+def test_least_missing_reads_the_paper_holding_most_of_the_topic():
+    weights = {"quux": 3.0, "blip": 1.0}
+    # the first paper lacks the rare word, the second holds both: the topic is treated by the second
+    assert least_missing(weights, [{"blip"}, {"quux", "blip"}]) == 0.0
+    assert least_missing(weights, [{"blip"}, {"quux"}]) == 0.25
+    assert least_missing(weights, [{"zed"}]) == 1.0
+    assert least_missing(weights, []) == 1.0
