@@ -1458,8 +1458,8 @@ def parts_unseen(
     rarity: Callable[[str], float] | None = None,
 ) -> float:
     """For a topic asked as coordinated parts ("FooNet training or BarNet pruning", rag.question.coordinated_parts):
-    the least share of unseen adjacent word pairs (``pairs_unseen``) over its parts of two words or more; 0.0 when
-    no part has two. Words on either side of "or", "and" or a comma are two topics, not a phrase, and a request
+    the least share of unseen adjacent word pairs (``pairs_unseen``) over its parts of two words or more, a part of
+    one word that some sentence holds counting as a part treated (0.0); 0.0 when no part counts. Words on either side of "or", "and" or a comma are two topics, not a phrase, and a request
     for papers on any of several topics is on the corpus when one of them is treated there as a phrase.
     ``rarity`` (word -> 0..1, how rare it is in English): each unseen pair counts by its commoner word's rarity, so
     a phrase of everyday words ("keeping safe", which abstracts say in their own terms) missing weighs less than a
@@ -1467,6 +1467,10 @@ def parts_unseen(
     shares = []
     for part in parts:
         if len(part) < 2:
+            # a part of one word is a topic of its own: treated when a sentence holds it ("biological or microscopy
+            # imaging": "biological" written is one part found, however the other is written)
+            if part and any(part[0] in content_words(sentence) for sentence in sentences):
+                shares.append(0.0)
             continue
         if rarity is None:
             shares.append(pairs_unseen(part, sentences, window))

@@ -169,6 +169,19 @@ def test_parts_unseen_reads_a_topic_of_alternatives_by_its_best_part():
     assert parts_unseen([content_words("quux"), content_words("zebra")], sentences) == 0.0  # no part has a pair
 
 
+def test_parts_unseen_reads_a_one_word_part_the_sentences_hold_as_a_topic_treated():
+    from rag.answering import parts_unseen
+    from rag.text import content_words
+
+    sentences = ["We image zebra cells under a microscope.", "Quux gardens grow in spring."]
+    unseen_phrase = content_words("blip farming")
+    # "zebra or blip farming": "zebra" is written, so one alternative is treated, however the other is written
+    assert parts_unseen([content_words("zebra"), unseen_phrase], sentences) == 0.0
+    # a one-word part no sentence holds says nothing: the phrase part decides
+    assert parts_unseen([content_words("wibble"), unseen_phrase], sentences) == 1.0
+    assert parts_unseen([unseen_phrase], sentences) == 1.0
+
+
 def test_parts_unseen_weighs_an_unseen_pair_by_its_commoner_word():
     from rag.answering import parts_unseen
 
