@@ -432,6 +432,13 @@ def rarity_share(words: Iterable[str], total: int, rarity: Callable[[str], float
     return sum(rarity(w) for w in words) / total if total > 0 else 0.0
 
 
+def least_missing(weights: Mapping[str, float], held: Iterable[Collection[str]]) -> float:
+    """The weighted share of the words (``weights``) missing from the paper that holds most of them (``held``: the
+    words each paper holds); 1.0 when there is no paper. A request for papers names a topic that one paper of the
+    list must treat, and the paper most on it is not always the one whose line leads the list."""
+    return min((weighted_missing(weights, words) for words in held), default=1.0)
+
+
 def english_rarity(word: str, scale: float) -> float:
     """How rare a word is in English, 0 (as common as "the") .. 1 (unknown to wordfreq): 1 - Zipf / ``scale``."""
     from rag.word_frequency import zipf_frequency

@@ -26,6 +26,7 @@ from rag.abstain import (
     features,
     idf_weights,
     largest_idf,
+    least_missing,
     matched_mass,
     mean_similarity,
     mentioned_in,
@@ -38,7 +39,6 @@ from rag.abstain import (
     slot_missing,
     stated_values,
     values_in,
-    weighted_missing,
     with_long_forms,
     without_compounds,
 )
@@ -939,17 +939,21 @@ def _signals(
     # a number asked for: some quoted sentence holds a number next to (most of) the thing counted
     if prof.kind == "list" and answer_ids:  # "which papers study X": X is what the best paper must mention
         topic_words = _topic_words(prof.topic_words)
-        if topic_words:  # an overview's topic may span its papers; a list's must be in its best paper
-            pool_ids = answer_ids if prof.shape == "summary" else answer_ids[:1]
-            words = {w for aid in pool_ids for w in content_words(snapshot.abstracts[aid].text)}
-            # a linked name is in the papers using it, however they write it ("Qwen" in "Qwen1.5-MoE")
-            words |= {
-                w
-                for link in linking.links
-                if link.name.abstract_ids & set(pool_ids)
-                for w in content_words(link.mention)
-            }
-            focus_missing = sum(w not in words for w in topic_words) / len(topic_words)
+        if topic_words:  # an overview's topic may span its papers; a list's must be in one of its papers
+
+            def held(pool_ids: Sequence[str]) -> set[str]:
+                words = {w for aid in pool_ids for w in content_words(snapshot.abstracts[aid].text)}
+                # a linked name is in the papers using it, however they write it ("Qwen" in "Qwen1.5-MoE")
+                return words | {
+                    w
+                    for link in linking.links
+                    if link.name.abstract_ids & set(pool_ids)
+                    for w in content_words(link.mention)
+                }
+
+            pools = [answer_ids] if prof.shape == "summary" else [[aid] for aid in answer_ids]
+            counts = {w: float(topic_words.count(w)) for w in topic_words}  # each word as often as the question has it
+            focus_missing = least_missing(counts, (held(pool) for pool in pools))
     # a number the question itself states ("of the 6,289 pairs, how many …") is not an answer to it
     stated = numbers_in(prof.text)
     number_missing = prof.kind == "number" and not any(
@@ -1201,13 +1205,19 @@ def _answer_slot_signals(
             w for w in dict.fromkeys(prof.topic_words) if w in names and not w.isdigit() and w not in GENERIC_STEMS
         ] if prof.shape not in LIST_SHAPES else []
         topic = without_compounds([*details, *linked])
-        pool = answer_ids if prof.shape == "summary" else answer_ids[:1]
-        present, doc_freq = topic_presence(snapshot, topic, among=pool)
+        # a summary's topic may span its papers; a list's (or a keyword query's) is read in the cited paper holding
+        # most of it
+        pools = [answer_ids] if prof.shape == "summary" else [[aid] for aid in answer_ids]
+        if prof.shape not in LIST_SHAPES:
+            pools = pools[:1]
+        present, doc_freq = topic_presence(snapshot, topic, among=answer_ids)
         surfaces = _surfaces(prof.text)
         absent = {w: english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) for w in topic if not doc_freq.get(w)}
+        weights = idf_weights(topic, doc_freq, n_docs, absent)
         # a linked name's words are held by the papers that name it, however they write it ("apta bench": AptaBench)
-        named = _linked_words(linking, among=pool)
-        rare = weighted_missing(idf_weights(topic, doc_freq, n_docs, absent), set().union(named, *present.values()))
+        rare = least_missing(
+            weights, (set().union(_linked_words(linking, among=pool), *(present.get(a, ()) for a in pool)) for pool in pools)
+        )
     return slot, rare
 
 
@@ -1523,8 +1533,8 @@ def parts_unseen(
     rarity: Callable[[str], float] | None = None,
 ) -> float:
     """For a topic asked as coordinated parts ("FooNet training or BarNet pruning", rag.question.coordinated_parts):
-    the least share of unseen adjacent word pairs (``pairs_unseen``) over its parts of two words or more; 0.0 when
-    no part has two. Words on either side of "or", "and" or a comma are two topics, not a phrase, and a request
+    the least share of unseen adjacent word pairs (``pairs_unseen``) over its parts of two words or more, a part of
+    one word that some sentence holds counting as a part treated (0.0); 0.0 when no part counts. Words on either side of "or", "and" or a comma are two topics, not a phrase, and a request
     for papers on any of several topics is on the corpus when one of them is treated there as a phrase.
     ``rarity`` (word -> 0..1, how rare it is in English): each unseen pair counts by its commoner word's rarity, so
     a phrase of everyday words ("keeping safe", which abstracts say in their own terms) missing weighs less than a
@@ -1532,6 +1542,10 @@ def parts_unseen(
     shares = []
     for part in parts:
         if len(part) < 2:
+            # a part of one word is a topic of its own: treated when a sentence holds it ("biological or microscopy
+            # imaging": "biological" written is one part found, however the other is written)
+            if part and any(part[0] in content_words(sentence) for sentence in sentences):
+                shares.append(0.0)
             continue
         if rarity is None:
             shares.append(pairs_unseen(part, sentences, window))

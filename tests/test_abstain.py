@@ -8,6 +8,7 @@ from rag.abstain import (
     AbstentionSignals,
     abstention_score,
     decide,
+    least_missing,
     names_counted,
     names_new,
     number_near,
@@ -166,6 +167,19 @@ def test_parts_unseen_reads_a_topic_of_alternatives_by_its_best_part():
     assert parts_unseen(parts, sentences) == 0.0
     assert parts_unseen(coordinated_parts("quux farming or zebra gardens", content_words("quux farming zebra gardens")), sentences) == 1.0
     assert parts_unseen([content_words("quux"), content_words("zebra")], sentences) == 0.0  # no part has a pair
+
+
+def test_parts_unseen_reads_a_one_word_part_the_sentences_hold_as_a_topic_treated():
+    from rag.answering import parts_unseen
+    from rag.text import content_words
+
+    sentences = ["We image zebra cells under a microscope.", "Quux gardens grow in spring."]
+    unseen_phrase = content_words("blip farming")
+    # "zebra or blip farming": "zebra" is written, so one alternative is treated, however the other is written
+    assert parts_unseen([content_words("zebra"), unseen_phrase], sentences) == 0.0
+    # a one-word part no sentence holds says nothing: the phrase part decides
+    assert parts_unseen([content_words("wibble"), unseen_phrase], sentences) == 1.0
+    assert parts_unseen([unseen_phrase], sentences) == 1.0
 
 
 def test_parts_unseen_weighs_an_unseen_pair_by_its_commoner_word():
@@ -649,3 +663,12 @@ def test_an_asked_aspect_far_from_every_sentence_of_its_paper_raises_a_single_pa
     )
     # a list question has no one answering paper to read the aspect against
     assert features(AbstentionSignals(shape="list", aspect_similarity=0.1), policy)["aspect_far"] == 0.0
+
+
+def test_least_missing_reads_the_paper_holding_most_of_the_topic():
+    weights = {"quux": 3.0, "blip": 1.0}
+    # the first paper lacks the rare word, the second holds both: the topic is treated by the second
+    assert least_missing(weights, [{"blip"}, {"quux", "blip"}]) == 0.0
+    assert least_missing(weights, [{"blip"}, {"quux"}]) == 0.25
+    assert least_missing(weights, [{"zed"}]) == 1.0
+    assert least_missing(weights, []) == 1.0
