@@ -33,7 +33,10 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   topic_peak_sentences; 0: of all its sentences to the whole question) stands above the shortlist's median
   (topic_peak): a topic some paper treats makes that paper stand out of the papers near it, however the question
   is worded (a long plain description is less similar to every abstract, not to one); an absent topic leaves the
-  nearest papers level.
+  nearest papers level. The same read off the retrieval itself (question_peak): how far the retrieved paper most
+  similar to the whole question (its pooled sentence similarity, rag.retrieve) stands above the median of the papers
+  retrieved with it; a question in other words than its paper's ("which work makes my photos useless for training")
+  shares few of its words, yet its meaning singles that paper out.
 - a single-paper question naming its work by a short description, as a term ("the paper on X", "the X study":
   rag.question.work_description) whose answering abstract lacks the description's words (their mass, each word
   weighing its idf times its English rarity: described_missing): a question about "the paper on quux autoencoders"
@@ -89,6 +92,7 @@ class AbstentionSignals:
     described_missing: float = 0.0  # idf- and rarity-weighted mass of a short work description's words its paper lacks
     aspect_missing: float = 0.0  # the same for what the work is asked to say something about ("report about X")
     slot_near_missing: float = 0.0  # slot_missing with the detail words within a few words of the answer, not anywhere
+    question_peak: float | None = None  # best retrieved paper's similarity to the whole question minus their median
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +137,7 @@ WEIGHTS = {
     "described": "w_described_missing",
     "aspect": "w_aspect_missing",
     "slot_near": "w_slot_near_missing",
+    "question_peak": "w_question_peak",
 }
 
 
@@ -186,6 +191,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "aspect": single * signals.aspect_missing,
         # the answer slot read in a window: a name or value said next to the asked details, not elsewhere in its sentence
         "slot_near": single * signals.slot_near_missing,
+        # the question as asked, in its own words: one retrieved paper standing out means it is about what was asked
+        "question_peak": many * (signals.question_peak or 0.0) / policy.topic_peak_unit,
     }
 
 

@@ -753,6 +753,16 @@ class AnswerPolicy(BaseModel):
         "its neighbours whatever the question's wording; an absent topic leaves them level. Not used when the "
         "encoder cannot read the question. Counted in units of topic_peak_unit. Fitted on dev (negative).",
     )
+    w_question_peak: float = Field(
+        default=0.0,
+        description="Log-odds added, for list, summary and yes/no questions (a 'Which paper …?' question's screen "
+        "included), times how far the retrieved paper most similar to the whole question (its dense score pooled "
+        "from its best sentences and centroid, rag.retrieve) stands above the median of the papers retrieved with "
+        "it, in units of topic_peak_unit. The question's meaning singling one paper out argues against the lexical "
+        "signals (topic words the paper lacks), which a question in other words than its paper's sets off however "
+        "well it describes that paper. Not used when the encoder cannot read the question. Fitted on dev "
+        "(negative).",
+    )
     topic_peak_sentences: int = Field(
         default=2,
         ge=0,

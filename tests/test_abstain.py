@@ -553,6 +553,24 @@ def test_a_list_paper_standing_out_of_its_shortlist_leans_to_answering():
     assert features(AbstentionSignals(shape="fact", topic_matched_any=1.2), policy)["topic_matched_any"] == 0.0
 
 
+def test_a_paper_the_whole_question_singles_out_leans_a_list_question_to_answering():
+    import pytest
+
+    from rag.abstain import features
+
+    # "Which work makes my photos useless for training?" worded apart from its paper: its topic words are missing
+    # from every abstract, yet the retrieved paper it means stands far above the others retrieved with it
+    policy = POLICY.model_copy(update={"w_question_peak": -2.0, "topic_peak_unit": 0.1})
+    lexical = dict(shape="list", best_dense=0.45, topic_rare_missing=0.8, focus_missing=0.8)
+    level = AbstentionSignals(**lexical, question_peak=0.02)
+    singled_out = AbstentionSignals(**lexical, question_peak=0.2)
+    assert features(singled_out, policy)["question_peak"] == pytest.approx(2.0)
+    assert abstention_score(singled_out, policy) < abstention_score(level, policy)
+    # unread when the encoder cannot read the question (None), and for a question about one paper
+    assert features(AbstentionSignals(shape="summary", question_peak=None), policy)["question_peak"] == 0.0
+    assert features(AbstentionSignals(shape="fact", question_peak=0.3), policy)["question_peak"] == 0.0
+
+
 def test_a_list_question_refused_for_a_name_or_a_missing_phrase_says_so():
     policy = POLICY.model_copy(update={"w_unknown_name_list": 9.0})
     signals = AbstentionSignals(shape="list", unknown_names=("Zorblax",), best_dense=0.4)
