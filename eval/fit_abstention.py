@@ -60,9 +60,7 @@ NON_NEGATIVE = frozenset(
 )  # fmt: skip
 # Signals that can only argue for answering (a name of the corpus spelt exactly, the topic's words held, a paper
 # standing out of its shortlist): their weights are fitted non-positive.
-NON_POSITIVE = frozenset(
-    {"linked", "linked_list", "topic_matched", "topic_matched_any", "topic_peak", "question_peak"}
-)
+NON_POSITIVE = frozenset({"linked", "linked_list", "topic_matched", "topic_matched_any", "topic_peak"})
 # Name signals that are one signal among several, never a veto (issue #13 item 2): a name close to nothing in the
 # corpus, or one the answering abstract does not use, does not by itself refuse an answer. Each one's weight is
 # held at most at minus the bias plus the log-odds of NO_VETO_SCORE, so that signal alone leaves a question under
