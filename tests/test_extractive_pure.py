@@ -699,6 +699,10 @@ def test_a_how_answer_names_what_the_work_proposes_not_only_the_problem_it_studi
         ("We address this gap by deriving two bounds.", "contribution", True),
         ("We study sparse probes.", "contribution", False),
         ("In this paper, we investigate probes.", "contribution", False),
+        # the problem studied, then what the work contributes to it
+        ("We study a regularized ZorbNet objective and derive a lower bound on its penalty.", "contribution", True),
+        ("We study sparse probes, then propose a pruning rule for them.", "contribution", True),
+        ("We study sparse probes and their failure modes.", "contribution", False),
         ("We propose to prune heads.", "method", False),
     ],
 )

@@ -414,6 +414,14 @@ _PROBLEM_STATEMENT = re.compile(
 )
 
 
+# "We study the Foo problem and derive a bound on …": the problem studied, then what the work contributes to it
+_AND_CONTRIBUTES = re.compile(
+    r"\b(?:and|then)\s+(?:\w+\s+)?(?:propose|derive|develop|introduce|present|design|prove|establish|show|provide|"
+    r"obtain|give|construct)[sd]?\b",
+    re.I,
+)
+
+
 # "We introduce the Foo Search problem, in which …": a contribution that poses the problem, not what solves it
 _POSES_PROBLEM = re.compile(
     r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work))\s+(?:first\s+)?(?:introduce|formulate|define|consider|pose)\s+"
@@ -429,7 +437,8 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
     called FooNet"), or "setup": a background or gap sentence (why the problem matters), or "conclusion": one
     drawing the work's conclusion or stating a finding (rag.roles.concludes, states_finding)."""
     if role == "proposal":
-        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text) and not _POSES_PROBLEM.search(e.text)
+        studies = _PROBLEM_STATEMENT.search(e.text) and not _AND_CONTRIBUTES.search(e.text)
+        return e.role == "contribution" and not studies and not _POSES_PROBLEM.search(e.text)
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
