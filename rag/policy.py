@@ -280,6 +280,13 @@ class AnswerPolicy(BaseModel):
         "gives the names, not only their abbreviations (rag.compose.extractive.with_spelled_out; one sentence at most). "
         "Dev: 6 answers change, fact key facts 0.914 -> 0.924, none lower; validation unchanged (0.814).",
     )
+    naming_follows: bool = Field(
+        default=True,
+        description="Single-paper answers also quote the sentence right after a quoted one that gives a name to what "
+        "that one describes ('We call this failure FooBlindness.', 'This regime, which we term the lazy phase, …'; "
+        "rag.compose.extractive.names_what_precedes): the answer says what the work calls the finding or model it "
+        "quotes, in a sentence too short to match the question by itself.",
+    )
     named_margin: float = Field(
         default=0.6, ge=0.0, description="See named_sentence_shapes: how far below the best chosen sentence's score "
         "the sentence naming the work's contribution may be. Fitted on dev."

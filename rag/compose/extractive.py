@@ -151,6 +151,8 @@ def plan_single(
         chosen = with_response(chosen, evidence, policy.setup_roles, policy.response_roles, policy.response_extra)
     if policy.clause_answer_margin is not None:
         chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
+    if policy.naming_follows:  # "… fail at telling left from right. We call this failure FooBlindness."
+        chosen = with_naming(chosen, evidence)
     if profile.shape == "fact" and policy.polar_detail_mass and _POLAR.match(profile.text):
         # "Does FooNet require fine-tuning?": the sentence holding the asked detail, however little it resembles
         # the question as a whole ("… without model fine-tuning")
@@ -383,6 +385,33 @@ _ELABORATES = re.compile(
 def elaborates(sentence: str) -> bool:
     """Whether a sentence spells out the one before it ("In particular, …", "Specifically, …", "However, this …")."""
     return bool(_ELABORATES.search(sentence.strip()))
+
+
+# "We call this failure X.", "We term this phenomenon X.", "This setting, which we call X, …": a sentence giving a
+# name to what the sentence before it describes
+_NAMES_WHAT_PRECEDES = re.compile(
+    r"^(?:[^,]{0,40},\s+)?(?:we\s+(?:call|term|dub|name|coin|refer\s+to)\s+(?:this|these|it|them|such)\b|"
+    r"(?:this|these)\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+what\s+we\s+(?:call|term|dub)\b|"
+    r"(?:this|these)\s+[\w-]+(?:\s+[\w-]+)?\s*,\s*(?:which|that)\s+we\s+(?:call|term|dub|name)\b)",
+    re.I,
+)
+
+
+def names_what_precedes(sentence: str) -> bool:
+    """Whether the sentence gives a name to what the sentence before it describes ("We call this failure FooBlindness.",
+    "This regime, which we term the lazy phase, …")."""
+    return bool(_NAMES_WHAT_PRECEDES.search(sentence.strip()))
+
+
+def with_naming(chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence]) -> list[EvidenceSentence]:
+    """``chosen`` with the sentence right after a chosen one that names what it describes (see names_what_precedes):
+    the answer quoting a finding or a model also says what the work calls it. In reading order."""
+    rows = {(e.abstract_id, e.row) for e in chosen}
+    added = [
+        e for e in evidence
+        if (e.abstract_id, e.row) not in rows and (e.abstract_id, e.row - 1) in rows and names_what_precedes(e.text)
+    ]  # fmt: skip
+    return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
 
 
 def with_elaboration(
