@@ -33,7 +33,12 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   topic_peak_sentences; 0: of all its sentences to the whole question) stands above the shortlist's median
   (topic_peak): a topic some paper treats makes that paper stand out of the papers near it, however the question
   is worded (a long plain description is less similar to every abstract, not to one); an absent topic leaves the
-  nearest papers level.
+  nearest papers level. The same read off the retrieval itself (question_peak): how far the retrieved paper most
+  similar to the whole question (its pooled sentence similarity, rag.retrieve) stands above the median of the papers
+  retrieved with it; a question in other words than its paper's ("which work makes my photos useless for training")
+  shares few of its words, yet its meaning singles that paper out, so the words the best paper lacks (focus_list,
+  phrase_list, topic_rare_list) count the less the more clearly it does (meaning_clarity), as BM25 counts the less
+  in retrieval against a clear dense winner.
 - a single-paper question naming its work by a short description, as a term ("the paper on X", "the X study":
   rag.question.work_description) whose answering abstract lacks the description's words (their mass, each word
   weighing its idf times its English rarity: described_missing): a question about "the paper on quux autoencoders"
@@ -92,6 +97,7 @@ class AbstentionSignals:
     aspect_missing: float = 0.0  # the same for what the work is asked to say something about ("report about X")
     slot_near_missing: float = 0.0  # slot_missing with the detail words within a few words of the answer, not anywhere
     aspect_similarity: float | None = None  # an asked aspect's best similarity to the answering abstract's sentences
+    question_peak: float | None = None  # best retrieved paper's similarity to the whole question minus their median
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +146,26 @@ WEIGHTS = {
 }
 
 
+def meaning_clarity(signals: AbstentionSignals, policy: AnswerPolicy) -> float:
+    """How clearly the question's meaning singles out one retrieved paper (0..1): its question_peak through
+    AnswerPolicy.meaning_peak_low/high; 0 when the encoder cannot read the question or when the question is about one
+    paper (its own signals read the answering abstract)."""
+    if signals.question_peak is None or signals.shape not in LIST_SHAPES:
+        return 0.0
+    low, high = policy.meaning_peak_low, policy.meaning_peak_high
+    if high <= low:
+        return 1.0 if signals.question_peak >= high else 0.0
+    return min(1.0, max(0.0, (signals.question_peak - low) / (high - low)))
+
+
 def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
     """The signals as numbers, one per weight (what `python -m eval.fit_abstention` fits the weights on)."""
     listing = signals.shape in LIST_SHAPES
     single, many = (0.0, 1.0) if listing else (1.0, 0.0)  # a signal both kinds share: one weight for each kind
+    # the words a list, summary or yes/no question's best paper lacks count the less the more clearly the question's
+    # meaning singles that paper out: a question in other words than its paper's shares few of them however well
+    # it describes it
+    worded = 1.0 - meaning_clarity(signals, policy)
     return {
         "unknown": single * len(signals.unknown_names),
         "missing": float(len(signals.missing_names)),
@@ -166,7 +188,7 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "names_missing": float(signals.names_missing),
         "value": float(signals.value_missing),
         "slot": signals.slot_missing,
-        "topic_rare_list": signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
+        "topic_rare_list": worded * signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
         # a keyword query names a topic, not a detail of a paper: its best paper must use the topic's rare words
         "topic_rare_terse": signals.topic_rare_missing
         if signals.terse and signals.shape not in LIST_SHAPES and signals.shape != "compare"
@@ -179,8 +201,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         # a name of the corpus spelt exactly: the papers naming it are the list
         "linked_list": many * signals.linked_exact,
         # the share of the topic's words the best paper lacks
-        "focus_list": many * signals.focus_missing,
-        "phrase_list": many * signals.phrase_missing,
+        "focus_list": many * worded * signals.focus_missing,
+        "phrase_list": many * worded * signals.phrase_missing,
         "topic_matched_any": many * signals.topic_matched_any,
         # skipped (0) when the encoder cannot read the question; in units of topic_peak_unit (a cosine gap)
         "topic_peak": many * (signals.topic_peak or 0.0) / policy.topic_peak_unit,

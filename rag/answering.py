@@ -1053,6 +1053,9 @@ def _signals(
     matched_first, matched_any = _topic_matched(prof, snapshot, answer_ids, linking)
     # a list's papers as whole abstracts: does one stand out of the shortlist (skipped when the encoder cannot read)
     peak = peak_above_median(plan.paper_similarity.values()) if readable and plan.paper_similarity else None
+    # the retrieval's own reading of the whole question: does one retrieved paper stand out of those retrieved with it
+    retrieved = [r.dense for r in ranked if r.dense is not None]
+    question_peak = peak_above_median(retrieved) if readable and prof.shape in LIST_SHAPES else None
     type_missing = False
     slot_near = slot
     if expected is not None and expected != "name" and answer_ids:
@@ -1070,6 +1073,7 @@ def _signals(
         topic_matched=matched_first,
         topic_matched_any=matched_any,
         topic_peak=peak,
+        question_peak=question_peak,
         type_missing=type_missing,
         type_asked=expected or "",
         slot_missing=slot,

@@ -280,6 +280,13 @@ class AnswerPolicy(BaseModel):
         "gives the names, not only their abbreviations (rag.compose.extractive.with_spelled_out; one sentence at most). "
         "Dev: 6 answers change, fact key facts 0.914 -> 0.924, none lower; validation unchanged (0.814).",
     )
+    naming_follows: bool = Field(
+        default=True,
+        description="Single-paper answers also quote the sentence right after a quoted one that gives a name to what "
+        "that one describes ('We call this failure FooBlindness.', 'This regime, which we term the lazy phase, …'; "
+        "rag.compose.extractive.names_what_precedes): the answer says what the work calls the finding or model it "
+        "quotes, in a sentence too short to match the question by itself.",
+    )
     named_margin: float = Field(
         default=0.6, ge=0.0, description="See named_sentence_shapes: how far below the best chosen sentence's score "
         "the sentence naming the work's contribution may be. Fitted on dev."
@@ -760,6 +767,24 @@ class AnswerPolicy(BaseModel):
         "median of the shortlisted papers (see list_shortlist). A topic some paper treats lifts that paper out of "
         "its neighbours whatever the question's wording; an absent topic leaves them level. Not used when the "
         "encoder cannot read the question. Counted in units of topic_peak_unit. Fitted on dev (negative).",
+    )
+    meaning_peak_low: float = Field(
+        default=0.10,
+        description="For list, summary and yes/no questions (a 'Which paper …?' question's screen included): the "
+        "question_peak (how far the retrieved paper most similar to the whole question stands above the median of "
+        "the papers retrieved with it, a cosine gap) at or below which the words its best paper lacks count in full "
+        "(focus_list, phrase_list, topic_rare_list); above it they count less, down to nothing at meaning_peak_high. "
+        "A question in other words than its paper's sets those signals off however well it describes the paper, "
+        "while its meaning singles the paper out; an absent topic leaves the nearest papers level (dev's "
+        "unanswerable list-read questions: median 0.065, 90th percentile 0.117; answerable paraphrases read so: "
+        "median 0.149). Set with meaning_peak_high on dev: false abstention 26 -> 19 of 1,359 answerable, "
+        "abstention 323 -> 321 of 382 unanswerable at the fitted weights.",
+    )
+    meaning_peak_high: float = Field(
+        default=0.25,
+        description="The question_peak at or above which the words a list, summary or yes/no question's best paper "
+        "lacks no longer count (see meaning_peak_low); meaning_peak_low >= meaning_peak_high turns the gate into a "
+        "step at meaning_peak_high, and a high value (1.0) turns it off.",
     )
     topic_peak_sentences: int = Field(
         default=2,

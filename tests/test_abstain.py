@@ -567,6 +567,33 @@ def test_a_list_paper_standing_out_of_its_shortlist_leans_to_answering():
     assert features(AbstentionSignals(shape="fact", topic_matched_any=1.2), policy)["topic_matched_any"] == 0.0
 
 
+def test_words_a_list_paper_lacks_count_less_when_the_question_clearly_means_that_paper():
+    import pytest
+
+    from rag.abstain import features, meaning_clarity
+
+    # "Which work makes my photos useless for training?", worded apart from its paper: its paper lacks the topic's
+    # words, yet the question's meaning lifts that paper far above the others retrieved with it
+    policy = POLICY.model_copy(update={"meaning_peak_low": 0.1, "meaning_peak_high": 0.3})
+    lexical = dict(shape="list", best_dense=0.45, topic_rare_missing=0.8, focus_missing=0.6, phrase_missing=0.4)
+    level = AbstentionSignals(**lexical, question_peak=0.05)
+    halfway = AbstentionSignals(**lexical, question_peak=0.2)
+    singled_out = AbstentionSignals(**lexical, question_peak=0.35)
+    assert [meaning_clarity(s, policy) for s in (level, halfway, singled_out)] == pytest.approx([0.0, 0.5, 1.0])
+    for name, value in (("topic_rare_list", 0.8), ("focus_list", 0.6), ("phrase_list", 0.4)):
+        assert features(level, policy)[name] == pytest.approx(value)
+        assert features(halfway, policy)[name] == pytest.approx(value / 2)
+        assert features(singled_out, policy)[name] == 0.0
+    assert abstention_score(singled_out, policy) < abstention_score(level, policy)
+    # a topic no abstract uses still counts in full, and so does everything of a question about one paper
+    unknown = AbstentionSignals(**lexical, topic_unknown=0.5, question_peak=0.35)
+    assert features(unknown, policy)["topic_unknown_list"] == 0.5
+    one_paper = AbstentionSignals(shape="fact", focus_missing=0.6, question_peak=0.35)
+    assert meaning_clarity(one_paper, policy) == 0.0 and features(one_paper, policy)["focus"] == pytest.approx(0.6)
+    # unread when the encoder cannot read the question
+    assert meaning_clarity(AbstentionSignals(**lexical, question_peak=None), policy) == 0.0
+
+
 def test_a_list_question_refused_for_a_name_or_a_missing_phrase_says_so():
     policy = POLICY.model_copy(update={"w_unknown_name_list": 9.0})
     signals = AbstentionSignals(shape="list", unknown_names=("Zorblax",), best_dense=0.4)

@@ -699,6 +699,10 @@ def test_a_how_answer_names_what_the_work_proposes_not_only_the_problem_it_studi
         ("We address this gap by deriving two bounds.", "contribution", True),
         ("We study sparse probes.", "contribution", False),
         ("In this paper, we investigate probes.", "contribution", False),
+        # the problem studied, then what the work contributes to it
+        ("We study a regularized ZorbNet objective and derive a lower bound on its penalty.", "contribution", True),
+        ("We study sparse probes, then propose a pruning rule for them.", "contribution", True),
+        ("We study sparse probes and their failure modes.", "contribution", False),
         ("We propose to prune heads.", "method", False),
     ],
 )
@@ -742,8 +746,13 @@ def test_a_general_answer_with_room_names_what_the_work_proposes():
     ]
     policy = AnswerPolicy(core_shapes=(), shape_max_sentences={"fact": 3}, proposal_sentences=1)
     assert [e.row for e in plan_single("a", evidence, profile, policy=policy).sentences] == [2, 3]
-    full = AnswerPolicy(core_shapes=(), max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1)
+    full = AnswerPolicy(
+        core_shapes=(), max_sentences=1, shape_max_sentences={"fact": 1}, proposal_sentences=1, naming_follows=False
+    )
     assert [e.row for e in plan_single("a", evidence, profile, policy=full).sentences] == [2]
+    # row 3 names what the quoted row 2 describes ("We call this …"): it comes with it, room or not
+    naming = full.model_copy(update={"naming_follows": True})
+    assert [e.row for e in plan_single("a", evidence, profile, policy=naming).sentences] == [2, 3]
 
 
 def test_an_answer_about_a_work_quotes_the_sentence_naming_what_it_introduces():
@@ -1255,3 +1264,22 @@ def test_a_request_for_papers_that_release_code_quotes_each_papers_release_line(
     released = plan_list(evidence, POLICY, members=["a", "b"], margin=None, with_availability=True)
     assert [e.row for e in plain.sentences] == [1, 5]
     assert sorted(e.row for e in released.sentences) == [1, 3, 5, 8]
+
+
+def test_a_sentence_naming_what_a_quoted_one_describes_comes_with_it():
+    from rag.compose.extractive import names_what_precedes, with_naming
+
+    assert names_what_precedes("We call this failure zorb blindness.")
+    assert names_what_precedes("This regime, which we term the quiet phase, is rare.")
+    assert not names_what_precedes("We call for more work on probes.")
+    assert not names_what_precedes("We propose ZorbNet.")
+    evidence = [
+        ev("a", 0, 0.9, "Most probes fail to tell left from right.", role="result"),
+        ev("a", 1, 0.1, "We call this failure zorb blindness.", role="result"),
+        ev("a", 2, 0.5, "We introduce ZorbNet.", role="contribution"),
+        ev("a", 3, 0.1, "We call this model the quiet probe.", role="contribution"),
+    ]
+    # the naming sentence after a quoted one joins it; one after a sentence not quoted does not
+    assert [e.row for e in with_naming([evidence[0]], evidence)] == [0, 1]
+    assert [e.row for e in with_naming([evidence[2]], evidence)] == [2, 3]
+    assert [e.row for e in with_naming([evidence[1]], evidence)] == [1]

@@ -159,6 +159,8 @@ def plan_single(
         chosen = with_response(chosen, evidence, policy.setup_roles, policy.response_roles, policy.response_extra)
     if policy.clause_answer_margin is not None:
         chosen = with_clause_answers(chosen, clause_evidence, policy.clause_answer_margin)
+    if policy.naming_follows:  # "… fail at telling left from right. We call this failure FooBlindness."
+        chosen = with_naming(chosen, evidence)
     if profile.shape == "fact" and policy.polar_detail_mass and _POLAR.match(profile.text):
         # "Does FooNet require fine-tuning?": the sentence holding the asked detail, however little it resembles
         # the question as a whole ("… without model fine-tuning")
@@ -393,6 +395,33 @@ def elaborates(sentence: str) -> bool:
     return bool(_ELABORATES.search(sentence.strip()))
 
 
+# "We call this failure X.", "We term this phenomenon X.", "This setting, which we call X, …": a sentence giving a
+# name to what the sentence before it describes
+_NAMES_WHAT_PRECEDES = re.compile(
+    r"^(?:[^,]{0,40},\s+)?(?:we\s+(?:call|term|dub|name|coin|refer\s+to)\s+(?:this|these|it|them|such)\b|"
+    r"(?:this|these)\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+what\s+we\s+(?:call|term|dub)\b|"
+    r"(?:this|these)\s+[\w-]+(?:\s+[\w-]+)?\s*,\s*(?:which|that)\s+we\s+(?:call|term|dub|name)\b)",
+    re.I,
+)
+
+
+def names_what_precedes(sentence: str) -> bool:
+    """Whether the sentence gives a name to what the sentence before it describes ("We call this failure FooBlindness.",
+    "This regime, which we term the lazy phase, …")."""
+    return bool(_NAMES_WHAT_PRECEDES.search(sentence.strip()))
+
+
+def with_naming(chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence]) -> list[EvidenceSentence]:
+    """``chosen`` with the sentence right after a chosen one that names what it describes (see names_what_precedes):
+    the answer quoting a finding or a model also says what the work calls it. In reading order."""
+    rows = {(e.abstract_id, e.row) for e in chosen}
+    added = [
+        e for e in evidence
+        if (e.abstract_id, e.row) not in rows and (e.abstract_id, e.row - 1) in rows and names_what_precedes(e.text)
+    ]  # fmt: skip
+    return sorted([*chosen, *added], key=lambda e: e.row) if added else list(chosen)
+
+
 def with_elaboration(
     chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], most: int
 ) -> list[EvidenceSentence]:
@@ -422,6 +451,14 @@ _PROBLEM_STATEMENT = re.compile(
 )
 
 
+# "We study the Foo problem and derive a bound on …": the problem studied, then what the work contributes to it
+_AND_CONTRIBUTES = re.compile(
+    r"\b(?:and|then)\s+(?:\w+\s+)?(?:propose|derive|develop|introduce|present|design|prove|establish|show|provide|"
+    r"obtain|give|construct)[sd]?\b",
+    re.I,
+)
+
+
 # "We introduce the Foo Search problem, in which …": a contribution that poses the problem, not what solves it
 _POSES_PROBLEM = re.compile(
     r"^(?:[^,]{0,60},\s+)?(?:we|this\s+(?:paper|work))\s+(?:first\s+)?(?:introduce|formulate|define|consider|pose)\s+"
@@ -437,7 +474,8 @@ def has_role(e: EvidenceSentence, role: str) -> bool:
     called FooNet"), or "setup": a background or gap sentence (why the problem matters), or "conclusion": one
     drawing the work's conclusion or stating a finding (rag.roles.concludes, states_finding)."""
     if role == "proposal":
-        return e.role == "contribution" and not _PROBLEM_STATEMENT.search(e.text) and not _POSES_PROBLEM.search(e.text)
+        studies = _PROBLEM_STATEMENT.search(e.text) and not _AND_CONTRIBUTES.search(e.text)
+        return e.role == "contribution" and not studies and not _POSES_PROBLEM.search(e.text)
     if role == "named_proposal":  # "We propose FooNet …", "… a method called FooNet"
         return e.role == "contribution" and bool(_NAMES_PROPOSAL.search(e.text))
     if role == "named":  # whatever its role: "Our FooRank (FR) policy …", "which we term the *gap ratio*"
