@@ -1646,7 +1646,12 @@ _AVAILABILITY_TYPE = re.compile(
     r"|\b(?:github|gitlab|hugging\s?face)\b"
     r"|\bopen[- ]?sourced?\b\s*(?:yet|now|already|at\s+all)?\W*$"
     r"|\bwhere\s+(?:can|could|do|does|should)\s+(?:i|we|one|you)\s+(?:get|find|access|obtain|download)\b"
-    r"|\bdownload\s+(?:it|them|links?)\b",
+    r"|\bdownload\s+(?:it|them|links?)\b"
+    # "does FooNet release its code?", "did they share the weights?", "where is the code?"
+    r"|\b(?:release[ds]?|share[ds]?|publish(?:es|ed)?|open[- ]?source[ds]?)\s+(?:(?:the|its|their|any|source)\s+)*"
+    r"(?:code(?:base)?|implementation|weights|checkpoints?)\b"
+    r"|\bwhere\s+(?:is|are)\s+(?:(?:the|its|their)\s+)?(?:[\w-]+['’]?s?\s+)?(?:code(?:base)?|implementation|weights|"
+    r"checkpoints?)\b",
     re.I,
 )
 _AUTHOR_STATED = re.compile(r"\b(?:authors?|authored|affiliat\w+)\b", re.I)
