@@ -140,11 +140,17 @@ def names_a_work(question: str, history: Sequence[dict], is_work: Callable[[str]
 
 
 def condense_heuristic(
-    question: str, history: Sequence[dict], subject: str | None = None, is_work: Callable[[str], bool] | None = None
+    question: str,
+    history: Sequence[dict],
+    subject: str | None = None,
+    is_work: Callable[[str], bool] | None = None,
+    new_subject: Callable[[str], bool] | None = None,
 ) -> str:
     """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels; "it"
     and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one, unless
-    the question names a work (names_a_work, with ``is_work``)."""
+    the question names a work (names_a_work, with ``is_work``). A short follow-up pointing at nothing ("and the
+    dataset?") carries the previous paper and question along, unless ``new_subject`` says it starts a subject of
+    its own ("how do FooNets work?" after an answer about BarNet)."""
     if not history:
         return question
     sources = last_sources(history, question)
@@ -182,7 +188,13 @@ def condense_heuristic(
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
-    if previous and len(question.split()) <= 6 and not specific_terms(question) and not asks_for_papers(question):
+    if (
+        previous
+        and len(question.split()) <= 6
+        and not specific_terms(question)
+        and not asks_for_papers(question)
+        and not (new_subject is not None and new_subject(question))
+    ):
         # "and the dataset?" -> carry the previous answer's paper and question along
         subject = f"{first}; " if first else ""
         return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"

@@ -164,6 +164,16 @@ def test_short_follow_up_carries_previous_question_without_sources():
     assert condense_heuristic("What does it do?", history) == "What does it do? (follow-up to: Q1 about proteins?)"
 
 
+def test_a_short_follow_up_starting_a_new_subject_is_not_carried_along():
+    history = [{"role": "user", "content": "What is FooNet?"},
+               {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "f", "label": "FooNet"}]}]  # fmt: skip
+    carried = condense_heuristic("and the dataset?", history, new_subject=lambda q: False)
+    assert carried == "and the dataset? (FooNet; follow-up to: What is FooNet?)"
+    assert condense_heuristic("what about frog calls?", history, new_subject=lambda q: True) == "what about frog calls?"
+    # a reference to the earlier paper is read as it, whatever the check says
+    assert condense_heuristic("what does it do?", history, new_subject=lambda q: True) == "what does FooNet do?"
+
+
 def test_long_question_is_not_a_follow_up():
     history = [{"role": "user", "content": "Q1?"}, {"role": "assistant", "content": "x"}]
     question = "Which approaches improve protein structure prediction using large language models?"
