@@ -604,11 +604,19 @@ _YES_NO = re.compile(
     r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
     r"(?:on|about)\b"
     # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
-    r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|using|uses|relevant\s+(?:to|for)|"
+    r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|into|using|uses|relevant\s+(?:to|for)|"
     r"with|w/|that|which|for|regarding|related\s+to|in|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
     # "is there any X paper", "does anyone do X", "anyone working on X?"
     r"|(?:is|are)\s+there\s+(?:any|a|an|some)\s+(?:[\w/+-]+\s+){1,4}?(?:papers?|works?|stud(?:y|ies)|research)\b"
-    r"|(?:does|has|did|have)\s+any(?:one|body)\b|any(?:one|body)\s+(?:working|work(?:ed)?|done|doing|tried|stud\w+)\b)",
+    r"|(?:does|has|did|have)\s+any(?:one|body)\b|any(?:one|body)\s+(?:working|work(?:ed)?|done|doing|tried|stud\w+)\b"
+    # "has someone studied X?", "is anyone working on X?", "has there been work on X?", "was there a paper on X?",
+    # "do we have a paper on X?", "know of any work on X?"
+    r"|(?:has|have|did|does)\s+(?:someone|somebody)\b"
+    r"|(?:is|are)\s+(?:anyone|anybody|someone|somebody)\s+(?:working|studying|looking|doing|researching)\b"
+    r"|(?:(?:has|have)\s+there\s+been|(?:was|were)\s+there)\s+(?:any|a|an|some)?\s*(?:papers?|works?|stud(?:y|ies)|"
+    r"research)\b"
+    r"|(?:do|did)\s+(?:we|you)\s+have\s+(?:any|a|an|some)\s+(?:papers?|works?|stud(?:y|ies)|research|abstracts?)\b"
+    r"|(?:do\s+you\s+)?know\s+(?:of\s+)?(?:any|a|an|some)\s+(?:papers?|works?|stud(?:y|ies)|research)\b)",
     re.I,
 )
 # asked indirectly or formally: "I would like to know whether any abstract discusses X", "Does the corpus contain a
