@@ -448,13 +448,19 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
     two papers the conversation discussed, or as many as "the three" says); after a comparison, a follow-up naming
     no paper ("and the datasets?") means all its works; ``asks_availability`` ("is the code released?", "do they
     share code?": rag.roles.asks_for_availability), a question every listed paper answers for itself, likewise. Not
-    when the follow-up picks one ("the second one", "the one that …", "it") or names a work of its own."""
+    when the follow-up picks one ("the second one", "the one that …", "it") or names a work of its own. A choice
+    among them ("which of those uses X?") after an answer about one paper picked from an earlier answer's several
+    ("the third one") is among that earlier answer's works."""
     answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
     if not answers or points_by_position(question) or described_reference(question):
         return []
     if specific_terms(question) and not _AMONG.search(question):  # "which of them works on 3D?" chooses among them
         return []
     last = list(dict.fromkeys(str(s["id"]) for s in answers[0] if s.get("id")))
+    if len(last) == 1 and _AMONG.search(question):
+        # "which of those uses X?" after "the third one": the works are the earlier answer it was picked from
+        earlier = (list(dict.fromkeys(str(s["id"]) for s in sources if s.get("id"))) for sources in answers[1:])
+        last = next((ids for ids in earlier if len(ids) > 1 and last[0] in ids), last)
     if (first_n := _FIRST_N.search(question)) and len(last) > 1:
         n = _COUNT_WORDS.get(first_n.group("n").lower()) or int(first_n.group("n"))
         return last[-n:] if first_n.group("end").lower() == "last" else last[:n]

@@ -970,10 +970,10 @@ _GRAMMAR_WORDS = tuple(
     paper papers work works study studies""".split()
 )
 _ASK_WORDS = frozenset("what which when where who whose why how does do did is are was were can could has have".split())
-# What follows a question's opening auxiliary or question word ("does the …", "what is …", "when does …").
+# What follows a question's opening auxiliary or question word ("does the …", "what is …", "when does …", "what about …").
 _AFTER_ASK = frozenset(
     """the a an any it its they them this these those that there how is are was were does do did one some each we you
-    i what which their our my your""".split()
+    i what which their our my your about""".split()
 )
 _HOW_MANY = re.compile(r"\b([Hh]ow)(\s+)([A-Za-z]{3,5})\b")
 

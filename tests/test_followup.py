@@ -546,3 +546,19 @@ def test_a_follow_up_asking_a_question_or_naming_a_work_is_left_as_asked(ask):
     from rag.followup import elliptic_ask
 
     assert elliptic_ask(ask) == ask
+
+
+def test_a_choice_among_them_after_one_paper_picked_from_a_list_is_among_the_list():
+    listed = [{"number": i, "id": name.lower(), "label": name} for i, name in enumerate(["FooNet", "BarNet", "ZedNet"], 1)]
+    history = [
+        {"role": "user", "content": "Which papers study frog calls?"},
+        {"role": "assistant", "content": "x", "sources": listed},
+        {"role": "user", "content": "the third one"},
+        {"role": "assistant", "content": "y", "sources": [{"number": 1, "id": "zednet", "label": "ZedNet"}]},
+    ]
+    assert referred_works("which of those uses audio?", history) == ["foonet", "barnet", "zednet"]
+    assert referred_works("what does it use?", history) == []
+    # a paper asked about on its own, not picked from the list: "which of them" has no earlier set to choose among
+    alone = [*history[:2], {"role": "user", "content": "What is QuxNet?"},
+             {"role": "assistant", "content": "z", "sources": [{"number": 1, "id": "quxnet", "label": "QuxNet"}]}]  # fmt: skip
+    assert referred_works("which of those uses audio?", alone) == []
