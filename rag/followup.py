@@ -150,7 +150,9 @@ def condense_heuristic(
     and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one, unless
     the question names a work (names_a_work, with ``is_work``). A short follow-up pointing at nothing ("and the
     dataset?") carries the previous paper and question along, unless ``new_subject`` says it starts a subject of
-    its own ("how do FooNets work?" after an answer about BarNet)."""
+    its own ("how do FooNets work?" after an answer about BarNet); a follow-up referring to a paper when no earlier
+    answer cited one ("what did this work find on FooBench?" after a refusal) carries the previous question along
+    whatever its length."""
     if not history:
         return question
     sources = last_sources(history, question)
@@ -188,13 +190,15 @@ def condense_heuristic(
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
-    if (
-        previous
-        and len(question.split()) <= 6
+    # "what are the main results of this work?" when no earlier answer cited a paper (the last was refused): its
+    # reference can only mean what the previous question asked about, however long the follow-up
+    unresolved = not first and referring
+    short = (
+        len(question.split()) <= 6
         and not specific_terms(question)
-        and not asks_for_papers(question)
         and not (new_subject is not None and new_subject(question))
-    ):
+    )
+    if previous and (short or unresolved) and not asks_for_papers(question):
         # "and the dataset?" -> carry the previous answer's paper and question along
         subject = f"{first}; " if first else ""
         return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"

@@ -562,3 +562,13 @@ def test_a_choice_among_them_after_one_paper_picked_from_a_list_is_among_the_lis
     alone = [*history[:2], {"role": "user", "content": "What is QuxNet?"},
              {"role": "assistant", "content": "z", "sources": [{"number": 1, "id": "quxnet", "label": "QuxNet"}]}]  # fmt: skip
     assert referred_works("which of those uses audio?", alone) == []
+
+
+def test_a_long_follow_up_referring_to_a_paper_after_a_refusal_carries_the_refused_question_along():
+    history = [{"role": "user", "content": "Which paper teaches FooNets to count frogs?"},
+               {"role": "assistant", "content": "No abstract answers this."}]  # fmt: skip
+    question = "what are the main results reported in this work?"
+    assert condense_heuristic(question, history) == f"{question} (follow-up to: Which paper teaches FooNets to count frogs?)"
+    # a long follow-up with no reference stands alone
+    other = "which benchmarks measure the calibration of language models?"
+    assert condense_heuristic(other, history) == other
