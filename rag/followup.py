@@ -139,6 +139,36 @@ def names_a_work(question: str, history: Sequence[dict], is_work: Callable[[str]
     return any(t in labels or (is_work is not None and is_work(t)) for t in terms)
 
 
+# How a follow-up asks the previous question again of another work: "and for FooNet?", "what about FooNet?", "same
+# question for FooNet", "ok, and FooNet?"
+_AGAIN_LEAD = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?|now|then|thanks)[\s,!.]+)*(?:(?:what|how)\s+about(?:\s+for)?|(?:the\s+)?same\s+"
+    r"(?:question\s+|thing\s+)?(?:for|about|with)|for)?\s*",
+    re.I,
+)
+
+
+def asked_again(question: str, history: Sequence[dict], is_work: Callable[[str], bool] | None) -> str | None:
+    """The previous question asked of the work a follow-up names and nothing else ("How many screens does FooNet
+    use?", then "and for BarNet?" -> "How many screens does BarNet use?"): the previous answer's one paper's name in
+    that question replaced by the work's. None when the follow-up asks anything else, names no work of the corpus
+    (``is_work``), or the previous question did not name the paper it was answered from."""
+    lead = _AGAIN_LEAD.match(question)
+    if is_work is None or lead is None or not lead.group(0).strip(" \t"):
+        return None
+    named = re.sub(r"^the\s+|['’]s$", "", question[lead.end() :].strip(" ?.!"), flags=re.I).strip()
+    previous = last_user_question(history)
+    sources = next((list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")),
+                   [])  # fmt: skip
+    if not named or not previous or len(sources) != 1 or not is_work(named.lower()):
+        return None
+    label = str(sources[0].get("label", ""))
+    if not label or label.lower() == named.lower() or is_opening_words(label):
+        return None
+    found = re.search(re.escape(label), previous, re.I)
+    return previous[: found.start()] + named + previous[found.end() :] if found else None
+
+
 def condense_heuristic(
     question: str,
     history: Sequence[dict],
@@ -155,6 +185,8 @@ def condense_heuristic(
     whatever its length."""
     if not history:
         return question
+    if (again := asked_again(question, history, is_work)) is not None:  # "and for FooNet?": the same question of it
+        return again
     sources = last_sources(history, question)
     by_number = {int(s["number"]): s for s in sources if "number" in s}
     if subject is not None:  # the source the pronoun means takes the place of the first one

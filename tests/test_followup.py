@@ -572,3 +572,13 @@ def test_a_long_follow_up_referring_to_a_paper_after_a_refusal_carries_the_refus
     # a long follow-up with no reference stands alone
     other = "which benchmarks measure the calibration of language models?"
     assert condense_heuristic(other, history) == other
+
+
+def test_and_for_another_work_asks_the_previous_question_of_it():
+    history = [{"role": "user", "content": "How many frogs does FooNet count?"},
+               {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "f", "label": "FooNet"}]}]  # fmt: skip
+    works = {"foonet", "barnet"}.__contains__
+    for question in ["and for BarNet?", "what about BarNet?", "same question for BarNet", "ok, and BarNet?"]:
+        assert condense_heuristic(question, history, is_work=works) == "How many frogs does BarNet count?", question
+    assert condense_heuristic("and for QuxNet?", history, is_work=works) == "and for QuxNet?"  # no work of the corpus
+    assert condense_heuristic("what does BarNet do?", history, is_work=works) == "what does BarNet do?"
