@@ -453,7 +453,10 @@ _BOTH = re.compile(
     # set against (not "how do they compare to prior work?")
     r"|\b(?:do|does|did)\s+(?:they|these|those)\s+(?:differ|compare|contrast)"
     r"(?:\s+(?:to|with|from)\s+(?:each\s+other|one\s+another))?\W*$"
-    r"|\b(?:are|were)\s+(?:they|these|those)\s+(?:different|similar|alike)\W*$",
+    r"|\b(?:are|were)\s+(?:they|these|those)\s+(?:different|similar|alike)\W*$"
+    # "what's the difference?", "so what is the difference between them?": nothing else it sets them against
+    r"|^\W*(?:(?:so|and|ok(?:ay)?)[\s,]+)?what(?:['’]s|\s+is|\s+are)\s+the\s+differences?"
+    r"(?:\s+between\s+(?:them|these|those|the\s+two))?\W*$",
     re.I,
 )
 # a choice among the works, which may name what it chooses by: "which of them uses FooData?", "do both use FooData?"

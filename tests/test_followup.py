@@ -582,3 +582,15 @@ def test_and_for_another_work_asks_the_previous_question_of_it():
         assert condense_heuristic(question, history, is_work=works) == "How many frogs does BarNet count?", question
     assert condense_heuristic("and for QuxNet?", history, is_work=works) == "and for QuxNet?"  # no work of the corpus
     assert condense_heuristic("what does BarNet do?", history, is_work=works) == "what does BarNet do?"
+
+
+def test_whats_the_difference_after_two_papers_one_per_turn_is_about_both():
+    history = [
+        {"role": "user", "content": "What is FooNet?"},
+        {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "foonet", "label": "FooNet"}]},
+        {"role": "user", "content": "What is BarNet?"},
+        {"role": "assistant", "content": "y", "sources": [{"number": 1, "id": "barnet", "label": "BarNet"}]},
+    ]
+    assert referred_works("what's the difference?", history) == ["foonet", "barnet"]
+    assert referred_works("what is the difference between them?", history) == ["foonet", "barnet"]
+    assert referred_works("what's the difference from prior work?", history) == []
