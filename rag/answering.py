@@ -623,7 +623,7 @@ def _plan_each(
                                    dense_weight=1.0 if readable else 0.0)  # fmt: skip
         chosen = extractive.plan_single(aid, evidence, asked, (), policy).sentences if evidence else []
         if availability:
-            chosen = [e for e in chosen if e.role == "availability"][:1]
+            chosen = [e for e in chosen if extractive.says_where_released(e.role, e.text)][:1]
         per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
         if choosing:  # the sentences holding the most of what it chooses by ("training free": both words)
             held = {e.row: len(choosing & set(content_words(e.text))) for e in evidence}
@@ -1815,6 +1815,53 @@ def _respelt(question: str, corrected: str) -> str:
     return " ".join(f if f.lower() != t.lower() else t for t, f in zip(typed, fixed, strict=True))
 
 
+def _new_subject_check(snapshot: IndexSnapshot, history: Sequence[dict], policy: AnswerPolicy) -> Callable[[str], bool]:
+    """Whether a short follow-up that points at nothing starts a subject of its own ("how do FooNets work?", "what
+    about aptamers?" after an answer about BarNet) rather than asking about the last answer's papers ("and the
+    dataset?", "which baselines?"): it holds a word that neither those papers nor the previous question use, few
+    abstracts use (policy.new_subject_df_share) and English rarely does (policy.new_subject_rarity); not when it
+    asks for a detail of a kind a paper states ("what about latency?": a value; "which GPU?": hardware), nor when
+    the word is no topic of any abstract (_is_a_topic: "any ablations?")."""
+    ids = [str(s["id"]) for s in last_sources(history) if s.get("id") in snapshot.abstracts]
+    earlier = set(content_words(last_user_question(history) or ""))
+    n_docs = len(snapshot.abstracts)
+
+    def starts_new(question: str) -> bool:
+        words = [w for w in content_words(question) if w not in earlier]
+        if not words:
+            return False
+        asked = profile(fix_shape_words(elliptic_ask(question)))
+        if answer_type(asked.text, asked.kind) not in (None, "name"):
+            return False
+        present, doc_freq = topic_presence(snapshot, words, among=ids)
+        held = set().union(*present.values()) if present else set()
+        surfaces = _surfaces(question)
+        return any(
+            w not in held
+            and 0 < doc_freq.get(w, 0) <= policy.new_subject_df_share * n_docs
+            and english_rarity(surfaces.get(w, w), policy.rarity_zipf_scale) >= policy.new_subject_rarity
+            and _is_a_topic(snapshot, w)
+            for w in words
+        )
+
+    return starts_new
+
+
+_TOPIC_ROLES = frozenset({"background", "gap", "contribution"})
+
+
+def _is_a_topic(snapshot: IndexSnapshot, word: str) -> bool:
+    """Whether some abstract says what it is about with the word (a content-word stem): it is in a background, gap
+    or contribution sentence ("aptamer", "inpainting"), not only in how a work is built or evaluated ("ablation",
+    "latency": a detail a follow-up asks of the paper it is about)."""
+    bm25 = snapshot.sentence_bm25
+    column = bm25.vocabulary.get(word)
+    if column is None:
+        return False
+    roles = snapshot.sentence_roles
+    return any(roles[int(row)] in _TOPIC_ROLES for row in bm25.weights.rows_of(column))
+
+
 def _as_read(history: Sequence[dict]) -> str:
     """The last question of ``history`` as it was read against the turns before it ("the second one" -> the second
     paper's name), so that "tell me more" after it is about that paper; a "tell me more" reads as the question it
@@ -1958,7 +2005,9 @@ def prepare_question(
         standalone = (
             composer.condense(described, history)
             if (composer and history)
-            else condense_heuristic(described, history, subject, is_work)
+            else condense_heuristic(
+                described, history, subject, is_work, _new_subject_check(snapshot, history, policy) if history else None
+            )
         )
     glossed = False
 

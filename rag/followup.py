@@ -139,14 +139,54 @@ def names_a_work(question: str, history: Sequence[dict], is_work: Callable[[str]
     return any(t in labels or (is_work is not None and is_work(t)) for t in terms)
 
 
+# How a follow-up asks the previous question again of another work: "and for FooNet?", "what about FooNet?", "same
+# question for FooNet", "ok, and FooNet?"
+_AGAIN_LEAD = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?|now|then|thanks)[\s,!.]+)*(?:(?:what|how)\s+about(?:\s+for)?|(?:the\s+)?same\s+"
+    r"(?:question\s+|thing\s+)?(?:for|about|with)|for)?\s*",
+    re.I,
+)
+
+
+def asked_again(question: str, history: Sequence[dict], is_work: Callable[[str], bool] | None) -> str | None:
+    """The previous question asked of the work a follow-up names and nothing else ("How many screens does FooNet
+    use?", then "and for BarNet?" -> "How many screens does BarNet use?"): the previous answer's one paper's name in
+    that question replaced by the work's. None when the follow-up asks anything else, names no work of the corpus
+    (``is_work``), or the previous question did not name the paper it was answered from."""
+    lead = _AGAIN_LEAD.match(question)
+    if is_work is None or lead is None or not lead.group(0).strip(" \t"):
+        return None
+    named = re.sub(r"^the\s+|['’]s$", "", question[lead.end() :].strip(" ?.!"), flags=re.I).strip()
+    previous = last_user_question(history)
+    sources = next((list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")),
+                   [])  # fmt: skip
+    if not named or not previous or len(sources) != 1 or not is_work(named.lower()):
+        return None
+    label = str(sources[0].get("label", ""))
+    if not label or label.lower() == named.lower() or is_opening_words(label):
+        return None
+    found = re.search(re.escape(label), previous, re.I)
+    return previous[: found.start()] + named + previous[found.end() :] if found else None
+
+
 def condense_heuristic(
-    question: str, history: Sequence[dict], subject: str | None = None, is_work: Callable[[str], bool] | None = None
+    question: str,
+    history: Sequence[dict],
+    subject: str | None = None,
+    is_work: Callable[[str], bool] | None = None,
+    new_subject: Callable[[str], bool] | None = None,
 ) -> str:
     """Rewrite references to earlier answers ("the second one", "it", "paper [2]") with the sources' labels; "it"
     and "they" read as the source with id ``subject`` when given (see pronoun_source), else as the first one, unless
-    the question names a work (names_a_work, with ``is_work``)."""
+    the question names a work (names_a_work, with ``is_work``). A short follow-up pointing at nothing ("and the
+    dataset?") carries the previous paper and question along, unless ``new_subject`` says it starts a subject of
+    its own ("how do FooNets work?" after an answer about BarNet); a follow-up referring to a paper when no earlier
+    answer cited one ("what did this work find on FooBench?" after a refusal) carries the previous question along
+    whatever its length."""
     if not history:
         return question
+    if (again := asked_again(question, history, is_work)) is not None:  # "and for FooNet?": the same question of it
+        return again
     sources = last_sources(history, question)
     by_number = {int(s["number"]): s for s in sources if "number" in s}
     if subject is not None:  # the source the pronoun means takes the place of the first one
@@ -182,7 +222,15 @@ def condense_heuristic(
     if first and referring:  # a label of opening words does not read as a name in the question: it goes along
         return f"{question} ({first})" if is_opening_words(first) else _PRONOUN_REF.sub(first, question, count=1)
     previous = last_user_question(history)
-    if previous and len(question.split()) <= 6 and not specific_terms(question) and not asks_for_papers(question):
+    # "what are the main results of this work?" when no earlier answer cited a paper (the last was refused): its
+    # reference can only mean what the previous question asked about, however long the follow-up
+    unresolved = not first and referring
+    short = (
+        len(question.split()) <= 6
+        and not specific_terms(question)
+        and not (new_subject is not None and new_subject(question))
+    )
+    if previous and (short or unresolved) and not asks_for_papers(question):
         # "and the dataset?" -> carry the previous answer's paper and question along
         subject = f"{first}; " if first else ""
         return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"
@@ -405,7 +453,10 @@ _BOTH = re.compile(
     # set against (not "how do they compare to prior work?")
     r"|\b(?:do|does|did)\s+(?:they|these|those)\s+(?:differ|compare|contrast)"
     r"(?:\s+(?:to|with|from)\s+(?:each\s+other|one\s+another))?\W*$"
-    r"|\b(?:are|were)\s+(?:they|these|those)\s+(?:different|similar|alike)\W*$",
+    r"|\b(?:are|were)\s+(?:they|these|those)\s+(?:different|similar|alike)\W*$"
+    # "what's the difference?", "so what is the difference between them?": nothing else it sets them against
+    r"|^\W*(?:(?:so|and|ok(?:ay)?)[\s,]+)?what(?:['’]s|\s+is|\s+are)\s+the\s+differences?"
+    r"(?:\s+between\s+(?:them|these|those|the\s+two))?\W*$",
     re.I,
 )
 # a choice among the works, which may name what it chooses by: "which of them uses FooData?", "do both use FooData?"
@@ -436,13 +487,19 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
     two papers the conversation discussed, or as many as "the three" says); after a comparison, a follow-up naming
     no paper ("and the datasets?") means all its works; ``asks_availability`` ("is the code released?", "do they
     share code?": rag.roles.asks_for_availability), a question every listed paper answers for itself, likewise. Not
-    when the follow-up picks one ("the second one", "the one that …", "it") or names a work of its own."""
+    when the follow-up picks one ("the second one", "the one that …", "it") or names a work of its own. A choice
+    among them ("which of those uses X?") after an answer about one paper picked from an earlier answer's several
+    ("the third one") is among that earlier answer's works."""
     answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
     if not answers or points_by_position(question) or described_reference(question):
         return []
     if specific_terms(question) and not _AMONG.search(question):  # "which of them works on 3D?" chooses among them
         return []
     last = list(dict.fromkeys(str(s["id"]) for s in answers[0] if s.get("id")))
+    if len(last) == 1 and _AMONG.search(question):
+        # "which of those uses X?" after "the third one": the works are the earlier answer it was picked from
+        earlier = (list(dict.fromkeys(str(s["id"]) for s in sources if s.get("id"))) for sources in answers[1:])
+        last = next((ids for ids in earlier if len(ids) > 1 and last[0] in ids), last)
     if (first_n := _FIRST_N.search(question)) and len(last) > 1:
         n = _COUNT_WORDS.get(first_n.group("n").lower()) or int(first_n.group("n"))
         return last[-n:] if first_n.group("end").lower() == "last" else last[:n]

@@ -583,6 +583,25 @@ class AnswerPolicy(BaseModel):
         "quoted one holds as much: the detail asked about may be stated in a sentence that little resembles the "
         "question as a whole ('… without model fine-tuning'). 0 turns it off.",
     )
+    new_subject_df_share: float = Field(
+        default=0.1,
+        ge=0.0,
+        le=1.0,
+        description="A short follow-up that points at nothing ('how do FooNets work?', 'what about aptamers?') starts a "
+        "new subject, rather than asking about the last answer's papers, when it holds a word of its own that neither "
+        "those papers nor the previous question use, that at most this share of the abstracts use (a topic, not an "
+        "everyday word of abstracts such as 'baselines'), and that is rare in English (new_subject_rarity); not when "
+        "it asks for a detail of a kind (a value, a time, hardware, a licence, code: 'what about latency?') or the word "
+        "is what no abstract is about (only in method or result sentences: 'any ablations?').",
+    )
+    new_subject_rarity: float = Field(
+        default=0.35,
+        ge=0.0,
+        le=1.0,
+        description="How rare in English (rag.abstain.english_rarity, see rarity_zipf_scale) the word of a follow-up "
+        "that starts a new subject must be (see new_subject_df_share): 0.35 is a Zipf frequency of about 4.5 or less "
+        "('calibration', 'aptamers', 'protein'; not 'faster', 'video').",
+    )
     each_sentences: int = Field(
         default=2,
         ge=1,

@@ -604,11 +604,19 @@ _YES_NO = re.compile(
     r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
     r"(?:on|about)\b"
     # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
-    r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|using|uses|relevant\s+(?:to|for)|"
+    r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|into|using|uses|relevant\s+(?:to|for)|"
     r"with|w/|that|which|for|regarding|related\s+to|in|(?!(?:bring|sing|thing)(?!\w))\w+ing)(?!\w)"
     # "is there any X paper", "does anyone do X", "anyone working on X?"
     r"|(?:is|are)\s+there\s+(?:any|a|an|some)\s+(?:[\w/+-]+\s+){1,4}?(?:papers?|works?|stud(?:y|ies)|research)\b"
-    r"|(?:does|has|did|have)\s+any(?:one|body)\b|any(?:one|body)\s+(?:working|work(?:ed)?|done|doing|tried|stud\w+)\b)",
+    r"|(?:does|has|did|have)\s+any(?:one|body)\b|any(?:one|body)\s+(?:working|work(?:ed)?|done|doing|tried|stud\w+)\b"
+    # "has someone studied X?", "is anyone working on X?", "has there been work on X?", "was there a paper on X?",
+    # "do we have a paper on X?", "know of any work on X?"
+    r"|(?:has|have|did|does)\s+(?:someone|somebody)\b"
+    r"|(?:is|are)\s+(?:anyone|anybody|someone|somebody)\s+(?:working|studying|looking|doing|researching)\b"
+    r"|(?:(?:has|have)\s+there\s+been|(?:was|were)\s+there)\s+(?:any|a|an|some)?\s*(?:papers?|works?|stud(?:y|ies)|"
+    r"research)\b"
+    r"|(?:do|did)\s+(?:we|you)\s+have\s+(?:any|a|an|some)\s+(?:papers?|works?|stud(?:y|ies)|research|abstracts?)\b"
+    r"|(?:do\s+you\s+)?know\s+(?:of\s+)?(?:any|a|an|some)\s+(?:papers?|works?|stud(?:y|ies)|research)\b)",
     re.I,
 )
 # asked indirectly or formally: "I would like to know whether any abstract discusses X", "Does the corpus contain a
@@ -983,10 +991,10 @@ _GRAMMAR_WORDS = tuple(
     paper papers work works study studies""".split()
 )
 _ASK_WORDS = frozenset("what which when where who whose why how does do did is are was were can could has have".split())
-# What follows a question's opening auxiliary or question word ("does the …", "what is …", "when does …").
+# What follows a question's opening auxiliary or question word ("does the …", "what is …", "when does …", "what about …").
 _AFTER_ASK = frozenset(
     """the a an any it its they them this these those that there how is are was were does do did one some each we you
-    i what which their our my your""".split()
+    i what which their our my your about""".split()
 )
 _HOW_MANY = re.compile(r"\b([Hh]ow)(\s+)([A-Za-z]{3,5})\b")
 
@@ -1667,7 +1675,12 @@ _AVAILABILITY_TYPE = re.compile(
     r"|\b(?:github|gitlab|hugging\s?face)\b"
     r"|\bopen[- ]?sourced?\b\s*(?:yet|now|already|at\s+all)?\W*$"
     r"|\bwhere\s+(?:can|could|do|does|should)\s+(?:i|we|one|you)\s+(?:get|find|access|obtain|download)\b"
-    r"|\bdownload\s+(?:it|them|links?)\b",
+    r"|\bdownload\s+(?:it|them|links?)\b"
+    # "does FooNet release its code?", "did they share the weights?", "where is the code?"
+    r"|\b(?:release[ds]?|share[ds]?|publish(?:es|ed)?|open[- ]?source[ds]?)\s+(?:(?:the|its|their|any|source)\s+)*"
+    r"(?:code(?:base)?|implementation|weights|checkpoints?)\b"
+    r"|\bwhere\s+(?:is|are)\s+(?:(?:the|its|their)\s+)?(?:[\w-]+['’]?s?\s+)?(?:code(?:base)?|implementation|weights|"
+    r"checkpoints?)\b",
     re.I,
 )
 _AUTHOR_STATED = re.compile(r"\b(?:authors?|authored|affiliat\w+)\b", re.I)

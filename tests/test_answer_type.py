@@ -222,7 +222,8 @@ def test_a_limitation_the_work_addresses_is_not_its_own():
 
 @pytest.mark.parametrize("question", ["is the code for FooNet released?", "FooNet github", "is FooNet open source?",
                                       "does FooNet have code available", "where can I download the FrogSounds corpus",
-                                      "are the FooNet weights public yet?"])  # fmt: skip
+                                      "are the FooNet weights public yet?", "Does FooNet release its code?",
+                                      "did they share the weights?", "where is the FooNet code?"])  # fmt: skip
 def test_asking_whether_code_or_data_are_out_expects_an_availability_line(question):
     assert _type(question) == "availability"
 

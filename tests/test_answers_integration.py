@@ -199,6 +199,21 @@ def test_follow_up_uses_history(pipeline):
     assert follow.sources[0].abstract.label == second_label
 
 
+def test_a_short_follow_up_on_a_topic_the_conversation_has_not_touched_starts_a_new_subject(pipeline):
+    first = pipeline.ask("What is AlphaQ?", backend="extractive")
+    history = turn("What is AlphaQ?", first)
+    new = pipeline.ask("and what about aptamers?", history, backend="extractive")
+    assert new.sources and "AptaBench" in new.sources[0].abstract.label
+    # a detail asked of the paper stays on it, even one only some other abstract states
+    same = pipeline.ask("what about latency?", history, backend="extractive")
+    assert all(s.abstract.label == "AlphaQ" for s in same.sources)
+
+
+def test_asked_whether_its_code_is_out_a_work_answers_with_the_line_saying_where_even_glued_to_another(pipeline):
+    answer = pipeline.ask("Does RISE release its code?", backend="extractive")
+    assert not answer.abstained and "Code is available at" in answer.sentences[0].text
+
+
 @pytest.mark.parametrize("question", ["", "   ", "\x00\x01", "x" * 100_000])
 def test_bad_questions_are_refused_clearly(pipeline, question):
     with pytest.raises(QuestionError):

@@ -164,6 +164,16 @@ def test_short_follow_up_carries_previous_question_without_sources():
     assert condense_heuristic("What does it do?", history) == "What does it do? (follow-up to: Q1 about proteins?)"
 
 
+def test_a_short_follow_up_starting_a_new_subject_is_not_carried_along():
+    history = [{"role": "user", "content": "What is FooNet?"},
+               {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "f", "label": "FooNet"}]}]  # fmt: skip
+    carried = condense_heuristic("and the dataset?", history, new_subject=lambda q: False)
+    assert carried == "and the dataset? (FooNet; follow-up to: What is FooNet?)"
+    assert condense_heuristic("what about frog calls?", history, new_subject=lambda q: True) == "what about frog calls?"
+    # a reference to the earlier paper is read as it, whatever the check says
+    assert condense_heuristic("what does it do?", history, new_subject=lambda q: True) == "what does FooNet do?"
+
+
 def test_long_question_is_not_a_follow_up():
     history = [{"role": "user", "content": "Q1?"}, {"role": "assistant", "content": "x"}]
     question = "Which approaches improve protein structure prediction using large language models?"
@@ -536,3 +546,51 @@ def test_a_follow_up_asking_a_question_or_naming_a_work_is_left_as_asked(ask):
     from rag.followup import elliptic_ask
 
     assert elliptic_ask(ask) == ask
+
+
+def test_a_choice_among_them_after_one_paper_picked_from_a_list_is_among_the_list():
+    listed = [{"number": i, "id": name.lower(), "label": name} for i, name in enumerate(["FooNet", "BarNet", "ZedNet"], 1)]
+    history = [
+        {"role": "user", "content": "Which papers study frog calls?"},
+        {"role": "assistant", "content": "x", "sources": listed},
+        {"role": "user", "content": "the third one"},
+        {"role": "assistant", "content": "y", "sources": [{"number": 1, "id": "zednet", "label": "ZedNet"}]},
+    ]
+    assert referred_works("which of those uses audio?", history) == ["foonet", "barnet", "zednet"]
+    assert referred_works("what does it use?", history) == []
+    # a paper asked about on its own, not picked from the list: "which of them" has no earlier set to choose among
+    alone = [*history[:2], {"role": "user", "content": "What is QuxNet?"},
+             {"role": "assistant", "content": "z", "sources": [{"number": 1, "id": "quxnet", "label": "QuxNet"}]}]  # fmt: skip
+    assert referred_works("which of those uses audio?", alone) == []
+
+
+def test_a_long_follow_up_referring_to_a_paper_after_a_refusal_carries_the_refused_question_along():
+    history = [{"role": "user", "content": "Which paper teaches FooNets to count frogs?"},
+               {"role": "assistant", "content": "No abstract answers this."}]  # fmt: skip
+    question = "what are the main results reported in this work?"
+    assert condense_heuristic(question, history) == f"{question} (follow-up to: Which paper teaches FooNets to count frogs?)"
+    # a long follow-up with no reference stands alone
+    other = "which benchmarks measure the calibration of language models?"
+    assert condense_heuristic(other, history) == other
+
+
+def test_and_for_another_work_asks_the_previous_question_of_it():
+    history = [{"role": "user", "content": "How many frogs does FooNet count?"},
+               {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "f", "label": "FooNet"}]}]  # fmt: skip
+    works = {"foonet", "barnet"}.__contains__
+    for question in ["and for BarNet?", "what about BarNet?", "same question for BarNet", "ok, and BarNet?"]:
+        assert condense_heuristic(question, history, is_work=works) == "How many frogs does BarNet count?", question
+    assert condense_heuristic("and for QuxNet?", history, is_work=works) == "and for QuxNet?"  # no work of the corpus
+    assert condense_heuristic("what does BarNet do?", history, is_work=works) == "what does BarNet do?"
+
+
+def test_whats_the_difference_after_two_papers_one_per_turn_is_about_both():
+    history = [
+        {"role": "user", "content": "What is FooNet?"},
+        {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "foonet", "label": "FooNet"}]},
+        {"role": "user", "content": "What is BarNet?"},
+        {"role": "assistant", "content": "y", "sources": [{"number": 1, "id": "barnet", "label": "BarNet"}]},
+    ]
+    assert referred_works("what's the difference?", history) == ["foonet", "barnet"]
+    assert referred_works("what is the difference between them?", history) == ["foonet", "barnet"]
+    assert referred_works("what's the difference from prior work?", history) == []

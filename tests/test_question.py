@@ -582,6 +582,25 @@ def test_shape_word_fixer_leaves_english_words_as_written():
     assert fix_shape_words("whcih papers use graphs?") == "which papers use graphs?"
 
 
+def test_a_mistyped_opening_word_before_about_is_the_question_word():
+    from rag.question import fix_shape_words
+
+    assert fix_shape_words("wat about its results") == "what about its results"
+    assert fix_shape_words("Wht about FooNet?") == "What about FooNet?"
+    assert fix_shape_words("Talk about FooNet") == "Talk about FooNet"
+
+
+def test_has_someone_or_is_anyone_working_on_asks_whether_a_paper_exists():
+    from rag.question import classify_shape
+
+    for asked in ["has someone studied frog calls?", "is anyone working on frog calls?",
+                  "has there been work on frog calls?", "was there a paper about frog calls?",
+                  "do we have a paper on frog calls?", "know of any work on frog calls?",
+                  "any research into frog calls?"]:  # fmt: skip
+        assert classify_shape(asked) == "yes_no", asked
+    assert classify_shape("Has there been any change in FooNet's accuracy?") != "yes_no"
+
+
 def test_lexical_words_leave_out_the_request():
     from rag.question import lexical_words
 

@@ -180,7 +180,7 @@ def plan_single(
         # introduction quoted for context after it
         chosen = sorted(chosen, key=lambda e: not e.has_number)
     if answer_type(profile.text, profile.kind) == "availability":  # "is the code out?": the line saying where leads
-        line = next((e for e in evidence if e.role == "availability"), None)
+        line = next((e for e in evidence if says_where_released(e.role, e.text)), None)
         rest = [e for e in chosen if line is None or e.row != line.row]
         chosen = [line, *rest] if line is not None else rest
     if profile.asks_brief and len(chosen) > 1:  # "in one sentence": what the work does, or what it found if asked
