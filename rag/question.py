@@ -999,13 +999,17 @@ _AFTER_ASK = frozenset(
 _HOW_MANY = re.compile(r"\b([Hh]ow)(\s+)([A-Za-z]{3,5})\b")
 
 
-def fix_grammar_words(question: str, max_zipf: float = 3.0, opening_zipf: float = 4.5) -> str:
+def fix_grammar_words(
+    question: str, max_zipf: float = 3.0, opening_zipf: float = 4.5, swap_zipf_gap: float = 3.0
+) -> str:
     """Respell slips in the question's grammar words, the likeliest slip first (rag.lexicon.typing_cost), the more
     common word at a tie: a word of 3-6 letters that is no English word (not in the tokenizer's vocabulary, wordfreq
     Zipf below ``max_zipf``) one edit from a grammar word ("wht" -> "what", "whih" -> "which", "thay" -> "that"); a
     word one edit from "many" or "much" after "how" ("how man", "how manu"); and an opening word one edit from an
     auxiliary or question word (Zipf below ``opening_zipf``) when what follows reads as a question ("des the …",
-    "wat is …", "wen does …")."""
+    "wat is …", "wen does …"); and a word written often only as a slip ("teh", Zipf 3.0) whose two swapped letters
+    make a grammar word at least ``swap_zipf_gap`` Zipf points commoner ("the", 7.7; not "form" for "from"); and an
+    opening word one edit from a request verb before "me" or "us" ("tel me more", "giv me the papers")."""
     from rapidfuzz.distance import OSA
 
     from rag.lexicon import english_words, typing_cost
@@ -1027,8 +1031,14 @@ def fix_grammar_words(question: str, max_zipf: float = 3.0, opening_zipf: float 
         opens = _SENTENCE_END.search(question, 0, match.start()) or not question[: match.start()].strip()
         if not 3 <= len(word) <= 6 or (word != lowered and not (opens and word[1:] == lowered[1:])):
             return word
-        if lowered in _GRAMMAR_WORDS or lowered in english or zipf_frequency(lowered) >= max_zipf:
+        if lowered in _GRAMMAR_WORDS:
             return word
+        if lowered in english or zipf_frequency(lowered) >= max_zipf:
+            # a word written often only as a slip ("teh"): two letters of a far commoner grammar word swapped
+            swapped = [w for w in _GRAMMAR_WORDS if len(w) == len(lowered) and sorted(w) == sorted(lowered)
+                       and OSA.distance(lowered, w) == 1
+                       and zipf_frequency(w) - zipf_frequency(lowered) >= swap_zipf_gap]  # fmt: skip
+            return cased(swapped[0], word) if swapped else word
         best = nearest(lowered, _GRAMMAR_WORDS)
         return cased(best, word) if best else word
 
@@ -1055,7 +1065,14 @@ def fix_grammar_words(question: str, max_zipf: float = 3.0, opening_zipf: float 
             best = nearest(lowered, _ASK_WORDS)
             if best:
                 question = opening.group(1) + cased(best, first) + question[opening.end(2) :]
+        elif lowered not in _REQUEST_VERBS and after.lower() in ("me", "us") and zipf_frequency(lowered) < opening_zipf:
+            best = nearest(lowered, _REQUEST_VERBS)  # "tel me more", "giv me the papers": a request
+            if best:
+                question = opening.group(1) + cased(best, first) + question[opening.end(2) :]
     return question
+
+
+_REQUEST_VERBS = ("tell", "give", "show", "find", "list", "let")  # "let me know": a request too
 
 
 _AUX_TYPO = re.compile(r"\b(?:dose|deos|dosе|doe)\b(?=\s+(?:[A-Z]|it\b|they\b|the\b|this\b))")

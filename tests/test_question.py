@@ -1024,15 +1024,20 @@ def test_compare_parts_stop_before_the_aspect():
     [("wht is the loss?", "what is the loss?"), ("whih models are used", "which models are used"),
      ("papers thay prove bounds", "papers that prove bounds"), ("how man layers does it use", "how many layers does it use"),
      ("How manu layers", "How many layers"), ("des the model scale?", "does the model scale?"),
-     ("wen does it converge?", "when does it converge?"), ("Whah is the loss?", "What is the loss?")],
+     ("wen does it converge?", "when does it converge?"), ("Whah is the loss?", "What is the loss?"),
+     # a word written mostly as a slip ("teh"), and a request verb one slip off before "me"
+     ("what does FooNet do on teh frog data?", "what does FooNet do on the frog data?"),
+     ("tel me more", "tell me more"), ("giv me the frog papers", "give me the frog papers")],
 )  # fmt: skip
 def test_slips_in_grammar_words_are_respelt(typed, meant):
     assert question.fix_grammar_words(typed) == meant
 
 
 @pytest.mark.parametrize(
-    "text", ["how may I help", "dose response curves in mice", "what is the sota", "how much data", "rel pos bias"]
-)
+    "text",
+    ["how may I help", "dose response curves in mice", "what is the sota", "how much data", "rel pos bias",
+     "which form of frog data", "set me up with FooNet"],  # an English word no far commoner one's swap: kept
+)  # fmt: skip
 def test_grammar_words_and_other_words_are_left_as_typed(text):
     assert question.fix_grammar_words(text) == text
 
