@@ -385,8 +385,11 @@ def select_evidence(
     def scored(p: QuestionProfile, rows, asked_vector: np.ndarray | None = None) -> list[EvidenceSentence]:
         return score_sentences(p, vector, snapshot, rows, policy, dense_weight=dense_share, asked_vector=asked_vector)
 
-    def asked_of(names: Sequence[str]) -> str:  # what is asked about the named work(s), when the encoder reads it
-        return asked_phrase(prof.text, names) if readable and policy.asked_weight else ""
+    def asked_phrase_of(text: str, names: Sequence[str]) -> str:  # what ``text`` asks of the named work(s)
+        return asked_phrase(text, names) if readable and policy.asked_weight else ""
+
+    def asked_of(names: Sequence[str]) -> str:  # what the question asks about the named work(s), when readable
+        return asked_phrase_of(prof.text, names)
 
     shape = prof.shape
     evidence: list[EvidenceSentence]
@@ -517,7 +520,13 @@ def select_evidence(
             vector = embedder.encode([resolved])[0]
         # a comparison within one paper: a sentence for each thing compared, as for each clause of a question
         parts = compare_parts(prof.text) if shape == "compare" and works else clauses(prof.text)
-        asked_text = asked_of(work_names(snapshot, top_ids[0], linking) if top_ids else [])
+        names = work_names(snapshot, top_ids[0], linking) if top_ids else []
+        asked_text = asked_of(names)
+        # a single-paper compound question: each part is also answered as if asked alone (with_part_plans), scored,
+        # like the whole question, by its own ask without the work's name
+        plans_parts = bool(top_ids and parts and policy.part_plan_sentences and not (shape == "compare" and works))
+        part_asked = [asked_phrase_of(part, names) for part in parts] if plans_parts else []
+        part_asks = [asked for asked in part_asked if asked]
         # "what does FooNet report about X": X said alone, to read whether the paper treats it (abstention); not for a
         # follow-up rewritten against the conversation (``ask``): its aspect is an elliptic phrase ("and the layer
         # depth?") about a paper the conversation chose, which its abstract states in the earlier answer's words
@@ -525,10 +534,12 @@ def select_evidence(
             asked_aspect(prof.text) if readable and not ask and shape not in LIST_SHAPES and shape != "compare" else ""
         )
         aspect = aspect if len(_detail_words(aspect)) in range(1, policy.described_max_words + 1) else ""
-        texts = [*parts, *([asked_text] if asked_text else []), *([aspect] if aspect else [])]
+        texts = [*parts, *([asked_text] if asked_text else []), *part_asks, *([aspect] if aspect else [])]
         encoded = embedder.encode(texts) if texts else []
         part_vectors = encoded[: len(parts)]
         asked_vector = encoded[len(parts)] if asked_text else None
+        first_ask = len(parts) + bool(asked_text)
+        part_ask_vectors = dict(zip(part_asks, encoded[first_ask : first_ask + len(part_asks)], strict=True))
         aspect_vector = encoded[-1] if aspect else None
         evidence = scored(prof, rows_of(snapshot, top_ids), asked_vector)
         answer_id = top_ids[0] if top_ids else None
@@ -542,16 +553,11 @@ def select_evidence(
             if answer_id
             else extractive.ExtractivePlan([], [])
         )
-        if answer_id and parts and policy.part_plan_sentences and not (shape == "compare" and works):
-            # each part scored as if asked alone (its own ask without the work's name, as for the whole question)
-            names = work_names(snapshot, answer_id, linking)
-            asked_parts = [asked_phrase(part, names) if readable and policy.asked_weight else "" for part in parts]
-            asked_vectors = dict(zip([a for a in asked_parts if a], embedder.encode([a for a in asked_parts if a])
-                                     if any(asked_parts) else [], strict=True))  # fmt: skip
+        if plans_parts:
             part_evidence = [
                 score_sentences(profile(part), part_vector, snapshot, rows_of(snapshot, [answer_id]), policy,
-                                dense_weight=dense_share, asked_vector=asked_vectors.get(asked))  # fmt: skip
-                for part, part_vector, asked in zip(parts, part_vectors, asked_parts, strict=True)
+                                dense_weight=dense_share, asked_vector=part_ask_vectors.get(asked))  # fmt: skip
+                for part, part_vector, asked in zip(parts, part_vectors, part_asked, strict=True)
             ]
             plan = with_part_plans(plan, parts, part_evidence, policy, loose=glossed)
         if answer_id and aspect_vector is not None:  # the aspect's closest sentence of the answering abstract
@@ -584,11 +590,10 @@ def with_part_plans(
     answer_id = plan.abstract_ids[0]
     rows = {e.row for e in plan.sentences}
     added: list[EvidenceSentence] = []
-    for part, evidence in zip(parts, part_evidence, strict=True):
-        own = [e for e in evidence if e.abstract_id == answer_id]
-        if not own:
+    for part, evidence in zip(parts, part_evidence, strict=True):  # each part's scored sentences of that paper
+        if not evidence:
             continue
-        sub = extractive.plan_single(answer_id, own, _single_paper_profile(profile(part)), (), policy, loose=loose)
+        sub = extractive.plan_single(answer_id, evidence, _single_paper_profile(profile(part)), (), policy, loose=loose)
         new = [e for e in sub.sentences if e.row not in rows][: policy.part_plan_sentences]
         rows.update(e.row for e in new)
         added.extend(new)
@@ -717,24 +722,20 @@ def decide_abstention(
             reason = "The earlier answer already quoted everything its abstracts say on this."
         return Retrieved(question, prof, vector, ranked[:top_k], plan, not found, reason,
                          time.perf_counter() - started, 0.0 if found else 1.0, linking, readable)  # fmt: skip
+    whole = (  # the answer to the whole question, without a compound question's parts' own answers (with_part_plans)
+        replace(plan, sentences=[e for e in plan.sentences if e.row not in plan.part_rows]) if plan.part_rows else plan
+    )
     if plan.screen is not None:  # "Which paper proposes X?": whether any paper does, read as a request for papers
         as_list, screen = plan.screen
         signals = _signals(as_list, snapshot, screen, ranked, linking, readable and not glossed, bool(pinned), policy,
                            typed=question)  # fmt: skip
     else:
-        whole = (  # the answer to the whole question, without its parts' own answers (with_part_plans)
-            replace(plan, sentences=[e for e in plan.sentences if e.row not in plan.part_rows])
-            if plan.part_rows
-            else plan
-        )
         signals = _signals(
             plan.asked or prof, snapshot, whole, ranked, linking, readable and not glossed, bool(pinned), policy,
             typed=question,
         )
     if glossed:
-        unnumbered = prof.kind == "number" and not any(
-            e.has_number for e in plan.sentences if e.row not in plan.part_rows
-        )
+        unnumbered = prof.kind == "number" and not any(e.has_number for e in whole.sentences)
         # a term of the research vocabulary is the question's own ("federated learning" for 联邦学习): no abstract
         # using it still says the topic is not covered
         topic = _topic_words(prof.topic_words)

@@ -764,9 +764,11 @@ def asks_findings(question: str) -> bool:
 
 # What a work is measured against when no other work is named: "prior methods", "existing approaches", "the
 # baselines", "the state of the art", "previous work"
+# the words setting work before this one ("previous", "existing"): earlier work of a kind when they lead a description
+_EARLIER = "prior previous existing earlier older standard conventional traditional classic classical"
 _PRIOR_WORK_STEMS = frozenset(
     content_words(
-        "prior previous existing earlier other others standard conventional traditional current competing competitor "
+        f"{_EARLIER} other others current competing competitor "
         "competitors strong strongest leading popular common baseline baselines state-of-the-art state art sota "
         "alternative alternatives method methods approach approaches work works model models technique techniques "
         "system systems solution solutions"
@@ -802,9 +804,7 @@ def against_prior_work(question: str) -> bool:
 
 # earlier work of a kind, described, not named: "previous code localization tools", "existing calibration methods"
 _EARLIER_KIND = re.compile(
-    r"^\W*(?:the\s+)?(?:prior|previous|existing|earlier|older|conventional|traditional|standard|classic(?:al)?)\s+"
-    r"(?!papers?\b|works?\b\s+(?:in|of)\b)\w",
-    re.I,
+    rf"^\W*(?:the\s+)?(?:{'|'.join(_EARLIER.split())})\s+(?!papers?\b|works?\b\s+(?:in|of)\b)\w", re.I
 )
 
 
