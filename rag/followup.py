@@ -92,11 +92,16 @@ def with_names(history: Sequence[dict], names: dict[str, str]) -> list[dict]:
     return out
 
 
+def answers_sources(history: Sequence[dict]) -> list[list[dict]]:
+    """The sources of each earlier answer that cited any, the last answer first."""
+    return [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
+
+
 def last_sources(history: Sequence[dict], question: str = "") -> list[dict]:
     """The sources of the last answer; with ``question``, an ordinal in it ("what about the second one?" after an
     answer about one paper) points into the last answer that has that many."""
     wanted = max((_ORDINALS.get(_ordinal_word(m), 1) for m in _ORDINAL_REF.finditer(question)), default=1)
-    answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
+    answers = answers_sources(history)
     return next((sources for sources in answers if len(sources) >= wanted), answers[0] if answers else [])
 
 
@@ -111,7 +116,7 @@ def other_source(history: Sequence[dict]) -> dict | None:
     its first is the one spoken of first), else the latest work of an earlier answer that is not the last answer's
     ("What is FooNet?", "What is BarNet?", "what about the other one?" -> FooNet; "Compare FooNet and BarNet",
     "tell me more about the second one", "and the other one?" -> FooNet). None when there is no other."""
-    answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
+    answers = answers_sources(history)
     if not answers:
         return None
     if len(answers[0]) > 1:
@@ -158,8 +163,7 @@ def asked_again(question: str, history: Sequence[dict], is_work: Callable[[str],
         return None
     named = re.sub(r"^the\s+|['’]s$", "", question[lead.end() :].strip(" ?.!"), flags=re.I).strip()
     previous = last_user_question(history)
-    sources = next((list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")),
-                   [])  # fmt: skip
+    sources = last_sources(history)
     if not named or not previous or len(sources) != 1 or not is_work(named.lower()):
         return None
     label = str(sources[0].get("label", ""))
@@ -490,7 +494,7 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
     when the follow-up picks one ("the second one", "the one that …", "it") or names a work of its own. A choice
     among them ("which of those uses X?") after an answer about one paper picked from an earlier answer's several
     ("the third one") is among that earlier answer's works."""
-    answers = [list(e["sources"]) for e in reversed(history) if e.get("role") == "assistant" and e.get("sources")]
+    answers = answers_sources(history)
     if not answers or points_by_position(question) or described_reference(question):
         return []
     if specific_terms(question) and not _AMONG.search(question):  # "which of them works on 3D?" chooses among them
