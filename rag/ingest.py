@@ -11,6 +11,7 @@ import fcntl
 import inspect
 import logging
 import os
+import shutil
 import time
 from bisect import bisect_left, bisect_right
 from collections import deque
@@ -36,7 +37,7 @@ from rag.manifest import (
     save_sentence_vectors,
 )
 from rag.retrieve import build_bm25
-from rag.settings import Settings
+from rag.settings import Settings, superseded_collections
 from rag.store import ChunkStore
 
 log = logging.getLogger(__name__)
@@ -222,6 +223,8 @@ def ingest(
         stale = stored - {c.id for c in chunks}
         if stale:
             store.delete(sorted(stale))
+        if not settings.chroma_host:  # a server's collections may serve other installs: leave them
+            remove_superseded_indexes(settings, store)
     files = sorted({loc.file for a in abstracts for loc in a.locations})
     return IngestReport(
         abstracts=len(abstracts),
@@ -235,6 +238,30 @@ def ingest(
         collection=settings.collection_name,
         files=files,
     )
+
+
+def remove_superseded_indexes(settings: Settings, store: ChunkStore) -> list[str]:
+    """After a committed ingest, delete the collections and index folders an older index schema built for the
+    same model and chunking (this version cannot read them; they only take disk). Failures are logged, not raised:
+    the new index is already good."""
+    removed = []
+    try:
+        names = store.collection_names()
+    except Exception as exc:  # noqa: BLE001 - housekeeping must not fail an ingest that succeeded
+        log.warning("could not list old collections: %s", exc)
+        return removed
+    folders = [p.name for p in settings.index_dir.parent.glob("*") if p.is_dir()]
+    for name in superseded_collections(settings.collection_name, {*names, *folders}):
+        try:
+            if name in names:
+                store.drop_collection(name)
+            shutil.rmtree(settings.index_dir.parent / name, ignore_errors=True)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("could not remove the old index %s: %s", name, exc)
+            continue
+        log.info("removed %s, built by an older index schema", name)
+        removed.append(name)
+    return removed
 
 
 def _open_store(settings: Settings, rebuild: bool) -> ChunkStore:

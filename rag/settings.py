@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -460,3 +461,17 @@ class Settings(BaseSettings):
         model = re.sub(r"[^a-z0-9]+", "-", Path(self.embed_model).name.lower()).strip("-")[:40]
         name = f"abstracts-{model}-s{self.chunk_tokens}o{self.chunk_overlap_sentences}-v{INDEX_SCHEMA_VERSION}"
         return name[:63]
+
+
+def superseded_collections(current: str, names: Iterable[str]) -> list[str]:
+    """Of ``names``, the collections an older index schema built for the same model and chunking as ``current``:
+    nothing of this version can read them, so a finished ingest may remove them."""
+    stem, _, version = current.rpartition("-v")
+    if not stem or not version.isdigit():
+        return []
+    older = []
+    for name in names:
+        other_stem, _, other = name.rpartition("-v")
+        if other_stem == stem and other.isdigit() and int(other) < int(version):
+            older.append(name)
+    return sorted(older)

@@ -150,6 +150,22 @@ class ChunkStore:
             except Exception as exc:
                 raise _translate(exc, self.settings) from exc
 
+    def collection_names(self) -> list[str]:
+        """Names of every collection in this Chroma store."""
+        try:
+            return [getattr(c, "name", c) for c in self._client.list_collections()]
+        except Exception as exc:
+            raise _translate(exc, self.settings) from exc
+
+    def drop_collection(self, name: str) -> None:
+        """Delete another collection of this store (never this store's own)."""
+        if name == self.collection_name:
+            raise ValueError("a store does not drop its own collection")
+        try:
+            self._client.delete_collection(name)
+        except Exception as exc:
+            raise _translate(exc, self.settings) from exc
+
     def delete(self, chunk_ids: Sequence[str]) -> None:
         ids = list(chunk_ids)
         for start in range(0, len(ids), ADD_BATCH):

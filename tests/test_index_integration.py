@@ -175,3 +175,24 @@ def test_store_missing_the_index_chunks_is_reported(tmp_path, embedder, make_set
     assert "rag ingest" in info.value.user_message()
     Pipeline(settings, embedder=embedder).ingest([seed_copy / "000_624d62ebc0277d3c.txt"])
     assert Pipeline(settings, embedder=embedder).search(ASSAY_Q, k=1)[0].abstract.label == "AssayBench"
+
+
+def test_ingest_removes_indexes_an_older_schema_built(tmp_path, embedder, seed_copy):
+    import chromadb
+
+    settings = Settings(data_dir=tmp_path / "data")
+    stem, _, version = settings.collection_name.rpartition("-v")
+    older, unrelated = f"{stem}-v{int(version) - 1}", "abstracts-other-encoder-s200o1-v1"
+    settings.chroma_dir.mkdir(parents=True)
+    client = chromadb.PersistentClient(path=str(settings.chroma_dir))
+    for name in (older, unrelated):
+        client.create_collection(name).add(ids=["x"], embeddings=[[0.1, 0.2, 0.3]])
+        (settings.index_dir.parent / name).mkdir(parents=True)
+        (settings.index_dir.parent / name / "manifest.json").write_text("{}", encoding="utf-8")
+    for other in seed_copy.glob("00[123]*.txt"):
+        other.unlink()
+    Pipeline(settings, embedder=embedder).ingest([seed_copy])
+    names = {c.name for c in chromadb.PersistentClient(path=str(settings.chroma_dir)).list_collections()}
+    assert older not in names and not (settings.index_dir.parent / older).exists()
+    assert {unrelated, settings.collection_name} <= names  # another model's index is not this version's to drop
+    assert (settings.index_dir.parent / unrelated).exists()

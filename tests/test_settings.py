@@ -82,3 +82,13 @@ def test_every_float_setting_refuses_inf_and_nan(monkeypatch, path, value):
     monkeypatch.setenv("RAG_" + "__".join(p.upper() for p in path), str(value))
     with pytest.raises(ValidationError):
         Settings()
+
+
+def test_superseded_collections_are_older_versions_of_the_same_index():
+    from rag.settings import superseded_collections
+
+    names = ["abstracts-m-s200o1-v1", "abstracts-m-s200o1-v2", "abstracts-m-s200o1-v3", "abstracts-m-s128o1-v1",
+             "abstracts-m-s200o1-vx", "notes"]
+    assert superseded_collections("abstracts-m-s200o1-v3", names) == ["abstracts-m-s200o1-v1", "abstracts-m-s200o1-v2"]
+    assert superseded_collections("abstracts-m-s200o1-v1", names) == []
+    assert superseded_collections("unversioned", names) == []
