@@ -6,7 +6,7 @@ Pure functions over the question text; used to pick evidence, shape extractive a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -945,6 +945,29 @@ def asks_brief(question: str) -> bool:
 def is_more_request(question: str) -> bool:
     """'tell me more', 'more details', 'go on': asks for more of the previous answer's papers."""
     return bool(_MORE.search(question)) and len(question.split()) <= 8
+
+
+# A number typed against its unit or noun ("4bit", "8gb", "100ms", "2layer"): the digits, then two or more letters
+# (not an ordinal's "th"/"st"/"nd"/"rd"), standing alone (not inside a name such as "Qwen1.5-MoE" or "gpt-4o").
+_GLUED_QUANTITY = re.compile(r"(?<![\w.\-])(\d+(?:\.\d+)?)([A-Za-z]{2,})\b")
+_ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+# Units typed against numbers that a general word list may lack.
+_UNIT_ABBREVIATIONS = frozenset("gb mb kb tb gib mib ms ns hz khz mhz ghz fps tflops flops bit bits".split())
+
+
+def split_glued_quantities(question: str, words: Collection[str]) -> str:
+    """Write a number typed against a word of ``words`` (lower-case English words) or a unit abbreviation apart from
+    it: "quantization 4bit" reads as "4 bit", so neither a name check nor BM25 takes "4bit" for an unknown name.
+    Letters that are no word ("3DGS", "7B") stay: a name or a model size."""
+
+    def split(match: re.Match[str]) -> str:
+        number, letters = match.groups()
+        lowered = letters.lower()
+        if lowered in _ORDINAL_SUFFIXES or (lowered not in words and lowered not in _UNIT_ABBREVIATIONS):
+            return match.group(0)
+        return f"{number} {letters}"
+
+    return _GLUED_QUANTITY.sub(split, question)
 
 
 # Words that carry a question's shape, so that a typo in them ("how mnay") does not change the plan.

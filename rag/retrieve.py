@@ -22,7 +22,15 @@ from rag.corpus import Abstract
 from rag.embedding import LocalSentenceEmbedding
 from rag.errors import IndexCorruptError
 from rag.gloss import gloss, readable_by_encoder
-from rag.lexicon import Lexicon, Linking, cooccurrence, document_frequency, introduced_name, single_owner_names
+from rag.lexicon import (
+    Lexicon,
+    Linking,
+    cooccurrence,
+    document_frequency,
+    english_words,
+    introduced_name,
+    single_owner_names,
+)
 from rag.manifest import (
     LazyChunks,
     LoweredText,
@@ -33,7 +41,7 @@ from rag.manifest import (
     release_pages,
 )
 from rag.policy import AnswerPolicy
-from rag.question import classify_shape, fix_shape_words, lexical_words
+from rag.question import classify_shape, fix_shape_words, lexical_words, split_glued_quantities
 from rag.roles import ROLES, Role
 from rag.store import ChunkStore
 from rag.text import Span, content_words
@@ -744,7 +752,7 @@ def correct_question(snapshot: IndexSnapshot, question: str, policy: AnswerPolic
     the question's shape first ("paers on", "is tehre a paper"), then names and words (rag.lexicon.Lexicon.correct
     with the policy's typo settings). The one reading of a question's spelling, for answering and for search."""
     return snapshot.lexicon.correct(
-        fix_shape_words(question),
+        split_glued_quantities(fix_shape_words(question), english_words()),
         policy,
         frequency=document_frequency(snapshot.bm25),
         together=cooccurrence(snapshot.bm25, lambda row: snapshot.chunks[row].abstract_id)

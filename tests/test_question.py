@@ -1726,3 +1726,23 @@ def test_asking_for_a_papers_main_claim_leaves_those_words_out_of_its_topic():
 )  # fmt: skip
 def test_relevant_to_points_at_the_topic_and_is_no_word_of_it(question):
     assert list_topic(question) == [stem("zedberry"), stem("farming")]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("FooNet 4bit accuracy", "FooNet 4 bit accuracy"),
+        ("needs 8gb of memory", "needs 8 gb of memory"),
+        ("under 100ms per image", "under 100 ms per image"),
+        ("a 3.5bits budget", "a 3.5 bits budget"),
+        ("a 2layer network", "a 2 layer network"),
+        ("the 5th paper", "the 5th paper"),  # an ordinal
+        ("ZedNet-7B and 3DGS", "ZedNet-7B and 3DGS"),  # a model size, a name
+        ("Qux1.5-MoE vs gpt-4o", "Qux1.5-MoE vs gpt-4o"),  # digits inside a name
+        ("a 7B model, 10x faster", "a 7B model, 10x faster"),  # one letter: a size or a factor
+    ],
+)
+def test_split_glued_quantities(typed, read):
+    from rag.question import split_glued_quantities
+
+    assert split_glued_quantities(typed, {"bit", "bits", "layer", "accuracy", "of"}) == read
