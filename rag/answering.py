@@ -62,10 +62,14 @@ from rag.evidence import (
 )
 from rag.followup import (
     FOLLOW_UP_TO,
+    GROUPS_LEAD,
+    answered_groups,
     asks_similar,
     condense_heuristic,
     each_ask,
     elliptic_ask,
+    group_ask,
+    group_reference,
     is_opening_words,
     last_sources,
     last_user_question,
@@ -341,6 +345,7 @@ def select_evidence(
     similar: Sequence[str] = (),
     glossed: bool = False,
     each: Sequence[str] = (),
+    group_lead: str = "",
 ) -> extractive.ExtractivePlan:
     """Score the candidate sentences and plan the answer by the question's shape (``retrieve``'s second step).
 
@@ -351,7 +356,9 @@ def select_evidence(
     paper's sentences are chosen for it ("how does it work?" -> the method), not for the rewritten question, which
     carries the earlier question along to find the paper; for a "tell me more" follow-up (``more``), the role it
     asks for (rag.followup.more_role) comes first; for a follow-up about several earlier works together (``each``,
-    rag.followup.referred_works), each work's own sentences for it (_plan_each)."""
+    rag.followup.referred_works), each work's own sentences for it (_plan_each); ``group_lead``: those works are a
+    group of an earlier grouping of the collection ("tell me more about the second theme"), one sentence each under
+    this lead."""
     policy = policy or AnswerPolicy()
     prof, vector, ranked, linking, readable, weights = (
         ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
@@ -400,8 +407,15 @@ def select_evidence(
         per_paper = [(r.abstract.id, scored(prof, rows_of(snapshot, [r.abstract.id]))) for r in ranked]
         names = [snapshot.own_name(aid) or snapshot.abstracts[aid].label for aid in similar if aid in snapshot.abstracts]
         plan = plan_similar(per_paper, names)
+    elif each and group_lead and not ask:  # "tell me more about the second theme": its papers, a line each
+        theme = next((t for t in collection_themes(snapshot, policy) if list(t.abstract_ids) == list(each)), None)
+        quoted = [_theme_quote(snapshot, scored(prof, rows_of(snapshot, [aid])), theme) for aid in each] if theme else []
+        lines = [e for e in quoted if e is not None]
+        plan = extractive.ExtractivePlan([e.abstract_id for e in lines], lines, "list", lead=group_lead, known=True)
     elif each and ask:  # "do both release code?", "which one is faster?": a line per earlier work
-        plan = _plan_each(each, ask, snapshot, embedder, policy, readable)
+        plan = _plan_each(each, ask, snapshot, embedder, policy, readable, 1 if group_lead else None)
+        if group_lead:  # "which papers of the second theme use graphs?": those of the group's papers, a line each
+            plan = replace(plan, lead=" ".join(filter(None, [group_lead, plan.lead])))
     elif more is not None and more[0]:
         ids = [aid for aid in more[0] if aid in snapshot.abstracts]
         evidence = scored(prof, rows_of(snapshot, ids))
@@ -434,7 +448,7 @@ def select_evidence(
             [aid for ids in named for aid in ids],
             [e for e in quoted if e is not None],
             "themes",
-            lead=f"The {len(snapshot.abstracts)} abstracts fall into {len(themes)} groups by meaning, each described "
+            lead=f"The {len(snapshot.abstracts)} {GROUPS_LEAD.format(count=len(themes))}, each described "
             "by the words most distinctive of its papers and quoted by the paper nearest its centre:",
             known=True,
             themes=[
@@ -607,12 +621,18 @@ def with_part_plans(
 
 
 def _plan_each(
-    works: Sequence[str], ask: str, snapshot: IndexSnapshot, embedder, policy: AnswerPolicy, readable: bool
+    works: Sequence[str],
+    ask: str,
+    snapshot: IndexSnapshot,
+    embedder,
+    policy: AnswerPolicy,
+    readable: bool,
+    sentences: int | None = None,
 ) -> extractive.ExtractivePlan:
     """A follow-up asking something of each of several earlier works ("do both release code?", "which one is
     faster?", "what does each of them evaluate on?"): a list item per work quoting its sentences for that ask,
     chosen as a question about that work alone would choose them (extractive.plan_single), its best
-    ``policy.each_sentences``; never the earlier answer again. Asked whether code or data are out, a work answers
+    ``sentences`` (default ``policy.each_sentences``); never the earlier answer again. Asked whether code or data are out, a work answers
     with its availability line only, and those without one are named in the lead as not saying."""
     asked = _single_paper_profile(profile(fix_shape_words(ask)))
     vector = embedder.encode([ask])[0]
@@ -629,11 +649,11 @@ def _plan_each(
         chosen = extractive.plan_single(aid, evidence, asked, (), policy).sentences if evidence else []
         if availability:
             chosen = [e for e in chosen if extractive.says_where_released(e.role, e.text)][:1]
-        per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: policy.each_sentences]
+        per_work[aid] = sorted(chosen, key=lambda e: -e.score)[: sentences or policy.each_sentences]
         if choosing:  # the sentences holding the most of what it chooses by ("training free": both words)
             held = {e.row: len(choosing & set(content_words(e.text))) for e in evidence}
             held_most[aid] = most = max(held.values(), default=0)
-            holding[aid] = [e for e in evidence if most and held[e.row] == most][: policy.each_sentences]
+            holding[aid] = [e for e in evidence if most and held[e.row] == most][: sentences or policy.each_sentences]
         if not per_work[aid]:
             silent.append(aid)
     if any(holding.values()):  # the works holding the most of it
@@ -1900,6 +1920,7 @@ class QuestionState:
     ask: str | None = None  # a follow-up's own question, for choosing its paper's sentences (rag.followup.own_ask)
     similar: list[str] = field(default_factory=list)  # "anything similar?": the earlier papers (rag.similar)
     each: list[str] = field(default_factory=list)  # "do both release code?": the earlier works it asks about together
+    group_lead: str = ""  # "tell me more about the second theme": the lead naming the group ``each`` holds
 
 
 def prepare_question(
@@ -1985,6 +2006,11 @@ def prepare_question(
         similar = named if len(named) == 1 else []
     if similar:
         return QuestionState(asked, question, history, notices, started=started, similar=similar)
+    grouped = _group_asked(question, history, snapshot, policy) if history else None
+    if grouped is not None:  # "tell me more about the second theme": that group's papers, a line each
+        members, lead, group_asks = grouped
+        return QuestionState(asked, question, history, notices, pinned=members, started=started, ask=group_asks,
+                             each=members, group_lead=lead)  # fmt: skip
     more = None
     if history and is_more_request(question):
         previous = last_user_question(history)
@@ -2045,6 +2071,27 @@ def prepare_question(
     return QuestionState(asked, standalone, history, notices, more, pinned, glossed, started, ask=ask, each=each)
 
 
+def _group_asked(
+    question: str, history: Sequence[dict], snapshot: IndexSnapshot, policy: AnswerPolicy
+) -> tuple[list[str], str, str] | None:
+    """A follow-up picking one group of the last answer's grouping of the collection ("tell me more about the second
+    theme", "which papers in group 3 use graphs?"): the group's papers, the lead naming it, and what it asks of each
+    ("" when it asks nothing more: each paper is quoted as the grouping quoted its papers). None when the question picks no group of such an answer."""
+    reference = group_reference(question)
+    count = answered_groups(history)
+    if reference is None or not count:
+        return None
+    themes = collection_themes(snapshot, policy)
+    position, words = reference
+    if len(themes) != count or not (position == -1 or 1 <= position <= count):
+        return None  # the index changed since, or no such group
+    index = count - 1 if position == -1 else position - 1
+    theme = themes[index]
+    members = [aid for aid in theme.abstract_ids if aid in snapshot.abstracts]
+    lead = f"Group {index + 1} of {count} (**{' · '.join(theme.words)}**, {len(members)} papers):"
+    return members, lead, group_ask(question, words)
+
+
 def stream_answer(
     question: str,
     *,
@@ -2068,7 +2115,8 @@ def stream_answer(
     state.ranking = rank(state.standalone, snapshot, retriever, top_k, policy, more=state.more, pinned=state.pinned,
                          similar=state.similar)  # fmt: skip
     state.plan = select_evidence(state.ranking, snapshot, retriever, policy, more=state.more, ask=state.ask,
-                                 similar=state.similar, glossed=state.glossed, each=state.each)  # fmt: skip
+                                 similar=state.similar, glossed=state.glossed, each=state.each,
+                                 group_lead=state.group_lead)  # fmt: skip
     state.retrieved = decide_abstention(state.ranking, state.plan, snapshot, top_k, policy, pinned=state.pinned,
                                         glossed=state.glossed, similar=state.similar, more=state.more)  # fmt: skip
     yield from compose_answer(state, snapshot=snapshot, embedder=retriever.embedder, top_k=top_k, policy=policy,

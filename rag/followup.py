@@ -583,3 +583,59 @@ _JUST_NAMING = frozenset(
         "about two three four papers paper works work ones one"
     )
 )
+
+
+# "the second theme", "the last group", "group 3", "topic #2": one group of an answer that grouped the collection
+_GROUP_NOUNS = r"(?:themes?|groups?|topics?|clusters?|categor(?:y|ies)|areas?)"
+_GROUP_ORDINALS = {**_ORDINALS, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8}
+_GROUP_REF = re.compile(
+    rf"\b(?:the\s+)?(?P<ordinal>{'|'.join([*_GROUP_ORDINALS, 'last'])})\s+{_GROUP_NOUNS}\b"
+    rf"|\b(?:the\s+)?{_GROUP_NOUNS}\s+(?:#\s*|no\.?\s*|number\s+)?(?P<number>\d{{1,2}})\b",
+    re.I,
+)
+# The lead of an answer grouping the whole collection (rag.answering, "what are the main themes?")
+GROUPS_LEAD = "abstracts fall into {count} groups by meaning"
+_GROUPS_LEAD = re.compile(r"abstracts fall into (\d+) groups by meaning")
+
+
+def group_reference(question: str) -> tuple[int, re.Match[str]] | None:
+    """The group a follow-up picks by its place ("tell me more about the second theme", "which papers are in group
+    3?", "the last cluster"): its 1-based position (-1: the last) and the words that pick it; None when it picks
+    none."""
+    match = _GROUP_REF.search(question)
+    if match is None:
+        return None
+    if match.group("number"):
+        return int(match.group("number")), match
+    word = match.group("ordinal").lower()
+    return (-1 if word == "last" else _GROUP_ORDINALS[word]), match
+
+
+def answered_groups(history: Sequence[dict]) -> int:
+    """How many groups the last answer divided the collection into (its lead, GROUPS_LEAD); 0 when it did not."""
+    for entry in reversed(history):
+        if entry.get("role") == "assistant":
+            found = _GROUPS_LEAD.search(str(entry.get("content", "")))
+            return int(found.group(1)) if found else 0
+    return 0
+
+
+def group_ask(question: str, reference: re.Match[str]) -> str:
+    """What a follow-up asks of each paper of the group it picks, with the words picking the group taken out
+    ("which papers of the second group use graphs?" -> "which papers use graphs?"); "" when it asks nothing more
+    ("tell me more about the second theme", "what's in group 2?")."""
+    before = re.sub(r"\b(?:of|in|from|within|under|about|for|on)\s*$", "", question[: reference.start()].rstrip(),
+                    flags=re.I)  # fmt: skip
+    rest = " ".join(f"{before} {question[reference.end() :]}".split())
+    words = [w for w in content_words(rest) if w not in _GROUP_IDLE]
+    return rest if words else ""
+
+
+# words a follow-up picking a group uses without asking anything of its papers: "tell me more about", "what's in",
+# "list the papers of", "show me"
+_GROUP_IDLE = frozenset(
+    content_words(
+        "tell more about show list papers paper works work ones one explain describe details detail give cover covers "
+        "include includes contain contains discuss discusses summarize summarise summary overview many"
+    )
+)

@@ -146,7 +146,8 @@ class EvidencePostprocessor(BaseNodePostprocessor):
         ranking.ranked = list({r.abstract.id: r for r in candidates}.values())
         state.ranking = ranking
         state.plan = select_evidence(ranking, snapshot, self.hybrid, policy, more=state.more, ask=state.ask,
-                                     similar=state.similar, glossed=state.glossed, each=state.each)  # fmt: skip
+                                     similar=state.similar, glossed=state.glossed, each=state.each,
+                                     group_lead=state.group_lead)  # fmt: skip
         scores = {r.abstract.id: r.score for r in ranking.ranked}
         selected = []
         for aid in state.plan.abstract_ids:

@@ -106,6 +106,21 @@ def test_the_collections_themes_are_a_line_per_group_each_citing_the_papers_it_n
     assert all(s.support_label == "quoted" for s in answer.sentences) and len(answer.sentences) == len(lines)
 
 
+def test_a_follow_up_picking_a_group_of_the_themes_lists_that_groups_papers(pipeline):
+    question = "what are the main themes of these papers?"
+    history = turn(question, pipeline.ask(question, backend="extractive"))
+    groups = pipeline.snapshot.collection_themes
+    themes = next(iter(groups.values()))
+    answer = pipeline.ask("tell me more about the second theme", history, backend="extractive")
+    assert not answer.abstained
+    assert answer.text.startswith(f"Group 2 of {len(themes)}")
+    assert {s.abstract.id for s in answer.sources} == set(themes[1].abstract_ids)  # every paper of that group
+    assert len(answer.sentences) == len(themes[1].abstract_ids)  # a line each
+    last = pipeline.ask("which papers in the last group release code?", history, backend="extractive")
+    assert last.text.startswith(f"Group {len(themes)} of {len(themes)}")
+    assert {s.abstract.id for s in last.sources} <= set(themes[-1].abstract_ids)
+
+
 def test_which_papers_release_code_lists_the_papers_saying_where_theirs_is(pipeline):
     answer = pipeline.ask("which papers release their code?", backend="extractive")
     assert not answer.abstained and len(answer.sources) >= 5

@@ -594,3 +594,42 @@ def test_whats_the_difference_after_two_papers_one_per_turn_is_about_both():
     assert referred_works("what's the difference?", history) == ["foonet", "barnet"]
     assert referred_works("what is the difference between them?", history) == ["foonet", "barnet"]
     assert referred_works("what's the difference from prior work?", history) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "position", "ask"),
+    [
+        ("tell me more about the second theme", 2, ""),
+        ("which papers are in group 3?", 3, ""),
+        ("what's in the last cluster?", -1, ""),
+        ("the 2nd category?", 2, ""),
+        ("summarize the first topic", 1, ""),
+        ("which papers of the second group use graphs?", 2, "which papers use graphs?"),
+        ("any papers in the third theme that release code?", 3, "any papers that release code?"),
+    ],
+)
+def test_a_follow_up_picks_a_group_by_its_place(question, position, ask):
+    from rag.followup import group_ask, group_reference
+
+    found = group_reference(question)
+    assert found is not None and found[0] == position
+    assert group_ask(question, found[1]) == ask
+
+
+@pytest.mark.parametrize("question", ["tell me more about the second one", "what is the main theme of FooNet?",
+                                      "which groups of cells does ZedNet image?"])
+def test_a_question_picking_no_group_by_place_is_no_group_reference(question):
+    from rag.followup import group_reference
+
+    assert group_reference(question) is None
+
+
+def test_only_an_answer_grouping_the_collection_has_groups_to_pick():
+    from rag.followup import GROUPS_LEAD, answered_groups
+
+    grouped = [{"role": "user", "content": "main themes?"},
+               {"role": "assistant", "content": f"The 9 {GROUPS_LEAD.format(count=4)}, each …"}]
+    assert answered_groups(grouped) == 4
+    later = [*grouped, {"role": "user", "content": "what is FooNet?"}, {"role": "assistant", "content": "FooNet is …"}]
+    assert answered_groups(later) == 0  # the last answer is about one paper now
+    assert answered_groups([]) == 0
