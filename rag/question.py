@@ -76,7 +76,11 @@ _LIST = re.compile(
     # "could you tell me which works use X" ("which works", unlike "what works", names the papers)
     r"|\b(?:me|us|know|wonder(?:ing)?|asking)\s+which\s+works\b"
     r"|\ball\s+(?:the\s+)?(?:work|research)\s+(?:on|about|regarding|into)\b"
-    r"|\bwhat\s+(?:are|were)\s+(?:all\s+)?the\s+(?:[\w/+-]+\s+){0,5}?(?:papers|works|studies|abstracts|articles)\b",
+    r"|\bwhat\s+(?:are|were)\s+(?:all\s+)?the\s+(?:[\w/+-]+\s+){0,5}?(?:papers|works|studies|abstracts|articles)\b"
+    # "which LLM papers deal with agents?", "which diffusion studies use FLUX?": the words before the plural noun say
+    # what the papers are about ("which LLM" alone asks for a model's name; "works" may be the verb)
+    r"|^\W*which\s+(?:(?!(?:of|the|these|those|two|three|both|one|ones|is|are|was|were|do|does)\b)[\w/+-]+\s+){1,3}"
+    r"(?:papers|studies|abstracts|articles|publications)\b",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(

@@ -1746,3 +1746,20 @@ def test_split_glued_quantities(typed, read):
     from rag.question import split_glued_quantities
 
     assert split_glued_quantities(typed, {"bit", "bits", "layer", "accuracy", "of"}) == read
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("which llm papers deal with agents?", "list"),
+        ("which diffusion papers use ZedNet?", "list"),
+        ("which vision-language model studies test grounding?", "list"),
+        ("which of these papers use graphs?", "list"),
+        ("which LLM does FooNet use?", "name"),  # a model's name
+        ("which benchmark do the papers use?", "name"),
+    ],
+)
+def test_which_topic_papers_asks_for_papers_and_which_thing_for_its_name(question, kind):
+    from rag.question import profile
+
+    assert profile(question).kind == kind
