@@ -403,6 +403,13 @@ class AnswerPolicy(BaseModel):
         "differ?') compares at most this many: the first of those a request for papers on the topic lists (one "
         "that says 'the two …' compares that many; rag.question.compared_topic). A table wider than this is a list.",
     )
+    compare_what_sentences: int = Field(
+        default=2,
+        ge=1,
+        description="Compare tables: most sentences in a work's 'What it does' cell: its main contribution sentence, "
+        "the further contribution right after it, else its best-scoring other contribution sentence (not one added "
+        "'also'/'further'): an abstract often says what the work is, then what it holds ('FooNet contains 2M …').",
+    )
     compare_how_sentences: int = Field(
         default=2,
         ge=1,

@@ -346,6 +346,16 @@ def test_what_a_work_does_is_its_main_contribution_not_one_added_to_it():
     assert [e.row for e in plan_compare([("a", a)]).rows[0][1][0]] == [1]
 
 
+def test_what_a_work_does_adds_a_further_contribution_said_later_up_to_the_policys_count():
+    a = [ev("a", 1, 0.9, "We present ZorbSet, a synthetic probe dataset.", "contribution"),
+         ev("a", 2, 0.8, "Real datasets are small.", "gap"),
+         ev("a", 3, 0.5, "ZorbSet contains 2M labelled probes.", "contribution"),
+         ev("a", 5, 0.4, "We further release ZorbSet-Lite.", "contribution")]  # fmt: skip
+    assert [e.row for e in plan_compare([("a", a)]).rows[0][1][0]] == [1, 3]  # reading order; not the "further" one
+    one = plan_compare([("a", a)], policy=AnswerPolicy(compare_what_sentences=1)).rows[0][1][0]
+    assert [e.row for e in one] == [1]
+
+
 def test_render_table_escapes_pipes():
     plan = plan_compare([("a", [ev("a", 1, 0.9, "Uses |x| norms.", "contribution")])])
     assert "Uses \\|x\\| norms [1]." in render(plan, ABSTRACTS)
@@ -671,7 +681,8 @@ def test_a_comparison_on_an_aspect_gets_a_column_for_it():
 def test_what_a_work_does_prefers_the_sentence_saying_what_it_proposes():
     a = [ev("a", 1, 0.9, "We study sparse probes.", "contribution"),
          ev("a", 2, 0.5, "We propose ZorbNet, a pruned probe.", "contribution")]  # fmt: skip
-    assert [e.text for e in plan_compare([("a", a)]).rows[0][1][0]] == ["We propose ZorbNet, a pruned probe."]
+    one = plan_compare([("a", a)], policy=AnswerPolicy(compare_what_sentences=1)).rows[0][1][0]
+    assert [e.text for e in one] == ["We propose ZorbNet, a pruned probe."]
 
 
 def test_a_how_answer_names_what_the_work_proposes_not_only_the_problem_it_studies():

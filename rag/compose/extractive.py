@@ -838,6 +838,10 @@ def plan_compare(
         detail = sentence_after(evidence, does, policy.compare_detail_roles) if does is not None else None
         if detail is not None and detail.role != "method":  # a further contribution sentence ("It also releases …"): what it does too
             what.append(detail)
+        if does is not None and len(what) < policy.compare_what_sentences:  # what it holds, said further on
+            other = next((e for e in contributions if e not in what and not _SECONDARY.search(e.text)), None)
+            what += [other] if other is not None else []
+        what = sorted(what, key=lambda e: e.row)
         used = {e.row for e in what}
         # how: the method sentence detailing the proposal, then the best other ones after the first contribution
         methods = [e for e in evidence if e.role == "method" and e.row not in used]
