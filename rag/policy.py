@@ -411,7 +411,7 @@ class AnswerPolicy(BaseModel):
         "'also'/'further'): an abstract often says what the work is, then what it holds ('FooNet contains 2M …').",
     )
     compare_how_sentences: int = Field(
-        default=2,
+        default=3,
         ge=1,
         description="Compare tables: most method sentences in a work's 'How' cell (the one detailing its proposal, "
         "then its best-scoring ones).",
