@@ -282,7 +282,7 @@ class AnswerPolicy(BaseModel):
     )
     naming_follows: bool = Field(
         default=True,
-        description="Single-paper answers also quote the sentence right after a quoted one that gives a name to what "
+        description="Single-paper answers and each line of a list answer also quote the sentence right after a quoted one that gives a name to what "
         "that one describes ('We call this failure FooBlindness.', 'This regime, which we term the lazy phase, …'; "
         "rag.compose.extractive.names_what_precedes): the answer says what the work calls the finding or model it "
         "quotes, in a sentence too short to match the question by itself.",

@@ -732,6 +732,17 @@ def test_a_list_line_adds_the_sentence_naming_what_the_paper_proposes_first():
     assert [e.row for e in plan_list(evidence, POLICY, with_contribution=True).sentences] == [1, 3]
 
 
+def test_a_list_line_also_quotes_the_sentence_naming_what_its_line_describes():
+    evidence = [
+        ev("a", 1, 0.9, "Most video models cannot tell left from right.", role="result"),
+        ev("a", 2, 0.2, "We call this failure FooBlindness.", role="result"),
+        ev("a", 3, 0.1, "Training takes an hour.", role="method"),
+    ]
+    named = plan_list(evidence, AnswerPolicy(naming_follows=True))
+    assert [e.row for e in named.sentences] == [1, 2]
+    assert [e.row for e in plan_list(evidence, AnswerPolicy(naming_follows=False)).sentences] == [1]
+
+
 def test_a_why_it_fails_and_how_to_fix_it_question_also_quotes_the_proposal():
     kwargs = dict(kind="general", topic_words=("probe",), shape="how_why", explains_failure=True)
     evidence = [

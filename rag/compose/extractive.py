@@ -626,7 +626,7 @@ def plan_list(
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
             return _list_plan(
                 quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
-                detail_roles, with_availability,
+                detail_roles, with_availability, policy.naming_follows,
             )  # fmt: skip
 
     def covered(aid: str) -> bool:
@@ -644,7 +644,7 @@ def plan_list(
     quoted = [_contribution_of(member, evidence, policy.contribution_margin) for member in chosen]
     plan = _list_plan(
         quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
-        detail_roles, with_availability,
+        detail_roles, with_availability, policy.naming_follows,
     )  # fmt: skip
     return replace(plan, candidates=features)
 
@@ -677,6 +677,7 @@ def _list_plan(
     with_topic: bool = False,
     detail_roles: Sequence[str] = (),
     with_availability: bool = False,
+    naming: bool = False,
 ) -> ExtractivePlan:
     """Each paper's item: its line (``quoted``); with ``with_contribution``, also a sentence saying what the work is
     or does: the one naming the work when the line does not (``own_names``), else, when the line was moved from
@@ -688,7 +689,8 @@ def _list_plan(
     sentence right after the item's proposal (see has_role; else its first contribution sentence) when that one has
     one of these roles: an abstract names what it proposes, then says what it is made of ("We propose FooNet. It
     pairs a BarNet encoder with …"), which a line saying which work answers should carry too. With
-    ``with_availability``, also the paper's first sentence saying where its code, data or models are, if any."""
+    ``with_availability``, also the paper's first sentence saying where its code, data or models are, if any. With
+    ``naming``, also the sentence right after a quoted one that names what it describes (with_naming)."""
     best_of = {e.abstract_id: e for e in bests}
     sentences: list[EvidenceSentence] = []
     for line in quoted:
@@ -720,6 +722,8 @@ def _list_plan(
             item += [finding] if finding is not None else []
         if with_availability and not any(e.role == "availability" for e in item):  # where its code or data are
             item += [e for e in others if says_where_released(e.role, e.text)][:1]
+        if naming:  # "… fail at telling left from right. We call this failure FooBlindness."
+            item = with_naming(item, others)
         topic = topic_sentence(item, others) if with_topic else None
         # what the work does leads; the sentence tying it to the question (often its setting) follows it
         sentences.extend([*sorted(item, key=lambda e: e.row), *([topic] if topic is not None else [])])
