@@ -616,6 +616,9 @@ class Lexicon:
             slip = 0.0 if best is None else typing_cost(lowered, best) + (0.0 if corpus_word else english_cost)
             if best is not None and len(lowered) < min_chars and slip > short_cost:
                 return token
+            allowed = long_edits if len(lowered) >= long_chars else edits
+            if best is not None and common >= common_zipf and slip > allowed and not _one_extends(lowered, best):
+                return token  # a word English uses, only alike in letters ("analytically", not "anatomically")
             if best is None:
                 return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
             surface = self.names[best].surface if best in self.names else best
@@ -849,6 +852,12 @@ def one_slip_edits(word: str, *, first: int, vowels_for_letters: bool, doubled: 
     edits |= {word[:i] + c + word[i:] for i in range(first, len(word) + 1) for c in set(lost(i))}
     edits.discard(word)
     return edits
+
+
+def _one_extends(typed: str, word: str) -> bool:
+    """Whether one of the two words (lower-cased) begins with the other: a longer or shorter form of one word
+    ("nonlinearity", "nonlinear"), which a spelling correction may put in the corpus's form."""
+    return typed.startswith(word) or word.startswith(typed)
 
 
 def typing_cost(typed: str, word: str) -> float:

@@ -442,6 +442,13 @@ def test_an_english_word_is_not_respelt_as_a_near_corpus_word():
     assert SPELT.correct("scarring of organs")[0] == "scarring of organs"  # not "scaling"
 
 
+def test_an_english_word_only_alike_in_letters_to_a_corpus_word_is_not_respelt():
+    lexicon = Lexicon.build([("z1", "ZedNet segments anatomically plausible organs.")], generic_share=1.0)
+    # three letters apart: not a slip of the fingers, whatever the fuzzy ratio says
+    assert lexicon.correct("an analytically tractable model")[0] == "an analytically tractable model"
+    assert lexicon.correct("anatomicaly plausible")[0] == "anatomically plausible"  # a real slip still is
+
+
 def test_a_typo_of_an_english_word_the_corpus_lacks_is_spelt_as_english():
     assert SPELT.correct("a slowly decyaing signal")[0] == "a slowly decaying signal"  # not the corpus's "decoding"
 
