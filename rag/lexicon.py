@@ -672,6 +672,8 @@ class Lexicon:
             for word, _, _ in near:
                 if word[0] != token[0] or len(word) < 5 or not word.isalpha():
                     continue
+                if typing_cost(token, word) >= 1.0:  # an unrelated letter: a word of its own ("decay", not "delay")
+                    continue
                 held = together(word, others)
                 if held >= needed and held > support:
                     best, support = word, held

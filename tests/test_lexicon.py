@@ -368,6 +368,16 @@ def test_an_english_word_the_corpus_lacks_is_respelt_only_when_a_passage_backs_t
     assert lexicon.correct(unrelated, together=fake_together)[0] == unrelated
 
 
+def test_a_real_word_one_unrelated_letter_from_a_corpus_word_is_left_as_written():
+    lexicon = Lexicon.build([("z1", "ZedNet recovers the delay of a fading memory signal.")], generic_share=1.0)
+
+    def fake_together(word, others):  # "delay" appears with "fading", "memory" and "signal"
+        return sum(o in {"fade", "memori", "signal", "fading"} for o in others) if word == "delay" else 0
+
+    question = "a fading memory signal with linear decay"  # 'c' and 'l' are far apart: "decay" is meant
+    assert lexicon.correct(question, together=fake_together)[0] == question
+
+
 def test_cooccurrence_counts_the_other_words_one_grouped_passage_holds():
     from rag.bm25 import BM25Index
     from rag.lexicon import cooccurrence
