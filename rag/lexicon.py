@@ -605,7 +605,13 @@ class Lexicon:
                           for w in likeliest_respellings(lowered, common + keep_gain)] if plain and lowered.isalpha() else []  # fmt: skip
                 best_slip = min((c for c in likely if c[0] <= keep_cost), default=None)
                 return token if best_slip is None else cased(best_slip[2])
-            own = set(content_words(lowered))
+            stems_of = content_words(lowered)
+            if common >= common_zipf and lowered.isalpha() and stems_of and all(w in self.stems for w in stems_of):
+                # a word English uses in another form of a corpus word ("quantifies" for "quantifying"): no typo of a
+                # corpus word near it in letters ("quantities"); in the corpus's form when that is near
+                inflected = self._inflected(lowered, vocabulary)
+                return token if inflected is None else cased(inflected)
+            own = set(stems_of)
             fits = None if context is None else (lambda word: context(word, [w for w in stems if w not in own]))
             spelt = (lambda: english_candidates(lowered, english_zipf)) if plain and lowered.isalpha() and english_zipf < 10 else None
             best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,

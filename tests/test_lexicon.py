@@ -459,6 +459,12 @@ def test_an_english_word_only_alike_in_letters_to_a_corpus_word_is_not_respelt()
     assert lexicon.correct("anatomicaly plausible")[0] == "anatomically plausible"  # a real slip still is
 
 
+def test_an_english_word_in_another_form_of_a_corpus_word_is_no_typo_of_a_word_near_it():
+    lexicon = Lexicon.build([("z1", "ZedNet: quantifying bias, and the quantities it moves.")], generic_share=1.0)
+    # "quantifies" is "quantifying" in another form, not a slip for "quantities" (one key away)
+    assert lexicon.correct("which paper quantifies bias?")[0] == "which paper quantifies bias?"
+
+
 def test_a_typo_of_an_english_word_the_corpus_lacks_is_spelt_as_english():
     assert SPELT.correct("a slowly decyaing signal")[0] == "a slowly decaying signal"  # not the corpus's "decoding"
 
