@@ -528,7 +528,8 @@ class Lexicon:
         With ``together`` (a corpus word and other content words -> the most of those one passage holds next to it,
         see ``cooccurrence``), an English word the corpus never uses, one edit from a corpus word of five letters or
         more ("patent" for "patient", "filed" for "failed"), is respelt when a passage holds that word with at least
-        half (and two) of the question's other content words: the question then matches the corpus better.
+        half (and two) of the question's other content words: the question then matches the corpus better; only by a
+        slip likelier than one unrelated letter ("decay" stays beside a corpus "delay").
         With ``context`` (the same test over single sentences, see ``cooccurrence``), of two corpus words as many
         edits away the one a sentence holds with more of the question's other words wins ("active 3d maping" ->
         "mapping", not the more frequent "making").
@@ -546,7 +547,11 @@ class Lexicon:
         word the corpus lacks costs ``english_cost`` more: "agens" is the corpus's "agents", not "agnes"). A
         capitalised typo keeps its capital. A word shorter than ``min_chars`` is respelt only by a slip costing at most
         ``short_cost`` (English spellings included): many words are one edit from it ("RMSE" is not "RISE"). A field
-        acronym typed in lower case is written in capitals ("llm" -> "LLM", "gpus" -> "GPUs").
+        acronym typed in lower case is written in capitals ("llm" -> "LLM", "gpus" -> "GPUs"). A word wordfreq gives
+        Zipf ``common_zipf`` or more is respelt only within ``edits`` / ``long_edits`` edits, not by the fuzzy ratio
+        alone, unless one word begins with the other ("analytically" is not "anatomically"); a plain one whose stems the
+        corpus uses is another form of a corpus word, not a typo ("quantifies" is not "quantities"; written in the
+        corpus's form when that is one or two edits away).
         The thresholds are ``policy``'s (AnswerPolicy, defaults when None): ``min_ratio`` is its fuzzy_min_ratio,
         ``min_chars`` fuzzy_min_chars, ``name_case_zipf`` name_case_zipf, and each other one its ``typo_`` field
         (``common_zipf`` typo_common_zipf, ``word_min_chars`` typo_min_chars, ``edits`` typo_edits, …).
@@ -678,7 +683,7 @@ class Lexicon:
             for word, _, _ in near:
                 if word[0] != token[0] or len(word) < 5 or not word.isalpha():
                     continue
-                if typing_cost(token, word) >= 1.0:  # an unrelated letter: a word of its own ("decay", not "delay")
+                if typing_cost(token, word) >= _UNRELATED_LETTER:  # a word of its own ("decay", not "delay")
                     continue
                 held = together(word, others)
                 if held >= needed and held > support:
@@ -898,6 +903,7 @@ def typing_cost(typed: str, word: str) -> float:
 
 
 _LIKELIEST_SLIP = 0.5  # what typing_cost gives the likeliest slip (a letter typed twice)
+_UNRELATED_LETTER = 1.0  # what typing_cost gives one unrelated letter: a different word, no slip of the fingers
 
 
 def likeliest_respellings(word: str, min_zipf: float) -> tuple[str, ...]:
