@@ -528,7 +528,8 @@ class Lexicon:
         With ``together`` (a corpus word and other content words -> the most of those one passage holds next to it,
         see ``cooccurrence``), an English word the corpus never uses, one edit from a corpus word of five letters or
         more ("patent" for "patient", "filed" for "failed"), is respelt when a passage holds that word with at least
-        half (and two) of the question's other content words: the question then matches the corpus better.
+        half (and two) of the question's other content words: the question then matches the corpus better; only by a
+        slip likelier than one unrelated letter ("decay" stays beside a corpus "delay").
         With ``context`` (the same test over single sentences, see ``cooccurrence``), of two corpus words as many
         edits away the one a sentence holds with more of the question's other words wins ("active 3d maping" ->
         "mapping", not the more frequent "making").
@@ -546,7 +547,11 @@ class Lexicon:
         word the corpus lacks costs ``english_cost`` more: "agens" is the corpus's "agents", not "agnes"). A
         capitalised typo keeps its capital. A word shorter than ``min_chars`` is respelt only by a slip costing at most
         ``short_cost`` (English spellings included): many words are one edit from it ("RMSE" is not "RISE"). A field
-        acronym typed in lower case is written in capitals ("llm" -> "LLM", "gpus" -> "GPUs").
+        acronym typed in lower case is written in capitals ("llm" -> "LLM", "gpus" -> "GPUs"). A word wordfreq gives
+        Zipf ``common_zipf`` or more is respelt only within ``edits`` / ``long_edits`` edits, not by the fuzzy ratio
+        alone, unless one word begins with the other ("analytically" is not "anatomically"); a plain one whose stems the
+        corpus uses is another form of a corpus word, not a typo ("quantifies" is not "quantities"; written in the
+        corpus's form when that is one or two edits away).
         The thresholds are ``policy``'s (AnswerPolicy, defaults when None): ``min_ratio`` is its fuzzy_min_ratio,
         ``min_chars`` fuzzy_min_chars, ``name_case_zipf`` name_case_zipf, and each other one its ``typo_`` field
         (``common_zipf`` typo_common_zipf, ``word_min_chars`` typo_min_chars, ``edits`` typo_edits, …).
@@ -605,7 +610,13 @@ class Lexicon:
                           for w in likeliest_respellings(lowered, common + keep_gain)] if plain and lowered.isalpha() else []  # fmt: skip
                 best_slip = min((c for c in likely if c[0] <= keep_cost), default=None)
                 return token if best_slip is None else cased(best_slip[2])
-            own = set(content_words(lowered))
+            stems_of = content_words(lowered)
+            if common >= common_zipf and lowered.isalpha() and stems_of and all(w in self.stems for w in stems_of):
+                # a word English uses in another form of a corpus word ("quantifies" for "quantifying"): no typo of a
+                # corpus word near it in letters ("quantities"); in the corpus's form when that is near
+                inflected = self._inflected(lowered, vocabulary)
+                return token if inflected is None else cased(inflected)
+            own = set(stems_of)
             fits = None if context is None else (lambda word: context(word, [w for w in stems if w not in own]))
             spelt = (lambda: english_candidates(lowered, english_zipf)) if plain and lowered.isalpha() and english_zipf < 10 else None
             best = self._closest(lowered, vocabulary, min_ratio if len(lowered) >= min_chars else 101.0,
@@ -616,6 +627,9 @@ class Lexicon:
             slip = 0.0 if best is None else typing_cost(lowered, best) + (0.0 if corpus_word else english_cost)
             if best is not None and len(lowered) < min_chars and slip > short_cost:
                 return token
+            allowed = long_edits if len(lowered) >= long_chars else edits
+            if best is not None and common >= common_zipf and slip > allowed and not _one_extends(lowered, best):
+                return token  # a word English uses, only alike in letters ("analytically", not "anatomically")
             if best is None:
                 return _common_spelling(token, opens_sentence, min_ratio, common_zipf, len(lowered) >= min_chars)
             surface = self.names[best].surface if best in self.names else best
@@ -668,6 +682,8 @@ class Lexicon:
             best, support = None, 0
             for word, _, _ in near:
                 if word[0] != token[0] or len(word) < 5 or not word.isalpha():
+                    continue
+                if typing_cost(token, word) >= _UNRELATED_LETTER:  # a word of its own ("decay", not "delay")
                     continue
                 held = together(word, others)
                 if held >= needed and held > support:
@@ -851,6 +867,12 @@ def one_slip_edits(word: str, *, first: int, vowels_for_letters: bool, doubled: 
     return edits
 
 
+def _one_extends(typed: str, word: str) -> bool:
+    """Whether one of the two words (lower-cased) begins with the other: a longer or shorter form of one word
+    ("nonlinearity", "nonlinear"), which a spelling correction may put in the corpus's form."""
+    return typed.startswith(word) or word.startswith(typed)
+
+
 def typing_cost(typed: str, word: str) -> float:
     """How unlikely a slip of the fingers turns ``word`` into ``typed``: the edits between them (adjacent swaps
     included), each weighted by how often people make it. A letter typed twice or two letters swapped cost little, a
@@ -881,6 +903,7 @@ def typing_cost(typed: str, word: str) -> float:
 
 
 _LIKELIEST_SLIP = 0.5  # what typing_cost gives the likeliest slip (a letter typed twice)
+_UNRELATED_LETTER = 1.0  # what typing_cost gives one unrelated letter: a different word, no slip of the fingers
 
 
 def likeliest_respellings(word: str, min_zipf: float) -> tuple[str, ...]:

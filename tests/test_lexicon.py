@@ -368,6 +368,16 @@ def test_an_english_word_the_corpus_lacks_is_respelt_only_when_a_passage_backs_t
     assert lexicon.correct(unrelated, together=fake_together)[0] == unrelated
 
 
+def test_a_real_word_one_unrelated_letter_from_a_corpus_word_is_left_as_written():
+    lexicon = Lexicon.build([("z1", "ZedNet recovers the delay of a fading memory signal.")], generic_share=1.0)
+
+    def fake_together(word, others):  # "delay" appears with "fading", "memory" and "signal"
+        return sum(o in {"fade", "memori", "signal", "fading"} for o in others) if word == "delay" else 0
+
+    question = "a fading memory signal with linear decay"  # 'c' and 'l' are far apart: "decay" is meant
+    assert lexicon.correct(question, together=fake_together)[0] == question
+
+
 def test_cooccurrence_counts_the_other_words_one_grouped_passage_holds():
     from rag.bm25 import BM25Index
     from rag.lexicon import cooccurrence
@@ -440,6 +450,19 @@ def test_a_hyphenated_corpus_word_typed_without_its_hyphen_gets_it_back():
 
 def test_an_english_word_is_not_respelt_as_a_near_corpus_word():
     assert SPELT.correct("scarring of organs")[0] == "scarring of organs"  # not "scaling"
+
+
+def test_an_english_word_only_alike_in_letters_to_a_corpus_word_is_not_respelt():
+    lexicon = Lexicon.build([("z1", "ZedNet segments anatomically plausible organs.")], generic_share=1.0)
+    # three letters apart: not a slip of the fingers, whatever the fuzzy ratio says
+    assert lexicon.correct("an analytically tractable model")[0] == "an analytically tractable model"
+    assert lexicon.correct("anatomicaly plausible")[0] == "anatomically plausible"  # a real slip still is
+
+
+def test_an_english_word_in_another_form_of_a_corpus_word_is_no_typo_of_a_word_near_it():
+    lexicon = Lexicon.build([("z1", "ZedNet: quantifying bias, and the quantities it moves.")], generic_share=1.0)
+    # "quantifies" is "quantifying" in another form, not a slip for "quantities" (one key away)
+    assert lexicon.correct("which paper quantifies bias?")[0] == "which paper quantifies bias?"
 
 
 def test_a_typo_of_an_english_word_the_corpus_lacks_is_spelt_as_english():
