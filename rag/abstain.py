@@ -14,6 +14,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
 - a question asking for names (which datasets, models…) where no quoted sentence names anything new;
 - a question asking for a duration, a licence, named hardware or a value, where the answering abstract states none
   (rag.question.answer_type: the expected answer type from the question's wh-phrase and head noun);
+- a question asking for a value whose measure ("what learning rate", "the pass@1") its answering abstract never writes
+  (measure_unwritten): it states no value of that measure, however many other numbers it gives;
 - a question asking for a value or for names, where no sentence of the answering abstract that holds such an answer
   (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
   slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A); and
