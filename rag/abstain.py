@@ -14,6 +14,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
 - a question asking for names (which datasets, models…) where no quoted sentence names anything new;
 - a question asking for a duration, a licence, named hardware or a value, where the answering abstract states none
   (rag.question.answer_type: the expected answer type from the question's wh-phrase and head noun);
+- a question asking for a value whose measure ("what learning rate", "the pass@1") its answering abstract never writes
+  (measure_unwritten): it states no value of that measure, however many other numbers it gives;
 - a question asking for a value or for names, where no sentence of the answering abstract that holds such an answer
   (a number the question does not state, a name it does not give) also holds the question's detail words (the answer
   slot is filled about something else: "what accuracy on benchmark B" answered by an accuracy on benchmark A); and
@@ -98,6 +100,7 @@ class AbstentionSignals:
     slot_near_missing: float = 0.0  # slot_missing with the detail words within a few words of the answer, not anywhere
     aspect_similarity: float | None = None  # an asked aspect's best similarity to the answering abstract's sentences
     question_peak: float | None = None  # best retrieved paper's similarity to the whole question minus their median
+    measure_absent: float = 0.0  # share of the asked measure's words ("learning rate") its abstract never writes
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +146,7 @@ WEIGHTS = {
     "aspect": "w_aspect_missing",
     "slot_near": "w_slot_near_missing",
     "aspect_far": "w_aspect_far",
+    "measure": "w_measure_absent",
 }
 
 
@@ -214,7 +218,23 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "slot_near": single * signals.slot_near_missing,
         # "what does FooNet say about X": X by its meaning far from every sentence of FooNet's abstract
         "aspect_far": single * aspect_far(signals.aspect_similarity, policy),
+        # "what learning rate …": an abstract that never writes the measure states no value of it
+        "measure": single * signals.measure_absent,
     }
+
+
+def measure_unwritten(measure: str, abstract: str, generic: Collection[str] = ()) -> float:
+    """The share of the content words of the measure a value question asks ("learning rate", "pass@1", "FID") that
+    the abstract never writes (``generic``: stems that say only that a value is asked, "number", "size", left out):
+    an abstract that never names the measure states no value of it, however many other numbers it gives. 0.0 when
+    no word is left."""
+    from rag.text import content_words
+
+    words = [w for w in dict.fromkeys(content_words(measure)) if w not in generic]
+    if not words:
+        return 0.0
+    held = set(content_words(abstract))
+    return sum(w not in held for w in words) / len(words)
 
 
 def aspect_far(similarity: float | None, policy: AnswerPolicy) -> float:
@@ -253,7 +273,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         return "No abstract states the number asked for."
     if top == "type" and signals.type_asked in _TYPE_NOT_STATED:
         return _TYPE_NOT_STATED[signals.type_asked]
-    if top in ("slot", "slot_near", "type"):
+    if top in ("slot", "slot_near", "type", "measure"):
         return "The most relevant abstract does not state what the question asks for."
     if top in ("focus", "focus_list", "aspect", "aspect_far"):
         return "The most relevant abstract does not mention what the question asks about."

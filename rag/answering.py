@@ -29,6 +29,7 @@ from rag.abstain import (
     least_missing,
     matched_mass,
     mean_similarity,
+    measure_unwritten,
     mentioned_in,
     mistyped_stems,
     names_counted,
@@ -779,6 +780,7 @@ def decide_abstention(
             described_missing=0.0,
             aspect_missing=0.0,
             aspect_similarity=None,
+            measure_absent=0.0,  # the gloss's words for a measure are one sense of many
         )
     if unmatched:
         signals = replace(signals, has_evidence=False)
@@ -1084,7 +1086,14 @@ def _signals(
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
         slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy)
     described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
+    # the measure a value question asks ("what learning rate", "the pass@1") written nowhere in its abstract
+    measure_absent = 0.0
+    if measure and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
+        measure_absent = measure_unwritten(
+            measure, snapshot.abstracts[answer_ids[0]].text, QUANTITY_STEMS | GENERIC_STEMS
+        )
     return AbstentionSignals(
+        measure_absent=measure_absent,
         described_missing=described_missing,
         aspect_missing=aspect_missing,
         # skipped when the encoder cannot read the question, or for a list or comparison (no one answering paper)

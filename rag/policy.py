@@ -857,6 +857,13 @@ class AnswerPolicy(BaseModel):
         "follow-up rewritten against the conversation. Fitted on dev (eval.fit_abstention's set procedure, the other "
         "weights kept).",
     )
+    w_measure_absent: float = Field(
+        default=2.24,
+        description="Log-odds added, for a single-paper question asking a value, times the share of the words of the "
+        "measure it asks ('what learning rate', 'the pass@1 of'; rag.question.value_asked) that the answering "
+        "abstract never writes: it states no value of that measure. Fitted on dev (eval.fit_abstention's set procedure, "
+        "the other weights and the threshold kept).",
+    )
     aspect_far_floor: float = Field(
         default=0.45,
         ge=-1.0,

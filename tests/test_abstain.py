@@ -699,3 +699,24 @@ def test_least_missing_reads_the_paper_holding_most_of_the_topic():
     assert least_missing(weights, [{"blip"}, {"quux"}]) == 0.25
     assert least_missing(weights, [{"zed"}]) == 1.0
     assert least_missing(weights, []) == 1.0
+
+
+def test_a_measure_its_abstract_never_writes_raises_a_single_paper_score():
+    from rag.abstain import features, measure_unwritten
+
+    abstract = "We propose ZedNet, a sparse router. ZedNet reaches 81.2% accuracy on FooSet with 4 experts."
+    # "what learning rate does ZedNet use": neither word of the measure is written, whatever numbers the abstract gives
+    assert measure_unwritten("learning rate", abstract) == 1.0
+    assert measure_unwritten("accuracy", abstract) == 0.0  # the measure is written: its value may be stated
+    assert measure_unwritten("expert recall", abstract) == 0.5  # "experts" written, "recall" not
+    # a word saying only that a value is asked ("the number of …") is left out; nothing left weighs nothing
+    assert measure_unwritten("number", abstract, generic={"number"}) == 0.0
+    policy = POLICY.model_copy(update={"w_measure_absent": 2.0})
+    held = AbstentionSignals(shape="fact", linked_exact=True, best_dense=0.6)
+    absent = replace(held, measure_absent=1.0)
+    assert abstention_score(absent, policy) > abstention_score(held, policy)
+    assert decide(replace(absent, measure_absent=3.0), policy).reason == (
+        "The most relevant abstract does not state what the question asks for."
+    )
+    # a list question asks whether any paper qualifies, not for one paper's value
+    assert features(AbstentionSignals(shape="list", measure_absent=1.0), policy)["measure"] == 0.0
