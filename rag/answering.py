@@ -487,6 +487,8 @@ def select_evidence(
             named = released_works(snapshot)
         if named:  # "which papers use X": the papers that name X, whatever else scores well
             shortlist = list(dict.fromkeys([*named, *shortlist]))
+        # "X or Y" where only X is a name ("papers on MRI or 3D medical volumes"): Y's papers are chosen as any topic's
+        also_unnamed = bool(named) and unnamed_alternative(prof.text, topic, [link.mention for link in named_links])
         evidence = scored(prof, rows_of(snapshot, shortlist))
         present, doc_freq = topic_presence(snapshot, topic, among=shortlist)
         coverage = {
@@ -499,6 +501,7 @@ def select_evidence(
             lead="Yes — " + _yes_lead(shape) if shape == "yes_no" else "",
             members=named,
             mentions=mentions,
+            open_members=also_unnamed,
             margin=None if by_release else policy.shape_list_margin.get(shape),
             # a one-line answer asked for ("a one-sentence summary of each paper on X"): each paper's line alone
             with_contribution=shape in policy.contribution_lines and not prof.asks_brief,
@@ -1304,6 +1307,16 @@ def released_works(snapshot: IndexSnapshot) -> list[str]:
         for aid in snapshot.abstracts
         if any(extractive.says_where_released(roles[row], snapshot.sentence_text(row)) for row in snapshot.sentence_rows[aid])
     ]
+
+
+def unnamed_alternative(question: str, topic: Sequence[str], mentions: Sequence[str]) -> bool:
+    """Whether the question's topic is one of several coordinated parts ("FooNet or graph matching") of which one
+    holds none of the ``mentions`` (the names it is asked by): papers on that part need not name anything."""
+    parts = coordinated_parts(question, topic)
+    if len(parts) < 2:
+        return False
+    named = {w for mention in mentions for w in content_words(mention)}
+    return any(not named & set(part) for part in parts)
 
 
 def _topic_words(words: Iterable[str]) -> list[str]:

@@ -414,6 +414,20 @@ def test_a_list_of_papers_naming_something_holds_exactly_those_papers_quoting_th
     ]
 
 
+def test_open_members_are_joined_by_the_papers_the_model_chooses():
+    evidence = [
+        ev("a", 0, 0.9, "We match graphs with a learned kernel."),
+        ev("b", 1, 0.3, "Experiments with Zorb-7B show gains."),
+        ev("c", 2, 0.1, "A paper on something else entirely."),
+    ]
+    model = AnswerPolicy(list_member_weights={"relevance": 10.0}, list_member_bias=-5.0, list_member_cut=0.5)
+    named_only = plan_list(evidence, model, members=["b"], mentions=["Zorb-7B"])
+    assert named_only.abstract_ids == ["b"]
+    opened = plan_list(evidence, model, members=["b"], mentions=["Zorb-7B"], open_members=True)
+    assert opened.abstract_ids == ["b", "a"]
+    assert [e.text for e in opened.sentences][:1] == ["Experiments with Zorb-7B show gains."]
+
+
 def test_members_absent_from_the_evidence_fall_back_to_the_usual_list():
     evidence = [ev("a", 0, 0.9), ev("b", 1, 0.85)]
     assert plan_list(evidence, POLICY, members=["zzz"]).abstract_ids == ["a", "b"]

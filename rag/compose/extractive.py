@@ -586,6 +586,7 @@ def plan_list(
     with_topic: bool = False,
     detail_roles: Sequence[str] = (),
     with_availability: bool = False,
+    open_members: bool = False,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -608,7 +609,9 @@ def plan_list(
     ranking, ``shape`` the question's shape); the plan keeps each candidate's features either way. ``detail_roles``:
     each line also quotes the sentence right after the work's proposal when it has one of these roles (see
     _list_plan). ``with_availability``: each line also quotes the paper's sentence saying where its code, data or
-    models are, when it has one (a request for papers that release them)."""
+    models are, when it has one (a request for papers that release them). ``open_members``: ``members`` are not
+    the whole answer (the topic has a part no name stands for, "FooNet or graph matching"): the papers the
+    membership model chooses join them, each quoted as any topic's paper."""
     policy = policy or AnswerPolicy()
     best = best_per_abstract(evidence)
     if not best:
@@ -622,8 +625,17 @@ def plan_list(
         if margin is not None:
             chosen = [e for e in chosen if member_score[e.abstract_id] >= cutoff] or chosen[:1]
         chosen = chosen[: policy.list_max]
+        others: list[EvidenceSentence] = []
+        if open_members and policy.list_member_weights:
+            features = paper_features(evidence, coverage, order, shape, policy.list_member_candidates)
+            weights, bias = policy.list_member_weights, policy.list_member_bias
+            kept = set(membership.members(features, weights, bias, policy.list_member_cut, policy.list_max))
+            others = [e for e in ranked if e.abstract_id in kept and e.abstract_id not in set(members)]
+            others = others[: max(0, policy.list_max - len(chosen))]
         if chosen:
             quoted = [_mentioning(member, evidence, mentions, policy.contribution_margin) for member in chosen]
+            quoted += [_contribution_of(other, evidence, policy.contribution_margin) for other in others]
+            chosen = [*chosen, *others]
             return _list_plan(
                 quoted, evidence, lead, with_contribution, own_names, prefer_named, chosen, with_finding, with_topic,
                 detail_roles, with_availability, policy.naming_follows,
