@@ -765,7 +765,7 @@ def asks_findings(question: str) -> bool:
 # What a work is measured against when no other work is named: "prior methods", "existing approaches", "the
 # baselines", "the state of the art", "previous work"
 # the words setting work before this one ("previous", "existing"): earlier work of a kind when they lead a description
-_EARLIER = "prior previous existing earlier older standard conventional traditional classic classical"
+_EARLIER = "prior previous existing earlier older standard conventional traditional classic classical usual typical"
 _PRIOR_WORK_STEMS = frozenset(
     content_words(
         f"{_EARLIER} other others current competing competitor "

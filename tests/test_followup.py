@@ -449,6 +449,19 @@ def test_after_a_list_only_words_for_several_or_a_release_question_mean_all_of_t
     assert referred_works("is its code released?", LISTED, asks_availability=True) == []  # "its": one of them
 
 
+@pytest.mark.parametrize(
+    "question", ["how do they differ?", "how do they compare?", "what's the difference between them?",
+                 "are they different?"],
+)  # fmt: skip
+def test_asking_how_the_listed_works_differ_means_all_of_them(question):
+    assert referred_works(question, LISTED) == BOTH
+
+
+def test_which_one_after_one_work_per_answer_chooses_between_the_last_two_works():
+    assert referred_works("which one needs no training?", ONE_EACH) == BOTH
+    assert referred_works("which one needs no training?", ONE_EACH[:2]) == []  # one work so far: nothing to choose
+
+
 def test_both_after_one_work_per_answer_means_the_last_two_works_discussed():
     assert referred_works("compare them", ONE_EACH) == BOTH
     assert referred_works("how do both evaluate models?", ONE_EACH) == BOTH
@@ -461,6 +474,7 @@ def test_several_works_named_in_place_of_the_words_standing_for_them():
     assert with_works_named("do both release code?", ["FooNet", "BarNet"]) == "do FooNet and BarNet release code?"
     assert with_works_named("compare them", ["FooNet", "BarNet", "ZedNet"]) == "compare FooNet, BarNet and ZedNet"
     assert with_works_named("which one is faster?", ["FooNet", "BarNet"]) == "which one is faster? (FooNet and BarNet)"
+    assert with_works_named("how do the first two differ?", ["FooNet", "BarNet"]) == "how do FooNet and BarNet differ?"
 
 
 @pytest.mark.parametrize(

@@ -1522,6 +1522,14 @@ def test_how_do_they_compare_after_several_papers_is_not_a_question_about_one_wo
     assert against_prior_work("how does it compare?")
 
 
+@pytest.mark.parametrize("text", ["how is FooNet different from the usual approach?",
+                                  "how does FooNet compare with typical methods?"])  # fmt: skip
+def test_usual_or_typical_work_is_earlier_work_not_a_second_paper(text):
+    from rag.question import against_prior_work
+
+    assert against_prior_work(text)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
