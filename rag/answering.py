@@ -732,7 +732,7 @@ def decide_abstention(
     else:
         signals = _signals(
             plan.asked or prof, snapshot, whole, ranked, linking, readable and not glossed, bool(pinned), policy,
-            typed=question,
+            typed=question, known=prof.specific_terms if plan.asked is not None and plan.asked is not prof else (),
         )
     if glossed:
         unnumbered = prof.kind == "number" and not any(e.has_number for e in whole.sentences)
@@ -900,14 +900,19 @@ def _signals(
     pinned: bool = False,
     policy: AnswerPolicy | None = None,
     typed: str = "",
+    known: Sequence[str] = (),
 ) -> AbstentionSignals:
-    """The abstention signals of an answer plan; ``typed``: the question as the user typed it (before respelling)."""
+    """The abstention signals of an answer plan; ``typed``: the question as the user typed it (before respelling);
+    ``known``: the names of a follow-up's conversation (its question rewritten against the history), of which those
+    the answering abstract uses are no new name answering it ("which benchmark?" after "What does FooNet do?" is not
+    answered by a sentence naming FooNet)."""
     policy = policy or AnswerPolicy()
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
     answer_set = set(answer_ids)
     # a linked name the answering abstract(s) write otherwise ("large language model (LLM)-based" for "LLM-based",
     # "mixture of experts" for "MoE") is not missing from them
     answer_texts = " ".join(snapshot.abstracts[a].text for a in answer_ids)
+    given = {t.lower() for t in known if t.lower() in answer_texts.lower()}
     # a name qualifying the kind of names asked ("what T2I models is FooNet tested on") is not one the answer names
     kinds = _category_qualifiers(prof.text, linking) if prof.kind == "name" and prof.shape != "compare" else set()
     missing = tuple(
@@ -1030,7 +1035,7 @@ def _signals(
             if prof.kind == "list"  # "X or Y", "X, Y and Z": a topic some paper treats is one of its parts
             else pairs_unseen(details, texts, skip=skip, rarity=rarity)
         )
-    asked = {t.lower() for t in prof.specific_terms}
+    asked = {t.lower() for t in prof.specific_terms} | given
     expected = _expected_answer(prof)
     # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
     # of model …"); "which five backbones …": at least two of them named (an abstract saying "five backbones" names
@@ -1060,9 +1065,9 @@ def _signals(
     type_missing = False
     slot_near = slot
     if expected is not None and expected != "name" and answer_ids:
-        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, expected, policy)
+        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, expected, policy, given)
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
-        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy)
+        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy, given)
     described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
     return AbstentionSignals(
         described_missing=described_missing,
@@ -1360,6 +1365,7 @@ def _is_subject(mention: str, label: str) -> bool:
 def _typed_slot(
     prof: QuestionProfile, snapshot: IndexSnapshot, answer_id: str, linking: Linking, expected: str,
     policy: AnswerPolicy,
+    given: Collection[str] = frozenset(),
 ) -> tuple[float, bool, float]:
     """(slot_missing, type_missing) for a detail question whose answer is of the ``expected`` type: whether one
     sentence of the answering abstract holds a candidate of that type (a value the question does not state, a
@@ -1375,7 +1381,7 @@ def _typed_slot(
         roles = [snapshot.sentence_roles[row] for row in snapshot.sentence_rows[answer_id]]
         sentences = [t for t, role in zip(sentences, roles, strict=False) if role not in ("background", "gap")]
     stated = numbers_in(prof.text)
-    asked = {t.lower() for t in prof.specific_terms}
+    asked = {t.lower() for t in prof.specific_terms} | set(given)  # names the conversation gave answer nothing
 
     def holds_answer(sentence: str) -> bool:
         if expected == "value":

@@ -848,6 +848,9 @@ def asks_remedy(question: str) -> bool:
 _QUESTION_CUE = re.compile(
     r"\?|^\s*(?:who|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|"
     r"list|name|find|show|tell|give|explain|compare|summari[sz]e|describe)\b"
+    # a wh-word after a conjunction or preposition opening a follow-up ("and which datasets", "on what data")
+    r"|^\W*(?:(?:and|so|but|then|ok(?:ay)?)[\s,]+)?(?:(?:in|on|for|with|from|by|at|of|under|against|across|over|to|"
+    r"into|during)\s+)?(?:who|whom|whose|what|whats|which|when|where|why|how)\b"
     # a question typed after its keywords: "foobench size how many images", "barnet what does it prune"
     r"|\b(?:how\s+(?:many|much|does|do|did|is|are|well)|what\s+(?:is|are|does|do|did))\b",
     re.I,

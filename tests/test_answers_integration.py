@@ -687,6 +687,18 @@ def test_a_short_follow_up_is_refused_or_answered_for_what_it_asks_not_for_the_q
     assert "baselines" in follow.text
 
 
+def test_an_elliptic_follow_up_asking_for_names_is_not_answered_by_the_works_own_name(pipeline):
+    # "which benchmark?" after a paper that names none is refused as "which benchmark does Co-Locator use?" is: the
+    # paper's own name, which the conversation already gave, answers nothing
+    history = turn("What does Co-Locator do?", pipeline.ask("What does Co-Locator do?", backend="extractive"))
+    assert pipeline.ask("which benchmark does Co-Locator use?", backend="extractive").abstained
+    assert pipeline.ask("which benchmark?", history, backend="extractive").abstained
+    # a name the paper states still answers ("FreiHAND and HO-3D")
+    history = turn("What is AnyHand?", pipeline.ask("What is AnyHand?", backend="extractive"))
+    follow = pipeline.ask("which benchmarks?", history, backend="extractive")
+    assert not follow.abstained and "FreiHAND" in follow.text
+
+
 def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(pipeline):
     history = turn("What is AssayBench?", pipeline.ask("What is AssayBench?", backend="extractive"))
     follow = pipeline.ask("who wrote it?", history, backend="extractive")

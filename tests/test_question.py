@@ -480,6 +480,8 @@ def test_profile_marks_failure_questions_only_for_how_why():
         ("sparse probe pruning?", False),
         ("foobench size how many images", False),  # a question typed after its keywords
         ("barnet what does it prune", False),
+        ("on which benchmark", False),  # a follow-up's wh-question, typed without its question mark
+        ("and what data", False),
         ("a long keyword query with far too many words to count as terse at all", False),
     ],
 )
