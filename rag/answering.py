@@ -1822,6 +1822,15 @@ def _respelt(question: str, corrected: str) -> str:
     return " ".join(f if f.lower() != t.lower() else t for t, f in zip(typed, fixed, strict=True))
 
 
+# a follow-up asking only which things of a kind ("which modalities?", "and what organs"): the kind is of the paper
+# discussed, whose names the answer gives, not a topic to search the collection for ("what about aptamers?" is one)
+_WHICH_KIND = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)[\s,]+)?(?:(?:on|in|for|with|from|under|across)\s+)?(?:which|what)\s+(?!about\b|of\b)"
+    r"[\w-]+(?:\s+[\w-]+)?\W*$",
+    re.I,
+)
+
+
 def _new_subject_check(snapshot: IndexSnapshot, history: Sequence[dict], policy: AnswerPolicy) -> Callable[[str], bool]:
     """Whether a short follow-up that points at nothing starts a subject of its own ("how do FooNets work?", "what
     about aptamers?" after an answer about BarNet) rather than asking about the last answer's papers ("and the
@@ -1835,7 +1844,7 @@ def _new_subject_check(snapshot: IndexSnapshot, history: Sequence[dict], policy:
 
     def starts_new(question: str) -> bool:
         words = [w for w in content_words(question) if w not in earlier]
-        if not words:
+        if not words or _WHICH_KIND.match(question):
             return False
         asked = profile(fix_shape_words(elliptic_ask(question)))
         if answer_type(asked.text, asked.kind) not in (None, "name"):

@@ -209,6 +209,14 @@ def test_a_short_follow_up_on_a_topic_the_conversation_has_not_touched_starts_a_
     assert all(s.abstract.label == "AlphaQ" for s in same.sources)
 
 
+def test_a_follow_up_asking_which_things_of_a_kind_stays_on_the_paper_discussed(pipeline):
+    # "which modalities?" asks the discussed paper's, even when another abstract is the one writing the word
+    history = turn("What is VolumeProbe?", pipeline.ask("What is VolumeProbe?", backend="extractive"))
+    for ask in ("which modalities", "which organs?"):
+        follow = pipeline.ask(ask, history, backend="extractive")
+        assert all(s.abstract.label == "VolumeProbe" for s in follow.sources)
+
+
 def test_asked_whether_its_code_is_out_a_work_answers_with_the_line_saying_where_even_glued_to_another(pipeline):
     answer = pipeline.ask("Does RISE release its code?", backend="extractive")
     assert not answer.abstained and "Code is available at" in answer.sentences[0].text
