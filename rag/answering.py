@@ -1055,6 +1055,9 @@ def _signals(
     names_missing = bool(wants_names and answer_ids) and not names_new(
         (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted), accept=accept
     )
+    if names_missing and not counted and answer_ids:  # "which baselines": "calibration-based baselines" answers
+        texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
+        names_missing = not described_answer(prof.text, texts)
     slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     matched_first, matched_any = _topic_matched(prof, snapshot, answer_ids, linking)
     # a list's papers as whole abstracts: does one stand out of the shortlist (skipped when the encoder cannot read)
@@ -1443,6 +1446,44 @@ def _typed_slot(
 
 
 # "what T2I models", "which GNN baselines": the words between a wh-word and the category noun it asks for
+# the kinds of thing an abstract describes rather than names: "simulated and real-world data", "an
+# importance-resampling baseline"
+_DESCRIBED_KIND = re.compile(r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?P<kind>data|datasets?|baselines?)\b", re.I)
+# words saying how good, how many or how old the things are, not which ones: "strong baselines", "six datasets",
+# "existing benchmarks", "state-of-the-art baselines"
+_UNDESCRIBING = frozenset(
+    content_words(
+        "state-of-the-art state art sota strong stronger strongest competitive existing prior previous recent current "
+        "standard popular common widely used leading representative several various multiple many diverse different "
+        "other both all public publicly available large-scale small large new novel own respective"
+    )
+)
+
+
+def described_answer(question: str, sentences: Sequence[str]) -> bool:
+    """Whether a question asking which things of a kind ("which baselines does FooNet beat?", "what data is it
+    evaluated on?", naming no count) is answered by a sentence describing them, not naming them: the kind written
+    right after a word of its own ("calibration-based baselines", "simulated and real-world data"), a word the
+    question does not use and that says which ones, not how good or how many ("state-of-the-art baselines")."""
+    match = _DESCRIBED_KIND.search(question)
+    if match is None:
+        return False
+    kind = stem(match.group("kind").lower())
+    asked = set(content_words(question))
+    for sentence in sentences:
+        words = re.findall(r"[\w-]+|,", sentence)
+        for i, word in enumerate(words):
+            if i == 0 or stem(word.lower()) != kind:
+                continue
+            before = [words[i - 1]]  # the word it is written after, and a coordinated one before ("X and Y data")
+            if i >= 3 and words[i - 2].lower() in ("and", "or", ","):
+                before.append(words[i - 3])
+            stems = [w for b in before for w in content_words(b) if not w[0].isdigit()]
+            if any(w not in asked and w not in _UNDESCRIBING and w not in GENERIC_STEMS for w in stems):
+                return True
+    return False
+
+
 _WH_CATEGORY = re.compile(
     r"\b(?:what|which)\s+(?P<kind>(?:[\w&.-]+\s+){1,3}?)(?:datasets?|benchmarks?|models?|backbones?|baselines?|"
     r"methods?|metrics?|algorithms?|architectures?|tools?|tasks?|environments?|suites?|encoders?|networks?)\b",
