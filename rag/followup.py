@@ -49,7 +49,8 @@ _NUMBER_REF = re.compile(r"(?:\b(?:paper|source|abstract|reference)\s*#?\s*|\[)(
 # References to a whole paper. "the dataset" / "the model" are what a follow-up asks about, not references.
 _PRONOUN_REF = re.compile(
     r"\b(?:this|that)\s+(?:one|paper|abstract|work|method|benchmark|model|approach|study|dataset)\b"
-    r"|\bthe\s+(?:paper|abstract|work|study)\b"
+    # not "the paper on aptamers", "the study that X": a paper described, which may be a new subject
+    r"|\bthe\s+(?:paper|abstract|work|study)\b(?!\s+(?:on|about|with|that|which|where|using|introducing|proposing)\b)"
     r"|\b(?:it|its|they|their|them)\b",
     re.I,
 )
@@ -298,7 +299,10 @@ def elliptic_ask(ask: str) -> str:
 
 # "the one that intervenes on heads", "that one with the largest dataset": a paper of the earlier answer, described
 _DESCRIBED_REF = re.compile(
-    r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+(?P<what>[^?.!;]+)", re.I
+    # the description ends where the question goes on ("the one using X - how does it work?", "the one on X, what …")
+    r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+"
+    r"(?P<what>(?:(?!\s+[-–—]\s)[^?.!;,:–—])+)",
+    re.I,
 )
 
 

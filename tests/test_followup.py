@@ -7,6 +7,7 @@ import pytest
 from rag.followup import (
     asks_similar,
     condense_heuristic,
+    described_reference,
     each_ask,
     last_sources,
     last_user_question,
@@ -608,3 +609,22 @@ def test_whats_the_difference_after_two_papers_one_per_turn_is_about_both():
     assert referred_works("what's the difference?", history) == ["foonet", "barnet"]
     assert referred_works("what is the difference between them?", history) == ["foonet", "barnet"]
     assert referred_works("what's the difference from prior work?", history) == []
+
+
+def test_the_paper_described_is_no_pronoun_for_the_earlier_paper():
+    history = [
+        {"role": "user", "content": "What is FooNet?"},
+        {"role": "assistant", "content": "FooNet prunes heads [1].", "sources": [WORKS[0]]},
+    ]
+    # a described paper may be a new subject: left for retrieval to find
+    assert condense_heuristic("ok, now what about the paper on aptamers?", history) == (
+        "ok, now what about the paper on aptamers?"
+    )
+    assert condense_heuristic("what does the paper report?", history) == "what does FooNet report?"
+
+
+def test_a_description_ends_where_the_question_goes_on():
+    match = described_reference("the one using semantic sampling - how does it estimate confidence?")
+    assert match is not None and match.group("what") == "semantic sampling"
+    match = described_reference("the one that prunes heads, what does it reduce?")
+    assert match is not None and match.group("what") == "prunes heads"
