@@ -1455,7 +1455,8 @@ _UNDESCRIBING = frozenset(
     content_words(
         "state-of-the-art state art sota strong stronger strongest competitive existing prior previous recent current "
         "standard popular common widely used leading representative several various multiple many diverse different "
-        "other both all public publicly available large-scale small large new novel own respective"
+        "other both all public publicly available large-scale small large new novel own respective "
+        "one two three four five six seven eight nine ten eleven twelve dozen dozens hundreds thousands"
     )
 )
 
