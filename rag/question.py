@@ -580,7 +580,7 @@ _POLITE = r"(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)"
 _MORE = re.compile(
     rf"^\W*(?:{_POLITE}?(?:tell|say|show)\s+(?:me\s+)?"
     r"(?:some\s+)?more|more\s+(?:details?|detail|info\w*|on\s+(?:it|that|this|them))|"
-    rf"{_POLITE}?(?:elaborate|go\s+on|continue|expand)|"
+    rf"{_POLITE}?(?:elaborate|go\s+on|continue|expand|(?:go|dig)\s+deeper)|"
     # "could you give further details?", "please provide more information"
     rf"{_POLITE}?(?:give|provide|share)\s+(?:me\s+)?"
     r"(?:some\s+)?(?:more|further|additional)\s+(?:details?|info\w*)|(?:further|additional)\s+(?:details?|info\w*)|"

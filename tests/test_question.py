@@ -1121,6 +1121,8 @@ def test_a_description_before_is_there_work_or_a_single_question_keeps_its_own_r
         ("Please elaborate on the first one.", True),
         ("Would you please provide more information?", True),
         ("Further details, please", True),
+        ("go deeper into the results", True),
+        ("can you dig deeper?", True),
         ("Could you give further details on how FooNet handles long inputs in the decoder?", False),  # its own ask
         ("What more could FooNet be used for?", False),
     ],
