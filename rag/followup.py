@@ -299,9 +299,11 @@ def elliptic_ask(ask: str) -> str:
 
 # "the one that intervenes on heads", "that one with the largest dataset": a paper of the earlier answer, described
 _DESCRIBED_REF = re.compile(
-    # the description ends where the question goes on ("the one using X - how does it work?", "the one on X, what …")
+    # the description ends where the question goes on ("the one using X - how does it work?", "the one on X: …",
+    # "the one on X, what …?"), not at a comma inside it ("the one on CT, MRI and PET scans")
     r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+"
-    r"(?P<what>(?:(?!\s+[-–—]\s)[^?.!;,:–—])+)",
+    r"(?P<what>(?:(?!\s+[-–—]\s|,\s*(?:how|what|which|who|whom|why|when|where|does|do|did|is|are|was|were|can|"
+    r"could|has|have)\b)[^?.!;:–—])+)",
     re.I,
 )
 

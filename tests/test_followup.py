@@ -628,3 +628,5 @@ def test_a_description_ends_where_the_question_goes_on():
     assert match is not None and match.group("what") == "semantic sampling"
     match = described_reference("the one that prunes heads, what does it reduce?")
     assert match is not None and match.group("what") == "prunes heads"
+    match = described_reference("the one on CT, MRI and PET scans - what does it find?")  # a comma inside it
+    assert match is not None and match.group("what") == "CT, MRI and PET scans"
