@@ -756,7 +756,7 @@ def decide_abstention(
     else:
         signals = _signals(
             plan.asked or prof, snapshot, whole, ranked, linking, readable and not glossed, bool(pinned), policy,
-            typed=question,
+            typed=question, known=prof.specific_terms if plan.asked is not None and plan.asked is not prof else (),
         )
     if glossed:
         unnumbered = prof.kind == "number" and not any(e.has_number for e in whole.sentences)
@@ -925,14 +925,19 @@ def _signals(
     pinned: bool = False,
     policy: AnswerPolicy | None = None,
     typed: str = "",
+    known: Sequence[str] = (),
 ) -> AbstentionSignals:
-    """The abstention signals of an answer plan; ``typed``: the question as the user typed it (before respelling)."""
+    """The abstention signals of an answer plan; ``typed``: the question as the user typed it (before respelling);
+    ``known``: the names of a follow-up's conversation (its question rewritten against the history), of which those
+    the answering abstract uses are no new name answering it ("which benchmark?" after "What does FooNet do?" is not
+    answered by a sentence naming FooNet)."""
     policy = policy or AnswerPolicy()
     answer_ids = plan.abstract_ids if prof.kind == "list" or prof.shape == "compare" else plan.abstract_ids[:1]
     answer_set = set(answer_ids)
     # a linked name the answering abstract(s) write otherwise ("large language model (LLM)-based" for "LLM-based",
     # "mixture of experts" for "MoE") is not missing from them
     answer_texts = " ".join(snapshot.abstracts[a].text for a in answer_ids)
+    given = {t.lower() for t in known if t.lower() in answer_texts.lower()}
     # a name qualifying the kind of names asked ("what T2I models is FooNet tested on") is not one the answer names
     kinds = _category_qualifiers(prof.text, linking) if prof.kind == "name" and prof.shape != "compare" else set()
     missing = tuple(
@@ -1055,7 +1060,7 @@ def _signals(
             if prof.kind == "list"  # "X or Y", "X, Y and Z": a topic some paper treats is one of its parts
             else pairs_unseen(details, texts, skip=skip, rarity=rarity)
         )
-    asked = {t.lower() for t in prof.specific_terms}
+    asked = {t.lower() for t in prof.specific_terms} | given
     expected = _expected_answer(prof)
     # names are asked for ("which base model", "names of", "what is X evaluated on"), not a description ("what kind
     # of model …"); "which five backbones …": at least two of them named (an abstract saying "five backbones" names
@@ -1075,6 +1080,9 @@ def _signals(
     names_missing = bool(wants_names and answer_ids) and not names_new(
         (e.text for e in plan.sentences if e.abstract_id in answer_set), asked, at_least=max(1, counted), accept=accept
     )
+    if names_missing and not counted and answer_ids:  # "which baselines": "calibration-based baselines" answers
+        texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
+        names_missing = not described_answer(prof.text, texts)
     slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     matched_first, matched_any = _topic_matched(prof, snapshot, answer_ids, linking)
     # a list's papers as whole abstracts: does one stand out of the shortlist (skipped when the encoder cannot read)
@@ -1085,9 +1093,9 @@ def _signals(
     type_missing = False
     slot_near = slot
     if expected is not None and expected != "name" and answer_ids:
-        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, expected, policy)
+        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, expected, policy, given)
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
-        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy)
+        slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy, given)
     described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
     # the measure a value question asks ("what learning rate", "the pass@1") written nowhere in its abstract
     measure_absent = 0.0
@@ -1402,6 +1410,7 @@ def _is_subject(mention: str, label: str) -> bool:
 def _typed_slot(
     prof: QuestionProfile, snapshot: IndexSnapshot, answer_id: str, linking: Linking, expected: str,
     policy: AnswerPolicy,
+    given: Collection[str] = frozenset(),
 ) -> tuple[float, bool, float]:
     """(slot_missing, type_missing) for a detail question whose answer is of the ``expected`` type: whether one
     sentence of the answering abstract holds a candidate of that type (a value the question does not state, a
@@ -1417,7 +1426,7 @@ def _typed_slot(
         roles = [snapshot.sentence_roles[row] for row in snapshot.sentence_rows[answer_id]]
         sentences = [t for t, role in zip(sentences, roles, strict=False) if role not in ("background", "gap")]
     stated = numbers_in(prof.text)
-    asked = {t.lower() for t in prof.specific_terms}
+    asked = {t.lower() for t in prof.specific_terms} | set(given)  # names the conversation gave answer nothing
 
     def holds_answer(sentence: str) -> bool:
         if expected == "value":
@@ -1479,6 +1488,45 @@ def _typed_slot(
 
 
 # "what T2I models", "which GNN baselines": the words between a wh-word and the category noun it asks for
+# the kinds of thing an abstract describes rather than names: "simulated and real-world data", "an
+# importance-resampling baseline"
+_DESCRIBED_KIND = re.compile(r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?P<kind>data|datasets?|baselines?)\b", re.I)
+# words saying how good, how many or how old the things are, not which ones: "strong baselines", "six datasets",
+# "existing benchmarks", "state-of-the-art baselines"
+_UNDESCRIBING = frozenset(
+    content_words(
+        "state-of-the-art state art sota strong stronger strongest competitive existing prior previous recent current "
+        "standard popular common widely used leading representative several various multiple many diverse different "
+        "other both all public publicly available large-scale small large new novel own respective "
+        "one two three four five six seven eight nine ten eleven twelve dozen dozens hundreds thousands"
+    )
+)
+
+
+def described_answer(question: str, sentences: Sequence[str]) -> bool:
+    """Whether a question asking which things of a kind ("which baselines does FooNet beat?", "what data is it
+    evaluated on?", naming no count) is answered by a sentence describing them, not naming them: the kind written
+    right after a word of its own ("calibration-based baselines", "simulated and real-world data"), a word the
+    question does not use and that says which ones, not how good or how many ("state-of-the-art baselines")."""
+    match = _DESCRIBED_KIND.search(question)
+    if match is None:
+        return False
+    kind = stem(match.group("kind").lower())
+    asked = set(content_words(question))
+    for sentence in sentences:
+        words = re.findall(r"[\w-]+|,", sentence)
+        for i, word in enumerate(words):
+            if i == 0 or stem(word.lower()) != kind:
+                continue
+            before = [words[i - 1]]  # the word it is written after, and a coordinated one before ("X and Y data")
+            if i >= 3 and words[i - 2].lower() in ("and", "or", ","):
+                before.append(words[i - 3])
+            stems = [w for b in before for w in content_words(b) if not w[0].isdigit()]
+            if any(w not in asked and w not in _UNDESCRIBING and w not in GENERIC_STEMS for w in stems):
+                return True
+    return False
+
+
 _WH_CATEGORY = re.compile(
     r"\b(?:what|which)\s+(?P<kind>(?:[\w&.-]+\s+){1,3}?)(?:datasets?|benchmarks?|models?|backbones?|baselines?|"
     r"methods?|metrics?|algorithms?|architectures?|tools?|tasks?|environments?|suites?|encoders?|networks?)\b",
@@ -1858,6 +1906,15 @@ def _respelt(question: str, corrected: str) -> str:
     return " ".join(f if f.lower() != t.lower() else t for t, f in zip(typed, fixed, strict=True))
 
 
+# a follow-up asking only which things of a kind ("which modalities?", "and what organs"): the kind is of the paper
+# discussed, whose names the answer gives, not a topic to search the collection for ("what about aptamers?" is one)
+_WHICH_KIND = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)[\s,]+)?(?:(?:on|in|for|with|from|under|across)\s+)?(?:which|what)\s+(?!about\b|of\b)"
+    r"[\w-]+(?:\s+[\w-]+)?\W*$",
+    re.I,
+)
+
+
 def _new_subject_check(snapshot: IndexSnapshot, history: Sequence[dict], policy: AnswerPolicy) -> Callable[[str], bool]:
     """Whether a short follow-up that points at nothing starts a subject of its own ("how do FooNets work?", "what
     about aptamers?" after an answer about BarNet) rather than asking about the last answer's papers ("and the
@@ -1871,7 +1928,7 @@ def _new_subject_check(snapshot: IndexSnapshot, history: Sequence[dict], policy:
 
     def starts_new(question: str) -> bool:
         words = [w for w in content_words(question) if w not in earlier]
-        if not words:
+        if not words or _WHICH_KIND.match(question):
             return False
         asked = profile(fix_shape_words(elliptic_ask(question)))
         if answer_type(asked.text, asked.kind) not in (None, "name"):

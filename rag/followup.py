@@ -49,7 +49,8 @@ _NUMBER_REF = re.compile(r"(?:\b(?:paper|source|abstract|reference)\s*#?\s*|\[)(
 # References to a whole paper. "the dataset" / "the model" are what a follow-up asks about, not references.
 _PRONOUN_REF = re.compile(
     r"\b(?:this|that)\s+(?:one|paper|abstract|work|method|benchmark|model|approach|study|dataset)\b"
-    r"|\bthe\s+(?:paper|abstract|work|study)\b"
+    # not "the paper on aptamers", "the study that X": a paper described, which may be a new subject
+    r"|\bthe\s+(?:paper|abstract|work|study)\b(?!\s+(?:on|about|with|that|which|where|using|introducing|proposing)\b)"
     r"|\b(?:it|its|they|their|them)\b",
     re.I,
 )
@@ -298,7 +299,12 @@ def elliptic_ask(ask: str) -> str:
 
 # "the one that intervenes on heads", "that one with the largest dataset": a paper of the earlier answer, described
 _DESCRIBED_REF = re.compile(
-    r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+(?P<what>[^?.!;]+)", re.I
+    # the description ends where the question goes on ("the one using X - how does it work?", "the one on X: …",
+    # "the one on X, what …?"), not at a comma inside it ("the one on CT, MRI and PET scans")
+    r"\b(?:the|that)\s+one\s+(?:that|which|who|with|about|on|where|using|from|in)\s+"
+    r"(?P<what>(?:(?!\s+[-–—]\s|,\s*(?:how|what|which|who|whom|why|when|where|does|do|did|is|are|was|were|can|"
+    r"could|has|have)\b)[^?.!;:–—])+)",
+    re.I,
 )
 
 
@@ -465,10 +471,11 @@ _BOTH = re.compile(
 )
 # a choice among the works, which may name what it chooses by: "which of them uses FooData?", "do both use FooData?"
 _AMONG = re.compile(
-    r"\bwhich\s+of\s+(?:them|these|those|the\s+(?:two|three|four))\b|\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)"
+    r"\bwhich\s+of\s+(?:them|these|those|the\s+(?:two|three|four))\b|\bwhich\s+one\b|\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)"
     r"|\beach\s+of\s+(?:them|these|those)\b|\b(?:either|neither)\s+of\b",
     re.I,
 )
+_WHICH_ONE = re.compile(r"\bwhich\s+one\b", re.I)
 _PLURAL = re.compile(r"\b(?:they|their|them|theirs)\b", re.I)
 _SINGULAR = re.compile(r"\b(?:it|its|this\s+(?:one|paper|work|method))\b", re.I)
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4}
@@ -510,7 +517,7 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
     singular = bool(_SINGULAR.search(question))
     collective = bool(_COLLECTIVE.search(question)) or (bool(_WHICH_OF.search(question)) and len(last) > 1)
     if len(last) > 1:
-        if collective:
+        if collective or _BOTH.search(question):  # "how do they differ?" after a list: the works it listed
             return last
         if singular:
             return []
@@ -522,7 +529,8 @@ def referred_works(question: str, history: Sequence[dict], asks_availability: bo
         previous = last_user_question(history) or ""
         compared = _last_compared(history) and not asks_for_one_paper(previous)
         return last if compared or (_last_compared(history) and not _PLURAL.search(question)) else []
-    if not _BOTH.search(question):
+    # "which one needs no training?" after "What is FooNet?" "and BarNet?": a choice between the works discussed
+    if not (_BOTH.search(question) or _WHICH_ONE.search(question)):
         return []
     wanted = max((n for w, n in _COUNT_WORDS.items() if re.search(rf"\b{w}\b", question, re.I)), default=2)
     works: list[str] = []
@@ -543,6 +551,8 @@ def names_joined(labels: Sequence[str]) -> str:
 # the words standing for the works, which their names replace
 _WORKS_WORDS = re.compile(
     rf"\b(?:both|either|neither|all\s+(?:of\s+)?(?:them|these|those)|each\s+of\s+(?:them|these|those)"
+    # "how do the first two differ?": the works _FIRST_N picks
+    rf"|the\s+(?:first|top|last)\s+(?:two|three|four|[2-9])(?!\s*(?:%|percent|times|x\b))(?:\s+{_WORK_NOUN})?"
     rf"|(?:the|these|those)\s+(?:two|three|four)(?:\s+{_WORK_NOUN})?|(?:these|those)(?:\s+{_WORK_NOUN})?|them|they)\b",
     re.I,
 )

@@ -584,7 +584,7 @@ _POLITE = r"(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|kindly\s+)"
 _MORE = re.compile(
     rf"^\W*(?:{_POLITE}?(?:tell|say|show)\s+(?:me\s+)?"
     r"(?:some\s+)?more|more\s+(?:details?|detail|info\w*|on\s+(?:it|that|this|them))|"
-    rf"{_POLITE}?(?:elaborate|go\s+on|continue|expand)|"
+    rf"{_POLITE}?(?:elaborate|go\s+on|continue|expand|(?:go|dig)\s+deeper)|"
     # "could you give further details?", "please provide more information"
     rf"{_POLITE}?(?:give|provide|share)\s+(?:me\s+)?"
     r"(?:some\s+)?(?:more|further|additional)\s+(?:details?|info\w*)|(?:further|additional)\s+(?:details?|info\w*)|"
@@ -769,7 +769,7 @@ def asks_findings(question: str) -> bool:
 # What a work is measured against when no other work is named: "prior methods", "existing approaches", "the
 # baselines", "the state of the art", "previous work"
 # the words setting work before this one ("previous", "existing"): earlier work of a kind when they lead a description
-_EARLIER = "prior previous existing earlier older standard conventional traditional classic classical"
+_EARLIER = "prior previous existing earlier older standard conventional traditional classic classical usual typical"
 _PRIOR_WORK_STEMS = frozenset(
     content_words(
         f"{_EARLIER} other others current competing competitor "
@@ -852,6 +852,9 @@ def asks_remedy(question: str) -> bool:
 _QUESTION_CUE = re.compile(
     r"\?|^\s*(?:who|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|"
     r"list|name|find|show|tell|give|explain|compare|summari[sz]e|describe)\b"
+    # a wh-word after a conjunction or preposition opening a follow-up ("and which datasets", "on what data")
+    r"|^\W*(?:(?:and|so|but|then|ok(?:ay)?)[\s,]+)?(?:(?:in|on|for|with|from|by|at|of|under|against|across|over|to|"
+    r"into|during)\s+)?(?:who|whom|whose|what|whats|which|when|where|why|how)\b"
     # a question typed after its keywords: "foobench size how many images", "barnet what does it prune"
     r"|\b(?:how\s+(?:many|much|does|do|did|is|are|well)|what\s+(?:is|are|does|do|did))\b",
     re.I,

@@ -19,3 +19,15 @@ def test_a_rare_word_typed_in_lower_case_is_still_a_name():
 
 def test_nothing_typed_keeps_the_name():
     assert not _typed_as_word("MAX", "", 3.5)
+
+
+def test_a_kind_described_rather_than_named_answers_which_of_that_kind():
+    from rag.answering import described_answer
+
+    said = ["FooNet beats calibration-based baselines.", "We test on both simulated and real-world data."]
+    assert described_answer("which baselines does FooNet beat?", said)
+    assert described_answer("what real-world data is FooNet evaluated on?", said)  # "simulated": a word of its own
+    # how good or how many they are says not which ones
+    assert not described_answer("which baselines does FooNet beat?", ["FooNet beats state-of-the-art baselines."])
+    assert not described_answer("which datasets does FooNet use?", ["FooNet is evaluated on six datasets."])
+    assert not described_answer("which models does FooNet use?", said)  # a kind of thing that is named

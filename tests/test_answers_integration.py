@@ -224,6 +224,14 @@ def test_a_short_follow_up_on_a_topic_the_conversation_has_not_touched_starts_a_
     assert all(s.abstract.label == "AlphaQ" for s in same.sources)
 
 
+def test_a_follow_up_asking_which_things_of_a_kind_stays_on_the_paper_discussed(pipeline):
+    # "which modalities?" asks the discussed paper's, even when another abstract is the one writing the word
+    history = turn("What is VolumeProbe?", pipeline.ask("What is VolumeProbe?", backend="extractive"))
+    for ask in ("which modalities", "which organs?"):
+        follow = pipeline.ask(ask, history, backend="extractive")
+        assert all(s.abstract.label == "VolumeProbe" for s in follow.sources)
+
+
 def test_asked_whether_its_code_is_out_a_work_answers_with_the_line_saying_where_even_glued_to_another(pipeline):
     answer = pipeline.ask("Does RISE release its code?", backend="extractive")
     assert not answer.abstained and "Code is available at" in answer.sentences[0].text
@@ -700,6 +708,18 @@ def test_a_short_follow_up_is_refused_or_answered_for_what_it_asks_not_for_the_q
     assert "follow-up to:" in (follow.standalone_question or "")
     assert not follow.abstained and [s.abstract.label for s in follow.sources] == ["AssayBench"]
     assert "baselines" in follow.text
+
+
+def test_an_elliptic_follow_up_asking_for_names_is_not_answered_by_the_works_own_name(pipeline):
+    # "which benchmark?" after a paper that names none is refused as "which benchmark does Co-Locator use?" is: the
+    # paper's own name, which the conversation already gave, answers nothing
+    history = turn("What does Co-Locator do?", pipeline.ask("What does Co-Locator do?", backend="extractive"))
+    assert pipeline.ask("which benchmark does Co-Locator use?", backend="extractive").abstained
+    assert pipeline.ask("which benchmark?", history, backend="extractive").abstained
+    # a name the paper states still answers ("FreiHAND and HO-3D")
+    history = turn("What is AnyHand?", pipeline.ask("What is AnyHand?", backend="extractive"))
+    follow = pipeline.ask("which benchmarks?", history, backend="extractive")
+    assert not follow.abstained and "FreiHAND" in follow.text
 
 
 def test_who_wrote_a_paper_is_refused_since_an_abstract_never_names_its_authors(pipeline):

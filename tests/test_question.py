@@ -480,6 +480,8 @@ def test_profile_marks_failure_questions_only_for_how_why():
         ("sparse probe pruning?", False),
         ("foobench size how many images", False),  # a question typed after its keywords
         ("barnet what does it prune", False),
+        ("on which benchmark", False),  # a follow-up's wh-question, typed without its question mark
+        ("and what data", False),
         ("a long keyword query with far too many words to count as terse at all", False),
     ],
 )
@@ -1119,6 +1121,8 @@ def test_a_description_before_is_there_work_or_a_single_question_keeps_its_own_r
         ("Please elaborate on the first one.", True),
         ("Would you please provide more information?", True),
         ("Further details, please", True),
+        ("go deeper into the results", True),
+        ("can you dig deeper?", True),
         ("Could you give further details on how FooNet handles long inputs in the decoder?", False),  # its own ask
         ("What more could FooNet be used for?", False),
     ],
@@ -1520,6 +1524,14 @@ def test_how_do_they_compare_after_several_papers_is_not_a_question_about_one_wo
 
     assert not against_prior_work("how do they compare?")
     assert against_prior_work("how does it compare?")
+
+
+@pytest.mark.parametrize("text", ["how is FooNet different from the usual approach?",
+                                  "how does FooNet compare with typical methods?"])  # fmt: skip
+def test_usual_or_typical_work_is_earlier_work_not_a_second_paper(text):
+    from rag.question import against_prior_work
+
+    assert against_prior_work(text)
 
 
 @pytest.mark.parametrize(
