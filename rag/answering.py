@@ -410,7 +410,7 @@ def select_evidence(
         plan = plan_similar(per_paper, names)
     elif each and group_lead and not ask:  # "tell me more about the second theme": its papers, a line each
         theme = next((t for t in collection_themes(snapshot, policy) if list(t.abstract_ids) == list(each)), None)
-        quoted = [_theme_quote(snapshot, scored(prof, rows_of(snapshot, [aid])), theme) for aid in each] if theme else []
+        quoted = [_theme_quote(snapshot, scored(prof, rows_of(snapshot, [aid])), theme) for aid in each if theme]
         lines = [e for e in quoted if e is not None]
         plan = extractive.ExtractivePlan([e.abstract_id for e in lines], lines, "list", lead=group_lead, known=True)
     elif each and ask:  # "do both release code?", "which one is faster?": a line per earlier work
@@ -636,7 +636,8 @@ def _plan_each(
     """A follow-up asking something of each of several earlier works ("do both release code?", "which one is
     faster?", "what does each of them evaluate on?"): a list item per work quoting its sentences for that ask,
     chosen as a question about that work alone would choose them (extractive.plan_single), its best
-    ``sentences`` (default ``policy.each_sentences``); never the earlier answer again. Asked whether code or data are out, a work answers
+    ``sentences`` (default ``policy.each_sentences``); never the earlier answer again. Asked whether code or data
+    are out, a work answers
     with its availability line only, and those without one are named in the lead as not saying."""
     asked = _single_paper_profile(profile(fix_shape_words(ask)))
     vector = embedder.encode([ask])[0]
@@ -2155,7 +2156,8 @@ def _group_asked(
 ) -> tuple[list[str], str, str] | None:
     """A follow-up picking one group of the last answer's grouping of the collection ("tell me more about the second
     theme", "which papers in group 3 use graphs?"): the group's papers, the lead naming it, and what it asks of each
-    ("" when it asks nothing more: each paper is quoted as the grouping quoted its papers). None when the question picks no group of such an answer."""
+    ("" when it asks nothing more: each paper is quoted as the grouping quoted its papers). None when the question
+    picks no group of such an answer."""
     reference = group_reference(question)
     count = answered_groups(history)
     if reference is None or not count:

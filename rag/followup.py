@@ -471,7 +471,8 @@ _BOTH = re.compile(
 )
 # a choice among the works, which may name what it chooses by: "which of them uses FooData?", "do both use FooData?"
 _AMONG = re.compile(
-    r"\bwhich\s+of\s+(?:them|these|those|the\s+(?:two|three|four))\b|\bwhich\s+one\b|\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)"
+    r"\bwhich\s+of\s+(?:them|these|those|the\s+(?:two|three|four))\b|\bwhich\s+one\b"
+    r"|\bboth\b(?!\s+(?:[\w-]+\s+){0,2}and\b)"
     r"|\beach\s+of\s+(?:them|these|those)\b|\b(?:either|neither)\s+of\b",
     re.I,
 )

@@ -282,10 +282,10 @@ class AnswerPolicy(BaseModel):
     )
     naming_follows: bool = Field(
         default=True,
-        description="Single-paper answers and each line of a list answer also quote the sentence right after a quoted one that gives a name to what "
-        "that one describes ('We call this failure FooBlindness.', 'This regime, which we term the lazy phase, …'; "
-        "rag.compose.extractive.names_what_precedes): the answer says what the work calls the finding or model it "
-        "quotes, in a sentence too short to match the question by itself.",
+        description="Single-paper answers and each line of a list answer also quote the sentence right after a quoted "
+        "one that gives a name to what that one describes ('We call this failure FooBlindness.', 'This regime, which "
+        "we term the lazy phase, …'; rag.compose.extractive.names_what_precedes): the answer says what the work "
+        "calls the finding or model it quotes, in a sentence too short to match the question by itself.",
     )
     named_margin: float = Field(
         default=0.6, ge=0.0, description="See named_sentence_shapes: how far below the best chosen sentence's score "
@@ -861,8 +861,8 @@ class AnswerPolicy(BaseModel):
         default=2.24,
         description="Log-odds added, for a single-paper question asking a value, times the share of the words of the "
         "measure it asks ('what learning rate', 'the pass@1 of'; rag.question.value_asked) that the answering "
-        "abstract never writes: it states no value of that measure. Fitted on dev (eval.fit_abstention's set procedure, "
-        "the other weights and the threshold kept).",
+        "abstract never writes: it states no value of that measure. Fitted on dev (eval.fit_abstention's set "
+        "procedure, the other weights and the threshold kept).",
     )
     aspect_far_floor: float = Field(
         default=0.45,
