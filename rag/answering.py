@@ -2043,7 +2043,14 @@ def prepare_question(
         return [r.abstract.id for r in retriever.search(text, top_k)]
 
     # "tell me more about the one that prunes heads": that source of the last answer, found by what it does
-    described = resolve_described(question, history, found) if history else question
+    def found_scored(text: str) -> list[tuple[str, float]]:
+        return [(r.abstract.id, r.score) for r in retriever.search(text, top_k)]
+
+    described = (
+        resolve_described(question, history, found_scored, policy.described_listed_share,
+                           lambda aid: _work_label(snapshot, aid))  # fmt: skip
+        if history else question
+    )
     # "do both release code?", "which one is faster?", "compare them": the earlier works together
     each: list[str] = []
     if history and described == question and not is_more_request(question):
@@ -2107,6 +2114,9 @@ def prepare_question(
             standalone = condense_heuristic(described, history, subject, is_work)
     elif each:  # the works' names in place of the words standing for them ("compare them" -> "compare X and Y")
         standalone = with_works_named(question, [_work_label(snapshot, aid) for aid in each])
+    elif described != question and described.endswith(")"):
+        # "the one on X, what does it …? (Label…)": the paper it means is already given; "it" is that paper
+        standalone = described
     else:
         standalone = (
             composer.condense(described, history)

@@ -314,19 +314,43 @@ def described_reference(question: str) -> re.Match[str] | None:
     return _DESCRIBED_REF.search(question)
 
 
-def resolve_described(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str:
+def resolve_described(
+    question: str,
+    history: Sequence[dict],
+    search: Callable[[str], Sequence[str | tuple[str, float]]],
+    listed_share: float = 0.0,
+    label_of: Callable[[str], str] | None = None,
+) -> str:
     """``question`` with "the one that X" written as the label of the earlier answer's source that X describes
     best: the first of ``search(X)`` (abstract ids, best first) among the last answer's sources. A label of
     opening words goes along in brackets (it does not read as a name). Unchanged when the question describes no
-    paper, or no source is among what the description finds."""
+    paper, or (with ids alone) no source is among what the description finds.
+
+    When ``search`` gives (id, score) pairs, a source counts only if it scores at least ``listed_share`` of the
+    best paper's score: a description that fits some other paper far better than any earlier source ("the one on
+    unlearnable examples" after a list without that paper) names that paper, written by ``label_of`` (its label);
+    without ``label_of``, "the one" is written "the paper", for the question to be searched on its own."""
     match = described_reference(question)
     sources = {str(s.get("id")): s for s in last_sources(history) if s.get("id") and s.get("label")}
     if match is None or not sources:
         return question
-    found = next((aid for aid in search(match.group("what")) if aid in sources), None)
-    if found is None:
+    ranked = [(hit, None) if isinstance(hit, str) else hit for hit in search(match.group("what"))]
+    best = ranked[0][1] if ranked else None
+    found = next((aid for aid, score in ranked if aid in sources), None)
+    if found is None and not (best is not None and label_of is not None):
         return question
-    label = str(sources[found]["label"])
+    score = dict(ranked)[found] if found is not None else 0.0
+    if best is not None and score is not None and best > 0 and score < listed_share * best:
+        if label_of is not None:
+            return _with_label(question, match, label_of(ranked[0][0]))
+        start = match.start() + len(re.match(r"\w+\s+one", question[match.start() :]).group(0))
+        return question[: match.start()] + "the paper" + question[start:]
+    return _with_label(question, match, str(sources[found]["label"]))
+
+
+def _with_label(question: str, match: re.Match[str], label: str) -> str:
+    """The described reference ``match`` written as the paper's ``label``; a label of opening words (which does not
+    read as a name) goes along in brackets instead."""
     if is_opening_words(label):
         return f"{question} ({label})"
     return question[: match.start()] + label + question[match.end() :]
