@@ -438,6 +438,22 @@ def asks_similar(question: str) -> bool:
     return not [w for w in content_words(_SIMILAR.sub(" ", question)) if w not in _BARE_REQUEST_WORDS]
 
 
+# "what's the closest one?", "anything close?", "which comes closest?": the papers nearest what was asked
+_CLOSEST = re.compile(
+    r"\b(?:closest|nearest|comes?\s+close(?:st)?|(?:anything|something)\s+close)\b", re.I
+)
+_CLOSEST_FILLER = frozenset(content_words("one ones thing things match matches then instead maybe"))
+
+
+def asks_closest(question: str) -> bool:
+    """Whether a follow-up asks for the papers nearest what the conversation asked ("what's the closest one?",
+    "anything close?", "ok, which comes closest then?"), naming no work or topic of its own."""
+    if not _CLOSEST.search(question) or specific_terms(question) or len(question.split()) > 10:
+        return False
+    left = content_words(_CLOSEST.sub(" ", question))
+    return not [w for w in left if w not in _BARE_REQUEST_WORDS and w not in _CLOSEST_FILLER]
+
+
 # "papers similar to FooNet", "anything related to FooNet?", "what other work is like FooNet?"
 _SIMILAR_TO = re.compile(
     rf"\b(?:similar|related|comparable|closest|close)\s+to\s+(?!{_THESE}\b)"

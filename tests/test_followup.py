@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.followup import (
+    asks_closest,
     asks_similar,
     condense_heuristic,
     described_reference,
@@ -688,3 +689,19 @@ def test_the_one_described_that_fits_another_paper_far_better_names_that_paper()
     assert resolve_described("the one that sings?", HISTORY, scored, 0.5, labels.get) == "ZedNet?"
     # without a way to name another paper, a weak match keeps the description, read as a new subject
     assert resolve_described(question, HISTORY, scored, 0.5) == "the paper on zebras: what does it count?"
+
+
+@pytest.mark.parametrize(
+    "question", ["What's the closest one?", "ok, anything close?", "Which comes closest then?", "the nearest papers?"]
+)
+def test_asking_for_the_papers_nearest_what_was_asked(question):
+    assert asks_closest(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which one is closest to ZedNet?", "What is the closest baseline in FooNet's results?", "Tell me more",
+     "How close is FooNet to the oracle?"],
+)
+def test_not_a_request_for_the_nearest_papers(question):
+    assert not asks_closest(question)
