@@ -314,6 +314,14 @@ def described_reference(question: str) -> re.Match[str] | None:
     return _DESCRIBED_REF.search(question)
 
 
+# a superlative describes a paper against the others it is among ("the one with the largest dataset", "the best one")
+_SUPERLATIVE = re.compile(
+    r"\b(?:most|least|best|worst|(?:larg|small|fast|slow|high|low|bigg|new|old|long|short|strong|weak|great|simpl|"
+    r"cheap|late|earli|easi|hard|deep)est)\b",
+    re.I,
+)
+
+
 def resolve_described(
     question: str,
     history: Sequence[dict],
@@ -329,13 +337,15 @@ def resolve_described(
     When ``search`` gives (id, score) pairs, a source counts only if it scores at least ``listed_share`` of the
     best paper's score: a description that fits some other paper far better than any earlier source ("the one on
     unlearnable examples" after a list without that paper) names that paper, written by ``label_of`` (its label);
-    without ``label_of``, "the one" is written "the paper", for the question to be searched on its own."""
+    without ``label_of``, "the one" is written "the paper", for the question to be searched on its own. A
+    description by a superlative ("the one with the largest dataset") is always read among the earlier sources."""
     match = described_reference(question)
     sources = {str(s.get("id")): s for s in last_sources(history) if s.get("id") and s.get("label")}
     if match is None or not sources:
         return question
     ranked = [(hit, None) if isinstance(hit, str) else hit for hit in search(match.group("what"))]
-    best = ranked[0][1] if ranked else None
+    # "the one with the largest dataset" ranks the earlier papers against each other: a search cannot say which
+    best = ranked[0][1] if ranked and not _SUPERLATIVE.search(match.group("what")) else None
     found = next((aid for aid, score in ranked if aid in sources), None)
     if found is None and not (best is not None and label_of is not None):
         return question

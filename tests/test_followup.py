@@ -705,3 +705,13 @@ def test_asking_for_the_papers_nearest_what_was_asked(question):
 )
 def test_not_a_request_for_the_nearest_papers(question):
     assert not asks_closest(question)
+
+
+def test_a_superlative_description_is_read_among_the_earlier_papers():
+    def scored(text: str) -> list[tuple[str, float]]:  # the corpus's best match is no earlier source
+        return [("zednet-1111", 1.0), ("v33da-5e6f", 0.2)]
+
+    question = "tell me more about the one with the largest dataset"
+    assert resolve_described(question, HISTORY, scored, 0.5, {"zednet-1111": "ZedNet"}.get) == (
+        "tell me more about V33DA"
+    )
