@@ -65,6 +65,7 @@ from rag.followup import (
     FOLLOW_UP_TO,
     GROUPS_LEAD,
     answered_groups,
+    asks_closest,
     asks_similar,
     condense_heuristic,
     each_ask,
@@ -289,6 +290,10 @@ def rank(
     ``similar``: the earlier papers a follow-up asks for more like: the others closest to them (rag.similar)."""
     policy = policy or AnswerPolicy()
     started = time.perf_counter()
+    if NEAREST_ASKED in similar:  # after a refusal: the abstracts nearest the refused question by meaning
+        vector = retriever.embedder.encode([question])[0]
+        nearest = nearest_others(retriever, vector, (), policy.similar_papers)
+        return Ranking(question, profile(question), vector, nearest, Linking(), True, {}, False, [], started)
     if similar:
         vector = source_vector(snapshot, similar)
         if vector is not None:
@@ -408,6 +413,8 @@ def select_evidence(
         per_paper = [(r.abstract.id, scored(prof, rows_of(snapshot, [r.abstract.id]))) for r in ranked]
         names = [snapshot.own_name(aid) or snapshot.abstracts[aid].label for aid in similar if aid in snapshot.abstracts]
         plan = plan_similar(per_paper, names)
+        if NEAREST_ASKED in similar:
+            plan = replace(plan, lead="No abstract answers the earlier question; the closest by what they say:")
     elif each and group_lead and not ask:  # "tell me more about the second theme": its papers, a line each
         theme = next((t for t in collection_themes(snapshot, policy) if list(t.abstract_ids) == list(each)), None)
         quoted = [_theme_quote(snapshot, scored(prof, rows_of(snapshot, [aid])), theme) for aid in each if theme]
@@ -1895,6 +1902,14 @@ def _refused_work(
 
 # what a "similar" follow-up is like when no earlier answer cited a paper (an id no abstract has)
 NO_EARLIER_PAPERS = ""
+# "what's the closest one?" after a refusal: the papers nearest the refused question (an id no abstract has)
+NEAREST_ASKED = " nearest"
+
+
+def _last_refused(history: Sequence[dict]) -> bool:
+    """Whether the last answer of ``history`` cited nothing (a refusal) after a question of the user's."""
+    replies = [e for e in history if e.get("role") == "assistant"]
+    return bool(replies) and not replies[-1].get("sources") and last_user_question(history) is not None
 
 
 def _respelt(question: str, corrected: str) -> str:
@@ -2044,7 +2059,14 @@ def prepare_question(
         return [r.abstract.id for r in retriever.search(text, top_k)]
 
     # "tell me more about the one that prunes heads": that source of the last answer, found by what it does
-    described = resolve_described(question, history, found) if history else question
+    def found_scored(text: str) -> list[tuple[str, float]]:
+        return [(r.abstract.id, r.score) for r in retriever.search(text, top_k)]
+
+    described = (
+        resolve_described(question, history, found_scored, policy.described_listed_share,
+                           lambda aid: _work_label(snapshot, aid))  # fmt: skip
+        if history else question
+    )
     # "do both release code?", "which one is faster?", "compare them": the earlier works together
     each: list[str] = []
     if history and described == question and not is_more_request(question):
@@ -2077,6 +2099,10 @@ def prepare_question(
         else None
     )
     similar: list[str] = []
+    if history and _last_refused(history) and (
+        asks_closest(question) or (asks_similar(question) and not last_sources(history, question))
+    ):  # "what's the closest one?" after a refusal: the papers nearest the refused question, a line each
+        return QuestionState(asked, _as_read(history), history, notices, started=started, similar=[NEAREST_ASKED])
     if asks_similar(question):  # "anything similar?": more like the papers just discussed
         similar = [str(s["id"]) for s in last_sources(history, question) if s.get("id") in snapshot.abstracts]
         similar = similar or [NO_EARLIER_PAPERS]  # none yet: it asks for nothing the collection can be searched for
@@ -2108,6 +2134,9 @@ def prepare_question(
             standalone = condense_heuristic(described, history, subject, is_work)
     elif each:  # the works' names in place of the words standing for them ("compare them" -> "compare X and Y")
         standalone = with_works_named(question, [_work_label(snapshot, aid) for aid in each])
+    elif described != question and described.endswith(")"):
+        # "the one on X, what does it …? (Label…)": the paper it means is already given; "it" is that paper
+        standalone = described
     else:
         standalone = (
             composer.condense(described, history)

@@ -314,19 +314,53 @@ def described_reference(question: str) -> re.Match[str] | None:
     return _DESCRIBED_REF.search(question)
 
 
-def resolve_described(question: str, history: Sequence[dict], search: Callable[[str], Sequence[str]]) -> str:
+# a superlative describes a paper against the others it is among ("the one with the largest dataset", "the best one")
+_SUPERLATIVE = re.compile(
+    r"\b(?:most|least|best|worst|(?:larg|small|fast|slow|high|low|bigg|new|old|long|short|strong|weak|great|simpl|"
+    r"cheap|late|earli|easi|hard|deep)est)\b",
+    re.I,
+)
+
+
+def resolve_described(
+    question: str,
+    history: Sequence[dict],
+    search: Callable[[str], Sequence[str | tuple[str, float]]],
+    listed_share: float = 0.0,
+    label_of: Callable[[str], str] | None = None,
+) -> str:
     """``question`` with "the one that X" written as the label of the earlier answer's source that X describes
     best: the first of ``search(X)`` (abstract ids, best first) among the last answer's sources. A label of
     opening words goes along in brackets (it does not read as a name). Unchanged when the question describes no
-    paper, or no source is among what the description finds."""
+    paper, or (with ids alone) no source is among what the description finds.
+
+    When ``search`` gives (id, score) pairs, a source counts only if it scores at least ``listed_share`` of the
+    best paper's score: a description that fits some other paper far better than any earlier source ("the one on
+    unlearnable examples" after a list without that paper) names that paper, written by ``label_of`` (its label);
+    without ``label_of``, "the one" is written "the paper", for the question to be searched on its own. A
+    description by a superlative ("the one with the largest dataset") is always read among the earlier sources."""
     match = described_reference(question)
     sources = {str(s.get("id")): s for s in last_sources(history) if s.get("id") and s.get("label")}
     if match is None or not sources:
         return question
-    found = next((aid for aid in search(match.group("what")) if aid in sources), None)
-    if found is None:
+    ranked = [(hit, None) if isinstance(hit, str) else hit for hit in search(match.group("what"))]
+    # "the one with the largest dataset" ranks the earlier papers against each other: a search cannot say which
+    best = ranked[0][1] if ranked and not _SUPERLATIVE.search(match.group("what")) else None
+    found = next((aid for aid, score in ranked if aid in sources), None)
+    if found is None and not (best is not None and label_of is not None):
         return question
-    label = str(sources[found]["label"])
+    score = dict(ranked)[found] if found is not None else 0.0
+    if best is not None and score is not None and best > 0 and score < listed_share * best:
+        if label_of is not None:
+            return _with_label(question, match, label_of(ranked[0][0]))
+        start = match.start() + len(re.match(r"\w+\s+one", question[match.start() :]).group(0))
+        return question[: match.start()] + "the paper" + question[start:]
+    return _with_label(question, match, str(sources[found]["label"]))
+
+
+def _with_label(question: str, match: re.Match[str], label: str) -> str:
+    """The described reference ``match`` written as the paper's ``label``; a label of opening words (which does not
+    read as a name) goes along in brackets instead."""
     if is_opening_words(label):
         return f"{question} ({label})"
     return question[: match.start()] + label + question[match.end() :]
@@ -412,6 +446,22 @@ def asks_similar(question: str) -> bool:
     if not _SIMILAR.search(question) or specific_terms(question) or len(question.split()) > 12:
         return False
     return not [w for w in content_words(_SIMILAR.sub(" ", question)) if w not in _BARE_REQUEST_WORDS]
+
+
+# "what's the closest one?", "anything close?", "which comes closest?": the papers nearest what was asked
+_CLOSEST = re.compile(
+    r"\b(?:closest|nearest|comes?\s+close(?:st)?|(?:anything|something)\s+close)\b", re.I
+)
+_CLOSEST_FILLER = frozenset(content_words("one ones thing things match matches then instead maybe"))
+
+
+def asks_closest(question: str) -> bool:
+    """Whether a follow-up asks for the papers nearest what the conversation asked ("what's the closest one?",
+    "anything close?", "ok, which comes closest then?"), naming no work or topic of its own."""
+    if not _CLOSEST.search(question) or specific_terms(question) or len(question.split()) > 10:
+        return False
+    left = content_words(_CLOSEST.sub(" ", question))
+    return not [w for w in left if w not in _BARE_REQUEST_WORDS and w not in _CLOSEST_FILLER]
 
 
 # "papers similar to FooNet", "anything related to FooNet?", "what other work is like FooNet?"

@@ -878,6 +878,15 @@ class AnswerPolicy(BaseModel):
         description="The cosine gap below aspect_far_floor that counts as one unit of w_aspect_far (as "
         "topic_peak_unit: cosine gaps run to about 0.3 while the other signals are shares of 0..1).",
     )
+    described_listed_share: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="A follow-up picking an earlier answer's paper by description ('the one on X') takes the earlier "
+        "source X finds best only if its retrieval score for X is at least this share of the best paper's; below it "
+        "X fits another paper far better, and the question means that best paper (rag.followup.resolve_described). "
+        "Fused scores are min-max normalised, the best near 1: on the probes written for it a listed paper the description means scored 0.57-1 of the best, one merely of the same field 0.1-0.48.",
+    )
     described_max_words: int = Field(
         default=4,
         ge=1,

@@ -217,6 +217,10 @@ _FRAME_WORDS = frozenset(
 )
 _FRAME = re.compile(
     r"\b(?:run|ran|runs|running|conduct\w*|perform\w*)\s+(?:their\s+|its\s+)?experiments?\b|"
+    # hedges and intensifiers ("anything on X in general?", "is there really work on X at all?"): how the question
+    # is put, never its topic
+    r"\b(?:in\s+general|at\s+all|whatsoever|(?:more\s+)?generally|broadly(?:\s+speaking)?|actually|really|"
+    r"basically|essentially|perhaps|maybe|somehow)\b|"
     r"\bin\s+(?:their|its|the|our)\s+experiments?\b|(?<=\w)-related\b|"
     # the answer's length or form ("a one-line summary of each paper on X", "summarize them in one sentence",
     # "as a table"): how to answer, not what about

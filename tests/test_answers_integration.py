@@ -607,6 +607,16 @@ def test_anything_similar_with_no_earlier_answer_asks_what_it_should_be_like(pip
     assert "nearest abstracts are" not in alone.text  # no empty list of nearest papers
 
 
+def test_the_closest_one_after_a_refusal_lists_the_papers_nearest_the_refused_question(pipeline):
+    question = "Which papers study federated learning across hospitals?"
+    refused = pipeline.ask(question, backend="extractive")
+    assert refused.abstained
+    closest = pipeline.ask("What's the closest one?", turn(question, refused), backend="extractive")
+    assert not closest.abstained and len(closest.sources) == 3
+    assert closest.text.startswith("No abstract answers the earlier question; the closest")
+    assert closest.text.count("\n- **") == 3
+
+
 def test_papers_similar_to_a_named_work_are_the_others_closest_to_it(pipeline):
     similar = pipeline.ask("Which papers are similar to CoCHI?", backend="extractive")
     labels = [s.abstract.label for s in similar.sources]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.followup import (
+    asks_closest,
     asks_similar,
     condense_heuristic,
     described_reference,
@@ -669,3 +670,48 @@ def test_a_description_ends_where_the_question_goes_on():
     assert match is not None and match.group("what") == "prunes heads"
     match = described_reference("the one on CT, MRI and PET scans - what does it find?")  # a comma inside it
     assert match is not None and match.group("what") == "CT, MRI and PET scans"
+
+
+def test_the_one_described_that_fits_another_paper_far_better_names_that_paper():
+    def scored(text: str) -> list[tuple[str, float]]:  # a fake retriever with scores: the corpus's best match first
+        if "zebras" in text:  # fits an unlisted paper far better than any earlier source
+            return [("zednet-1111", 1.0), ("v33da-5e6f", 0.4)]
+        if "calls" in text:  # an earlier source close to the best: it is that source
+            return [("other-0000", 1.0), ("v33da-5e6f", 0.9)]
+        return [("zednet-1111", 1.0), ("other-0000", 0.5)]  # no earlier source found at all
+
+    labels = {"zednet-1111": "ZedNet", "other-0000": "FooNet"}
+    question = "the one on zebras: what does it count?"
+    assert resolve_described(question, HISTORY, scored, 0.5, labels.get) == "ZedNet: what does it count?"
+    assert resolve_described("the one on calls: what does it find?", HISTORY, scored, 0.5, labels.get) == (
+        "V33DA: what does it find?"
+    )
+    assert resolve_described("the one that sings?", HISTORY, scored, 0.5, labels.get) == "ZedNet?"
+    # without a way to name another paper, a weak match keeps the description, read as a new subject
+    assert resolve_described(question, HISTORY, scored, 0.5) == "the paper on zebras: what does it count?"
+
+
+@pytest.mark.parametrize(
+    "question", ["What's the closest one?", "ok, anything close?", "Which comes closest then?", "the nearest papers?"]
+)
+def test_asking_for_the_papers_nearest_what_was_asked(question):
+    assert asks_closest(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which one is closest to ZedNet?", "What is the closest baseline in FooNet's results?", "Tell me more",
+     "How close is FooNet to the oracle?"],
+)
+def test_not_a_request_for_the_nearest_papers(question):
+    assert not asks_closest(question)
+
+
+def test_a_superlative_description_is_read_among_the_earlier_papers():
+    def scored(text: str) -> list[tuple[str, float]]:  # the corpus's best match is no earlier source
+        return [("zednet-1111", 1.0), ("v33da-5e6f", 0.2)]
+
+    question = "tell me more about the one with the largest dataset"
+    assert resolve_described(question, HISTORY, scored, 0.5, {"zednet-1111": "ZedNet"}.get) == (
+        "tell me more about V33DA"
+    )

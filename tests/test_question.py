@@ -1775,3 +1775,13 @@ def test_which_topic_papers_asks_for_papers_and_which_thing_for_its_name(questio
     from rag.question import profile
 
     assert profile(question).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [("Is there a paper about ZedNet pruning in general?", ["zednet", "prune"]),
+     ("is there really any work on zebra counting at all?", ["zebra", "count"]),
+     ("Which papers actually study FooNet, broadly speaking?", ["foonet"])],
+)  # fmt: skip
+def test_hedges_are_how_a_request_is_put_not_its_topic(question, topic):
+    assert list_topic(question) == topic
