@@ -830,4 +830,4 @@ def test_a_topic_no_abstract_treats_is_read_as_far_from_the_best_ranked_papers(p
     near = pipeline.ask("Which papers are about CRISPR screens?", backend="extractive")
     far = pipeline.ask("Which papers are about ocean tide forecasting?", backend="extractive")
     assert near.abstention_features["topic_far"] < far.abstention_features["topic_far"]
-    assert far.abstention_features["topic_far"] > 1.0
+    assert far.abstention_features["topic_far"] > 0.5
