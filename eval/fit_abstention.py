@@ -56,7 +56,7 @@ NON_NEGATIVE = frozenset(
         "unknown", "missing", "focus", "number", "topic", "topic_unknown", "similarity", "phrase", "topic_unknown_list",
         "garbled", "similarity_list", "names_missing", "value", "slot", "topic_rare_list",
         "topic_rare_terse", "type", "unknown_list", "focus_list", "phrase_list", "described", "aspect", "slot_near",
-        "aspect_far", "measure",
+        "aspect_far", "measure", "topic_far",
     }
 )  # fmt: skip
 # Signals that can only argue for answering (a name of the corpus spelt exactly, the topic's words held, a paper

@@ -101,6 +101,8 @@ class AbstentionSignals:
     aspect_similarity: float | None = None  # an asked aspect's best similarity to the answering abstract's sentences
     question_peak: float | None = None  # best retrieved paper's similarity to the whole question minus their median
     measure_absent: float = 0.0  # share of the asked measure's words ("learning rate") its abstract never writes
+    topic_similarity: float | None = None  # the topic phrase's best similarity to a sentence of the top papers
+    topic_rarity: float = 0.0  # English rarity of the topic phrase's rarest word
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +149,7 @@ WEIGHTS = {
     "slot_near": "w_slot_near_missing",
     "aspect_far": "w_aspect_far",
     "measure": "w_measure_absent",
+    "topic_far": "w_topic_far",
 }
 
 
@@ -220,6 +223,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "aspect_far": single * aspect_far(signals.aspect_similarity, policy),
         # "what learning rate …": an abstract that never writes the measure states no value of it
         "measure": single * signals.measure_absent,
+        # the topic said alone far from every sentence of the best-ranked papers, counting by how technical it is
+        "topic_far": signals.topic_rarity * topic_far(signals.topic_similarity, policy),
     }
 
 
@@ -243,6 +248,14 @@ def aspect_far(similarity: float | None, policy: AnswerPolicy) -> float:
     if similarity is None:
         return 0.0
     return max(0.0, policy.aspect_far_floor - similarity) / policy.aspect_far_unit
+
+
+def topic_far(similarity: float | None, policy: AnswerPolicy) -> float:
+    """How far the question's topic phrase's best similarity to a sentence of the best-ranked papers falls below
+    policy.topic_far_floor, in units of policy.topic_far_unit; 0.0 at or above it, or when there is none."""
+    if similarity is None:
+        return 0.0
+    return max(0.0, policy.topic_far_floor - similarity) / policy.topic_far_unit
 
 
 def contributions(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
@@ -289,6 +302,7 @@ def reason_for(signals: AbstentionSignals, policy: AnswerPolicy) -> str:
         "topic_rare_list",
         "topic_rare_terse",
         "described",
+        "topic_far",
     ):
         return "No abstract is about the question's topic."
     return "No abstract is close enough to the question."

@@ -124,6 +124,7 @@ from rag.question import (
     fix_shape_words,
     in_examples,
     is_more_request,
+    list_topic,
     looks_like_model_name,
     measure_modifiers,
     profile,
@@ -594,7 +595,34 @@ def select_evidence(
             plan = replace(plan, asked=prof)
     if screen is not None:
         plan = replace(plan, screen=screen)
+    if readable and ranked and policy.topic_far_papers:  # the topic said alone, by its meaning (abstention: topic_far)
+        plan = _with_topic_far(plan, ranking, snapshot, embedder, policy)
     return plan
+
+
+def _with_topic_far(
+    plan: extractive.ExtractivePlan, ranking: Ranking, snapshot: IndexSnapshot, embedder, policy: AnswerPolicy
+) -> extractive.ExtractivePlan:
+    """The plan with the question's topic phrase (its topic words as written, rag.question.topic_phrase) read against
+    the sentences of the best-ranked papers: its best similarity to one of them, and the English rarity of its rarest
+    word. A field's term the corpus lacks is far from every sentence, even when the whole question is near a paper by
+    its framing words ("which papers study X for LLMs")."""
+    text = ranking.profile.text
+    words = list_topic(text)
+    phrase = topic_phrase(text, words) if words else text
+    vector = ranking.vector if phrase == text else embedder.encode([phrase])[0]
+    rows = rows_of(snapshot, [r.abstract.id for r in ranking.ranked[: policy.topic_far_papers]])
+    if not rows:
+        return plan
+    closest = float(np.max(snapshot.sentence_vectors[rows] @ vector))
+    rarity = max(
+        (english_rarity(w.lower(), policy.rarity_zipf_scale) for w in _PHRASE_WORD.findall(phrase) if content_words(w)),
+        default=0.0,
+    )
+    return replace(plan, topic_similarity=closest, topic_rarity=rarity)
+
+
+_PHRASE_WORD = re.compile(r"[A-Za-z][A-Za-z-]+")
 
 
 def with_part_plans(
@@ -1113,6 +1141,8 @@ def _signals(
         )
     return AbstentionSignals(
         measure_absent=measure_absent,
+        topic_similarity=plan.topic_similarity if readable else None,
+        topic_rarity=plan.topic_rarity,
         described_missing=described_missing,
         aspect_missing=aspect_missing,
         # skipped when the encoder cannot read the question, or for a list or comparison (no one answering paper)

@@ -630,7 +630,7 @@ class AnswerPolicy(BaseModel):
 
     # --- abstention: one score, one threshold ---
     abstain_threshold: float = Field(
-        default=0.49,
+        default=0.60,
         ge=0.0,
         le=1.0,
         description="Abstain when the abstention score (0-1, higher = less answerable) is at least this.",
@@ -863,6 +863,35 @@ class AnswerPolicy(BaseModel):
         "measure it asks ('what learning rate', 'the pass@1 of'; rag.question.value_asked) that the answering "
         "abstract never writes: it states no value of that measure. Fitted on dev (eval.fit_abstention's set "
         "procedure, the other weights and the threshold kept).",
+    )
+    w_topic_far: float = Field(
+        default=0.58,
+        description="Log-odds added per topic_far_unit by which the question's topic said alone (rag.question."
+        "topic_phrase: its topic words as written, without the request's words) falls, by its meaning, below "
+        "topic_far_floor at its closest sentence of the topic_far_papers best-ranked papers, times the English rarity "
+        "of the phrase's rarest word (rag.abstain.english_rarity): a field's term the corpus lacks ('federated "
+        "learning', 'music generation') is far from every sentence even when the whole question is near a paper by "
+        "its framing words, while a lay paraphrase ('help doctors read scans') is far for its everyday words, which "
+        "weigh little. Not used when the encoder cannot read the question. Fitted on dev (eval.fit_abstention's set "
+        "procedure, the other weights kept; abstain_threshold raised 0.49 -> 0.60 with it, as the signal adds "
+        "log-odds to most questions).",
+    )
+    topic_far_floor: float = Field(
+        default=0.65,
+        ge=-1.0,
+        le=1.0,
+        description="The similarity (MiniLM cosine) of the question's topic phrase to its closest sentence among the "
+        "best-ranked papers under which w_topic_far counts (a topic some paper treats reaches about 0.6 and above).",
+    )
+    topic_far_unit: float = Field(
+        default=0.1,
+        gt=0.0,
+        description="The cosine gap below topic_far_floor that counts as one unit of w_topic_far (as aspect_far_unit).",
+    )
+    topic_far_papers: int = Field(
+        default=5,
+        ge=0,
+        description="How many of the best-ranked papers' sentences topic_far reads (0: the signal is off).",
     )
     aspect_far_floor: float = Field(
         default=0.45,

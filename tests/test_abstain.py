@@ -692,6 +692,21 @@ def test_an_asked_aspect_far_from_every_sentence_of_its_paper_raises_a_single_pa
     assert features(AbstentionSignals(shape="list", aspect_similarity=0.1), policy)["aspect_far"] == 0.0
 
 
+def test_a_technical_topic_far_from_every_sentence_of_the_top_papers_raises_the_score():
+    from rag.abstain import features, topic_far
+
+    policy = POLICY.model_copy(update={"w_topic_far": 1.0, "topic_far_floor": 0.65, "topic_far_unit": 0.1})
+    # "which papers use quux federation": the topic said alone is at best 0.45 from a sentence, two units under the floor
+    assert abs(topic_far(0.45, policy) - 2.0) < 1e-9
+    assert topic_far(0.7, policy) == 0.0  # some sentence is close to it: a paper treats it
+    assert topic_far(None, policy) == 0.0  # the encoder cannot read the question
+    technical = AbstentionSignals(shape="list", best_dense=0.6, topic_similarity=0.45, topic_rarity=0.9)
+    everyday = replace(technical, topic_rarity=0.1)  # a lay paraphrase is far for its everyday words
+    assert features(technical, policy)["topic_far"] > features(everyday, policy)["topic_far"] > 0.0
+    assert abstention_score(technical, policy) > abstention_score(replace(technical, topic_similarity=0.7), policy)
+    assert decide(replace(technical, topic_similarity=-1.0), policy).reason == "No abstract is about the question's topic."
+
+
 def test_least_missing_reads_the_paper_holding_most_of_the_topic():
     weights = {"quux": 3.0, "blip": 1.0}
     # the first paper lacks the rare word, the second holds both: the topic is treated by the second

@@ -833,3 +833,11 @@ def test_an_aspect_the_answering_abstract_never_treats_is_read_as_far_from_it(pi
     far = pipeline.ask("What does AssayBench report about ocean tides?", backend="extractive")
     assert near.abstention_features["aspect_far"] == 0.0
     assert far.abstention_features["aspect_far"] > 1.0
+
+
+def test_a_topic_no_abstract_treats_is_read_as_far_from_the_best_ranked_papers(pipeline):
+    # the topic said alone, against the sentences of the papers ranked best for it
+    near = pipeline.ask("Which papers are about CRISPR screens?", backend="extractive")
+    far = pipeline.ask("Which papers are about ocean tide forecasting?", backend="extractive")
+    assert near.abstention_features["topic_far"] < far.abstention_features["topic_far"]
+    assert far.abstention_features["topic_far"] > 0.5

@@ -50,6 +50,10 @@ class ExtractivePlan:
     # best similarity of that aspect said alone to a sentence of the answering abstract (abstention: aspect_far);
     # None when it asks no such thing or the encoder cannot read it
     aspect_similarity: float | None = None
+    # the question's topic said alone (rag.question.topic_phrase): its best similarity to a sentence of the
+    # best-ranked papers and the English rarity of its rarest word (abstention: topic_far); None when unread
+    topic_similarity: float | None = None
+    topic_rarity: float = 0.0
     # a one-paper question ("Which paper proposes X?"): its reading as a request for papers on X and that reading's
     # plan, whose evidence decides abstention (rag.answering.select_evidence)
     screen: tuple[QuestionProfile, ExtractivePlan] | None = None
