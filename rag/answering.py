@@ -615,8 +615,14 @@ def _with_topic_far(
     if not rows:
         return plan
     closest = float(np.max(snapshot.sentence_vectors[rows] @ vector))
+    # a name the corpus uses ("FLUX") is no field's term it lacks, however rare in English
+    named = {w.lower() for link in ranking.linking.links for w in _PHRASE_WORD.findall(link.mention)}
     rarity = max(
-        (english_rarity(w.lower(), policy.rarity_zipf_scale) for w in _PHRASE_WORD.findall(phrase) if content_words(w)),
+        (
+            english_rarity(w.lower(), policy.rarity_zipf_scale)
+            for w in _PHRASE_WORD.findall(phrase)
+            if content_words(w) and w.lower() not in named
+        ),
         default=0.0,
     )
     return replace(plan, topic_similarity=closest, topic_rarity=rarity)

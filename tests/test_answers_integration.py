@@ -841,3 +841,12 @@ def test_a_topic_no_abstract_treats_is_read_as_far_from_the_best_ranked_papers(p
     far = pipeline.ask("Which papers are about ocean tide forecasting?", backend="extractive")
     assert near.abstention_features["topic_far"] < far.abstention_features["topic_far"]
     assert far.abstention_features["topic_far"] > 0.5
+
+
+def test_a_name_the_corpus_uses_is_no_far_topic_however_rare_in_english(pipeline):
+    # FLUX is a model the abstracts test on: its rarity in English does not make the topic far; a name no abstract
+    # uses does
+    known = pipeline.ask("papers tested on FLUX?", backend="extractive")
+    unknown = pipeline.ask("papers tested on Zorblax?", backend="extractive")
+    assert known.abstention_features["topic_far"] < 1.2 < unknown.abstention_features["topic_far"]
+    assert not known.abstained
