@@ -370,6 +370,13 @@ def select_evidence(
     prof, vector, ranked, linking, readable, weights = (
         ranking.profile, ranking.vector, ranking.ranked, ranking.linking, ranking.readable, ranking.weights
     )  # fmt: skip
+    phrase_vectors = {ranking.profile.text: ranking.vector}
+
+    def phrase_vector(phrase: str) -> np.ndarray:  # encoded once: topic_peak and topic_far read the same phrase
+        if phrase not in phrase_vectors:
+            phrase_vectors[phrase] = retriever.embedder.encode([phrase])[0]
+        return phrase_vectors[phrase]
+
     embedder = retriever.embedder
 
     def screened(as_list: QuestionProfile, as_vector: np.ndarray) -> tuple[QuestionProfile, extractive.ExtractivePlan]:
@@ -529,7 +536,7 @@ def select_evidence(
         if readable:  # how each shortlisted paper resembles the question (abstention: topic_peak)
             if policy.topic_peak_sentences:  # by its sentences most like the topic, said without the request's words
                 phrase = topic_phrase(prof.text, topic) if topic else prof.text
-                topic_vector = embedder.encode([phrase])[0] if phrase != prof.text else vector
+                topic_vector = phrase_vector(phrase) if phrase != prof.text else vector
                 similarity = paper_similarity(snapshot, shortlist, topic_vector, policy.topic_peak_sentences)
             else:  # as a whole: the mean of its sentences' similarity to the question
                 similarity = mean_similarity((e.abstract_id, e.dense) for e in evidence)
@@ -596,21 +603,26 @@ def select_evidence(
     if screen is not None:
         plan = replace(plan, screen=screen)
     if readable and ranked and policy.topic_far_papers:  # the topic said alone, by its meaning (abstention: topic_far)
-        plan = _with_topic_far(plan, ranking, snapshot, embedder, policy)
+        plan = _with_topic_far(plan, ranking, snapshot, phrase_vector, policy)
     return plan
 
 
 def _with_topic_far(
-    plan: extractive.ExtractivePlan, ranking: Ranking, snapshot: IndexSnapshot, embedder, policy: AnswerPolicy
+    plan: extractive.ExtractivePlan,
+    ranking: Ranking,
+    snapshot: IndexSnapshot,
+    encode: Callable[[str], np.ndarray],
+    policy: AnswerPolicy,
 ) -> extractive.ExtractivePlan:
     """The plan with the question's topic phrase (its topic words as written, rag.question.topic_phrase) read against
     the sentences of the best-ranked papers: its best similarity to one of them, and the English rarity of its rarest
     word. A field's term the corpus lacks is far from every sentence, even when the whole question is near a paper by
-    its framing words ("which papers study X for LLMs")."""
+    its framing words ("which papers study X for LLMs"). ``encode``: a phrase -> its vector, each encoded once per
+    question."""
     text = ranking.profile.text
     words = list_topic(text)
     phrase = topic_phrase(text, words) if words else text
-    vector = ranking.vector if phrase == text else embedder.encode([phrase])[0]
+    vector = encode(phrase)  # the question's own vector when the phrase is the whole question
     rows = rows_of(snapshot, [r.abstract.id for r in ranking.ranked[: policy.topic_far_papers]])
     if not rows:
         return plan
