@@ -75,6 +75,7 @@ from rag.followup import (
     is_opening_words,
     last_sources,
     last_user_question,
+    more_aspect,
     more_role,
     names_joined,
     other_source,
@@ -434,9 +435,15 @@ def select_evidence(
             plan = replace(plan, lead=" ".join(filter(None, [group_lead, plan.lead])))
     elif more is not None and more[0]:
         ids = [aid for aid in more[0] if aid in snapshot.abstracts]
-        evidence = scored(prof, rows_of(snapshot, ids))
+        aspect = more_aspect(ask) if ask and readable else ""
+        if aspect:  # "tell me more about the second failure mode": the unseen sentences nearest what it names
+            evidence = score_sentences(profile(aspect), embedder.encode([aspect])[0], snapshot, rows_of(snapshot, ids),
+                                       policy)  # fmt: skip
+        else:
+            evidence = scored(prof, rows_of(snapshot, ids))
         role = more_role(ask) if ask else None
-        plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role)
+        plan = extractive.plan_more(ids, evidence, more[1], policy.more_sentences, policy.more_result_sentences, role,
+                                    by_score=bool(aspect))  # fmt: skip
         plan = replace(plan, known=True)  # more of what was answered: not refused for the earlier question's ask
     elif shape == "compare" and len(works := _compare_works(prof, snapshot, retriever, linking, policy,
                                                              listed=topic_works)) >= 2:

@@ -308,10 +308,35 @@ _DESCRIBED_REF = re.compile(
 )
 
 
+# "the gui one", "the CRISPR paper", "that theory one": a paper of the earlier answer named by a word or two of its
+# topic before the noun; not "the second one", "the other one", "the same paper", "the best one" (said otherwise)
+_NOT_DESCRIBING = frozenset(
+    "first second third fourth fifth last latter former other same previous earlier above below next only whole "
+    "entire original new old right wrong main actual cited mentioned listed quoted this that these those which each "
+    "every any some top final following preceding given very real specific particular whole single one two three "
+    "more less better worse better".split()
+)
+_PREMODIFIED_REF = re.compile(
+    r"\b(?:the|that)\s+(?P<what>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)\s+(?:one|paper|work|study)\b"
+    r"(?!\s+(?:that|which|who|with|about|on|where|using|from|in)\b)",
+    re.I,
+)
+
+
 def described_reference(question: str) -> re.Match[str] | None:
     """Where a follow-up picks one of the earlier answer's papers by what it does ("tell me more about the one
-    that prunes heads"); the match's ``what`` group is the description. None when it does not."""
-    return _DESCRIBED_REF.search(question)
+    that prunes heads") or by a word or two of its topic before "one" or "paper" ("the gui one", "the CRISPR
+    paper"); the match's ``what`` group is the description. None when it does not."""
+    match = _DESCRIBED_REF.search(question)
+    if match is not None:
+        return match
+    for match in _PREMODIFIED_REF.finditer(question):
+        words = match.group("what").lower().split()
+        if any(w in _NOT_DESCRIBING or w in _ORDINALS or _SUPERLATIVE.fullmatch(w) for w in words):
+            continue
+        if content_words(match.group("what")):
+            return match
+    return None
 
 
 # a superlative describes a paper against the others it is among ("the one with the largest dataset", "the best one")
@@ -353,6 +378,8 @@ def resolve_described(
     if best is not None and score is not None and best > 0 and score < listed_share * best:
         if label_of is not None:
             return _with_label(question, match, label_of(ranked[0][0]))
+        if match.re is _PREMODIFIED_REF:  # "the gui one" as a whole stands for the paper
+            return question[: match.start()] + "the paper" + question[match.end() :]
         start = match.start() + len(re.match(r"\w+\s+one", question[match.start() :]).group(0))
         return question[: match.start()] + "the paper" + question[start:]
     return _with_label(question, match, str(sources[found]["label"]))
@@ -374,6 +401,52 @@ _ASKS_METHOD = re.compile(
     r"\bhow\s+(?:does|do|did|is|are|was|were)\b|\bhow\s+(?:it|they)\s+works?\b|"
     r"\b(?:methods?|approach\w*|mechanism\w*|architecture|technique\w*|algorithm\w*|works?)\b",
     re.I,
+)
+
+
+# what "tell me more about …" names besides the paper and the role: words that point at a part, not at a topic
+_PART_WORDS = frozenset(
+    content_words(
+        "part parts bit bits section aspect aspects thing things stuff point points piece side detail details info "
+        "information one ones paper papers work works abstract study method approach it its they their them this "
+        "that these those please more else further additional also again exactly actually really"
+    )
+)
+_MORE_LEAD = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|and|cool|great|thanks|pls|please|can\s+you|could\s+you|would\s+you)\W+)*"
+    r"(?:tell|say|show|give|share|explain)\s+(?:me\s+)?(?:us\s+)?(?:some\s+)?(?:a\s+bit\s+)?"
+    r"(?:more|further|additional)\b(?:\s+(?:details?|info\w*))?(?:\s+(?:about|on|regarding|of|re:?))?|"
+    r"^\W*(?:and\s+)?more\s+(?:details?\s+|info\w*\s+)?(?:about|on|regarding)\b|"
+    r"^\W*(?:elaborate|expand)\s+(?:more\s+)?(?:on|about)\b|^\W*(?:go|dig)\s+deeper\s+(?:into|on)\b",
+    re.I,
+)
+
+
+def more_aspect(question: str) -> str:
+    """What a "tell me more" follow-up names that it wants more of, when it is neither the paper nor a sentence role
+    alone: "tell me more about the second failure mode" -> "second failure mode", "more on the 300 sessions part"
+    -> "300 sessions"; "" for "tell me more", "tell me more about it", "… about the results" or "… about how it
+    works" (rag.followup.more_role picks those sentences by role)."""
+    match = _MORE_LEAD.search(question)
+    if match is None:
+        return ""
+    rest = question[match.end() :]
+    rest = _ASKS_RESULTS.sub(" ", _ASKS_METHOD.sub(" ", rest))
+    words = [w for w in re.findall(r"[\w%.,-]*\w", rest) if w.lower() not in _STOP_ASPECT]
+    if described_reference(question) is not None:  # "tell me more about the gui one": which paper, no aspect
+        return ""
+
+    def part(word: str) -> bool:  # a word pointing at a part or a paper ("the second one"), not at a topic
+        stems = set(content_words(word))
+        return bool(stems) and stems <= _PART_WORDS | _REFERENCE_WORDS
+
+    if not [w for w in words if content_words(w) and not part(w)]:
+        return ""
+    return " ".join(w for w in words if not part(w))
+
+
+_STOP_ASPECT = frozenset(
+    "the a an of in on about for to and or with what how is are was were do does did that this its their".split()
 )
 
 

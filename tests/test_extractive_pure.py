@@ -393,6 +393,16 @@ def test_tell_me_more_quotes_a_finding_then_figures_before_other_results():
     assert [e.row for e in plan_more(["a"], evidence, set(), 2, result_sentences=1).sentences] == [1, 4]
 
 
+def test_tell_me_more_about_an_aspect_quotes_the_sentence_on_it_first_even_if_said():
+    evidence = [ev("a", 3, 0.9, "ZorbNet fails in two ways on long inputs.", "gap"),
+                ev("a", 1, 0.5, "We propose ZorbNet, a pruned probe.", "contribution"),
+                ev("a", 2, 0.4, "ZorbNet ranks heads by gradient.", "method"),
+                ev("a", 4, 0.1, "ZorbNet beats dense probes on five suites.", "result")]  # fmt: skip
+    said = said_sentences("ZorbNet fails in two ways on long inputs [1].")
+    assert [e.row for e in plan_more(["a"], evidence, said, 2, by_score=True).sentences] == [1, 3]
+    assert [e.row for e in plan_more(["a"], evidence, said, 2).sentences] == [1, 2]
+
+
 def test_said_sentences_strip_markers_and_markdown():
     said = said_sentences("- **FooNet**: It does a thing well [1].\nAnother sentence with words [2].")
     assert "it does a thing well" in said

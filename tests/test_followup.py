@@ -12,6 +12,7 @@ from rag.followup import (
     each_ask,
     last_sources,
     last_user_question,
+    more_aspect,
     more_role,
     other_source,
     own_ask,
@@ -715,3 +716,36 @@ def test_a_superlative_description_is_read_among_the_earlier_papers():
     assert resolve_described(question, HISTORY, scored, 0.5, {"zednet-1111": "ZedNet"}.get) == (
         "tell me more about V33DA"
     )
+
+
+def test_a_word_or_two_before_one_or_paper_describes_an_earlier_paper():
+    match = described_reference("tell me more about the frog one")
+    assert match is not None and match.group("what") == "frog"
+    match = described_reference("is the code for the graph pruning paper out?")
+    assert match is not None and match.group("what") == "graph pruning"
+    for pointing in ("the second one", "the other one", "the same paper", "the best one", "the last paper",
+                     "what about the first paper you mentioned?", "the whole paper"):  # fmt: skip
+        assert described_reference(pointing) is None, pointing
+
+
+def test_the_topic_one_resolves_to_the_listed_source_it_describes():
+    history = [
+        {"role": "user", "content": "which papers study probes?"},
+        {"role": "assistant", "content": "- ZedNet …\n- FooNet …",
+         "sources": [{"number": 1, "id": "zed-1", "label": "ZedNet"}, {"number": 2, "id": "foo-2", "label": "FooNet"}]},
+    ]  # fmt: skip
+
+    def search(text: str) -> list[str]:
+        return ["foo-2", "zed-1"] if "frog" in text else ["zed-1", "foo-2"]
+
+    assert resolve_described("tell me more about the frog one", history, search) == "tell me more about FooNet"
+
+
+def test_more_aspect_is_what_tell_me_more_names_besides_the_paper_and_the_role():
+    assert more_aspect("tell me more about the second failure mode") == "failure mode"
+    assert more_aspect("tell me more about the 300 sessions part") == "300 sessions"
+    assert more_aspect("more on the calibration set") == "calibration set"
+    for plain in ("tell me more", "tell me more about it", "Tell me more about the second one.",
+                  "tell me more about the results", "tell me more about how it works", "go deeper into the results",
+                  "could you give further details?", "tell me more about the frog one"):  # fmt: skip
+        assert more_aspect(plain) == "", plain

@@ -534,14 +534,29 @@ def plan_more(
     count: int,
     result_sentences: int = 0,
     role: str | None = None,
+    *,
+    by_score: bool = False,
 ) -> ExtractivePlan:
     """'Tell me more': the next-best sentences of the same papers that the previous answer did not quote (never a
     repeat). Those of the ``role`` the follow-up asks for come first ("… about the results": result; see
     rag.followup.more_role); otherwise at least ``result_sentences`` result sentences when there are any, then what
     the work does, how and finds (contribution, method, result) before its background and gap sentences. Of the
     result sentences, one stating what the work shows ("We prove that …", see states_finding), then one reporting
-    figures, come first: the findings and the numbers are the details a reader asks more for."""
+    figures, come first: the findings and the numbers are the details a reader asks more for.
+
+    ``by_score``: the evidence was scored for what the follow-up names ("… about the second failure mode",
+    rag.followup.more_aspect): the sentence scored best for it (quoted before or not), then the best-scored unseen
+    sentences, those of the asked role first, whatever else their role."""
     fresh = [e for e in evidence if e.abstract_id in abstract_ids and _norm(e.text) not in said]
+    if by_score:
+        fresh.sort(key=lambda e: -e.score)
+        first = [e for e in fresh if e.role == role] if role is not None else []
+        # the sentence holding what it names leads even when quoted before (it is what the reader asks about)
+        best = max((e for e in evidence if e.abstract_id in abstract_ids), key=lambda e: e.score, default=None)
+        lead = [best] if best is not None and role is None else []
+        picked = list({e.row: e for e in [*lead, *first, *fresh]}.values())[:count]
+        chosen = sorted(picked, key=lambda e: (list(abstract_ids).index(e.abstract_id), e.row))
+        return ExtractivePlan([aid for aid in abstract_ids if any(e.abstract_id == aid for e in chosen)], chosen)
     # what the work does, how and what it finds before the setting it starts from (background, gap)
     fresh.sort(key=lambda e: e.role in ("background", "gap"))  # stable: by score within
     results = sorted(
