@@ -422,7 +422,7 @@ def number_near(
     A number the question itself states (``stated``, normalised) does not count."""
     from rag.text import content_words, normalize_number
 
-    tokens = _TOKEN.findall(sentence)
+    tokens = _TOKEN.findall(_spelled_out(sentence))
     numbers = [
         i
         for i, t in enumerate(tokens)
@@ -554,6 +554,24 @@ _COUNT_WORD = re.compile(r"\b(?:" + "|".join(_COUNT_WORDS) + r"|dozens?|hundreds
 _COUNT_TOKEN = re.compile(r"^\d[\d,]*-[a-z]{3,}$")  # "310-prompt": a count joined to what it counts
 
 
+# a value written in words: "less than one percent", "three times faster", "a two-fold gain"
+_SPELLED_VALUE = re.compile(
+    r"\b(one|" + "|".join(_COUNT_WORDS) + r")(?:\s+|-)(percent|per\s+cent|percentage\s+points?|times|fold)\b", re.I
+)
+
+
+def _spelled_out(sentence: str) -> str:
+    """``sentence`` with a value written in words put in digits ("one percent" -> "1 %", "two-fold" -> "2x"), so
+    that it reads as the value it states."""
+
+    def digits(match: re.Match[str]) -> str:
+        number = _COUNT_WORDS.get(match.group(1).lower(), 1)
+        unit = match.group(2).lower()
+        return f"{number}%" if unit.startswith("per") else f"{number}x"
+
+    return _SPELLED_VALUE.sub(digits, sentence)
+
+
 def _is_value_token(token: str, stated: Collection[str], normalize_number, count_words: bool = False) -> bool:
     """A token stating a value: a number ("0.855", "45.9%", "3x"), a count joined to its noun ("310-prompt") or,
     with ``count_words``, a number word ("seven"), unless the question states that number."""
@@ -575,11 +593,11 @@ def stated_values(text: str) -> set[str]:
 
 def values_in(sentence: str, stated: Collection[str] = (), count_words: bool = False) -> bool:
     """Whether the sentence states a value: a number standing as a word of its own ("0.855", "45.9%", "1,920",
-    "3x", "310-prompt"), not inside a name ("Qwen2.5-7B", "GPT-4"), nor one the question states (``stated``,
+    "3x", "310-prompt", "one percent"), not inside a name ("Qwen2.5-7B", "GPT-4"), nor one the question states (``stated``,
     normalised); or, with ``count_words`` (a question asking how many), a number written as a word ("six")."""
     from rag.text import normalize_number
 
-    tokens = _TOKEN.findall(sentence)
+    tokens = _TOKEN.findall(_spelled_out(sentence))
     return any(
         _is_value_token(t, stated, normalize_number, count_words) and not _version_of(tokens, i)
         for i, t in enumerate(tokens)

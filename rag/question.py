@@ -522,8 +522,11 @@ _EVALUATION_ASKED = re.compile(
 )
 
 
+# do-support after the wh-word ("what does the score combine?"): the measure word after it is the clause's subject,
+# not the value asked
+_AUXILIARY = r"(?:does|do|did|can|could|will|would|should|might|may)"
 _VALUE = re.compile(
-    r"\b(?:what|which)\b(?:\s+[\w()-]+){0,5}?\s+\(?(?P<measure>accuracy|scores?|fid|auc|roc-auc|auroc|f1|bleu|rouge|"
+    r"\b(?:what|which)\b(?:\s+(?!" + _AUXILIARY + r"\b)[\w()-]+){0,5}?\s+\(?(?P<measure>accuracy|scores?|fid|auc|roc-auc|auroc|f1|bleu|rouge|"
     r"kappa|agreement|reliability|correlation|error|rates?|speed-?ups?|perplexity|precision|recall|latency|"
     r"throughput|gains?|improvements?|percentage|ratio|margin)\b",
     re.I,
@@ -1747,8 +1750,17 @@ _MEASURE = (
 )
 _VALUE_TYPE = re.compile(
     r"\bwhat\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w()-]+\s+){0,4}?" + _MEASURE + r"\b"
-    r"|\bwhat\s+(?:[\w()-]+\s+){0,3}?" + _MEASURE + r"\b",
+    # "what top-1 accuracy", not "what does the score combine" (the measure is the subject of a clause of its own)
+    r"|\bwhat\s+(?:(?!" + _AUXILIARY + r"\b)[\w()-]+\s+){0,3}?" + _MEASURE + r"\b",
     re.I,
+)
+# "how does it keep latency down?", "how do they cut the runtime?": how something is done, not how long it takes
+_MECHANISM_ASKED = re.compile(
+    r"\bhow\s+(?:does|do|did|can|could|would|is|are|was|were)\s+(?:it|they|this|that|the\s+\w+|[A-Z][\w-]*)\s+"
+    r"(?!(?:take|last|need|require|run|compare|perform)\b)(?:\w+\s+){0,1}?"
+    r"(?:keep|keeps|reduce|reduces|cut|cuts|lower|lowers|achieve|achieves|get|gets|improve|improves|avoid|avoids|"
+    r"handle|handles|minimi[sz]e|minimi[sz]es|speed|speeds|bring|brings|save|saves|manage|manages|make|makes|"
+    r"decrease|decreases|hide|hides|shrink|shrinks)\b",
 )
 # A query that is a noun phrase naming a measured value of something: "batch size used for X", "F1 improvement
 # over Y", "inter-rater reliability (ICC) of Z" (the measure followed by what it is of; "leverage score" alone
@@ -1805,7 +1817,11 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "availability"
     if _POLAR.search(question):
         return None
-    if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
+    if (
+        _TIME_TYPE.search(question)
+        and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I))
+        and not _MECHANISM_ASKED.search(question)
+    ):
         return "extent" if _EXTENT_ASKED.search(question) else "time"
     if _LICENSE_TYPE.search(question):
         return "license"

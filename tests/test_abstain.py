@@ -250,6 +250,15 @@ def test_number_near_finds_a_number_next_to_what_is_counted():
     assert number_near("It reaches an accuracy of 81.5% on the hold-out set.", {"accuraci"})
 
 
+def test_a_value_written_in_words_is_a_value():
+    from rag.abstain import values_in
+
+    assert number_near("ZedNet adds less than one percent trainable overhead.", {"overhead"})
+    assert values_in("It decodes three times faster than FooNet.")
+    assert values_in("a two-fold gain in recall")
+    assert not values_in("We train one model on two tasks.")  # counts, not values, unless a count is asked
+
+
 def test_number_near_ignores_a_number_far_from_what_is_counted_or_stated_by_the_question():
     far = "We collected 300 recordings in the wild, and after careful manual cleaning we then label every frog."
     assert not number_near(far, {"frog"})

@@ -1785,3 +1785,23 @@ def test_which_topic_papers_asks_for_papers_and_which_thing_for_its_name(questio
 )  # fmt: skip
 def test_hedges_are_how_a_request_is_put_not_its_topic(question, topic):
     assert list_topic(question) == topic
+
+
+def test_a_measure_after_do_support_is_the_subject_not_the_value_asked():
+    from rag.question import answer_type
+
+    # "what does the score combine?" asks what it combines, not a score's value
+    assert value_asked("what two parts does the ZedNet score combine?", "name") is None
+    assert value_asked("what does the FooNet score measure?", "general") is None
+    assert value_asked("what accuracy does ZedNet reach?", "number") == "accuracy"
+    assert value_asked("what was the inter-rater agreement of FooNet?", "general") == "agreement"
+    assert answer_type("what two parts does the ZedNet score combine?", "name") is None
+
+
+def test_how_something_keeps_latency_down_asks_a_mechanism_not_a_duration():
+    from rag.question import answer_type
+
+    assert answer_type("how does ZedNet keep latency down?", "general") is None
+    assert answer_type("how do they reduce the runtime?", "general") is None
+    assert answer_type("what is the latency of ZedNet?", "general") == "time"
+    assert answer_type("how long does FooNet take to train?", "number") == "time"
