@@ -174,6 +174,15 @@ def asked_again(question: str, history: Sequence[dict], is_work: Callable[[str],
     return previous[: found.start()] + named + previous[found.end() :] if found else None
 
 
+# "what about the FooNet benchmark, how big is it?", "ok, and zebra calls? what did they find": a subject raised
+# first, which a pronoun after it points back to
+_SUBJECT_LEAD = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|and|now|also|then)\W+)*(?:what|how)\s+about\s+(?P<subject>[^,;:?!.–—]+?)\s*"
+    r"(?:[,;:?!–—]|\s-\s)\s*\w",
+    re.I,
+)
+
+
 def condense_heuristic(
     question: str,
     history: Sequence[dict],
@@ -219,6 +228,10 @@ def condense_heuristic(
     if rewritten != question:
         return rewritten
     first = label_for(min(by_number)) if by_number else None
+    lead = _SUBJECT_LEAD.match(question)
+    if lead and new_subject is not None and new_subject(lead.group("subject")):
+        # "what about the aptamer benchmark, how big is it?": "it" is the subject the question has just raised
+        return question
     # a work it names makes the question about that work ("what does their method improve on FooBench?"), unless
     # the pronoun is the other side of a comparison with it; a term that is no work is asked of the earlier paper
     referring = bool(_PRONOUN_REF.search(question)) and (
@@ -268,12 +281,14 @@ def own_ask(question: str, history: Sequence[dict]) -> str | None:
     if words:
         return question
     asked = profile(stripped)
-    # nothing asked but the reference: no words of its own, no shape of its own ("how does it work" has one)
-    if asked.shape == "fact" and asked.kind == "general" and not asked.explains_failure:
+    # nothing asked but the reference: no words of its own, no shape of its own ("how does it work" has one), no
+    # question word ("who is it for?", "who'd use it?", "why?" ask for themselves)
+    if asked.shape == "fact" and asked.kind == "general" and not asked.explains_failure and not _WH_ASKED.search(stripped):
         return previous
     return question
 
 
+_WH_ASKED = re.compile(r"\b(?:how|why|what|which|when|where|who|whom|whose)\b", re.I)
 _DETERMINER = re.compile(r"^\s*(?:['’]s\b\s*)?(?:(?:the|its|their|this|that|these|those)\s+)?", re.I)
 _FILLER = frozenset("ok okay cool great nice sure thanks thank more detail details please wow interesting hmm".split())
 _NOT_A_NOUN = re.compile(r"\b(?:\w+ly|more|else|too|also|again|please|thanks|ok|okay|yes|no|really)\W*$", re.I)

@@ -177,6 +177,21 @@ def test_a_short_follow_up_starting_a_new_subject_is_not_carried_along():
     assert condense_heuristic("what does it do?", history, new_subject=lambda q: True) == "what does FooNet do?"
 
 
+def test_a_pronoun_after_a_subject_the_follow_up_raises_points_back_to_that_subject():
+    history = [{"role": "user", "content": "What is FooNet?"},
+               {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "f", "label": "FooNet"}]}]  # fmt: skip
+    frogs = lambda q: "frog" in q  # noqa: E731 - the check: "frog" is a subject of its own, "metric" is not
+    raised = "what about the frog benchmark, how big is it?"
+    assert condense_heuristic(raised, history, new_subject=frogs) == raised
+    assert condense_heuristic("what about frog calls? what did they find", history, new_subject=frogs) == (
+        "what about frog calls? what did they find"
+    )
+    # a detail of the earlier paper raised first: the pronoun is still that paper
+    assert condense_heuristic("what about the metric, how is it defined?", history, new_subject=frogs) == (
+        "what about the metric, how is FooNet defined?"
+    )
+
+
 def test_long_question_is_not_a_follow_up():
     history = [{"role": "user", "content": "Q1?"}, {"role": "assistant", "content": "x"}]
     question = "Which approaches improve protein structure prediction using large language models?"
