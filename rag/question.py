@@ -839,14 +839,18 @@ _SIGNIFICANCE = re.compile(
     # "the significance of X", "any implications?", not "importance sampling" or "the significance level"
     r"|\b(?:significance|importance|implications?)\b(?=\s+(?:of|for)\b|\s*[?.!]|\s*$)"
     r"|^\W*(?:and\s+|ok(?:ay)?,?\s+)?so\s+what\b"
-    r"|\bwhy\s+(?:is|was)\s+(?:that|this|it)\s+(?:a\s+)?(?:problem|concern|an\s+issue)\b",
+    r"|\bwhy\s+(?:is|was)\s+(?:that|this|it)\s+(?:a\s+)?(?:problem|concern|an\s+issue)\b"
+    # "what does that mean for patients?", "what would this mean in practice?": what the result implies, not what
+    # a term means ("what does ECE mean?")
+    r"|\bwhat\s+(?:does|do|would|could|might|will)\s+(?:that|this|it|these|those|they|(?:this|that|the|these|those)\s+"
+    r"(?:result|finding|work|paper|study)s?)\s+mean\s+(?:for|in\s+practice|practically)\b",
     re.I,
 )
 
 
 def asks_significance(question: str) -> bool:
     """The question asks why a work or its result matters ("why does that matter?", "why is this important?", "what
-    are the implications?", "so what?"): its answer is why the problem matters (the abstract's set-up: background
+    are the implications?", "so what?", "what does that mean for patients?"): its answer is why the problem matters (the abstract's set-up: background
     and gap sentences) and what the work concludes, not how the method works."""
     return bool(_SIGNIFICANCE.search(question))
 

@@ -1647,7 +1647,8 @@ def test_what_about_is_no_question_asking_for_a_name(question):
 
 @pytest.mark.parametrize(
     "question", ["why does that matter?", "Why is this important?", "why should anyone care?", "so what?",
-                 "what are the implications of FooNet's result?", "why is the new bound significant?"],
+                 "what are the implications of FooNet's result?", "why is the new bound significant?",
+                 "what does that mean for patients?", "what do these results mean in practice?"],
 )  # fmt: skip
 def test_asks_why_a_work_matters(question):
     from rag.question import asks_significance
@@ -1658,7 +1659,8 @@ def test_asks_why_a_work_matters(question):
 
 @pytest.mark.parametrize(
     "question", ["why does FooNet fail on long inputs?", "how does it work?", "what is FooNet?",
-                 "How does FooNet use importance sampling?", "what significance level does FooNet use?"],
+                 "How does FooNet use importance sampling?", "what significance level does FooNet use?",
+                 "what does ECE mean?", "what does the score mean?"],
 )  # fmt: skip
 def test_does_not_ask_why_a_work_matters(question):
     from rag.question import asks_significance
