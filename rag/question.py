@@ -231,7 +231,13 @@ _FRAME = re.compile(
     # the kind of answer an overview asks for ("a rundown of X", "the state of the art on X", "what should I read on
     # X"): the request's words, not the topic's
     r"\b(?:(?:brief|short|quick)\s+)?(?:rundown|recap|synopsis|round-?up|digest|survey|review)\s+"
-    r"(?:of|on)\b|\bstate\s+of\s+(?:the\s+)?(?:research|art|field|work)\b|" + _READING_LIST,
+    r"(?:of|on)\b|\bstate\s+of\s+(?:the\s+)?(?:research|art|field|work)\b|" + _READING_LIST + r"|"
+    # when the work is from or what is new in it ("what's new this year in X", "recent advances in X", "the latest
+    # papers on X", "trends in X"): the collection is one year's papers, so these frame the topic, never say it
+    r"\b(?:this|last|past)\s+year(?:'s)?\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:new|happening|hot)\b|"
+    r"\b(?:recent(?:ly)?|latest|newest|current|cutting[-\s]edge)\b(?=\s+(?:advances?|developments?|progress|work|"
+    r"research|trends?|directions?|papers?|studies|results|findings|ideas|in|on|about)\b)|"
+    r"\b(?:trends?|advances?|developments?|progress)\s+(?=(?:in|on|with|about)\b)",
     re.I,
 )
 
@@ -652,7 +658,7 @@ _YES_NO_INDIRECT = re.compile(
 _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publications)\b", re.I)
 _SUMMARY = re.compile(
     r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
-    r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+new\s+(?:in|on|about)\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
+    r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+(?:new|happening)\b(?:\s+\w+){0,3}?\s+(?:in|on|about|with)\b|\b(?:recent|latest|newest|current)\s+(?:advances?|developments?|progress|work|research|trends?|directions?)\s+(?:in|on|about)\b|\btrends?\s+in\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection|literature|research)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
     r"\bsynopsis\b|\bround-?up\b|" + _READING_LIST + r"|"

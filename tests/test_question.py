@@ -1807,3 +1807,27 @@ def test_how_something_keeps_latency_down_asks_a_mechanism_not_a_duration():
     assert answer_type("how do they reduce the runtime?", "general") is None
     assert answer_type("what is the latency of ZedNet?", "general") == "time"
     assert answer_type("how long does FooNet take to train?", "number") == "time"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what's new this year in graph coarsening",
+        "Recent advances in graph coarsening?",
+        "latest work on graph coarsening",
+        "What is happening in graph coarsening research?",
+        "trends in graph coarsening",
+        "give me the newest research on graph coarsening",
+    ],
+)
+def test_asking_what_is_new_or_recent_in_a_topic_is_an_overview_of_that_topic(question):
+    # the collection is one year's papers: "latest", "this year", "trends in" say when, never what about
+    assert profile(question).shape == "summary"
+    assert set(profile(question).topic_words) == {"graph", "coarsen"}
+
+
+@pytest.mark.parametrize(
+    "question", ["Which papers introduce a new benchmark?", "What is the latest result FooNet reports?"]
+)
+def test_new_and_latest_outside_a_what_is_new_frame_stay_words_of_the_question(question):
+    assert profile(question).shape != "summary"
