@@ -976,6 +976,16 @@ def _labelled(snapshot: IndexSnapshot, part: str) -> str | None:
     return ids[0] if len(ids) == 1 else None
 
 
+# a whole number counting the noun after it ("the 12 models", "3 environments"): how many things, not a value stated
+_COUNTED = re.compile(r"(?<![\d.,])\b\d+(?=\s+[A-Za-z])")
+
+
+def counts_stated(text: str) -> set[str]:
+    """The whole numbers the text writes as a count of the noun after them ("across the 12 models" -> {"12"}), as
+    rag.abstain.stated_values normalises them: how many things were compared, not a value that points at the
+    sentence stating the answer ("which system reaches 0.855")."""
+    return stated_values(" ".join(_COUNTED.findall(text)))
+
 def _signals(
     prof: QuestionProfile,
     snapshot: IndexSnapshot,
@@ -1504,7 +1514,8 @@ def _typed_slot(
     if expected == "availability":  # "is the code out?": a line saying where it is answers, whatever its words
         return 0.0, False, 0.0
     # a number the question states points at its sentence ("which system reaches 0.855"): the answer is said there
-    pointing = stated_values(prof.text)
+    # ("evaluated across the 12 models": a count of the things compared says where nothing is answered)
+    pointing = stated_values(prof.text) - counts_stated(prof.text)
     pointed = [t for t in sentences if stated_values(t) & pointing]
     if pointed and not any(holds_answer(t) for t in pointed):
         type_missing = True

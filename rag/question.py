@@ -532,11 +532,21 @@ _EVALUATION_ASKED = re.compile(
 # not the value asked
 _AUXILIARY = r"(?:does|do|did|can|could|will|would|should|might|may)"
 _VALUE = re.compile(
-    r"\b(?:what|which)\b(?:\s+(?!" + _AUXILIARY + r"\b)[\w()-]+){0,5}?\s+\(?(?P<measure>accuracy|scores?|fid|auc|roc-auc|auroc|f1|bleu|rouge|"
+    r"\b(?:what|which)\b(?:\s+(?!" + _AUXILIARY + r"\b)[\w()'’-]+){0,5}?\s+\(?(?P<measure>accuracy|scores?|fid|auc|roc-auc|"
+    r"auroc|f1|bleu|rouge|"
     r"kappa|agreement|reliability|correlation|error|rates?|speed-?ups?|perplexity|precision|recall|latency|"
-    r"throughput|gains?|improvements?|percentage|ratio|margin)\b",
+    r"throughput|gains?|improvements?|percentage|ratio|margin|costs?|price)\b",
     re.I,
 )
+
+
+_WH_CONTRACTED = re.compile(r"\b(what|how)(?:['’]s|s(?=\s+(?:the|its|their|a|an)\b))", re.I)
+
+
+def uncontracted(question: str) -> str:
+    """The question with a wh-word's contracted "is" written out ("what's the cost" -> "what is the cost", "whats
+    the F1" likewise), so the patterns reading what is asked see the wh-word and its verb."""
+    return _WH_CONTRACTED.sub(r"\1 is", question)
 
 
 _WH_HEAD = re.compile(r"(?:what|which)\s+(?:of\s+the\s+|kinds?\s+of\s+|types?\s+of\s+)?([A-Za-z-]+)", re.I)
@@ -551,6 +561,7 @@ def value_asked(question: str, kind: Kind) -> str | None:
     """What measured value the question asks for: a number question's counted thing ("" when it names none), or
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
     None when no value is asked for. General vocabulary of reported results, not one question's."""
+    question = uncontracted(question)
     match = _VALUE.search(question)
     # "which OOD scores work best": which of several kinds (named ones), not a measured value
     if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
@@ -579,6 +590,7 @@ def measure_modifiers(question: str) -> list[str]:
     correlation" -> average, cross-tier, Spearman): an abstract often writes the measure by them, or by a symbol, not
     by its head noun ("cross-tier Spearman $\\rho$ averages only $+0.08$"), so they anchor its value as well as the
     head noun. Empty when the question asks no measure that way."""
+    question = uncontracted(question)
     match = _VALUE.search(question)
     if match is None:
         return []
@@ -879,8 +891,25 @@ _QUESTION_CUE = re.compile(
 
 
 def is_terse(question: str, max_words: int = 8) -> bool:
-    """A keyword query ("sparse probe pruning accuracy"): a few words, no question word, verb of asking or '?'."""
-    return len(question.split()) <= max_words and not _QUESTION_CUE.search(question)
+    """A keyword query ("sparse probe pruning accuracy"): a few words, no question word, verb of asking or '?'; a
+    '?' after keywords alone ("quux learning under label noise?") is still one: a topic typed with a question mark,
+    no wh-word anywhere in it."""
+    if len(question.split()) > max_words:
+        return False
+    if not _QUESTION_CUE.search(question):
+        return True
+    bare = _TRAILING_QUESTION_MARK.sub("", question)
+    return (
+        bare != question
+        and not _QUESTION_CUE.search(bare)
+        and not _WH_WORD.search(bare)
+        and not _CONTINUATION.match(bare)  # "and the results on X?": a follow-up's ask, not a topic
+    )
+
+
+_TRAILING_QUESTION_MARK = re.compile(r"\?+[\s.!]*$")
+_CONTINUATION = re.compile(r"^\W*(?:and|so|but|then|also|plus|ok(?:ay)?|now)\b", re.I)
+_WH_WORD = re.compile(r"\b(?:who|whom|whose|what|whats|which|when|where|why|how)\b", re.I)
 
 
 # A request for papers by whether they release their code, data or models ("which papers release code?", "drug
@@ -1761,7 +1790,7 @@ _MEASURE = (
 _VALUE_TYPE = re.compile(
     r"\bwhat\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w()-]+\s+){0,4}?" + _MEASURE + r"\b"
     # "what top-1 accuracy", not "what does the score combine" (the measure is the subject of a clause of its own)
-    r"|\bwhat\s+(?:(?!" + _AUXILIARY + r"\b)[\w()-]+\s+){0,3}?" + _MEASURE + r"\b",
+    r"|\bwhat\s+(?:(?!" + _AUXILIARY + r"\b)[\w()'’-]+\s+){0,3}?" + _MEASURE + r"\b",
     re.I,
 )
 # "how does it keep latency down?", "how do they cut the runtime?": how something is done, not how long it takes
@@ -1817,6 +1846,7 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
     what it asks about."""
     if kind == "list":
         return None
+    question = uncontracted(question)
     # "does it have any drawbacks?", "is it written by …": what an abstract states or not, however it is asked
     if _AUTHOR_TYPE.search(question):
         return "author"

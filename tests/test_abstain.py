@@ -744,3 +744,11 @@ def test_a_measure_its_abstract_never_writes_raises_a_single_paper_score():
     )
     # a list question asks whether any paper qualifies, not for one paper's value
     assert features(AbstentionSignals(shape="list", measure_absent=1.0), policy)["measure"] == 0.0
+
+
+def test_a_count_of_compared_things_is_no_value_pointing_at_the_answer():
+    from rag.answering import counts_stated
+
+    assert counts_stated("what is the spread of FooScore across the 12 models on ZedBench") == {"12"}
+    assert counts_stated("which system reaches 0.855 on ZedBench") == set()
+    assert counts_stated("which system reaches 45.9 points") == set()

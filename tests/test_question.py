@@ -477,7 +477,10 @@ def test_profile_marks_failure_questions_only_for_how_why():
         ("FooNet memory footprint", True),
         ("What is FooNet?", False),
         ("how does FooNet prune heads", False),
-        ("sparse probe pruning?", False),
+        ("sparse probe pruning?", True),  # a topic typed with a question mark, no wh-word or verb of asking
+        ("quux learning under label noise?", True),
+        ("FooNet is built on which model?", False),  # a wh-word anywhere: a question
+        ("and the results on FooNet?", False),  # a follow-up's ask
         ("foobench size how many images", False),  # a question typed after its keywords
         ("barnet what does it prune", False),
         ("on which benchmark", False),  # a follow-up's wh-question, typed without its question mark
@@ -487,6 +490,25 @@ def test_profile_marks_failure_questions_only_for_how_why():
 )
 def test_is_terse_is_a_short_keyword_query(text, expected):
     assert question.is_terse(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what's the dollar cost per query of FooNet?", "cost"),
+        ("whats the F1 of BarNet", "F1"),
+        ("what's FooNet's top-1 accuracy on ZedBench?", "accuracy"),
+    ],
+)
+def test_value_asked_reads_a_contracted_wh_word_and_a_possessive(text, expected):
+    assert value_asked(text, "general") == expected
+    assert question.answer_type(text, "general") == "value"
+
+
+def test_uncontracted_writes_out_is_after_what_and_how():
+    assert question.uncontracted("what's the F1 of FooNet") == "what is the F1 of FooNet"
+    assert question.uncontracted("how’s FooNet trained") == "how is FooNet trained"
+    assert question.uncontracted("who's who in FooNet") == "who's who in FooNet"
 
 
 @pytest.mark.parametrize(
