@@ -1781,7 +1781,7 @@ _HARDWARE_TYPE = re.compile(_WH_OPEN + r"(?:[\w-]+\s+){0,2}?(?:gpus?|tpus?|hardw
 # What a measured or set value is called: results (accuracy, F1, FID, nDCG …), settings (learning rate, batch size,
 # epsilon …) and sizes (parameter count, runtime, cost)
 _MEASURE = (
-    r"(?:accuracy|scores?|fid|auc|roc-auc|auroc|augrc|aurc|f1|em|bleu|rouge|ndcg|map|mrr|psnr|ssim|rmse|mae|mse|"
+    r"(?:accuracy|scores?|fid|auc|roc-auc|auroc|augrc|aurc|f1|em|bleu|rouge|ndcg|(?-i:mAP|MAP)|mrr|psnr|ssim|rmse|mae|mse|"
     r"kappa|icc|agreement|reliability|correlation|error|rates?|speed-?ups?|perplexity|precision|recall|latency|"
     r"throughput|gains?|improvements?|percentage|ratio|margin|learning\s+rates?|batch\s+sizes?|epsilon|"
     r"privacy\s+budget|parameter\s+counts?|(?:number|count)\s+of\s+\w+|sizes?|costs?|price|temperature|"

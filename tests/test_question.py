@@ -1853,3 +1853,14 @@ def test_asking_what_is_new_or_recent_in_a_topic_is_an_overview_of_that_topic(qu
 )
 def test_new_and_latest_outside_a_what_is_new_frame_stay_words_of_the_question(question):
     assert profile(question).shape != "summary"
+
+
+@pytest.mark.parametrize(
+    ("question", "asks_value"),
+    [("What is FooNet's saliency map built from?", False), ("What is FooNet's mAP on BarSet?", True)],
+)
+def test_a_map_of_something_is_no_mean_average_precision(question, asks_value):
+    # "mAP" is a measure; "the saliency map" is a thing a work builds (a possessive no longer hides it)
+    from rag.question import answer_type
+
+    assert (answer_type(question, classify(question)) == "value") is asks_value
