@@ -110,7 +110,7 @@ def unit_asked(question: str) -> str | None:
     or a length: "how long are the prompts") or "percent"."""
     if _EXTENT_ASKED.search(question):
         return "extent"
-    if _TIME_ASKED.search(question):
+    if _TIME_ASKED.search(_PHASE.sub(" ", question)):  # not "what happens at run time"
         return "time"
     if _PERCENT_ASKED.search(question):
         return "percent"
@@ -538,11 +538,25 @@ _REQUEST_OPEN = re.compile(
 )
 
 
+# what a verb is followed by: its object's determiner ("scores the symptoms", "rates each answer")
+_VERB_OBJECT = re.compile(r"\s+(?:the|a|an|each|every|its|their|these|those|all|how|whether)\b", re.I)
+
+
+def measure_as_verb(question: str, match: re.Match[str]) -> bool:
+    """Whether the measure word a what/which match ends on is the verb of the wh-phrase, not its noun: "what
+    instrument scores the symptoms", "which rubric rates each answer" ask for the instrument, not a score, as the
+    object right after the word shows."""
+    word = match.group(0).split()[-1].lower()
+    return word.endswith("s") and not word.endswith("ss") and bool(_VERB_OBJECT.match(question, match.end()))
+
+
 def value_asked(question: str, kind: Kind) -> str | None:
     """What measured value the question asks for: a number question's counted thing ("" when it names none), or
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
     None when no value is asked for. General vocabulary of reported results, not one question's."""
     match = _VALUE.search(question)
+    if match and measure_as_verb(question, match):  # "what instrument scores the symptoms": no value asked
+        match = None
     # "which OOD scores work best": which of several kinds (named ones), not a measured value
     if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
         # "what benchmarks did it show gains on", "which model has the best accuracy": the wh-word's own noun is a
@@ -1695,6 +1709,12 @@ _TIME_TYPE = re.compile(
     r"inference\s+time|gpu[\s-]hours?)\b",
     re.I,
 )
+# when something happens, not how long it takes: "nudged at run time", "during inference time" (a phase of a method's
+# life, as "at test time"), which a question about what happens then names without asking a duration
+_PHASE = re.compile(
+    r"\b(?:at|during)\s+(?:the\s+)?(?:runtime|run-?\s?time|inference(?:\s+time)?|training(?:\s+time)?|test(?:\s+time)?)\b",
+    re.I,
+)
 _LICENSE_TYPE = re.compile(r"\blicen[cs]e[sd]?\b|\blicensing\b", re.I)
 # Who wrote a work: an abstract never lists its authors or their affiliations, so only a sentence saying so answers
 _AUTHOR_TYPE = re.compile(
@@ -1805,7 +1825,9 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "availability"
     if _POLAR.search(question):
         return None
-    if _TIME_TYPE.search(question) and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)):
+    if _TIME_TYPE.search(_PHASE.sub(" ", question)) and (
+        kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I)
+    ):
         return "extent" if _EXTENT_ASKED.search(question) else "time"
     if _LICENSE_TYPE.search(question):
         return "license"
@@ -1813,6 +1835,8 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "hardware"
     heads: list[tuple[int, AnswerType]] = []
     value = _VALUE_TYPE.search(question)
+    if value is not None and measure_as_verb(question, value):
+        value = None
     if value is None and value_asked(question, kind):  # a measure named: "which method's FID …"
         value = _VALUE.search(question)
     if value is not None:

@@ -51,6 +51,12 @@ def _type(question: str) -> str | None:
         ("Does ZedNet use FrogSounds?", None),
         ("How does ZedNet count frogs?", None),
         ("Which papers study frog calls?", None),
+        # a phase ("at run time", "during inference") says when, not how long
+        ("Why does ZedNet drift when it is steered at run time, and can that be fixed?", None),
+        ("What is ZedNet's latency during inference?", "time"),
+        # a measure word as the wh-phrase's verb: the thing asked is the instrument, not a score
+        ("What field guide scores the frog calls in ZedNet?", None),
+        ("What field guide scores does ZedNet report?", "value"),
     ],
 )
 def test_answer_type_reads_the_wh_phrase_and_its_head_noun(question, expected):

@@ -546,6 +546,8 @@ def test_a_why_question_about_getting_something_wrong_explains_a_failure():
         ("what was the inter-annotator agreement (kappa) among the raters", "general", "agreement"),
         ("How many frogs were recorded?", "number", ""),
         ("Which toolkit does the survey recommend?", "name", None),
+        ("what rubric scores the frog calls?", "general", None),  # "scores" as the verb: the rubric is asked
+        ("what rubric rates each frog call?", "general", None),
     ],
 )
 def test_value_asked_is_the_measure_or_count_a_question_wants(text, kind, expected):
