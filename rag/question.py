@@ -330,6 +330,8 @@ def classify(question: str, one_paper: bool = True) -> Kind:
         if not (one_paper and asks_for_one_paper(question)):
             return "list"
         question = _ONE_PAPER.sub("", question, count=1)  # "Which paper proposes X?": what X is, not a name
+    elif asks_for_one_paper(question):  # "Which study shows X?": the study is asked for, not a name of X's kind
+        question = _ONE_PAPER.sub("", question, count=1)
     if asks_problem_addressed(question):  # "what problem does X address?": a description of the problem, not a name
         return "general"
     cues: list[tuple[int, int, Kind]] = []  # (position, priority, kind): at a tie a number cue wins

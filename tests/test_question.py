@@ -715,6 +715,10 @@ def test_a_question_for_one_paper_is_answered_about_that_paper_not_as_a_list():
     # read as a request for papers on the topic (how abstention decides whether any paper does it)
     as_request = profile("Which paper proposes a sparse router for kettles?", one_paper=False)
     assert as_request.kind == "list" and not as_request.asks_paper
+    # "which study shows X": the study is asked for, not names of X's kind (whose words would be the answer's focus)
+    study = profile("Which study shows that kettles whistle by silencing one valve inside them?")
+    assert (study.kind, study.focus_words, study.asks_paper) == ("general", (), True)
+    assert profile("Which study counts how many kettles whistle?").kind == "number"
 
 
 def test_a_comparison_can_name_its_aspect_before_the_works():
