@@ -740,6 +740,9 @@ def test_how_a_work_decides_how_many_is_a_mechanism_not_a_count():
     assert classify("How does QuillNet decide how many layers each token visits?") != "number"
     assert profile("How does QuillNet decide how many layers each token visits?").shape == "how_why"
     assert classify("In this setting, how many layers does QuillNet use?") == "number"
+    # an indirect question after a noun and "for": "a sweet spot for how long …" asks whether there is one
+    assert classify("Is there a sweet spot for how long a quill should be dipped?") != "number"
+    assert classify("For how long is QuillNet trained?") == "number"
 
 
 @pytest.mark.parametrize("text", ["quill dataset size", "number of prompts in OrbitBench", "the size"])
