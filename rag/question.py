@@ -105,6 +105,32 @@ _LENGTH_STATED = re.compile(
 _PERCENT_STATED = re.compile(r"%|\bpercent\w*\b|\bfraction\b|\bhalf\b|\bthird\b|\bquarter\b", re.I)
 
 
+# A size a quantity must reach for something to hold ("how large must the penalty be so that …", "how strong does the
+# term need to be"): a condition, which a theory abstract states as a bound, not as a number
+_BOUND_ASKED = re.compile(
+    r"\bhow\s+(?:large|big|small|high|low|strong|weak)\s+(?:\S+\s+){0,8}?(?:must|should|needs?\s+to|has\s+to|have\s+to)"
+    r"\s+(?:\S+\s+){0,6}?be\b",
+    re.I,
+)
+_BOUND_STATED = re.compile(
+    r"\b(?:lower|upper)\s+bounds?\b|\bthresholds?\b|\bat\s+(?:least|most)\b|\bexceed\w*|\babove\b|\bbelow\b|"
+    r"\b(?:larger|greater|smaller|less)\s+than\b|\bsufficiently\s+(?:large|small)\b|[\u2265\u2264]|\\[gl]eq?\b",
+    re.I,
+)
+
+
+def asks_bound(question: str) -> bool:
+    """Whether the question asks how large (or small) something must be for something to hold: a condition,
+    answered by a bound ("any penalty above this threshold", "at least 2k"), not only by a number."""
+    return bool(_BOUND_ASKED.search(question))
+
+
+def states_bound(sentence: str) -> bool:
+    """Whether the sentence states a bound: "a lower bound on", "above this threshold", "at least", "exceeds",
+    "sufficiently large", "≥"."""
+    return bool(_BOUND_STATED.search(sentence))
+
+
 def unit_asked(question: str) -> str | None:
     """The kind of quantity a number question asks for when its answer needs a unit: "time", "extent" (a duration
     or a length: "how long are the prompts") or "percent"."""
