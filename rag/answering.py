@@ -108,6 +108,7 @@ from rag.question import (
     answer_type,
     asked_aspect,
     asked_phrase,
+    asks_bound,
     asks_collection_overview,
     asks_count,
     asks_for_released,
@@ -131,6 +132,7 @@ from rag.question import (
     profile,
     sets_side_by_side,
     states_answer_type,
+    states_bound,
     states_unit,
     term_occurs,
     topic_phrase,
@@ -1087,6 +1089,9 @@ def _signals(
             if anchors
             else number_missing
         )
+    if asks_bound(prof.text) and answer_ids:  # "how large must X be": a bound the answering abstract states answers
+        bounded = any(states_bound(t) for t in snapshot.abstracts[answer_ids[0]].sentence_texts())
+        number_missing, value_missing = number_missing and not bounded, value_missing and not bounded
     unit = unit_asked(prof.text) if prof.kind == "number" else None
     if unit and not any(e.has_number and states_unit(e.text, unit) for e in plan.sentences):
         number_missing = True  # "how long does X take": no quoted sentence states a duration
@@ -1501,9 +1506,11 @@ def _typed_slot(
     stated = numbers_in(prof.text)
     asked = {t.lower() for t in prof.specific_terms} | set(given)  # names the conversation gave answer nothing
 
+    bound = expected == "value" and asks_bound(prof.text)  # "how large must X be": a bound answers
+
     def holds_answer(sentence: str) -> bool:
         if expected == "value":
-            return values_in(sentence, stated, count_words=prof.asks_count)
+            return values_in(sentence, stated, count_words=prof.asks_count) or (bound and states_bound(sentence))
         if expected == "name":
             return names_new([sentence], asked, accept=looks_like_model_name if asks_model(prof.text) else None)
         return bool(states_answer_type(sentence, expected))  # type: ignore[arg-type]

@@ -395,7 +395,9 @@ class Lexicon:
         ("ecmwf", "textvqa", "dp-spd"): not a word English uses (wordfreq Zipf below ``common_zipf``), not two
         English or corpus words run together ("multihead", "pretraining"), not a typo of a known word (of the corpus or
         the tokenizer's words, or one edit from a word wordfreq gives a Zipf frequency of ``neighbour_zipf`` or more:
-        "shakierr"), and at least four letters unless it has digits ("tll" is a typo of many short words)."""
+        "shakierr"), not an inflection of a word the corpus uses (its stem a corpus word's: "backpropagating" where an
+        abstract writes "backpropagates"), and at least four letters unless it has digits ("tll" is a typo of many
+        short words)."""
         from rag.word_frequency import zipf_frequency
 
         vocabulary = _Either(self.words, english)
@@ -411,10 +413,17 @@ class Lexicon:
             and zipf_frequency(p) < common_zipf
             and not _compound(p, vocabulary)
             and not self._mistyped(p, english)
+            and not (p.isalpha() and self._inflects_corpus_word(p))
             and not (p.isalpha() and self._abbreviation(p, english))
             and not (p.isalpha() and english_neighbour(p, neighbour_zipf))
         ]
         return bool(odd)
+
+    def _inflects_corpus_word(self, word: str) -> bool:
+        """Whether ``word`` inflects a word the corpus uses: its stem is one of the corpus's content-word stems
+        ("backpropagating" where an abstract writes "backpropagates"), so it is vocabulary, not a name."""
+        stems = content_words(word)
+        return bool(stems) and all(w in self.stems for w in stems)
 
     def _known(self, english: Collection[str]) -> tuple[str, ...]:
         """The alphabetic words of the corpus and of the tokenizer's vocabulary, once (read on first need)."""

@@ -105,12 +105,38 @@ _LENGTH_STATED = re.compile(
 _PERCENT_STATED = re.compile(r"%|\bpercent\w*\b|\bfraction\b|\bhalf\b|\bthird\b|\bquarter\b", re.I)
 
 
+# A size a quantity must reach for something to hold ("how large must the penalty be so that …", "how strong does the
+# term need to be"): a condition, which a theory abstract states as a bound, not as a number
+_BOUND_ASKED = re.compile(
+    r"\bhow\s+(?:large|big|small|high|low|strong|weak)\s+(?:\S+\s+){0,8}?(?:must|should|needs?\s+to|has\s+to|have\s+to)"
+    r"\s+(?:\S+\s+){0,6}?be\b",
+    re.I,
+)
+_BOUND_STATED = re.compile(
+    r"\b(?:lower|upper)\s+bounds?\b|\bthresholds?\b|\bat\s+(?:least|most)\b|\bexceed\w*|\babove\b|\bbelow\b|"
+    r"\b(?:larger|greater|smaller|less)\s+than\b|\bsufficiently\s+(?:large|small)\b|[\u2265\u2264]|\\[gl]eq?\b",
+    re.I,
+)
+
+
+def asks_bound(question: str) -> bool:
+    """Whether the question asks how large (or small) something must be for something to hold: a condition,
+    answered by a bound ("any penalty above this threshold", "at least 2k"), not only by a number."""
+    return bool(_BOUND_ASKED.search(question))
+
+
+def states_bound(sentence: str) -> bool:
+    """Whether the sentence states a bound: "a lower bound on", "above this threshold", "at least", "exceeds",
+    "sufficiently large", "≥"."""
+    return bool(_BOUND_STATED.search(sentence))
+
+
 def unit_asked(question: str) -> str | None:
     """The kind of quantity a number question asks for when its answer needs a unit: "time", "extent" (a duration
     or a length: "how long are the prompts") or "percent"."""
     if _EXTENT_ASKED.search(question):
         return "extent"
-    if _TIME_ASKED.search(question):
+    if _TIME_ASKED.search(_PHASE.sub(" ", question)):  # not "what happens at run time"
         return "time"
     if _PERCENT_ASKED.search(question):
         return "percent"
@@ -336,6 +362,8 @@ def classify(question: str, one_paper: bool = True) -> Kind:
         if not (one_paper and asks_for_one_paper(question)):
             return "list"
         question = _ONE_PAPER.sub("", question, count=1)  # "Which paper proposes X?": what X is, not a name
+    elif asks_for_one_paper(question):  # "Which study shows X?": the study is asked for, not a name of X's kind
+        question = _ONE_PAPER.sub("", question, count=1)
     if asks_problem_addressed(question):  # "what problem does X address?": a description of the problem, not a name
         return "general"
     cues: list[tuple[int, int, Kind]] = []  # (position, priority, kind): at a tie a number cue wins
@@ -374,7 +402,9 @@ _DECIDES = re.compile(
     r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing)"
     # an indirect question after a preposition or an auxiliary: "reasons tied to how long they live", "does how
     # much X overlaps predict …", "whether how many …"
-    r"|to|on|of|about|into|upon|from|whether|if|does|do|did)\s+$",
+    r"|to|on|of|about|into|upon|from|whether|if|does|do|did"
+    # "a sweet spot for how long X should run": after a noun, not opening the question ("For how long is X trained?")
+    r"|(?<=\w\s)for)\s+$",
     re.I,
 )
 # "how much does X matter / help …": a degree, not a number
@@ -557,12 +587,26 @@ _REQUEST_OPEN = re.compile(
 )
 
 
+# what a verb is followed by: its object's determiner ("scores the symptoms", "rates each answer")
+_VERB_OBJECT = re.compile(r"\s+(?:the|a|an|each|every|its|their|these|those|all|how|whether)\b", re.I)
+
+
+def measure_as_verb(question: str, match: re.Match[str]) -> bool:
+    """Whether the measure word a what/which match ends on is the verb of the wh-phrase, not its noun: "what
+    instrument scores the symptoms", "which rubric rates each answer" ask for the instrument, not a score, as the
+    object right after the word shows."""
+    word = match.group(0).split()[-1].lower()
+    return word.endswith("s") and not word.endswith("ss") and bool(_VERB_OBJECT.match(question, match.end()))
+
+
 def value_asked(question: str, kind: Kind) -> str | None:
     """What measured value the question asks for: a number question's counted thing ("" when it names none), or
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
     None when no value is asked for. General vocabulary of reported results, not one question's."""
     question = uncontracted(question)
     match = _VALUE.search(question)
+    if match and measure_as_verb(question, match):  # "what instrument scores the symptoms": no value asked
+        match = None
     # "which OOD scores work best": which of several kinds (named ones), not a measured value
     if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
         # "what benchmarks did it show gains on", "which model has the best accuracy": the wh-word's own noun is a
@@ -1737,6 +1781,12 @@ _TIME_TYPE = re.compile(
     r"inference\s+time|gpu[\s-]hours?)\b",
     re.I,
 )
+# when something happens, not how long it takes: "nudged at run time", "during inference time" (a phase of a method's
+# life, as "at test time"), which a question about what happens then names without asking a duration
+_PHASE = re.compile(
+    r"\b(?:at|during)\s+(?:the\s+)?(?:runtime|run-?\s?time|inference(?:\s+time)?|training(?:\s+time)?|test(?:\s+time)?)\b",
+    re.I,
+)
 _LICENSE_TYPE = re.compile(r"\blicen[cs]e[sd]?\b|\blicensing\b", re.I)
 # Who wrote a work: an abstract never lists its authors or their affiliations, so only a sentence saying so answers
 _AUTHOR_TYPE = re.compile(
@@ -1858,7 +1908,7 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
     if _POLAR.search(question):
         return None
     if (
-        _TIME_TYPE.search(question)
+        _TIME_TYPE.search(_PHASE.sub(" ", question))
         and (kind == "number" or not re.search(r"\bhow\s+(?:long|much)\b", question, re.I))
         and not _MECHANISM_ASKED.search(question)
     ):
@@ -1869,6 +1919,8 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "hardware"
     heads: list[tuple[int, AnswerType]] = []
     value = _VALUE_TYPE.search(question)
+    if value is not None and measure_as_verb(question, value):
+        value = None
     if value is None and value_asked(question, kind):  # a measure named: "which method's FID …"
         value = _VALUE.search(question)
     if value is not None:

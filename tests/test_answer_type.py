@@ -51,6 +51,12 @@ def _type(question: str) -> str | None:
         ("Does ZedNet use FrogSounds?", None),
         ("How does ZedNet count frogs?", None),
         ("Which papers study frog calls?", None),
+        # a phase ("at run time", "during inference") says when, not how long
+        ("Why does ZedNet drift when it is steered at run time, and can that be fixed?", None),
+        ("What is ZedNet's latency during inference?", "time"),
+        # a measure word as the wh-phrase's verb: the thing asked is the instrument, not a score
+        ("What field guide scores the frog calls in ZedNet?", None),
+        ("What field guide scores does ZedNet report?", "value"),
     ],
 )
 def test_answer_type_reads_the_wh_phrase_and_its_head_noun(question, expected):
@@ -281,3 +287,27 @@ def test_a_name_qualifying_the_kind_of_names_asked_is_not_one_the_answer_must_us
     assert _category_qualifiers("what T2I models is ZedNet tested on", linking) == {"t2i"}
     assert _category_qualifiers("does ZedNet beat T2I baselines?", linking) == set()
     assert _category_qualifiers("which datasets does ZedNet use for T2I?", linking) == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How large must the kettle's damping weight be so that the whistle stays the same?", True),
+        ("how strong does the pull-together term need to be for ZedNet to converge?", True),
+        ("How large is the FrogSounds corpus?", False),
+        ("How many frogs must be recorded?", False),
+    ],
+)
+def test_a_size_something_must_reach_asks_a_bound(question, expected):
+    from rag.question import asks_bound
+
+    assert asks_bound(question) is expected
+
+
+def test_a_bound_is_stated_by_its_words_or_an_inequality():
+    from rag.question import states_bound
+
+    assert states_bound("We derive an explicit lower bound on the damping weight.")
+    assert states_bound("Any weight above this threshold keeps the whistle unchanged.")
+    assert states_bound("The whistle is stable for $\\lambda \\geq 2$.")
+    assert not states_bound("We study kettles and their whistles.")

@@ -329,6 +329,12 @@ def test_lower_case_compounds_typos_and_short_or_real_words_are_not_unknown_name
     assert TYPED.link(f"does gated attention use {word} layers?").unknown == ()
 
 
+def test_an_inflection_of_a_word_the_corpus_uses_is_no_unknown_name():
+    lexicon = Lexicon.build([("u1", "ZedNet backpropagates through every layer.")], generic_share=1.0)
+    assert lexicon.link("only backpropagating through sparse layers").unknown == ()
+    assert lexicon.link("only qxvmpropagating through sparse layers").unknown == ("qxvmpropagating",)
+
+
 def test_a_short_name_mistyped_by_one_edit_is_linked_or_at_least_not_unknown():
     linking = TYPED.link("does TABX beat TCO on tables?")
     assert linking.unknown == ()  # "TCO": one edit from "TACO"

@@ -568,6 +568,8 @@ def test_a_why_question_about_getting_something_wrong_explains_a_failure():
         ("what was the inter-annotator agreement (kappa) among the raters", "general", "agreement"),
         ("How many frogs were recorded?", "number", ""),
         ("Which toolkit does the survey recommend?", "name", None),
+        ("what rubric scores the frog calls?", "general", None),  # "scores" as the verb: the rubric is asked
+        ("what rubric rates each frog call?", "general", None),
     ],
 )
 def test_value_asked_is_the_measure_or_count_a_question_wants(text, kind, expected):
@@ -735,6 +737,10 @@ def test_a_question_for_one_paper_is_answered_about_that_paper_not_as_a_list():
     # read as a request for papers on the topic (how abstention decides whether any paper does it)
     as_request = profile("Which paper proposes a sparse router for kettles?", one_paper=False)
     assert as_request.kind == "list" and not as_request.asks_paper
+    # "which study shows X": the study is asked for, not names of X's kind (whose words would be the answer's focus)
+    study = profile("Which study shows that kettles whistle by silencing one valve inside them?")
+    assert (study.kind, study.focus_words, study.asks_paper) == ("general", (), True)
+    assert profile("Which study counts how many kettles whistle?").kind == "number"
 
 
 def test_a_comparison_can_name_its_aspect_before_the_works():
@@ -756,6 +762,9 @@ def test_how_a_work_decides_how_many_is_a_mechanism_not_a_count():
     assert classify("How does QuillNet decide how many layers each token visits?") != "number"
     assert profile("How does QuillNet decide how many layers each token visits?").shape == "how_why"
     assert classify("In this setting, how many layers does QuillNet use?") == "number"
+    # an indirect question after a noun and "for": "a sweet spot for how long …" asks whether there is one
+    assert classify("Is there a sweet spot for how long a quill should be dipped?") != "number"
+    assert classify("For how long is QuillNet trained?") == "number"
 
 
 @pytest.mark.parametrize("text", ["quill dataset size", "number of prompts in OrbitBench", "the size"])
