@@ -1413,6 +1413,10 @@ def test_what_one_work_found_is_no_overview(question):
         "What is being done about graph coarsening in these papers?",
         "What in here is relevant to graph coarsening?",
         "What can you tell me about graph coarsening research?",
+        "What's in the corpus on graph coarsening?",
+        "what is in this collection about graph coarsening",
+        "what's covered on graph coarsening? pooling, clustering, that kind of thing",
+        "I need a section on graph coarsening and pooling. What's there?",
     ],
 )
 def test_asking_what_the_collection_holds_on_a_topic_is_an_overview(question):
@@ -1785,3 +1789,22 @@ def test_which_topic_papers_asks_for_papers_and_which_thing_for_its_name(questio
 )  # fmt: skip
 def test_hedges_are_how_a_request_is_put_not_its_topic(question, topic):
     assert list_topic(question) == topic
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which of these involve graph coarsening at all?", "Which of them deal with graph coarsening?",
+     "which of these use graph coarsening (pooling, clustering, etc.)?"],
+)
+def test_which_of_these_with_a_verb_asks_for_the_papers(question):
+    # "these" with no noun of its own are the papers of the collection: every paper on the topic
+    assert profile(question).shape == "list"
+    assert {"graph", "coarsen"} <= set(profile(question).topic_words)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which of these two methods is faster, FooNet or BarNet?", "What is there?", "FooNet. What is it?"],
+)
+def test_which_of_these_things_or_a_bare_what_is_there_is_no_request_for_papers(question):
+    assert profile(question).shape not in ("list", "summary")
