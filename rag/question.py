@@ -1594,6 +1594,23 @@ def coordinated_parts(question: str, words: Sequence[str]) -> list[list[str]]:
     return [part for part in parts if part]
 
 
+_ALTERNATIVES = re.compile(r"\s*(?:[,;/]|\b(?:or|nor)\b|\betc\b\.?)\s*", re.I)
+_OFFERS_ALTERNATIVES = re.compile(r"\bor\b|\w\s*/\s*\w", re.I)
+
+
+def alternative_parts(question: str, words: Sequence[str]) -> list[list[str]]:
+    """The question's ``words`` grouped by the alternatives it offers ("X, Y or Z", "X / Y"), as coordinated_parts
+    groups them, when it offers some (an "or" or a slash); else no parts. "X and Y" often names one topic twice
+    ("continual learning and catastrophic forgetting") and examples in parentheses illustrate one topic, so neither
+    makes alternatives: a paper on one alternative is on the topic, a paper on one of two things joined by "and" may
+    not be."""
+    if not _OFFERS_ALTERNATIVES.search(question):
+        return []
+    wanted = set(words)
+    parts = [[w for w in dict.fromkeys(content_words(part)) if w in wanted] for part in _ALTERNATIVES.split(question)]
+    return [part for part in parts if part]
+
+
 _EXAMPLE_CUE = re.compile(r"\b(?:such\s+as|for\s+example|for\s+instance|including)\b|\be\.\s?g\.", re.I)
 _EXAMPLE_END = re.compile(r"[)?;:]|\.(?:\s|$)")
 

@@ -7,6 +7,7 @@ import pytest
 from rag import question
 from rag.question import (
     QuestionProfile,
+    alternative_parts,
     asks_findings,
     classify,
     clauses,
@@ -1808,3 +1809,12 @@ def test_which_of_these_with_a_verb_asks_for_the_papers(question):
 )
 def test_which_of_these_things_or_a_bare_what_is_there_is_no_request_for_papers(question):
     assert profile(question).shape not in ("list", "summary")
+
+
+def test_alternative_parts_only_when_the_question_offers_alternatives():
+    words = ["zed", "quux", "blip", "data"]
+    assert alternative_parts("papers on zed, quux or blip data", words) == [["zed"], ["quux"], ["blip", "data"]]
+    assert alternative_parts("zed / quux papers", words) == [["zed"], ["quux"]]
+    # "and" may name one topic twice, and examples in parentheses illustrate one: no alternatives
+    assert alternative_parts("papers on zed and quux", words) == []
+    assert alternative_parts("papers on blip data (zed, quux)", words) == []
