@@ -488,11 +488,29 @@ def rarity_share(words: Iterable[str], total: int, rarity: Callable[[str], float
     return sum(rarity(w) for w in words) / total if total > 0 else 0.0
 
 
-def least_missing(weights: Mapping[str, float], held: Iterable[Collection[str]]) -> float:
+def least_missing(
+    weights: Mapping[str, float], held: Iterable[Collection[str]], parts: Sequence[Sequence[str]] = ()
+) -> float:
     """The weighted share of the words (``weights``) missing from the paper that holds most of them (``held``: the
     words each paper holds); 1.0 when there is no paper. A request for papers names a topic that one paper of the
-    list must treat, and the paper most on it is not always the one whose line leads the list."""
-    return min((weighted_missing(weights, words) for words in held), default=1.0)
+    list must treat, and the paper most on it is not always the one whose line leads the list. ``parts``: the
+    topic's words grouped by its coordinated parts ("X, Y or Z", rag.question.coordinated_parts): a paper treating
+    one of the alternatives treats the topic, so each paper's share is also read by its best part (part_missing)."""
+    return min((part_missing(weights, words, parts) for words in held), default=1.0)
+
+
+def part_missing(weights: Mapping[str, float], present: Collection[str], parts: Sequence[Sequence[str]]) -> float:
+    """weighted_missing, or, when the topic has several coordinated ``parts`` and that is less, one minus the weight
+    ``present`` holds of its best part over the weight of the heaviest part: a paper holding all of one part's words
+    misses nothing of a topic of alternatives, while a part of common words alone ("data") weighs little against
+    the part holding the topic's rare words, so holding it is not holding the topic."""
+    missing = weighted_missing(weights, present)
+    masses = [sum(weights.get(w, 0.0) for w in dict.fromkeys(part)) for part in parts]
+    heaviest = max(masses, default=0.0)
+    if len(parts) < 2 or heaviest <= 0:
+        return missing
+    best = max(sum(weights.get(w, 0.0) for w in dict.fromkeys(part) if w in present) for part in parts)
+    return min(missing, 1.0 - best / heaviest)
 
 
 def english_rarity(word: str, scale: float) -> float:

@@ -105,6 +105,7 @@ from rag.question import (
     RELATION_STEMS,
     RELEASE_WORDS,
     QuestionProfile,
+    alternative_parts,
     answer_type,
     asked_aspect,
     asked_phrase,
@@ -1057,7 +1058,8 @@ def _signals(
 
             pools = [answer_ids] if prof.shape == "summary" else [[aid] for aid in answer_ids]
             counts = {w: float(topic_words.count(w)) for w in topic_words}  # each word as often as the question has it
-            focus_missing = least_missing(counts, (held(pool) for pool in pools))
+            parts = alternative_parts(prof.text, topic_words)  # "X, Y or Z": a paper on one of them is on the topic
+            focus_missing = least_missing(counts, (held(pool) for pool in pools), parts)
     # a number the question itself states ("of the 6,289 pairs, how many …") is not an answer to it
     stated = numbers_in(prof.text)
     number_missing = prof.kind == "number" and not any(
@@ -1339,7 +1341,9 @@ def _answer_slot_signals(
         weights = idf_weights(topic, doc_freq, n_docs, absent)
         # a linked name's words are held by the papers that name it, however they write it ("apta bench": AptaBench)
         rare = least_missing(
-            weights, (set().union(_linked_words(linking, among=pool), *(present.get(a, ()) for a in pool)) for pool in pools)
+            weights,
+            (set().union(_linked_words(linking, among=pool), *(present.get(a, ()) for a in pool)) for pool in pools),
+            alternative_parts(prof.text, topic) if prof.shape in LIST_SHAPES else (),
         )
     return slot, rare
 

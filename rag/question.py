@@ -73,6 +73,10 @@ _LIST = re.compile(
     r"(?:papers|studies|abstracts|articles|publications|researches)\b|\bamong\s+(?:the|these|those|all)\s+(?:papers|"
     r"works|studies|abstracts)\b|\bin\s+which\s+(?:papers|works|studies|abstracts|articles)\b"
     r"|\bare\s+any\s+of\s+(?:the|these|those)\s+(?:papers|works|studies|abstracts|articles)\b"
+    # "which of these involve X", "which of them deal with X": with no noun after it, "these" are the papers
+    r"|^\W*which\s+of\s+(?:these|those|them)\s+(?:(?:also|actually|even|really)\s+)?(?:involve|use|deal|stud(?:y|ies)|"
+    r"address|discuss|propose|introduce|tackle|focus|concern|mention|relate|apply|work|look|touch|cover|consider|"
+    r"evaluate|explore|investigate|examine|are|have|do|talk|treat|include)\b"
     # "could you tell me which works use X" ("which works", unlike "what works", names the papers)
     r"|\b(?:me|us|know|wonder(?:ing)?|asking)\s+which\s+works\b"
     r"|\ball\s+(?:the\s+)?(?:work|research)\s+(?:on|about|regarding|into)\b"
@@ -722,7 +726,12 @@ _SUMMARY = re.compile(
     r"(?:here\s+)?(?:on|about|in|for)\b|\bwhat\s+is\s+being\s+done\s+(?:on|about|in|for)\b"
     # what the collection holds on a topic: "what is there on X", "what's in here about X", "what do you have on X",
     # "what in here is relevant to X", "what can you tell me about the X research"
-    r"|\bwhat(?:'s|\s+is|\s+else\s+is)\s+(?:in\s+)?(?:there|here|available)\s+(?:on|about|regarding|concerning)\b"
+    r"|\bwhat(?:'s|\s+is|\s+else\s+is)\s+(?:in\s+)?(?:there|here|available|(?:the|this)\s+(?:corpus|collection|set|"
+    r"library|index|database))\s+(?:on|about|regarding|concerning)\b"
+    # the topic said first, then what the collection holds of it: "FooNet pruning and distillation. What's there?"
+    r"|[.!?:;\u2014-]\s*what(?:'s|\s+is)\s+(?:in\s+)?(?:there|here|available)(?:\s+on\s+(?:it|that|this))?\s*\??\s*$"
+    # what the collection covers of a topic: "what's covered on X", "what is covered about X"
+    r"|\bwhat(?:'s|\s+is|\s+gets|\s+has\s+been)\s+covered\s+(?:here\s+)?(?:on|about|regarding|concerning)\b"
     r"|\bwhat\s+(?:do|does)\s+(?:you|the\s+(?:corpus|collection|index|library))\s+have\b(?!\s+(?:to|in\s+common)\b)"
     r"|\bwhat(?:'s|\s+is)\s+(?:relevant|useful|of\s+interest)\s+(?:to|for)\b"
     r"|\bwhat\s+(?:in\s+here|here|in\s+(?:this|the)\s+(?:collection|corpus|set))\s+(?:is|are)\s+(?:relevant|related|"
@@ -1668,6 +1677,23 @@ def coordinated_parts(question: str, words: Sequence[str]) -> list[list[str]]:
     counts in each; parts holding none of ``words`` are left out."""
     wanted = set(words)
     parts = [[w for w in dict.fromkeys(content_words(part)) if w in wanted] for part in _COORDINATION.split(question)]
+    return [part for part in parts if part]
+
+
+_ALTERNATIVES = re.compile(r"\s*(?:[,;/]|\b(?:or|nor)\b|\betc\b\.?)\s*", re.I)
+_OFFERS_ALTERNATIVES = re.compile(r"\bor\b|\w\s*/\s*\w", re.I)
+
+
+def alternative_parts(question: str, words: Sequence[str]) -> list[list[str]]:
+    """The question's ``words`` grouped by the alternatives it offers ("X, Y or Z", "X / Y"), as coordinated_parts
+    groups them, when it offers some (an "or" or a slash); else no parts. "X and Y" often names one topic twice
+    ("continual learning and catastrophic forgetting") and examples in parentheses illustrate one topic, so neither
+    makes alternatives: a paper on one alternative is on the topic, a paper on one of two things joined by "and" may
+    not be."""
+    if not _OFFERS_ALTERNATIVES.search(question):
+        return []
+    wanted = set(words)
+    parts = [[w for w in dict.fromkeys(content_words(part)) if w in wanted] for part in _ALTERNATIVES.split(question)]
     return [part for part in parts if part]
 
 

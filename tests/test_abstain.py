@@ -725,6 +725,19 @@ def test_least_missing_reads_the_paper_holding_most_of_the_topic():
     assert least_missing(weights, []) == 1.0
 
 
+def test_a_paper_holding_one_alternative_of_the_topic_misses_nothing():
+    weights = {"zedding": 3.0, "quuxing": 2.5, "blip": 0.5}
+    parts = [["zedding"], ["quuxing", "blip"]]  # "zedding or quuxing blips"
+    assert least_missing(weights, [{"zedding"}], parts) == 0.0
+    assert least_missing(weights, [{"quuxing", "blip"}], parts) == 0.0  # all of a part as heavy as the heaviest
+    assert least_missing(weights, [{"quuxing"}], parts) == 1.0 - 2.5 / 3.0
+    # a part of common words alone weighs little against the heaviest part: holding it is not holding the topic
+    assert least_missing(weights, [{"blip"}], parts) == 1.0 - 0.5 / 3.0
+    # without alternatives: the weighted share, as before
+    assert least_missing(weights, [{"zedding"}]) == 0.5
+    assert least_missing(weights, [{"zedding"}], [["zedding", "quuxing", "blip"]]) == 0.5
+
+
 def test_a_measure_its_abstract_never_writes_raises_a_single_paper_score():
     from rag.abstain import features, measure_unwritten
 

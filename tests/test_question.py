@@ -7,6 +7,7 @@ import pytest
 from rag import question
 from rag.question import (
     QuestionProfile,
+    alternative_parts,
     asks_findings,
     classify,
     clauses,
@@ -1444,6 +1445,10 @@ def test_what_one_work_found_is_no_overview(question):
         "What is being done about graph coarsening in these papers?",
         "What in here is relevant to graph coarsening?",
         "What can you tell me about graph coarsening research?",
+        "What's in the corpus on graph coarsening?",
+        "what is in this collection about graph coarsening",
+        "what's covered on graph coarsening? pooling, clustering, that kind of thing",
+        "I need a section on graph coarsening and pooling. What's there?",
     ],
 )
 def test_asking_what_the_collection_holds_on_a_topic_is_an_overview(question):
@@ -1873,3 +1878,31 @@ def test_a_map_of_something_is_no_mean_average_precision(question, asks_value):
     from rag.question import answer_type
 
     assert (answer_type(question, classify(question)) == "value") is asks_value
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which of these involve graph coarsening at all?", "Which of them deal with graph coarsening?",
+     "which of these use graph coarsening (pooling, clustering, etc.)?"],
+)
+def test_which_of_these_with_a_verb_asks_for_the_papers(question):
+    # "these" with no noun of its own are the papers of the collection: every paper on the topic
+    assert profile(question).shape == "list"
+    assert {"graph", "coarsen"} <= set(profile(question).topic_words)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which of these two methods is faster, FooNet or BarNet?", "What is there?", "FooNet. What is it?"],
+)
+def test_which_of_these_things_or_a_bare_what_is_there_is_no_request_for_papers(question):
+    assert profile(question).shape not in ("list", "summary")
+
+
+def test_alternative_parts_only_when_the_question_offers_alternatives():
+    words = ["zed", "quux", "blip", "data"]
+    assert alternative_parts("papers on zed, quux or blip data", words) == [["zed"], ["quux"], ["blip", "data"]]
+    assert alternative_parts("zed / quux papers", words) == [["zed"], ["quux"]]
+    # "and" may name one topic twice, and examples in parentheses illustrate one: no alternatives
+    assert alternative_parts("papers on zed and quux", words) == []
+    assert alternative_parts("papers on blip data (zed, quux)", words) == []
