@@ -215,7 +215,10 @@ _THE_COLLECTION = re.compile(
 # How a request points at its topic or at the collection ("papers related to X", "the privacy-related papers in the
 # collection", "the literature regarding X", "papers relevant to X"): not words of the topic.
 _ABOUT_WORDS = frozenset(
-    content_words("collection related regarding concerning relevant pertaining pertinent relating literature everything got")
+    content_words(
+        "collection related regarding concerning relevant pertaining pertinent relating literature everything got "
+        "application applications"
+    )
 )
 
 
@@ -267,7 +270,9 @@ _FRAME = re.compile(
     r"\b(?:this|last|past)\s+year(?:'s)?\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:new|happening|hot)\b|"
     r"\b(?:recent(?:ly)?|latest|newest|current|cutting[-\s]edge)\b(?=\s+(?:advances?|developments?|progress|work|"
     r"research|trends?|directions?|papers?|studies|results|findings|ideas|in|on|about)\b)|"
-    r"\b(?:trends?|advances?|developments?|progress)\s+(?=(?:in|on|with|about)\b)",
+    r"\b(?:trends?|advances?|developments?|progress)\s+(?=(?:in|on|with|about)\b)|"
+    # what kind of use is asked for ("real-world medical applications", "practical uses in X"): how, not what about
+    r"\b(?:real[-\s]world|practical|everyday|concrete)\s+(?=(?:[\w-]+\s+){0,3}(?:applications?|uses?|use\s+cases?|impact)\b)",
     re.I,
 )
 

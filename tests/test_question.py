@@ -1906,3 +1906,16 @@ def test_alternative_parts_only_when_the_question_offers_alternatives():
     # "and" may name one topic twice, and examples in parentheses illustrate one: no alternatives
     assert alternative_parts("papers on zed and quux", words) == []
     assert alternative_parts("papers on blip data (zed, quux)", words) == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers have graph coarsening applications?",
+        "which papers have real-world graph coarsening applications?",
+        "papers with practical uses of graph coarsening",
+    ],
+)
+def test_the_kind_of_use_asked_for_is_no_topic_word(question):
+    # "applications", "real-world … applications", "practical uses" say how the topic is met, not what it is
+    assert set(profile(question, one_paper=False).topic_words) == {"graph", "coarsen"}
