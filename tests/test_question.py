@@ -1831,3 +1831,36 @@ def test_asking_what_is_new_or_recent_in_a_topic_is_an_overview_of_that_topic(qu
 )
 def test_new_and_latest_outside_a_what_is_new_frame_stay_words_of_the_question(question):
     assert profile(question).shape != "summary"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("What hinge types can the sparse kettle-fitting method model?", ["hing"]),  # "types" names no kind itself
+        ("ZedNet claims lower loss — lower on which measures exactly?", ["measur"]),
+        ("which clinical cases does the FooNet study use", ["clinic", "case"]),
+        ("How does FooNet pick its step size?", []),  # no wh-noun phrase
+        ("What is FooNet?", []),
+    ],
+)
+def test_asked_kind_is_the_noun_phrase_after_the_wh_word(text, kind):
+    from rag.question import asked_kind
+
+    assert asked_kind(text) == kind
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "lists"),
+    [
+        ("Parts are held together by ball and hinge joints.", ["joint"], True),  # coordinated before the head
+        ("We tune segmentation and joint parameters together.", ["joint"], False),  # "joint" modifies, not heads
+        ("Gains hold on calibration metrics, including ZedError and QuuxScore.", ["calibr", "metric"], True),
+        ("It handles tasks such as forecasting and imputation.", ["task"], True),
+        ("Our metric is simple.", ["metric"], False),  # the kind without instances
+        ("FooNet handles forecasting and imputation.", [], False),  # nothing asked for
+    ],
+)
+def test_names_instances_reads_a_sentence_listing_the_asked_kind(sentence, kind, lists):
+    from rag.question import names_instances
+
+    assert names_instances(sentence, kind) is lists
