@@ -250,7 +250,8 @@ class AnswerPolicy(BaseModel):
         description="Added to a sentence's score when it names instances of the kind a wh-question asks for "
         "(rag.question.asked_kind, names_instances: 'what joint types can FooNet model?' -> '… revolute and prismatic "
         "joints'; 'which metrics?' -> 'metrics, including A and B'). The words describing the work pick its summary "
-        "sentence; the one listing what was asked for answers. 0: off.",
+        "sentence; the one listing what was asked for answers. Fitted on dev (key facts of fact questions 0.946 at 0 -> 0.955 "
+        "at 0.2, 0.960 at 0.3; 0.4 and 0.5 lift lists that are not the answer). 0: off.",
     )
     instance_shapes: tuple[str, ...] = Field(
         default=("fact", "name", "number", "how_why", "followup"),
