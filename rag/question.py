@@ -1607,7 +1607,8 @@ def names_instances(sentence: str, kind: Sequence[str]) -> bool:
     if not kind:
         return False
     head = kind[-1]  # the head noun: "joint types" -> joint, "clinical cases" -> case
-    start = head[:3]  # a stem starts as its words do ("measur" of "measures"): a cheap test before stemming
+    # a word starts as its stem does but for the stem's last letter ("studi" of "study"): a cheap test before stemming
+    start = head[: max(3, len(head) - 1)]
     if start not in sentence.lower():
         return False
     for m in _WORD.finditer(sentence):
