@@ -18,7 +18,7 @@ from rag.abstain import with_long_forms
 from rag.lexicon import is_name_like
 from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
-from rag.question import QuestionProfile, states_count
+from rag.question import QuestionProfile, asked_kind, names_instances, states_count
 from rag.retrieve import IndexSnapshot
 from rag.roles import asks_for_availability, concludes, states_evaluation
 from rag.text import Span, content_words, numbers_in
@@ -98,6 +98,8 @@ def score_sentences(
     asked = {t.lower() for t in profile.specific_terms}
     n_focus = len(profile.focus_words)
     focus_counts = snapshot.sentence_bm25.word_counts(profile.focus_words)[rows] if n_focus else None
+    # "what joint types …", "which metrics …": a sentence naming instances of the kind asked for answers it
+    kind = asked_kind(profile.text) if policy.instance_bonus and profile.shape in policy.instance_shapes else []
     scored = []
     for i, row in enumerate(rows):
         text = snapshot.sentence_text(row)
@@ -113,6 +115,8 @@ def score_sentences(
         if profile.kind == "number" and has_number and (not profile.asks_count or states_count(text)):
             score += NUMBER_BONUS  # "how many …" is answered by a count ("6,289 pairs"), not a score ("0.95")
         role = roles[row]
+        if kind and role not in policy.instance_skip_roles and names_instances(text, kind):
+            score += policy.instance_bonus
         role_bonus = bonus.get(role, 0.0)
         if (profile.asks_takeaway or profile.asks_significance) and concludes(text):
             # "what was the main takeaway", "why does that matter": the concluding sentence

@@ -1660,6 +1660,60 @@ def asked_phrase(question: str, names: Sequence[str]) -> str:
     return text if len(words) >= 2 else ""
 
 
+# "which measures", "what joint types", "what inference tasks does it handle": the noun phrase after the wh-word
+# (up to an auxiliary or the end of the clause) names the kind of thing asked for
+_KIND_ASKED = re.compile(
+    r"\b(?:which|what)\s+((?:(?!(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|might|may|"
+    r"they|it|its|their|the|a|an|of|in|on|for|to|by|with|from|that)\b)[A-Za-z][\w-]*\s*){1,3})",
+    re.I,
+)
+# words naming a kind in general ("what types of", "which kinds"), not what kind
+_KIND_GENERIC = frozenset(content_words("type types kind kinds sort sorts form forms exactly specifically precisely"))
+
+
+def asked_kind(question: str) -> list[str]:
+    """The content words (stems) of the kind of thing a wh-question asks for: "What joint types can FooNet model?"
+    -> ["joint"]; "which measures exactly?" -> ["measur"]. Empty for a question with no such phrase ("how does …")."""
+    found = _KIND_ASKED.search(question)
+    if not found:
+        return []
+    return [w for w in content_words(found.group(1)) if w not in _KIND_GENERIC and w not in _QUESTION_WORDS]
+
+
+# how a sentence lists instances of a kind: "revolute and prismatic joints", "metrics, including A and B",
+# "tasks such as X", "cases (A, B, C)", "models: A, B"
+_INSTANCE_AFTER = re.compile(r"^\W{0,3}(?:\(|:|such\s+as\b|including\b|e\.\s?g\.|namely\b|like\b)", re.I)
+_INSTANCE_BEFORE = re.compile(r"(?:\b(?:and|or)|,)\s+(?:[\w-]+\s+){0,2}$", re.I)
+_WORD = re.compile(r"[A-Za-z][\w-]*")
+
+
+def names_instances(sentence: str, kind: Sequence[str]) -> bool:
+    """Whether the sentence names instances of the asked kind (``kind``: stems, rag.question.asked_kind): a word of
+    the kind with instances coordinated before it ("revolute and prismatic joints") or listed after it ("metrics,
+    including A and B", "tasks such as X")."""
+    if not kind:
+        return False
+    head = kind[-1]  # the head noun: "joint types" -> joint, "clinical cases" -> case
+    # a word starts as its stem does but for the stem's last letter ("studi" of "study"): a cheap test before stemming
+    start = head[: max(3, len(head) - 1)]
+    if start not in sentence.lower():
+        return False
+    for m in _WORD.finditer(sentence):
+        if not m.group(0).lower().startswith(start) or content_words(m.group(0)) != [head]:
+            continue
+        after = sentence[m.end() :]
+        if _INSTANCE_AFTER.search(after):
+            return True
+        # coordinated modifiers before the head, which ends its phrase ("… and prismatic joints.", not "… and joint
+        # parameters")
+        if _INSTANCE_BEFORE.search(sentence[: m.start()]) and _PHRASE_END.match(after):
+            return True
+    return False
+
+
+_PHRASE_END = re.compile(r"\s*(?:$|[^\w\s-]|(?:of|in|on|at|with|and|or|that|which|to|for|from|by|as|is|are)\b)", re.I)
+
+
 def clauses(question: str) -> list[str]:
     """The parts of a compound question ("What is X, and how does it Y?"); one part for a simple question."""
     parts = [p.strip(" ?,") for p in _CLAUSE_SPLIT.split(question)]

@@ -308,3 +308,27 @@ def test_paper_similarity_is_the_mean_of_its_most_similar_sentences():
     assert sims["barnet"] == pytest.approx(0.0)
     assert sims["quxnet"] == pytest.approx(0.6)  # a paper with fewer sentences: all it has
     assert paper_similarity(_Snapshot(), ["foonet"], topic, sentences=1)["foonet"] == pytest.approx(1.0)
+
+
+def test_a_sentence_naming_instances_of_the_asked_kind_is_lifted():
+    import numpy as np
+
+    from rag.evidence import score_sentences
+    from rag.policy import AnswerPolicy
+    from rag.question import profile
+
+    sentences = [
+        "Gluing rigid kettles from video remains hard.",  # background: never lifted for what it lists
+        "We propose KettleFit, a category-free fitting framework for rigid kettles.",
+        "A solver joins the parts with ball and hinge joints.",
+    ]
+    snapshot = FakeSnapshot(sentences)
+
+    def scores(**policy):
+        prof = profile("What joint types can the category-free kettle fitting framework model?")
+        out = score_sentences(prof, np.zeros(2, np.float32), snapshot, range(3), AnswerPolicy(**policy))
+        return {e.row: e.score for e in out}
+
+    with_bonus, without = scores(), scores(instance_bonus=0.0)
+    assert with_bonus[2] - without[2] == pytest.approx(AnswerPolicy().instance_bonus)
+    assert with_bonus[1] == pytest.approx(without[1]) and with_bonus[0] == pytest.approx(without[0])

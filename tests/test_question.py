@@ -1919,3 +1919,36 @@ def test_alternative_parts_only_when_the_question_offers_alternatives():
 def test_the_kind_of_use_asked_for_is_no_topic_word(question):
     # "applications", "real-world … applications", "practical uses" say how the topic is met, not what it is
     assert set(profile(question, one_paper=False).topic_words) == {"graph", "coarsen"}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("What hinge types can the sparse kettle-fitting method model?", ["hing"]),  # "types" names no kind itself
+        ("ZedNet claims lower loss — lower on which measures exactly?", ["measur"]),
+        ("which clinical cases does the FooNet study use", ["clinic", "case"]),
+        ("How does FooNet pick its step size?", []),  # no wh-noun phrase
+        ("What is FooNet?", []),
+    ],
+)
+def test_asked_kind_is_the_noun_phrase_after_the_wh_word(text, kind):
+    from rag.question import asked_kind
+
+    assert asked_kind(text) == kind
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "lists"),
+    [
+        ("Parts are held together by ball and hinge joints.", ["joint"], True),  # coordinated before the head
+        ("We tune segmentation and joint parameters together.", ["joint"], False),  # "joint" modifies, not heads
+        ("Gains hold on calibration metrics, including ZedError and QuuxScore.", ["calibr", "metric"], True),
+        ("It handles tasks such as forecasting and imputation.", ["task"], True),
+        ("Our metric is simple.", ["metric"], False),  # the kind without instances
+        ("FooNet handles forecasting and imputation.", [], False),  # nothing asked for
+    ],
+)
+def test_names_instances_reads_a_sentence_listing_the_asked_kind(sentence, kind, lists):
+    from rag.question import names_instances
+
+    assert names_instances(sentence, kind) is lists
