@@ -122,6 +122,7 @@ from rag.question import (
     compare_parts,
     compared_topic,
     coordinated_parts,
+    described_work_words,
     describes_a_kind,
     describes_work,
     fix_shape_words,
@@ -1185,6 +1186,8 @@ def _signals(
         measure_absent=measure_absent,
         topic_similarity=plan.topic_similarity if readable else None,
         topic_rarity=plan.topic_rarity,
+        # "which work shows that …": a request for one work described by what it does, not a topic
+        described_words=described_work_words(prof.text) if prof.shape in LIST_SHAPES else 0,
         described_missing=described_missing,
         aspect_missing=aspect_missing,
         # skipped when the encoder cannot read the question, or for a list or comparison (no one answering paper)
