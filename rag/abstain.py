@@ -104,6 +104,7 @@ class AbstentionSignals:
     measure_absent: float = 0.0  # share of the asked measure's words ("learning rate") its abstract never writes
     topic_similarity: float | None = None  # the topic phrase's best similarity to a sentence of the top papers
     topic_rarity: float = 0.0  # English rarity of the topic phrase's rarest word
+    topic_rare_absent: float = 0.0  # the part of topic_rare_missing's weight on topic words no abstract uses
     described_words: int = 0  # content words describing the one work a request asks for by what it does or finds
 
 
@@ -188,7 +189,8 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
     # the words a list, summary or yes/no question's best paper lacks count the less the more clearly the question's
     # meaning singles that paper out: a question in other words than its paper's shares few of them however well
     # it describes it, and the less the longer the question describes one work by what it does (a paraphrase of it)
-    worded = (1.0 - meaning_clarity(signals, policy)) * (1.0 - described_reading(signals, policy))
+    described = described_reading(signals, policy)
+    worded = (1.0 - meaning_clarity(signals, policy)) * (1.0 - described)
     return {
         "unknown": single * len(signals.unknown_names),
         "missing": float(len(signals.missing_names)),
@@ -211,7 +213,12 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "names_missing": float(signals.names_missing),
         "value": float(signals.value_missing),
         "slot": signals.slot_missing,
-        "topic_rare_list": worded * signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
+        # a description of one work paraphrases it in words its paper need not use, yet a term no abstract uses
+        # ("quux watermarking") still names a topic the corpus lacks
+        "topic_rare_list": (1.0 - meaning_clarity(signals, policy))
+        * (signals.topic_rare_missing - described * max(0.0, signals.topic_rare_missing - signals.topic_rare_absent))
+        if signals.shape in LIST_SHAPES
+        else 0.0,
         # a keyword query names a topic, not a detail of a paper: its best paper must use the topic's rare words
         "topic_rare_terse": signals.topic_rare_missing
         if signals.terse and signals.shape not in LIST_SHAPES and signals.shape != "compare"

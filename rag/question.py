@@ -400,11 +400,14 @@ def asks_for_one_paper(question: str) -> bool:
 # that Y", "a paper on why Z", "something about when W"): a singular noun for a work, then a clause (a relative or
 # wh-word, a verb ending in -s/-ed or -ing) rather than a noun phrase ("a paper on FooNet pruning")
 _WORK_NOUN = r"(?:paper|work|study|article|publication|preprint|research|approach|method|something|anything)"
+# what a work is said to find or argue ("a paper showing that …"), unlike what it is on ("a paper measuring X")
+_FINDING_ING = r"(?:show|argu|find|demonstrat|prov|suggest|claim|explain|reveal|establish|report)ing\b"
 _DESCRIBED_WORK = re.compile(
     r"(?:^\s*(?:(?:which|what)\s+)?|\b(?:is\s+there|are\s+there|any|a|an|one|some|the)\s+(?:\w+\s+)?)"
     + _WORK_NOUN
-    + r"\b(?!s)\s+(?:(?:on|about|into|of)\s+(?=(?:why|how|when|whether|what)\b|\w+ing\b)|"
-    r"(?=(?:that|which|who|where)\b|\w+ing\b|\w+(?<![s'\u2019])s\b|\w+ed\b))(?P<clause>\w)",
+    + r"\b(?!s)\s+(?:(?:on|about|into|of)\s+(?=(?:why|how|when|whether|what)\b)|"
+    r"(?=(?:that|which|who|where|why|how|when|whether)\b|" + _FINDING_ING + r"|\w+(?<![s'\u2019])s\b|\w+ed\b))"
+    r"(?P<clause>\w)",
     re.I,
 )
 # works asked for in the plural ("which papers", "any studies"); "works" and "studies" only after a determiner, as
