@@ -405,8 +405,8 @@ _FINDING_ING = r"(?:show|argu|find|demonstrat|prov|suggest|claim|explain|reveal|
 _DESCRIBED_WORK = re.compile(
     r"(?:^\s*(?:(?:which|what)\s+)?|\b(?:is\s+there|are\s+there|any|a|an|one|some|the)\s+(?:\w+\s+)?)"
     + _WORK_NOUN
-    + r"\b(?!s)\s+(?:(?:on|about|into|of)\s+(?=(?:why|how|when|whether|what)\b)|"
-    r"(?=(?:that|which|who|where|why|how|when|whether)\b|" + _FINDING_ING + r"|\w+(?<![s'\u2019])s\b|\w+ed\b))"
+    + r"\b(?!s)\s+(?:(?:on|about|into|of)\s+(?=(?:why|how|when|whether|what)\b|\w+ing\b)|"
+    r"(?=(?:that|which|who|where|why|how|when|whether)\b|\w+ing\b|\w+(?<![s'\u2019])s\b|\w+ed\b))"
     r"(?P<clause>\w)",
     re.I,
 )
