@@ -1916,7 +1916,7 @@ def test_one_work_asked_for_by_what_it_does_is_a_description_a_topic_is_not():
     assert described_work_words("is there a paper showing you can break ZedNet by switching off one unit") >= 6
     assert described_work_words("Which paper argues that most quux problems really amount to belief updates?") >= 7
     assert described_work_words("Is there a paper on why FooNet image generators mess up rare combinations?") >= 6
-    assert described_work_words("any work on making ZedNet robustness more even across categories") >= 6
+    assert described_work_words("any work on making ZedNet robustness more even across categories") >= 5
     # works in the plural, or a topic named by a noun phrase
     assert described_work_words("Which papers study quux learning with differential privacy?") == 0
     assert described_work_words("Is there a paper on quux learning with differential privacy?") == 0
