@@ -40,7 +40,8 @@ No single signal decides. Each adds log-odds (weights in AnswerPolicy, fitted on
   retrieved with it; a question in other words than its paper's ("which work makes my photos useless for training")
   shares few of its words, yet its meaning singles that paper out, so the words the best paper lacks (focus_list,
   phrase_list, topic_rare_list) count the less the more clearly it does (meaning_clarity), as BM25 counts the less
-  in retrieval against a clear dense winner.
+  in retrieval against a clear dense winner; and the less the longer the question describes the one work it asks
+  for by what it does or finds ("which work shows that …": described_reading), whose words paraphrase that work.
 - a single-paper question naming its work by a short description, as a term ("the paper on X", "the X study":
   rag.question.work_description) whose answering abstract lacks the description's words (their mass, each word
   weighing its idf times its English rarity: described_missing): a question about "the paper on quux autoencoders"
@@ -103,6 +104,8 @@ class AbstentionSignals:
     measure_absent: float = 0.0  # share of the asked measure's words ("learning rate") its abstract never writes
     topic_similarity: float | None = None  # the topic phrase's best similarity to a sentence of the top papers
     topic_rarity: float = 0.0  # English rarity of the topic phrase's rarest word
+    topic_rare_absent: float = 0.0  # the part of topic_rare_missing's weight on topic words no abstract uses
+    described_words: int = 0  # content words describing the one work a request asks for by what it does or finds
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,14 +168,29 @@ def meaning_clarity(signals: AbstentionSignals, policy: AnswerPolicy) -> float:
     return min(1.0, max(0.0, (signals.question_peak - low) / (high - low)))
 
 
+def described_reading(signals: AbstentionSignals, policy: AnswerPolicy) -> float:
+    """How fully a list, summary or yes/no question reads as a description of one work rather than a topic (0..1):
+    the content words describing the one work it asks for by what it does or finds ("which work shows that …", "is
+    there a paper showing …": rag.question.described_work_words) through AnswerPolicy.described_work_low/high. Its
+    words paraphrase that work, which need not use them, so the words its best paper lacks count the less; a short
+    description ("is there a paper on FooNet pruning?") reads as a topic the papers must treat."""
+    if signals.shape not in LIST_SHAPES or not signals.described_words:
+        return 0.0
+    low, high = policy.described_work_low, policy.described_work_high
+    if high <= low:
+        return 1.0 if signals.described_words >= high else 0.0
+    return min(1.0, max(0.0, (signals.described_words - low) / (high - low)))
+
+
 def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, float]:
     """The signals as numbers, one per weight (what `python -m eval.fit_abstention` fits the weights on)."""
     listing = signals.shape in LIST_SHAPES
     single, many = (0.0, 1.0) if listing else (1.0, 0.0)  # a signal both kinds share: one weight for each kind
     # the words a list, summary or yes/no question's best paper lacks count the less the more clearly the question's
     # meaning singles that paper out: a question in other words than its paper's shares few of them however well
-    # it describes it
-    worded = 1.0 - meaning_clarity(signals, policy)
+    # it describes it, and the less the longer the question describes one work by what it does (a paraphrase of it)
+    described = described_reading(signals, policy)
+    worded = (1.0 - meaning_clarity(signals, policy)) * (1.0 - described)
     return {
         "unknown": single * len(signals.unknown_names),
         "missing": float(len(signals.missing_names)),
@@ -195,7 +213,12 @@ def features(signals: AbstentionSignals, policy: AnswerPolicy) -> dict[str, floa
         "names_missing": float(signals.names_missing),
         "value": float(signals.value_missing),
         "slot": signals.slot_missing,
-        "topic_rare_list": worded * signals.topic_rare_missing if signals.shape in LIST_SHAPES else 0.0,
+        # a description of one work paraphrases it in words its paper need not use, yet a term no abstract uses
+        # ("quux watermarking") still names a topic the corpus lacks
+        "topic_rare_list": (1.0 - meaning_clarity(signals, policy))
+        * (signals.topic_rare_missing - described * max(0.0, signals.topic_rare_missing - signals.topic_rare_absent))
+        if signals.shape in LIST_SHAPES
+        else 0.0,
         # a keyword query names a topic, not a detail of a paper: its best paper must use the topic's rare words
         "topic_rare_terse": signals.topic_rare_missing
         if signals.terse and signals.shape not in LIST_SHAPES and signals.shape != "compare"

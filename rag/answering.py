@@ -122,6 +122,7 @@ from rag.question import (
     compare_parts,
     compared_topic,
     coordinated_parts,
+    described_work_words,
     describes_a_kind,
     describes_work,
     fix_shape_words,
@@ -1161,7 +1162,7 @@ def _signals(
     if names_missing and not counted and answer_ids:  # "which baselines": "calibration-based baselines" answers
         texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
         names_missing = not described_answer(prof.text, texts)
-    slot, rare_missing = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
+    slot, rare_missing, rare_absent = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     matched_first, matched_any = _topic_matched(prof, snapshot, answer_ids, linking)
     # a list's papers as whole abstracts: does one stand out of the shortlist (skipped when the encoder cannot read)
     peak = peak_above_median(plan.paper_similarity.values()) if readable and plan.paper_similarity else None
@@ -1185,6 +1186,8 @@ def _signals(
         measure_absent=measure_absent,
         topic_similarity=plan.topic_similarity if readable else None,
         topic_rarity=plan.topic_rarity,
+        # "which work shows that …": a request for one work described by what it does, not a topic
+        described_words=described_work_words(prof.text) if prof.shape in LIST_SHAPES else 0,
         described_missing=described_missing,
         aspect_missing=aspect_missing,
         # skipped when the encoder cannot read the question, or for a list or comparison (no one answering paper)
@@ -1200,6 +1203,7 @@ def _signals(
         slot_missing=slot,
         slot_near_missing=slot_near,
         topic_rare_missing=rare_missing,
+        topic_rare_absent=rare_absent,
         terse=prof.terse,
         phrase_missing=phrase_missing,
         topic_garbled=topic_garbled,
@@ -1313,13 +1317,13 @@ def _answer_slot_signals(
     answer_ids: Sequence[str],
     linking: Linking,
     policy: AnswerPolicy,
-) -> tuple[float, float]:
-    """(slot_missing, topic_rare_missing): whether the answering abstract states what is asked (see
-    rag.abstain.slot_missing), and the idf- and rarity-weighted topic words a list's best paper lacks (list, summary
-    and yes/no shapes, and terse keyword queries)."""
-    slot, rare = 0.0, 0.0
+) -> tuple[float, float, float]:
+    """(slot_missing, topic_rare_missing, topic_rare_absent): whether the answering abstract states what is asked
+    (see rag.abstain.slot_missing), the idf- and rarity-weighted topic words a list's best paper lacks (list, summary
+    and yes/no shapes, and terse keyword queries), and the part of that weight on words no abstract uses."""
+    slot, rare, absent_share = 0.0, 0.0, 0.0
     if not answer_ids:
-        return slot, rare
+        return slot, rare, absent_share
     names = _linked_words(linking)
     details = [w for w in dict.fromkeys(prof.topic_words) if not w.isdigit() and w not in GENERIC_STEMS and w not in names]
     n_docs = len(snapshot.abstracts)
@@ -1345,7 +1349,9 @@ def _answer_slot_signals(
             (set().union(_linked_words(linking, among=pool), *(present.get(a, ()) for a in pool)) for pool in pools),
             alternative_parts(prof.text, topic) if prof.shape in LIST_SHAPES else (),
         )
-    return slot, rare
+        total = sum(weights.values())
+        absent_share = sum(weights.get(w, 0.0) for w in absent) / total if total > 0 else 0.0
+    return slot, rare, absent_share
 
 
 

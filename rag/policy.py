@@ -824,6 +824,23 @@ class AnswerPolicy(BaseModel):
         "median 0.149). Set with meaning_peak_high on dev: false abstention 26 -> 19 of 1,359 answerable, "
         "abstention 323 -> 321 of 382 unanswerable at the fitted weights.",
     )
+    described_work_low: float = Field(
+        default=8.0,
+        description="For list, summary and yes/no questions asking for one work by what it does or finds ('which work "
+        "shows that …', 'is there a paper showing …', 'any study that …': rag.question.described_work_words): the "
+        "number of content words of that description at or below which the words its best paper lacks count in full "
+        "(focus_list, phrase_list, topic_rare_list); above it they count less, down to nothing at "
+        "described_work_high. A long description of a finding or mechanism paraphrases one paper, which need not "
+        "use its words; a short one ('is there a paper on FooNet pruning?') names a topic the papers must treat. "
+        "Dev's unanswerable questions so worded describe in 6-8 words, the answerable ones refused as lists in "
+        "10-21: false abstention 24 -> 15 of 1,787 answerable, abstention 422 -> 422 of 489 unanswerable.",
+    )
+    described_work_high: float = Field(
+        default=12.0,
+        description="The description length (content words) at or above which the words the best paper lacks no longer "
+        "count (see described_work_low); described_work_low >= described_work_high makes it a step at "
+        "described_work_high, and a high value (100) turns it off.",
+    )
     meaning_peak_high: float = Field(
         default=0.25,
         description="The question_peak at or above which the words a list, summary or yes/no question's best paper "

@@ -401,6 +401,41 @@ def asks_for_one_paper(question: str) -> bool:
     return bool(_ONE_PAPER.search(question)) and not _SEVERAL_PAPERS.search(question)
 
 
+# One work asked for by what it does or finds ("which work shows that X …", "is there a paper showing X", "any study
+# that Y", "a paper on why Z", "something about when W"): a singular noun for a work, then a clause (a relative or
+# wh-word, a verb ending in -s/-ed or -ing) rather than a noun phrase ("a paper on FooNet pruning")
+_WORK_NOUN = r"(?:paper|work|study|article|publication|preprint|research|approach|method|something|anything)"
+# what a work is said to find or argue ("a paper showing that …"), unlike what it is on ("a paper measuring X")
+_FINDING_ING = r"(?:show|argu|find|demonstrat|prov|suggest|claim|explain|reveal|establish|report)ing\b"
+_DESCRIBED_WORK = re.compile(
+    r"(?:^\s*(?:(?:which|what)\s+)?|\b(?:is\s+there|are\s+there|any|a|an|one|some|the)\s+(?:\w+\s+)?)"
+    + _WORK_NOUN
+    + r"\b(?!s)\s+(?:(?:on|about|into|of)\s+(?=(?:why|how|when|whether|what)\b|\w+ing\b)|"
+    r"(?=(?:that|which|who|where|why|how|when|whether)\b|\w+ing\b|\w+(?<![s'\u2019])s\b|\w+ed\b))"
+    r"(?P<clause>\w)",
+    re.I,
+)
+# works asked for in the plural ("which papers", "any studies"); "works" and "studies" only after a determiner, as
+# elsewhere they are verbs ("a method that works", "a paper that studies X")
+_SEVERAL_WORKS = re.compile(
+    r"\b(?:papers|articles|publications|abstracts|preprints)\b|\bpaper\(s\)|"
+    r"\b(?:which|what|any|some|the|all|other|these|those)\s+(?:works|studies)\b",
+    re.I,
+)
+
+
+def described_work_words(question: str) -> int:
+    """How many content words describe the one work a question asks for by what it does or finds ("which work
+    shows that deeper FooNets help only up to a point on toy data" -> 9; "is there a paper showing X", "any study
+    that …", "a paper on why …"); 0 when it asks for works in the plural or names a topic by a noun phrase ("is
+    there a paper on FooNet pruning?"). A long description of a finding or mechanism paraphrases one paper, whose
+    own words it need not use; a short one reads as a topic."""
+    match = _DESCRIBED_WORK.search(question)
+    if match is None or _SEVERAL_WORKS.search(question):
+        return 0
+    return len(content_words(question[match.start("clause") :]))
+
+
 # An indirect question after a verb of deciding ("how does X decide how many …", "… determine how much …") or
 # of studying ("theory on how much data …").
 _DECIDES = re.compile(

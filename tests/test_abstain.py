@@ -765,3 +765,28 @@ def test_a_count_of_compared_things_is_no_value_pointing_at_the_answer():
     assert counts_stated("what is the spread of FooScore across the 12 models on ZedBench") == {"12"}
     assert counts_stated("which system reaches 0.855 on ZedBench") == set()
     assert counts_stated("which system reaches 45.9 points") == set()
+
+
+def test_words_a_described_work_lacks_count_less_the_longer_the_description():
+    import pytest
+
+    from rag.abstain import described_reading, features
+
+    # "Which work shows that deeper FooNets help only up to a point on small toy problems …": a paraphrase of one
+    # paper, whose own words it need not use; "is there a paper that trains ZedNets" names a topic
+    policy = POLICY.model_copy(update={"described_work_low": 8.0, "described_work_high": 12.0})
+    lexical = dict(shape="yes_no", topic_rare_missing=0.8, focus_missing=0.6, phrase_missing=0.4)
+    short = AbstentionSignals(**lexical, described_words=6)
+    halfway = AbstentionSignals(**lexical, described_words=10)
+    long = AbstentionSignals(**lexical, described_words=14)
+    assert [described_reading(s, policy) for s in (short, halfway, long)] == pytest.approx([0.0, 0.5, 1.0])
+    for name, value in (("topic_rare_list", 0.8), ("focus_list", 0.6), ("phrase_list", 0.4)):
+        assert features(short, policy)[name] == pytest.approx(value)
+        assert features(halfway, policy)[name] == pytest.approx(value / 2)
+        assert features(long, policy)[name] == 0.0
+    assert abstention_score(long, policy) < abstention_score(short, policy)
+    # a term no abstract uses ("quuxmarking") still names a topic the corpus lacks, however long the description
+    absent = AbstentionSignals(**lexical, topic_rare_absent=0.5, described_words=14)
+    assert features(absent, policy)["topic_rare_list"] == pytest.approx(0.5)
+    # a question about one paper reads its own signals
+    assert described_reading(AbstentionSignals(shape="fact", described_words=14), policy) == 0.0

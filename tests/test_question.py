@@ -1952,3 +1952,20 @@ def test_names_instances_reads_a_sentence_listing_the_asked_kind(sentence, kind,
     from rag.question import names_instances
 
     assert names_instances(sentence, kind) is lists
+
+
+def test_one_work_asked_for_by_what_it_does_is_a_description_a_topic_is_not():
+    from rag.question import described_work_words
+
+    # a clause after a singular work noun: a finding, an argument, a mechanism
+    assert described_work_words("Which work shows that deeper FooNets help only up to a point on toy data?") >= 7
+    assert described_work_words("is there a paper showing you can break ZedNet by switching off one unit") >= 6
+    assert described_work_words("Which paper argues that most quux problems really amount to belief updates?") >= 7
+    assert described_work_words("Is there a paper on why FooNet image generators mess up rare combinations?") >= 6
+    assert described_work_words("any work on making ZedNet robustness more even across categories") >= 5
+    # works in the plural, or a topic named by a noun phrase
+    assert described_work_words("Which papers study quux learning with differential privacy?") == 0
+    assert described_work_words("Is there a paper on quux learning with differential privacy?") == 0
+    assert described_work_words("Which studies show that FooNet helps?") == 0
+    # "works" and "studies" as verbs do not make the request plural
+    assert described_work_words("Is there a paper that studies how FooNet works on small graphs?") > 0
