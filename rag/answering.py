@@ -990,6 +990,7 @@ def counts_stated(text: str) -> set[str]:
     sentence stating the answer ("which system reaches 0.855")."""
     return stated_values(" ".join(_COUNTED.findall(text)))
 
+
 def _signals(
     prof: QuestionProfile,
     snapshot: IndexSnapshot,
