@@ -620,7 +620,7 @@ class Lexicon:
                 best_slip = min((c for c in likely if c[0] <= keep_cost), default=None)
                 return token if best_slip is None else cased(best_slip[2])
             stems_of = content_words(lowered)
-            if common >= common_zipf and lowered.isalpha() and stems_of and all(w in self.stems for w in stems_of):
+            if common >= common_zipf and lowered.isalpha() and self._inflects_corpus_word(lowered):
                 # a word English uses in another form of a corpus word ("quantifies" for "quantifying"): no typo of a
                 # corpus word near it in letters ("quantities"); in the corpus's form when that is near
                 inflected = self._inflected(lowered, vocabulary)

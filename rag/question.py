@@ -239,6 +239,10 @@ _READING_LIST = (
 )
 
 
+# what is new in a field ("recent advances in X", "the latest work on X"): an overview's words, never its topic
+_PROGRESS = r"(?:advances?|developments?|progress|work|research|trends?|directions?)"
+
+
 # How a request for papers frames its topic rather than names it: "papers that involve / deal with X", "what are the
 # papers doing with X", "papers that run experiments with X", "use X in their experiments", "the X-related papers",
 # "has anyone / is there anything on X", "any research on X", "what do the papers say about X", "X, Y etc.".
@@ -268,8 +272,8 @@ _FRAME = re.compile(
     # when the work is from or what is new in it ("what's new this year in X", "recent advances in X", "the latest
     # papers on X", "trends in X"): the collection is one year's papers, so these frame the topic, never say it
     r"\b(?:this|last|past)\s+year(?:'s)?\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:new|happening|hot)\b|"
-    r"\b(?:recent(?:ly)?|latest|newest|current|cutting[-\s]edge)\b(?=\s+(?:advances?|developments?|progress|work|"
-    r"research|trends?|directions?|papers?|studies|results|findings|ideas|in|on|about)\b)|"
+    r"\b(?:recent(?:ly)?|latest|newest|current|cutting[-\s]edge)\b(?=\s+(?:" + _PROGRESS + r"|papers?|studies|"
+    r"results|findings|ideas|in|on|about)\b)|"
     r"\b(?:trends?|advances?|developments?|progress)\s+(?=(?:in|on|with|about)\b)|"
     # what kind of use is asked for ("real-world medical applications", "practical uses in X"): how, not what about
     r"\b(?:real[-\s]world|practical|everyday|concrete)\s+(?=(?:[\w-]+\s+){0,3}(?:applications?|uses?|use\s+cases?|impact)\b)",
@@ -758,7 +762,7 @@ _YES_NO_INDIRECT = re.compile(
 _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publications)\b", re.I)
 _SUMMARY = re.compile(
     r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
-    r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+(?:new|happening)\b(?:\s+\w+){0,3}?\s+(?:in|on|about|with)\b|\b(?:recent|latest|newest|current)\s+(?:advances?|developments?|progress|work|research|trends?|directions?)\s+(?:in|on|about)\b|\btrends?\s+in\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
+    r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+(?:new|happening)\b(?:\s+\w+){0,3}?\s+(?:in|on|about|with)\b|\b(?:recent|latest|newest|current)\s+" + _PROGRESS + r"\s+(?:in|on|about)\b|\btrends?\s+in\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection|literature|research)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
     r"\bsynopsis\b|\bround-?up\b|" + _READING_LIST + r"|"
@@ -1769,9 +1773,14 @@ def coordinated_parts(question: str, words: Sequence[str]) -> list[list[str]]:
     """The question's ``words`` (content-word stems), grouped by the coordinated parts of the question that hold
     them, in question order: "zed or quux for blip data" -> [[zed], [quux, blip, data]]. A word the parts repeat
     counts in each; parts holding none of ``words`` are left out."""
+    return _parts_holding(_COORDINATION.split(question), words)
+
+
+def _parts_holding(parts: Sequence[str], words: Sequence[str]) -> list[list[str]]:
+    """Each text of ``parts`` as the ``words`` (content-word stems) it holds, once each, in order; empty ones left out."""
     wanted = set(words)
-    parts = [[w for w in dict.fromkeys(content_words(part)) if w in wanted] for part in _COORDINATION.split(question)]
-    return [part for part in parts if part]
+    held = [[w for w in dict.fromkeys(content_words(part)) if w in wanted] for part in parts]
+    return [part for part in held if part]
 
 
 _ALTERNATIVES = re.compile(r"\s*(?:[,;/]|\b(?:or|nor)\b|\betc\b\.?)\s*", re.I)
@@ -1786,9 +1795,7 @@ def alternative_parts(question: str, words: Sequence[str]) -> list[list[str]]:
     not be."""
     if not _OFFERS_ALTERNATIVES.search(question):
         return []
-    wanted = set(words)
-    parts = [[w for w in dict.fromkeys(content_words(part)) if w in wanted] for part in _ALTERNATIVES.split(question)]
-    return [part for part in parts if part]
+    return _parts_holding(_ALTERNATIVES.split(question), words)
 
 
 _EXAMPLE_CUE = re.compile(r"\b(?:such\s+as|for\s+example|for\s+instance|including)\b|\be\.\s?g\.", re.I)
