@@ -1972,7 +1972,7 @@ _VALUE_TYPE = re.compile(
 )
 # "how does it keep latency down?", "how do they cut the runtime?": how something is done, not how long it takes
 _MECHANISM_ASKED = re.compile(
-    r"\bhow\s+(?:does|do|did|can|could|would|is|are|was|were)\s+(?:it|they|this|that|the\s+\w+|[A-Z][\w-]*)\s+"
+    r"\b[Hh]ow\s+(?:does|do|did|can|could|would|is|are|was|were)\s+(?:it|they|this|that|the\s+\w+|[A-Z][\w-]*)\s+"
     r"(?!(?:take|last|need|require|run|compare|perform)\b)(?:\w+\s+){0,1}?"
     r"(?:keep|keeps|reduce|reduces|cut|cuts|lower|lowers|achieve|achieves|get|gets|improve|improves|avoid|avoids|"
     r"handle|handles|minimi[sz]e|minimi[sz]es|speed|speeds|bring|brings|save|saves|manage|manages|make|makes|"

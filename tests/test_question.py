@@ -1841,6 +1841,7 @@ def test_how_something_keeps_latency_down_asks_a_mechanism_not_a_duration():
 
     assert answer_type("how does ZedNet keep latency down?", "general") is None
     assert answer_type("how do they reduce the runtime?", "general") is None
+    assert answer_type("How does ZedNet keep latency down?", "general") is None  # as typed at a sentence's start
     assert answer_type("what is the latency of ZedNet?", "general") == "time"
     assert answer_type("how long does FooNet take to train?", "number") == "time"
 
