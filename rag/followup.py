@@ -244,7 +244,7 @@ def condense_heuristic(
     # reference can only mean what the previous question asked about, however long the follow-up
     unresolved = not first and referring
     short = (
-        len(question.split()) <= 6
+        (len(question.split()) <= 6 or refers_back(question))
         and not specific_terms(question)
         and not (new_subject is not None and new_subject(question))
     )
@@ -253,6 +253,24 @@ def condense_heuristic(
         subject = f"{first}; " if first else ""
         return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"
     return question
+
+
+# A definite description of a part of the work just discussed ("the dataset", "the fix", "the models", "the failure"):
+# general nouns of a paper's parts, which a question standing alone would name or describe further
+_DEFINITE_PART = re.compile(
+    r"\bthe\s+(?:(?:main|proposed|new|same|whole|final|original)\s+)?(?:datasets?|data|models?|methods?|fix|"
+    r"approach|framework|system|benchmark|measures?|metrics?|results?|findings?|failures?|experiments?|baselines?|"
+    r"authors?|tasks?|evaluation|setup|algorithm|architecture|technique|trick|idea|rule|proposal)\b",
+    re.I,
+)
+
+
+def refers_back(question: str) -> bool:
+    """Whether a follow-up of any length points back at the last answer's work: it opens with "tell me more" and asks
+    something of its own ("tell me more. does the fix hurt X?"), or it names a part of that work by a definite
+    description ("how many images does the dataset have?"). Such a question without names or a subject of its own
+    carries the earlier paper and question along as a short one does (condense_heuristic)."""
+    return bool(_MORE_LEAD.match(question) or _DEFINITE_PART.search(question))
 
 
 def asks_for_papers(question: str) -> bool:

@@ -19,6 +19,7 @@ from rag.followup import (
     points_by_position,
     pronoun_source,
     referred_works,
+    refers_back,
     resolve_described,
     similar_to_tail,
     with_works_named,
@@ -196,6 +197,29 @@ def test_long_question_is_not_a_follow_up():
     history = [{"role": "user", "content": "Q1?"}, {"role": "assistant", "content": "x"}]
     question = "Which approaches improve protein structure prediction using large language models?"
     assert condense_heuristic(question, history) == question
+
+
+def test_a_long_follow_up_naming_a_part_of_the_work_by_a_definite_description_carries_the_paper_along():
+    history = [{"role": "user", "content": "Which paper builds a frog call corpus?"},
+               {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "f", "label": "FooNet"}]}]  # fmt: skip
+    for question in ("How many recordings does the dataset have in total?",
+                     "Which of the models did worst, and on how many of the measures?",
+                     "tell me more. where exactly does the failure happen?"):  # fmt: skip
+        assert condense_heuristic(question, history, new_subject=lambda q: False) == (
+            f"{question} (FooNet; follow-up to: Which paper builds a frog call corpus?)"
+        )
+    # a subject of its own, or a long question with no such reference, still stands alone
+    long_new = "How many recordings does the dataset of bird songs have in total?"
+    assert condense_heuristic(long_new, history, new_subject=lambda q: True) == long_new
+    plain = "Which approaches improve protein structure prediction using large language models?"
+    assert condense_heuristic(plain, history, new_subject=lambda q: False) == plain
+
+
+def test_refers_back_reads_definite_parts_and_a_more_lead():
+    assert refers_back("does the benchmark cover video?")
+    assert refers_back("Tell me more. Is there a selection rule I could use?")
+    assert not refers_back("Which approaches improve protein structure prediction using large language models?")
+    assert not refers_back("what does theory say about thermodynamics of learning?")
 
 
 def test_short_question_naming_something_is_not_a_follow_up():
