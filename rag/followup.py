@@ -243,7 +243,10 @@ def condense_heuristic(
     # "what are the main results of this work?" when no earlier answer cited a paper (the last was refused): its
     # reference can only mean what the previous question asked about, however long the follow-up
     unresolved = not first and referring
-    short = (
+    # "tell me more, does the fix hurt video QA?": more of the last answer's work, whatever words its own ask uses,
+    # unless it names another work
+    more_of_it = more_then_ask(question) and not names_a_work(question, history, is_work)
+    short = more_of_it or (
         (len(question.split()) <= 6 or refers_back(question))
         and not specific_terms(question)
         and not (new_subject is not None and new_subject(question))
@@ -270,7 +273,15 @@ def refers_back(question: str) -> bool:
     something of its own ("tell me more. does the fix hurt X?"), or it names a part of that work by a definite
     description ("how many images does the dataset have?"). Such a question without names or a subject of its own
     carries the earlier paper and question along as a short one does (condense_heuristic)."""
-    return bool(_MORE_LEAD.match(question) or _DEFINITE_PART.search(question))
+    return more_then_ask(question) or bool(_DEFINITE_PART.search(question))
+
+
+def more_then_ask(question: str) -> bool:
+    """"tell me more" and then a question of its own after a stop, comma or dash ("tell me more. did the fix hurt
+    X?", "tell me more — does it beat Y?"); not "tell me more about the second one", which says what it wants more
+    of."""
+    match = _MORE_LEAD.match(question)
+    return bool(match) and bool(re.match(r"\s*[.,;:!—–-]+\s*\w", question[match.end() :]))
 
 
 def asks_for_papers(question: str) -> bool:

@@ -14,6 +14,7 @@ from rag.followup import (
     last_user_question,
     more_aspect,
     more_role,
+    more_then_ask,
     other_source,
     own_ask,
     points_by_position,
@@ -213,6 +214,25 @@ def test_a_long_follow_up_naming_a_part_of_the_work_by_a_definite_description_ca
     assert condense_heuristic(long_new, history, new_subject=lambda q: True) == long_new
     plain = "Which approaches improve protein structure prediction using large language models?"
     assert condense_heuristic(plain, history, new_subject=lambda q: False) == plain
+
+
+def test_tell_me_more_then_a_question_of_its_own_carries_the_paper_along_whatever_its_words():
+    history = [{"role": "user", "content": "anything on frog call counting?"},
+               {"role": "assistant", "content": "x", "sources": [{"number": 1, "id": "f", "label": "FooNet"}]}]  # fmt: skip
+    question = "tell me more. did the fix hurt general QUUX accuracy?"  # a term and a subject of its own
+    assert condense_heuristic(question, history, new_subject=lambda q: True) == (
+        f"{question} (FooNet; follow-up to: anything on frog call counting?)"
+    )
+    # naming another work of the answers makes it about that work
+    named = "tell me more, does FooNet beat BarNet?"
+    assert condense_heuristic(named, history, is_work=lambda t: t == "barnet", new_subject=lambda q: True) == named
+
+
+def test_more_then_ask_needs_a_question_after_the_lead():
+    assert more_then_ask("tell me more. did the fix hurt accuracy?")
+    assert more_then_ask("tell me more — does it beat the baseline?")
+    assert not more_then_ask("tell me more about the second one")
+    assert not more_then_ask("tell me more")
 
 
 def test_refers_back_reads_definite_parts_and_a_more_lead():
