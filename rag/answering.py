@@ -55,6 +55,7 @@ from rag.compose.prompts import ABSTAIN_TEXT
 from rag.errors import GenerationError, RagError
 from rag.evidence import (
     EvidenceSentence,
+    distinctive_words,
     paper_similarity,
     rows_of,
     score_sentences,
@@ -542,6 +543,8 @@ def select_evidence(
             order=shortlist,
             shape=shape,
         )
+        if shape in policy.asked_term_shapes and not prof.asks_brief:
+            plan = _with_asked_words(plan, prof.text, evidence, snapshot, policy)
         if by_release and named:
             plan = replace(plan, known=True)
         if readable:  # how each shortlisted paper resembles the question (abstention: topic_peak)
@@ -604,6 +607,8 @@ def select_evidence(
                 for part, part_vector, asked in zip(parts, part_vectors, part_asked, strict=True)
             ]
             plan = with_part_plans(plan, parts, part_evidence, policy, loose=glossed)
+        if answer_id and shape in policy.asked_term_shapes and plan.sentences and not prof.asks_brief:
+            plan = _with_asked_words(plan, prof.text, own, snapshot, policy)
         if answer_id and aspect_vector is not None:  # the aspect's closest sentence of the answering abstract
             closest = float(np.max(snapshot.sentence_vectors[rows_of(snapshot, [answer_id])] @ aspect_vector))
             plan = replace(plan, aspect_similarity=closest)
@@ -616,6 +621,41 @@ def select_evidence(
     if readable and ranked and policy.topic_far_papers:  # the topic said alone, by its meaning (abstention: topic_far)
         plan = _with_topic_far(plan, ranking, snapshot, phrase_vector, policy)
     return plan
+
+
+def _with_asked_words(
+    plan: extractive.ExtractivePlan,
+    question: str,
+    evidence: Sequence[EvidenceSentence],
+    snapshot: IndexSnapshot,
+    policy: AnswerPolicy,
+) -> extractive.ExtractivePlan:
+    """The plan with, for each paper it quotes, a sentence for each distinctive word of the question (rag.evidence.
+    distinctive_words) its abstract uses but none of its quoted sentences holds (extractive.with_asked_words), placed
+    after that paper's sentences; never a set-up sentence (policy.asked_term_skip_roles), a code or data line only
+    when asked for one. ``evidence``: the scored sentences of the quoted papers, best first."""
+    _, doc_freq = topic_presence(snapshot, list(dict.fromkeys(content_words(question))))
+    words = distinctive_words(
+        question, doc_freq, policy.asked_term_max_docs, policy.asked_term_max_zipf, zipf_frequency
+    )
+    if not words:
+        return plan
+    skip = {*policy.asked_term_skip_roles, *(() if asks_for_availability(question) else ("availability",))}
+    evidence = [e for e in evidence if e.role not in skip]
+    by_paper: dict[str, list[EvidenceSentence]] = {}
+    for e in plan.sentences:
+        by_paper.setdefault(e.abstract_id, []).append(e)
+    sentences: list[EvidenceSentence] = []
+    added: set[int] = set()
+    for aid, quoted in by_paper.items():
+        own = [e for e in evidence if e.abstract_id == aid]
+        more = extractive.with_asked_words(quoted, own, words, policy.asked_term_extra)
+        sentences.extend(more)
+        added.update(e.row for e in more[len(quoted) :])
+    if not added:
+        return plan
+    # shown, not read by abstention (part_rows): a sentence holding an asked word need not state what was asked
+    return replace(plan, sentences=sentences, part_rows=plan.part_rows | added)
 
 
 def _with_topic_far(

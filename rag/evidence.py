@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -189,6 +189,24 @@ def topic_coverage(topic: Sequence[str], present: Iterable[str], doc_freq: Mappi
     }
     total = sum(weights.values())
     return sum(v for w, v in weights.items() if w in have) / total if total > 0 else 0.0
+
+
+def distinctive_words(
+    question: str, doc_freq: Mapping[str, int], max_docs: int, max_zipf: float, zipf: Callable[[str], float]
+) -> list[str]:
+    """The question's content words (stems, rag.text.content_words) that pick out a few abstracts: used by 1 to
+    ``max_docs`` of them (``doc_freq``) and written as a word rarer in English than ``max_zipf`` (``zipf``: a
+    lower-cased word -> its Zipf frequency). "neural collapse" -> ["collaps"] where few abstracts say "collapse"
+    and many say "neural"; a common word a few abstracts happen to use ("built on top of") is not one."""
+    out: list[str] = []
+    for surface in _PLAIN_WORD.findall(question.lower()):  # "TabPFN-style": each part by its own rarity
+        for w in content_words(surface):
+            if w not in out and 0 < doc_freq.get(w, 0) <= max_docs and zipf(surface) < max_zipf:
+                out.append(w)
+    return out
+
+
+_PLAIN_WORD = re.compile(r"[^\W_]+")
 
 
 def topic_presence(

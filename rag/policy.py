@@ -253,6 +253,40 @@ class AnswerPolicy(BaseModel):
         "sentence; the one listing what was asked for answers. Fitted on dev (key facts of fact questions 0.946 at 0 -> 0.955 "
         "at 0.2, 0.960 at 0.3; 0.4 and 0.5 lift lists that are not the answer). 0: off.",
     )
+    asked_term_extra: int = Field(
+        default=1,
+        ge=0,
+        description="At most this many sentences added to each paper of an answer (asked_term_shapes) so that it "
+        "holds each distinctive word of the question (rag.evidence.distinctive_words) the paper's abstract uses but "
+        "none of its quoted sentences does ('is there a FooNet benchmark using neural collapse?': the sentence on "
+        "neural collapse, not only the one presenting the benchmark). A question's rare word is what it asks about. "
+        "Added sentences are shown, not read by abstention. Fitted on dev: key facts 0.888 -> 0.892 (12 answers up, "
+        "none down, 79 of 2,881 answers longer); 2 gains nothing over 1. 0: off.",
+    )
+    asked_term_shapes: tuple[str, ...] = Field(
+        default=("fact", "number", "name", "how_why", "followup", "yes_no"),
+        description="Question shapes whose answers get asked_term_extra: single-paper answers and, per paper, the "
+        "papers a yes/no answer names. Not lists and summaries: a topic's rare words are what makes each paper "
+        "belong, and their lines quote it already.",
+    )
+    asked_term_skip_roles: tuple[str, ...] = Field(
+        default=("background", "gap"),
+        description="Sentence roles asked_term_extra never adds: a set-up sentence holds the field's words ('membership "
+        "inference attacks outperform …'), not what the work says of them (with them: as many key facts gained, 3x "
+        "as many answers longer).",
+    )
+    asked_term_max_docs: int = Field(
+        default=6,
+        ge=1,
+        description="A question word is distinctive (asked_term_extra) when at most this many abstracts use it. "
+        "Fitted on dev (3: 6 answers up; 6: 12; 10: 12 with more answers longer).",
+    )
+    asked_term_max_zipf: float = Field(
+        default=5.6,
+        description="... and its written form is rarer in English than this Zipf frequency ('collapse' 4.2, 'TabPFN' "
+        "0, 'top' 5.57; not 'need' 6.0 or 'the'). Fitted on dev (4.5: 7 answers up; 5.2: 10; 5.6: 12; no limit: 12 "
+        "with more answers longer).",
+    )
     instance_shapes: tuple[str, ...] = Field(
         default=("fact", "name", "number", "how_why", "followup"),
         description="Question shapes whose sentences get instance_bonus (single-paper shapes).",

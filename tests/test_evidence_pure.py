@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rag.evidence import EvidenceSentence, best_per_abstract, paper_similarity, pick_sentences, topic_coverage
+from rag.evidence import (
+    EvidenceSentence,
+    best_per_abstract,
+    distinctive_words,
+    paper_similarity,
+    pick_sentences,
+    topic_coverage,
+)
 from rag.question import QuestionProfile
 from rag.text import Span
 
@@ -332,3 +339,37 @@ def test_a_sentence_naming_instances_of_the_asked_kind_is_lifted():
     with_bonus, without = scores(), scores(instance_bonus=0.0)
     assert with_bonus[2] - without[2] == pytest.approx(AnswerPolicy().instance_bonus)
     assert with_bonus[1] == pytest.approx(without[1]) and with_bonus[0] == pytest.approx(without[0])
+
+
+# --- distinctive_words: the question's words that pick out a few abstracts ---
+
+FAKE_ZIPF = {"collapse": 4.2, "neural": 3.8, "top": 5.6, "the": 7.7, "benchmark": 3.6, "zedscore": 0.0}.get
+
+
+def fake_zipf(word: str) -> float:
+    return FAKE_ZIPF(word, 3.0)
+
+
+def test_distinctive_words_keeps_a_word_few_abstracts_use():
+    doc_freq = {"neural": 40, "collaps": 2, "benchmark": 30}
+    assert distinctive_words("a benchmark using neural collapse", doc_freq, 6, 5.0, fake_zipf) == ["collaps"]
+
+
+def test_distinctive_words_skips_a_word_no_abstract_uses():
+    assert distinctive_words("does it use zedscore?", {}, 6, 5.0, fake_zipf) == []
+
+
+def test_distinctive_words_skips_a_common_english_word_a_few_abstracts_use():
+    assert distinctive_words("built on top of what?", {"top": 2, "built": 9}, 6, 5.0, fake_zipf) == []
+
+
+def test_distinctive_words_reads_each_part_of_a_hyphenated_word():
+    doc_freq = {"zedscor": 1, "styl": 3}
+    assert distinctive_words("ZedScore-style models", doc_freq, 6, 5.0, {"zedscore": 0.0, "style": 5.4}.get) == [
+        "zedscor"
+    ]
+
+
+def test_distinctive_words_lists_each_word_once_in_question_order():
+    doc_freq = {"zedscor": 1, "collaps": 2}
+    assert distinctive_words("zedscore collapse zedscore", doc_freq, 6, 5.0, fake_zipf) == ["zedscor", "collaps"]

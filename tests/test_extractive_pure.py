@@ -19,6 +19,7 @@ from rag.compose.extractive import (
     render,
     said_sentences,
     topic_sentence,
+    with_asked_words,
     with_clause_answers,
     with_marker,
 )
@@ -1329,3 +1330,41 @@ def test_a_sentence_naming_what_a_quoted_one_describes_comes_with_it():
     assert [e.row for e in with_naming([evidence[0]], evidence)] == [0, 1]
     assert [e.row for e in with_naming([evidence[2]], evidence)] == [2, 3]
     assert [e.row for e in with_naming([evidence[1]], evidence)] == [1]
+
+
+# --- with_asked_words: a sentence for each asked word the quoted ones lack ---
+
+
+def test_with_asked_words_adds_the_best_sentence_holding_a_missing_word():
+    chosen = [ev("a", 1, 0.9, "FooBench is a benchmark of detectors.")]
+    evidence = [
+        chosen[0],
+        ev("a", 3, 0.6, "We analyse features with neural collapse metrics."),
+        ev("a", 2, 0.5, "Collapse of features is common."),
+    ]
+    out = with_asked_words(chosen, evidence, ["collaps"], 1)
+    assert [e.row for e in out] == [1, 3]
+
+
+def test_with_asked_words_leaves_an_answer_already_holding_the_word():
+    chosen = [ev("a", 1, 0.9, "FooBench measures neural collapse.")]
+    evidence = [chosen[0], ev("a", 2, 0.6, "Collapse appears late.")]
+    assert with_asked_words(chosen, evidence, ["collaps"], 1) == chosen
+
+
+def test_with_asked_words_adds_at_most_extra_sentences():
+    chosen = [ev("a", 1, 0.9, "FooNet is a model.")]
+    evidence = [chosen[0], ev("a", 2, 0.6, "It uses ZedLoss."), ev("a", 3, 0.5, "It runs on QuxChips.")]
+    assert [e.row for e in with_asked_words(chosen, evidence, ["zedloss", "quxchip"], 1)] == [1, 2]
+    assert [e.row for e in with_asked_words(chosen, evidence, ["zedloss", "quxchip"], 2)] == [1, 2, 3]
+
+
+def test_with_asked_words_one_sentence_holding_two_words_is_added_once():
+    chosen = [ev("a", 1, 0.9, "FooNet is a model.")]
+    evidence = [chosen[0], ev("a", 2, 0.6, "It trains ZedLoss on QuxChips.")]
+    assert [e.row for e in with_asked_words(chosen, evidence, ["zedloss", "quxchip"], 2)] == [1, 2]
+
+
+def test_with_asked_words_adds_nothing_when_no_sentence_holds_the_word():
+    chosen = [ev("a", 1, 0.9, "FooNet is a model.")]
+    assert with_asked_words(chosen, [chosen[0], ev("a", 2, 0.6, "It is fast.")], ["zedloss"], 1) == chosen

@@ -69,7 +69,9 @@ class ExtractivePlan:
     themes: list[tuple[str, list[str], int]] = field(default_factory=list)
     # a compound question ("what does X propose, and how much memory does it save?"): the sentences quoted for its
     # parts' own plans (rag.answering.with_part_plans), shown but not read by abstention, which reads the answer to
-    # the whole question (one part answered says nothing of whether the other is)
+    # the whole question (one part answered says nothing of whether the other is); also the sentences added for the
+    # question's distinctive words (rag.answering._with_asked_words): they show what the abstract says of each, not
+    # whether it states what was asked
     part_rows: frozenset[int] = frozenset()
 
 
@@ -373,6 +375,27 @@ def sentence_after(
     the sentence detailing what the anchor announces ("We propose FooNet, … . FooNet first encodes …")."""
     nxt = next((e for e in evidence if e.row == anchor.row + 1 and e.abstract_id == anchor.abstract_id), None)
     return nxt if nxt is not None and nxt.role in roles else None
+
+
+def with_asked_words(
+    chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence], words: Sequence[str], extra: int
+) -> list[EvidenceSentence]:
+    """``chosen`` followed by, for each of ``words`` (content-word stems the question asks about) that no chosen
+    sentence holds, the best-scoring sentence of ``evidence`` holding it, at most ``extra`` added: a question about
+    "the FooBench benchmark with neural collapse" is answered by the benchmark's sentence and the one on neural
+    collapse, though the second resembles the whole question less."""
+    held = {w for e in chosen for w in content_words(e.text)}
+    rows = {e.row for e in chosen}
+    added: list[EvidenceSentence] = []
+    for w in words:
+        if len(added) >= extra or w in held:
+            continue
+        found = next((e for e in evidence if e.row not in rows and w in content_words(e.text)), None)
+        if found is not None:
+            added.append(found)
+            rows.add(found.row)
+            held.update(content_words(found.text))
+    return [*chosen, *added]
 
 
 def with_one(
