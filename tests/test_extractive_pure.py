@@ -1329,3 +1329,19 @@ def test_a_sentence_naming_what_a_quoted_one_describes_comes_with_it():
     assert [e.row for e in with_naming([evidence[0]], evidence)] == [0, 1]
     assert [e.row for e in with_naming([evidence[2]], evidence)] == [2, 3]
     assert [e.row for e in with_naming([evidence[1]], evidence)] == [1]
+
+
+def test_a_quoted_first_contribution_brings_the_second_it_lists():
+    from rag.compose.extractive import with_enumeration
+
+    first = ev("a", 1, 0.9, "First, we show that FooNet problems are problems of inference.")
+    others = [
+        ev("a", 0, 0.5, "FooNet is a field."),
+        ev("a", 2, 0.4, "Second, we adapt ZedNet sampling to the FooNet setting."),
+        ev("a", 3, 0.3, "Third, we release a library."),
+    ]
+    assert [e.row for e in with_enumeration([first], others)] == [1, 2]
+    # nothing listed, or the second already quoted: unchanged
+    plain = ev("a", 0, 0.9, "We show that FooNet problems are problems of inference.")
+    assert with_enumeration([plain], others) == [plain]
+    assert [e.row for e in with_enumeration([first, others[1]], others)] == [1, 2]
