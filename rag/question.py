@@ -267,8 +267,11 @@ _FRAME = re.compile(
     r"\b(?:as|in)\s+(?:a\s+)?(?:table|bullet(?:\s+points?|s)?)\b|"
     # the kind of answer an overview asks for ("a rundown of X", "the state of the art on X", "what should I read on
     # X"): the request's words, not the topic's
-    r"\b(?:(?:brief|short|quick)\s+)?(?:rundown|recap|synopsis|round-?up|digest|survey|review)\s+"
-    r"(?:of|on)\b|\bstate\s+of\s+(?:the\s+)?(?:research|art|field|work)\b|" + _READING_LIST + r"|"
+    r"\b(?:(?:brief|short|quick)\s+)?(?:rundown|recap|synopsis|round-?up|digest|survey|review|landscape)\s+"
+    r"(?:of|on|in|for)\b|\b(?:broad|big|overall|general|full|rough)\s+(?:picture|view|sense)\s+of\b|\bsum\s+up\b|"
+    r"\b(?:i|we)\s+(?:would|'d)\s+like\b|\b(?:has|have|'s)\s+(?:the|this|you)\s*(?:corpus|collection|set|library|index)?"
+    r"\s+got\b|\b(?:did|do|does)\s+(?:the\s+|these\s+|those\s+|this\s+year's\s+)?(?:papers|works|studies|abstracts|"
+    r"field|literature|community)\s+(?:say|find|show|report|conclude|contribute|offer|propose)\b|\bstate\s+of\s+(?:the\s+)?(?:research|art|field|work)\b|" + _READING_LIST + r"|"
     # when the work is from or what is new in it ("what's new this year in X", "recent advances in X", "the latest
     # papers on X", "trends in X"): the collection is one year's papers, so these frame the topic, never say it
     r"\b(?:this|last|past)\s+year(?:'s)?\b|\bwhat(?:'s|\s+is|\s+are)\s+(?:new|happening|hot)\b|"
@@ -797,7 +800,22 @@ _SUMMARY = re.compile(
     r"conclude|contribute)\b|\b(?:what|which)\s+(?:kinds?|sorts?|types?)\s+of\s+(?:work|research|studies|papers)\s+"
     r"(?:has|have|exists?|is|are)\b|\bhow\s+(?:do|did)\s+(?:the\s+|these\s+|those\s+|different\s+|various\s+)?"
     r"(?:papers|works|studies|abstracts)\b|\bcompar\w*\s+(?:the\s+)?(?:approaches|methods|findings|results|"
-    r"contributions)\s+of\s+(?:the\s+|these\s+)?(?:papers|works|studies)\b",
+    r"contributions)\s+of\s+(?:the\s+|these\s+)?(?:papers|works|studies)\b"
+    # a broad view of a topic asked for: "the landscape of X", "a broad picture of the work on X", "sum up the work
+    # on X", "what is done in these papers about X", "what's the corpus got on X", "what is there this year on X",
+    # what the papers or the field (plural or collective) offered on a topic: "what insights did this year's papers
+    # offer about X", "what did the field contribute on X", "what do the papers on X find"
+    r"|\blandscape\s+(?:of|on|in|for)\b|\b(?:broad|big|overall|general|full|rough)\s+(?:picture|view|sense)\s+of\b"
+    r"|\bsum\s+up\b|\bwhat(?:'s|\s+is|\s+has\s+been)\s+(?:being\s+)?done\s+in\s+(?:the|these|those|this)\s+"
+    r"(?:papers|abstracts|works|studies|collection|corpus)\s+(?:on|about|regarding|for)\b"
+    r"|\bwhat(?:'s|\s+has|\s+have)\s+(?:the|this|you)\s*(?:corpus|collection|set|library|index)?\s+got\s+(?:on|about|"
+    r"regarding)\b|\bwhat(?:'s|\s+is)\s+there\s+(?:this\s+year|here|in\s+(?:this|the)\s+(?:collection|corpus|set))\s+"
+    r"(?:on|about|whose|that|which|regarding|concerning)\b"
+    r"|\bwhat\s+(?:[\w-]+\s+){0,3}?(?:did|do|does)\s+(?:the\s+|these\s+|those\s+|this\s+year's\s+|(?:this|the)\s+"
+    r"(?:year|conference)'s\s+)?(?:papers|works|studies|abstracts|field|literature|community)\s+(?:[\w-]+\s+){0,1}?"
+    r"(?:say|find|show|report|conclude|contribute|offer|propose)\b"
+    r"|\bwhat\s+(?:do|did)\s+(?:the|these|those)\s+(?:papers|abstracts|works|studies)\s+(?:on|about|in|into)\s+"
+    r"[^?.!]{1,120}?\b(?:say|find|show|report|conclude|contribute|offer|propose|claim)\W*$",
     re.I,
 )
 _HOW_WHY = re.compile(

@@ -1368,3 +1368,19 @@ def test_with_asked_words_one_sentence_holding_two_words_is_added_once():
 def test_with_asked_words_adds_nothing_when_no_sentence_holds_the_word():
     chosen = [ev("a", 1, 0.9, "FooNet is a model.")]
     assert with_asked_words(chosen, [chosen[0], ev("a", 2, 0.6, "It is fast.")], ["zedloss"], 1) == chosen
+
+
+def test_a_quoted_first_contribution_brings_the_second_it_lists():
+    from rag.compose.extractive import with_enumeration
+
+    first = ev("a", 1, 0.9, "First, we show that FooNet problems are problems of inference.")
+    others = [
+        ev("a", 0, 0.5, "FooNet is a field."),
+        ev("a", 2, 0.4, "Second, we adapt ZedNet sampling to the FooNet setting."),
+        ev("a", 3, 0.3, "Third, we release a library."),
+    ]
+    assert [e.row for e in with_enumeration([first], others)] == [1, 2]
+    # nothing listed, or the second already quoted: unchanged
+    plain = ev("a", 0, 0.9, "We show that FooNet problems are problems of inference.")
+    assert with_enumeration([plain], others) == [plain]
+    assert [e.row for e in with_enumeration([first, others[1]], others)] == [1, 2]

@@ -1970,3 +1970,32 @@ def test_one_work_asked_for_by_what_it_does_is_a_description_a_topic_is_not():
     assert described_work_words("Which studies show that FooNet helps?") == 0
     # "works" and "studies" as verbs do not make the request plural
     assert described_work_words("Is there a paper that studies how FooNet works on small graphs?") > 0
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "give me the landscape of graph coarsening work",
+        "I would like a broad picture of the work on graph coarsening: what problems are people tackling?",
+        "Could you sum up the work on graph coarsening?",
+        "What is done in these papers about graph coarsening?",
+        "what's the corpus got on graph coarsening",
+        "What is there this year on graph coarsening?",
+        "What did the field contribute on graph coarsening?",
+        "what do the papers on graph coarsening (pooling, clustering) find",
+    ],
+)
+def test_asking_for_a_broad_view_of_a_topic_is_an_overview_read_without_its_frame(question):
+    # a landscape, a broad picture, what the field or the papers offered: every paper on the topic, and the words
+    # asking for that view are no topic words
+    prof = profile(question)
+    assert prof.shape == "summary"
+    assert {"graph", "coarsen"} <= set(prof.topic_words) <= {"graph", "coarsen", "pool", "cluster", "problem", "tackl", "peopl"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What does FooNet find?", "what did FooNet find about graph coarsening", "What is there in FooNet's results?"],
+)
+def test_what_one_work_found_stays_a_question_about_that_work(question):
+    assert profile(question).shape != "summary"

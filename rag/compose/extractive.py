@@ -438,6 +438,28 @@ def names_what_precedes(sentence: str) -> bool:
     return bool(_NAMES_WHAT_PRECEDES.search(sentence.strip()))
 
 
+_ENUMERATION_FIRST = re.compile(r"^\s*(?:first(?:ly)?|to\s+begin\s+with)\s*,", re.I)
+_ENUMERATION_SECOND = re.compile(r"^\s*(?:second(?:ly)?|next)\s*,", re.I)
+
+
+def with_enumeration(
+    item: Sequence[EvidenceSentence], others: Sequence[EvidenceSentence]
+) -> list[EvidenceSentence]:
+    """``item`` (one paper's quoted sentences) with the paper's first sentence opening "Second," after its
+    quoted sentence opening "First,": an abstract listing its contributions ("First, we show that X. Second, we
+    adapt Y to it.") says what the work does in both, and a line quoting the first half of the list leaves out what
+    the second adds. Unchanged when no quoted sentence opens such a list or the second is already quoted."""
+    first = next((e for e in item if _ENUMERATION_FIRST.match(e.text)), None)
+    if first is None:
+        return list(item)
+    quoted = {e.row for e in item}
+    second = next(
+        (e for e in sorted(others, key=lambda e: e.row) if e.row > first.row and _ENUMERATION_SECOND.match(e.text)),
+        None,
+    )
+    return [*item, second] if second is not None and second.row not in quoted else list(item)
+
+
 def with_naming(chosen: Sequence[EvidenceSentence], evidence: Sequence[EvidenceSentence]) -> list[EvidenceSentence]:
     """``chosen`` with the sentence right after a chosen one that names what it describes (see names_what_precedes):
     the answer quoting a finding or a model also says what the work calls it. In reading order."""
@@ -778,6 +800,7 @@ def _list_plan(
             item += [e for e in others if says_where_released(e.role, e.text)][:1]
         if naming:  # "… fail at telling left from right. We call this failure FooBlindness."
             item = with_naming(item, others)
+        item = with_enumeration(item, others)  # "First, we show … Second, we adapt …": the contributions it lists
         topic = topic_sentence(item, others) if with_topic else None
         # what the work does leads; the sentence tying it to the question (often its setting) follows it
         sentences.extend([*sorted(item, key=lambda e: e.row), *([topic] if topic is not None else [])])
