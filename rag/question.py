@@ -1171,7 +1171,59 @@ def fix_shape_words(question: str) -> str:
     question = _WORD_TOKEN.sub(fix, question)
     question = fix_grammar_words(question)
     # "dose"/"deos" where an auxiliary verb stands (before a name or a pronoun): "… screens dose FooNet use?"
-    return _AUX_TYPO.sub("does", question)
+    return with_do_support(_AUX_TYPO.sub("does", question))
+
+
+# A wh-question written without its do-support, as learners of English and hasty typists write ("how much it
+# improves on X", "which baselines they compare against", "what data it uses"): the wh-phrase (a wh-word and up to two
+# words, at the start, after a clause's comma or after "and"), a subject pronoun, then a verb of the present tense
+_NO_DO_SUPPORT = re.compile(
+    r"(?P<lead>(?:^|[,;:]\s*|\band\s+)\W*(?:how(?:\s+(?:much|many|fast|long|big|large|well|often|far))?|what|which|where)"
+    r"(?:\s+(?!(?:it|they|we|he|she|you|do|does|did|is|are|was|were|can|could|will|would|shall|should|may|might|must|"
+    r"has|have|had)\b)[\w-]+){0,2})\s+(?P<subject>it|they|we|he|she|you)\s+(?P<verb>[a-z]+)\b",
+    re.I,
+)
+# verbs that take no do-support ("how big it is", "what it can do"), common irregular past tenses ("what they
+# found"), and adverbs that may stand before the verb
+_NO_DO_VERBS = frozenset(
+    "is are was were am be been being can could will would shall should may might must do does did has had have "
+    "not also only just really still never always found got made said took ran saw built chose gave kept left led "
+    "lost meant met paid put read set sent spent thought told understood won wrote drew grew knew threw began "
+    "brought bought caught taught fought sought held felt fell".split()
+)
+
+
+def with_do_support(question: str) -> str:
+    """The question with the auxiliary a wh-question without its do-support leaves out ("how much it improves on
+    X?" -> "how much does it improve on X?", "which baselines they compare against?" -> "which baselines do they
+    compare against?"), so that its verb reads as the verb, as in the grammatical question, not as a word asked about
+    ("improves" as the value's focus). Only a pronoun subject and a verb whose base form is an English word; a past
+    tense, a form of "be" or "have" or a modal is left alone ("how big it is", "what it can do")."""
+    from rag.lexicon import english_words
+
+    english = english_words()
+
+    def insert(match: re.Match[str]) -> str:
+        subject, verb = match.group("subject"), match.group("verb")
+        lowered = verb.lower()
+        past = lowered.endswith("ed") and any(len(w) > 2 and w in english for w in (lowered[:-1], lowered[:-2], lowered[:-3]))
+        if lowered in _NO_DO_VERBS or past:  # "what they used": a past tense ("need" is none)
+            return match.group(0)
+        if subject.lower() in ("it", "he", "she"):
+            if not lowered.endswith("s") or lowered.endswith("ss"):
+                return match.group(0)  # "how it work": not the present tense of a third person
+            stems = [lowered[:-3] + "y"] if lowered.endswith("ies") else []
+            stems += [lowered[:-1]]
+            stems += [lowered[:-2]] if re.search(r"(?:s|x|z|ch|sh|o)es$", lowered) else []
+            base = next((b for b in stems if b in english), None)
+            auxiliary = "does"
+        else:
+            base, auxiliary = (lowered if lowered in english else None), "do"
+        if base is None:
+            return match.group(0)
+        return f"{match.group('lead')} {auxiliary} {subject} {base}"
+
+    return _NO_DO_SUPPORT.sub(insert, question)
 
 
 # The words a question's grammar is made of: a slip in one ("wht", "whih", "thay") makes no English word, and

@@ -14,6 +14,7 @@ from rag.question import (
     compare_aspect,
     compare_parts,
     example_spans,
+    fix_shape_words,
     focus_words,
     in_examples,
     is_specific_term,
@@ -23,6 +24,7 @@ from rag.question import (
     term_occurs,
     topic_phrase,
     value_asked,
+    with_do_support,
 )
 from rag.text import stem
 
@@ -1999,3 +2001,43 @@ def test_asking_for_a_broad_view_of_a_topic_is_an_overview_read_without_its_fram
 )
 def test_what_one_work_found_stays_a_question_about_that_work(question):
     assert profile(question).shape != "summary"
+
+
+# --- a wh-question written without its do-support ---
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How much it improves on FooBench?", "How much does it improve on FooBench?"),
+        ("which baselines they compare against?", "which baselines do they compare against?"),
+        ("For ZedNet, what data it uses for pretraining?", "For ZedNet, what data does it use for pretraining?"),
+        ("what policy they propose and what bound it gets?", "what policy do they propose and what bound does it get?"),
+        ("how many times it fixes the bug?", "how many times does it fix the bug?"),
+    ],
+)
+def test_a_wh_question_without_do_support_gets_its_auxiliary(question, expected):
+    assert with_do_support(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how big it is?",  # "be" takes no auxiliary
+        "what it can do?",  # nor a modal
+        "what they found?",  # a past tense
+        "what they used?",
+        "How do you pick the step size?",  # already has one
+        "why it fails?",  # "why" with no auxiliary reads as it is
+        "how it work",  # no present tense of the third person
+        "FooNet and what it does",
+    ],
+)
+def test_a_question_needing_no_auxiliary_is_left_alone(question):
+    assert with_do_support(question) == question
+
+
+def test_a_question_without_do_support_reads_as_the_grammatical_one():
+    hasty = profile(fix_shape_words("How much it improves on BarBench?"))
+    assert hasty.kind == profile("How much does it improve on BarBench?").kind
+    assert "improv" not in hasty.focus_words  # the verb is no word asked about
