@@ -1202,7 +1202,7 @@ def _signals(
     )
     if names_missing and not counted and answer_ids:  # "which baselines": "calibration-based baselines" answers
         texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
-        names_missing = not described_answer(prof.text, texts)
+        names_missing = not (described_answer(prof.text, texts) or coined_answer(prof.text, texts))
     slot, rare_missing, rare_absent = _answer_slot_signals(prof, snapshot, plan, answer_ids, linking, policy)
     matched_first, matched_any = _topic_matched(prof, snapshot, answer_ids, linking)
     # a list's papers as whole abstracts: does one stand out of the shortlist (skipped when the encoder cannot read)
@@ -1633,6 +1633,28 @@ _UNDESCRIBING = frozenset(
         "one two three four five six seven eight nine ten eleven twelve dozen dozens hundreds thousands"
     )
 )
+
+
+# A question asking what something is called ("what is the name of the setting where …", "what do they call X?",
+# "what term do the authors use for X"), and a sentence coining a term ("we call this model the X", "termed X",
+# "dubbed X", "which we name X", "we refer to this as X"): the term answers it, however it is written (a coined term
+# is often in lower case, "the assistive dueling bandit", which no name check sees)
+_ASKS_TERM = re.compile(
+    r"\bwhat\s+(?:is|was|are|were)\s+(?:the\s+)?names?\s+(?:of|for|given)\b|\bwhat\s+(?:do|does|did)\s+[\w\s]{1,30}?"
+    r"\bcall\b|\bwhat\s+(?:is|are|was|were)\s+[^?]{1,80}?\bcalled\b|\bwhat\s+(?:term|name)\s+(?:do|does|did|is|was)\b",
+    re.I,
+)
+_COINS_TERM = re.compile(
+    r"\b(?:we|they|authors?)\s+(?:call|term|name|dub|coin|refer\s+to)\b|\b(?:termed|dubbed|coined|(?:which|that)\s+we\s+"
+    r"(?:call|name|term))\b|\b(?:call|refer\s+to)\s+(?:this|these|it|them)\s+(?:\w+\s+){0,3}?as\b",
+    re.I,
+)
+
+
+def coined_answer(question: str, sentences: Sequence[str]) -> bool:
+    """Whether a question asking what something is called (_ASKS_TERM) is answered by a sentence coining a term
+    (_COINS_TERM: "We call this model the assistive FooBandit", "a method termed ZedNet")."""
+    return bool(_ASKS_TERM.search(question)) and any(_COINS_TERM.search(s) for s in sentences)
 
 
 def described_answer(question: str, sentences: Sequence[str]) -> bool:

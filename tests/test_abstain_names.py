@@ -31,3 +31,17 @@ def test_a_kind_described_rather_than_named_answers_which_of_that_kind():
     assert not described_answer("which baselines does FooNet beat?", ["FooNet beats state-of-the-art baselines."])
     assert not described_answer("which datasets does FooNet use?", ["FooNet is evaluated on six datasets."])
     assert not described_answer("which models does FooNet use?", said)  # a kind of thing that is named
+
+
+def test_a_question_asking_what_something_is_called_is_answered_by_a_coined_term():
+    from rag.answering import coined_answer
+
+    coined = ["We study frogs that sing in pairs.", "We call this setting the duetting zed problem."]
+    assert coined_answer("What is the name of the setting where frogs sing in pairs?", coined)
+    assert coined_answer("what do the authors call this setting?", coined)
+    assert coined_answer("What is this setting called?", coined)
+    assert coined_answer("what is the name of the method?", ["We propose a sampler termed lazy walk."])
+    # no term coined, or no name asked
+    assert not coined_answer("What is the name of the setting?", ["We study frogs that sing in pairs."])
+    assert not coined_answer("Which datasets does FooNet use?", coined)
+    assert not coined_answer("What is the learning rate?", coined)
