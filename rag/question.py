@@ -650,6 +650,20 @@ def measure_as_verb(question: str, match: re.Match[str]) -> bool:
     return word.endswith("s") and not word.endswith("ss") and bool(_VERB_OBJECT.match(question, match.end()))
 
 
+# after a plural measure: the work uses, defines or combines such measures ("what scores do they use", "what metrics
+# does FooNet propose")
+_MEASURES_USED = re.compile(
+    r"\s+(?:do|does|did)\s+(?:\w+\s+){1,3}?(?:use|employ|adopt|propose|introduce|define|design|combine|compute)\b",
+    re.I,
+)
+
+
+def measures_used(question: str, match: re.Match[str]) -> bool:
+    """Whether the measure ``match`` ends on is plural and the question asks which such measures a work uses or
+    defines ("what scores do they use to rank X"), not a value it reports ("what scores does FooNet reach")."""
+    return match.group(0).lower().endswith("s") and bool(_MEASURES_USED.match(question, match.end()))
+
+
 def value_asked(question: str, kind: Kind) -> str | None:
     """What measured value the question asks for: a number question's counted thing ("" when it names none), or
     the measure a what/which question asks ("what exact FID …", "what was the inter-rater agreement (kappa) …");
@@ -658,8 +672,12 @@ def value_asked(question: str, kind: Kind) -> str | None:
     match = _VALUE.search(question)
     if match and measure_as_verb(question, match):  # "what instrument scores the symptoms": no value asked
         match = None
-    # "which OOD scores work best": which of several kinds (named ones), not a measured value
-    if match and not (match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")):
+    # "which OOD scores work best": which of several kinds (named ones), not a measured value; so is "what scores do
+    # they use to rank X": measures a work uses or defines (an instrument), not a value it reports
+    kinds_used = match is not None and measures_used(question, match)
+    if match and not kinds_used and not (
+        match.group(0).lower().startswith("which") and match.group("measure").lower().endswith("s")
+    ):
         # "what benchmarks did it show gains on", "which model has the best accuracy": the wh-word's own noun is a
         # kind of named thing, and that is what is asked for (the measure says which one), not the value
         head = _WH_HEAD.match(match.group(0))
@@ -2116,7 +2134,7 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "hardware"
     heads: list[tuple[int, AnswerType]] = []
     value = _VALUE_TYPE.search(question)
-    if value is not None and measure_as_verb(question, value):
+    if value is not None and (measure_as_verb(question, value) or measures_used(question, value)):
         value = None
     if value is None and value_asked(question, kind):  # a measure named: "which method's FID …"
         value = _VALUE.search(question)

@@ -2041,3 +2041,15 @@ def test_a_question_without_do_support_reads_as_the_grammatical_one():
     hasty = profile(fix_shape_words("How much it improves on BarBench?"))
     assert hasty.kind == profile("How much does it improve on BarBench?").kind
     assert "improv" not in hasty.focus_words  # the verb is no word asked about
+
+
+def test_measures_a_work_uses_are_no_value_asked():
+    from rag.question import answer_type
+
+    for used in ("what scores do they use to rank the frogs?", "what metrics does FooNet propose?",
+                 "what two scores does the method combine?"):  # fmt: skip
+        asked = profile(used)
+        assert value_asked(used, asked.kind) is None and answer_type(used, asked.kind) != "value", used
+    for reported in ("what scores does FooNet reach on BarBench?", "What error rates do the authors report?"):
+        asked = profile(reported)
+        assert value_asked(reported, asked.kind) and answer_type(reported, asked.kind) == "value", reported
