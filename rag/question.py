@@ -2182,6 +2182,66 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
     return None
 
 
+# ---- Details an abstract states in a form of their own, asked anywhere in a single-paper question (beside whatever
+# else it asks: "which NLI model, and how many parameters is it?"): a model's size (a parameter count), a speed (frames
+# or tokens per second, real time, throughput) and the place a work was done (a university, lab, hospital or country).
+# An abstract that states none of that kind cannot answer the question, however near its topic.
+DetailKind = Literal["size", "speed", "place"]
+_SIZE_ASKED = re.compile(
+    r"\bhow\s+many\s+(?:trainable\s+)?param(?:eter)?s\b|\bparam(?:eter)?\s+counts?\b|\bnumber\s+of\s+param(?:eter)?s\b"
+    r"|\bmodel\s+sizes?\b|\b(?:of|at)\s+what\s+(?:model\s+)?sizes?\b"
+    r"|\bhow\s+(?:big|large)\s+(?:is|are|was|were)\s+(?:the|its|their)\s+(?:[\w-]+\s+)?(?:model|backbone|network|llm)s?\b",
+    re.I,
+)
+# a parameter count: "7B", "1.7B-70B", "350M parameters", "a billion-parameter model", "the parameters"
+_SIZE_STATED = re.compile(
+    r"\b\d[\d.]*\s*[BMK]\b|\b\d[\d.]*[BMK]-|\b(?:billion|million)\b|\bparam(?:eter)?s?\b", re.I
+)
+_SPEED_ASKED = re.compile(
+    r"\bfps\b|\bframes?[\s-]+per[\s-]+second\b|\bthroughput\b|\breal[\s-]?time\b"
+    r"|\btokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b",
+    re.I,
+)
+# a rate: "30 FPS", "120 frames per second", "2,000 tokens/s", "runs in real time", "interactive rates", "throughput"
+_SPEED_STATED = re.compile(
+    r"\b\d[\d.,]*\s*(?:fps|hz|frames?\s+per\s+second|(?:tokens?|samples?|images?|queries)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b|"
+    r"it/s)|\breal[\s-]?time\b|\binteractive\s+(?:rates?|speeds?|frame\s+rates?)\b|\bthroughput\b|\bframe\s+rates?\b",
+    re.I,
+)
+# "which university or lab", "in what country", "where were the recordings made": not "which lab steps" (a noun
+# qualifying another) nor "where were the experiments carried out" (a setting, which an abstract states)
+_PLACE_NOUN = (
+    r"(?:universit(?:y|ies)|labs?|laborator(?:y|ies)|institut(?:e|es|ions?)|countr(?:y|ies)|cit(?:y|ies)|"
+    r"hospitals?)"
+)
+_PLACE_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:[\w-]+\s+)?" + _PLACE_NOUN
+    + r"\b(?!\s+(?!(?:or|and|are|is|was|were|did|do|does|they|it|its|their|the|in|at|of|from|for)\b)[a-z][\w-]*)"
+    r"|\bwhere\s+(?:(?:is|are|was|were|did|do|does)\s+)?(?:[\w-]+\s+){0,6}?(?:recorded|located|based)\b",
+    re.I,
+)
+_PLACE_STATED = re.compile(
+    r"\b(?:universit\w*|hospitals?|institut\w*|laborator\w*|clinics?|affiliat\w*|countr(?:y|ies)|cities)\b"
+    r"|\b(?:recorded|collected|gathered|acquired|conducted)\s+(?:\w+\s+){0,3}?(?:in|at|from)\s+(?:the\s+)?[A-Z]"
+    r"|\b" + _PLACE_NOUN + r"\b",
+)
+_DETAIL_ASKED: dict[str, re.Pattern[str]] = {"size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED}
+_DETAIL_STATED: dict[str, re.Pattern[str]] = {"size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED}
+
+
+def details_asked(question: str) -> list[DetailKind]:
+    """The details of a kind an abstract states in a form of its own that the question asks for, wherever it asks
+    them ("which backbone, and how many parameters?" asks a size; "ZedNet inference fps?" a speed; "which university
+    recorded the data?" a place)."""
+    return [kind for kind, asked in _DETAIL_ASKED.items() if asked.search(question)]  # type: ignore[misc]
+
+
+def states_detail(sentence: str, kind: DetailKind) -> bool:
+    """Whether the sentence states a detail of that kind: a parameter count ("7B", "350 million parameters"), a speed
+    ("30 FPS", "in real time", "throughput"), a place ("a university hospital", "recorded in Kenya")."""
+    return bool(_DETAIL_STATED[kind].search(sentence))
+
+
 # A question asking which (language) model or backbone: its answer names a model, not any name of the abstract
 # The model word must head the asked noun phrase: "what is the LLM framework … called" asks for a framework's
 # name, "the LLM-based agent" for an agent's, not for a model's.
