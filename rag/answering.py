@@ -1219,7 +1219,7 @@ def _signals(
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
         slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy, given)
     if answer_ids and not type_missing and prof.shape not in LIST_SHAPES and prof.shape != "compare":
-        # a size, speed, place, software or setting asked anywhere in the question ("which backbone, and how many parameters?") that no
+        # a size, speed, place or setting asked anywhere in the question ("which backbone, and how many parameters?") that no
         # sentence of the answering abstract states
         texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
         type_missing = any(not any(states_detail(t, k, prof.text) for t in texts) for k in details_asked(prof.text))

@@ -2184,11 +2184,10 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
 
 # ---- Details an abstract states in a form of their own, asked anywhere in a single-paper question (beside whatever
 # else it asks: "which NLI model, and how many parameters is it?"): a model's size (a parameter count), a speed (frames
-# or tokens per second, real time, throughput), the place a work was done (a university, lab, hospital or country), the
-# software it was built with (a rendering or physics engine, a simulator, a library) and a training or decoding
-# setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
+# or tokens per second, real time, throughput), the place a work was done (a university, lab, hospital or country) and a
+# training or decoding setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
 # An abstract that states none of that kind cannot answer the question, however near its topic.
-DetailKind = Literal["size", "speed", "place", "software", "setting"]
+DetailKind = Literal["size", "speed", "place", "setting"]
 _SIZE_ASKED = re.compile(
     r"\bhow\s+many\s+(?:trainable\s+)?param(?:eter)?s\b|\bparam(?:eter)?\s+counts?\b|\bnumber\s+of\s+param(?:eter)?s\b"
     r"|\bmodel\s+sizes?\b|\b(?:of|at)\s+what\s+(?:model\s+)?sizes?\b"
@@ -2227,17 +2226,6 @@ _PLACE_STATED = re.compile(
     r"|\b(?:recorded|collected|gathered|acquired|conducted)\s+(?:\w+\s+){0,3}?(?:in|at|from)\s+(?:the\s+)?[A-Z]"
     r"|\b" + _PLACE_NOUN + r"\b",
 )
-# "which rendering engine", "what simulator", "which deep learning library": not "software engineering" (a field)
-_SOFTWARE_ASKED = re.compile(
-    r"\b(?:rendering|game|physics|simulation)\s+engines?\b|\brenderers?\b"
-    r"|\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:librar(?:y|ies)|toolkits?|simulators?|software|engines?)\b(?!\s+engineer)",
-    re.I,
-)
-_SOFTWARE_STATED = re.compile(
-    r"\b(?:engines?|renderers?|rendered\s+(?:with|in|using)|simulators?|simulated\s+(?:with|in)|librar(?:y|ies)|"
-    r"toolkits?|software|implemented\s+(?:in|with))\b",
-    re.I,
-)
 # a setting of training or decoding, as the question names it; "temperature scaling" is a method, not a setting
 _SETTING = re.compile(
     r"\b(?:learning[\s-]rates?|batch[\s-]sizes?|temperature(?!\s+scal)|discount\s+factors?|replay[\s-]buffers?|"
@@ -2245,10 +2233,10 @@ _SETTING = re.compile(
     re.I,
 )
 _DETAIL_ASKED: dict[str, re.Pattern[str]] = {
-    "size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED, "software": _SOFTWARE_ASKED, "setting": _SETTING,
+    "size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED, "setting": _SETTING,
 }
 _DETAIL_STATED: dict[str, re.Pattern[str]] = {
-    "size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED, "software": _SOFTWARE_STATED,
+    "size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED,
 }
 
 
@@ -2261,8 +2249,8 @@ def details_asked(question: str) -> list[DetailKind]:
 
 def states_detail(sentence: str, kind: DetailKind, question: str = "") -> bool:
     """Whether the sentence states a detail of that kind: a parameter count ("7B", "350 million parameters"), a speed
-    ("30 FPS", "in real time", "throughput"), a place ("a university hospital", "recorded in Kenya"), software ("an
-    engine", "rendered with", "a simulator"); a setting: one the question asks for, by its words ("learning rate")."""
+    ("30 FPS", "in real time", "throughput"), a place ("a university hospital", "recorded in Kenya"); a setting: one
+    the question asks for, by its words ("learning rate")."""
     if kind == "setting":
         asked = {_setting_key(m.group(0)) for m in _SETTING.finditer(question)}
         return any(_setting_key(m.group(0)) in asked for m in _SETTING.finditer(sentence))

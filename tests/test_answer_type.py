@@ -329,9 +329,6 @@ def test_a_bound_is_stated_by_its_words_or_an_inequality():
         ("which starting ingredients and which lab steps does FooChem plan?", []),
         ("Where were the experiments for FooNet carried out?", []),
         ("How does FooNet pick its step size?", []),
-        ("FooHand rendering engine? quux or zed", ["software"]),
-        ("Which deep learning library do the FooBench baselines use?", ["software"]),
-        ("Which papers target software engineering tasks?", []),
         ("What learning rate and batch size does FooNet use?", ["setting"]),
         ("What temperature was ZedLM sampled at?", ["setting"]),
         ("How does FooCal improve on temperature scaling?", []),
@@ -353,8 +350,6 @@ def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_the
         ("Songs were recorded in Kenya over two seasons.", "place", True),
         ("We collect scans from three university hospitals.", "place", True),
         ("We collect 500 hours of bird song.", "place", False),
-        ("Scenes are rendered with a physics engine.", "software", True),
-        ("FooHand offers two million synthetic images.", "software", False),
     ],
 )
 def test_a_sentence_states_a_detail_by_its_own_form(sentence, kind, expected):
