@@ -2184,10 +2184,11 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
 
 # ---- Details an abstract states in a form of their own, asked anywhere in a single-paper question (beside whatever
 # else it asks: "which NLI model, and how many parameters is it?"): a model's size (a parameter count), a speed (frames
-# or tokens per second, real time, throughput), the place a work was done (a university, lab, hospital or country) and a
-# training or decoding setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
+# or tokens per second, real time, throughput), the place a work was done (a university, lab, hospital or country), a
+# study with people, a run on real hardware (a physical robot), the layers something sits in, and a training or decoding
+# setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
 # An abstract that states none of that kind cannot answer the question, however near its topic.
-DetailKind = Literal["size", "speed", "place", "setting"]
+DetailKind = Literal["size", "speed", "place", "setting", "human", "deployment", "layer"]
 _SIZE_ASKED = re.compile(
     r"\bhow\s+many\s+(?:trainable\s+)?param(?:eter)?s\b|\bparam(?:eter)?\s+counts?\b|\bnumber\s+of\s+param(?:eter)?s\b"
     r"|\bmodel\s+sizes?\b|\b(?:of|at)\s+what\s+(?:model\s+)?sizes?\b"
@@ -2232,10 +2233,35 @@ _SETTING = re.compile(
     r"weight\s+decay|dropout\s+rates?|warm-?up\s+steps|optimi[sz]ers?|momentum|beam\s+(?:size|width)|lora\s+rank)\b",
     re.I,
 )
+# a study with people ("tested in a user study", "with human participants"): an abstract reporting one says so
+_HUMAN_ASKED = re.compile(
+    r"\buser\s+stud(?:y|ies)\b|\bhuman\s+(?:participants|subjects|stud(?:y|ies))\b|\bvolunteers\b|\bcrowd\s?workers?\b",
+    re.I,
+)
+_HUMAN_STATED = re.compile(
+    r"\buser\s+stud\w*|\bparticipants?\b|\bhuman\s+(?:subjects?|evaluat\w*|stud\w*|raters?|annotat\w*|judg\w*|"
+    r"preferences?|users?)\b|\bvolunteers?\b|\bcrowd\w*|\bannotators?\b|\braters?\b|\bpeople\b|\busers\b",
+    re.I,
+)
+# a deployment on real hardware ("on a physical robot", "a real-world robot arm"), not a simulated one
+_HARDWARE_RUN_ASKED = re.compile(
+    r"\b(?:physical|real|real-world)\s+(?:robots?|robotic\s+\w+|hardware|quadrupeds?|drones?|arms?)\b", re.I
+)
+_HARDWARE_RUN_STATED = re.compile(
+    r"\b(?:physical|real|real-world)\s+(?:robots?|robotic|hardware|platforms?|experiments?|deployments?|drones?|"
+    r"quadrupeds?|arms?|environments?|scenes?)\b|\bdeploy\w*\b",
+    re.I,
+)
+# where inside a network something sits ("in which layers are the X neurons"): an abstract saying so names layers
+_LAYER_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?layers?\b", re.I)
+_LAYER_STATED = re.compile(r"\blayers?\b|\bdepths?\b|\bblocks?\b", re.I)
 _DETAIL_ASKED: dict[str, re.Pattern[str]] = {
+    "human": _HUMAN_ASKED, "deployment": _HARDWARE_RUN_ASKED, "layer": _LAYER_ASKED,
+
     "size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED, "setting": _SETTING,
 }
 _DETAIL_STATED: dict[str, re.Pattern[str]] = {
+    "human": _HUMAN_STATED, "deployment": _HARDWARE_RUN_STATED, "layer": _LAYER_STATED,
     "size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED,
 }
 

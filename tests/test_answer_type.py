@@ -332,6 +332,9 @@ def test_a_bound_is_stated_by_its_words_or_an_inequality():
         ("What learning rate and batch size does FooNet use?", ["setting"]),
         ("What temperature was ZedLM sampled at?", ["setting"]),
         ("How does FooCal improve on temperature scaling?", []),
+        ("Was ZedBot deployed on a physical robot?", ["deployment"]),
+        ("In which layers do the FooNet gates sit?", ["layer"]),
+        ("Did FooAssist run a user study?", ["human"]),
     ],
 )
 def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_them(question, expected):
@@ -353,6 +356,20 @@ def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_the
     ],
 )
 def test_a_sentence_states_a_detail_by_its_own_form(sentence, kind, expected):
+    assert states_detail(sentence, kind) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "expected"),
+    [
+        ("We deploy ZedBot on a real quadruped.", "deployment", True),
+        ("ZedBot explores simulated houses.", "deployment", False),
+        ("The gates concentrate in the middle layers.", "layer", True),
+        ("A study with 12 participants confirms the gains.", "human", True),
+        ("FooAssist learns from preference feedback.", "human", False),
+    ],
+)
+def test_studies_deployments_and_layers_are_stated_by_their_words(sentence, kind, expected):
     assert states_detail(sentence, kind) is expected
 
 
