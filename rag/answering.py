@@ -126,6 +126,7 @@ from rag.question import (
     described_work_words,
     describes_a_kind,
     describes_work,
+    details_asked,
     fix_shape_words,
     in_examples,
     is_more_request,
@@ -136,6 +137,7 @@ from rag.question import (
     sets_side_by_side,
     states_answer_type,
     states_bound,
+    states_detail,
     states_unit,
     term_occurs,
     topic_phrase,
@@ -1216,6 +1218,11 @@ def _signals(
         slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, expected, policy, given)
     elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
         slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy, given)
+    if answer_ids and not type_missing and prof.shape not in LIST_SHAPES and prof.shape != "compare":
+        # a size, speed, place or setting asked anywhere in the question ("which backbone, and how many parameters?") that no
+        # sentence of the answering abstract states
+        texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
+        type_missing = any(not any(states_detail(t, k, prof.text) for t in texts) for k in details_asked(prof.text))
     described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
     # the measure a value question asks ("what learning rate", "the pass@1") written nowhere in its abstract
     measure_absent = 0.0

@@ -2182,6 +2182,112 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
     return None
 
 
+# ---- Details an abstract states in a form of their own, asked anywhere in a single-paper question (beside whatever
+# else it asks: "which NLI model, and how many parameters is it?"): a model's size (a parameter count), a speed (frames
+# or tokens per second, real time, throughput), the place a work was done (a university, lab, hospital or country), a
+# study with people, a run on real hardware (a physical robot), the layers something sits in, and a training or decoding
+# setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
+# An abstract that states none of that kind cannot answer the question, however near its topic.
+DetailKind = Literal["size", "speed", "place", "setting", "human", "deployment", "layer"]
+_SIZE_ASKED = re.compile(
+    r"\bhow\s+many\s+(?:trainable\s+)?param(?:eter)?s\b|\bparam(?:eter)?\s+counts?\b|\bnumber\s+of\s+param(?:eter)?s\b"
+    r"|\bmodel\s+sizes?\b|\b(?:of|at)\s+what\s+(?:model\s+)?sizes?\b"
+    r"|\bhow\s+(?:big|large)\s+(?:is|are|was|were)\s+(?:the|its|their)\s+(?:[\w-]+\s+)?(?:model|backbone|network|llm)s?\b",
+    re.I,
+)
+# a parameter count: "7B", "1.7B-70B", "350M parameters", "a billion-parameter model", "the parameters"
+_SIZE_STATED = re.compile(
+    r"\b\d[\d.]*\s*[BMK]\b|\b\d[\d.]*[BMK]-|\b(?:billion|million)\b|\bparam(?:eter)?s?\b", re.I
+)
+_SPEED_ASKED = re.compile(
+    r"\bfps\b|\bframes?[\s-]+per[\s-]+second\b|\bthroughput\b|\breal[\s-]?time\b"
+    r"|\btokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b",
+    re.I,
+)
+# a rate: "30 FPS", "120 frames per second", "2,000 tokens/s", "runs in real time", "interactive rates", "throughput"
+_SPEED_STATED = re.compile(
+    r"\b\d[\d.,]*\s*(?:fps|hz|frames?\s+per\s+second|(?:tokens?|samples?|images?|queries)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b|"
+    r"it/s)|\breal[\s-]?time\b|\binteractive\s+(?:rates?|speeds?|frame\s+rates?)\b|\bthroughput\b|\bframe\s+rates?\b",
+    re.I,
+)
+# "which university or lab", "in what country", "where were the recordings made": not "which lab steps" (a noun
+# qualifying another) nor "where were the experiments carried out" (a setting, which an abstract states)
+_PLACE_NOUN = (
+    r"(?:universit(?:y|ies)|labs?|laborator(?:y|ies)|institut(?:e|es|ions?)|countr(?:y|ies)|cit(?:y|ies)|"
+    r"hospitals?)"
+)
+_PLACE_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:[\w-]+\s+)?" + _PLACE_NOUN
+    + r"\b(?!\s+(?!(?:or|and|are|is|was|were|did|do|does|they|it|its|their|the|in|at|of|from|for)\b)[a-z][\w-]*)"
+    r"|\bwhere\s+(?:(?:is|are|was|were|did|do|does)\s+)?(?:[\w-]+\s+){0,6}?(?:recorded|located|based)\b",
+    re.I,
+)
+_PLACE_STATED = re.compile(
+    r"\b(?:universit\w*|hospitals?|institut\w*|laborator\w*|clinics?|affiliat\w*|countr(?:y|ies)|cities)\b"
+    r"|\b(?:recorded|collected|gathered|acquired|conducted)\s+(?:\w+\s+){0,3}?(?:in|at|from)\s+(?:the\s+)?[A-Z]"
+    r"|\b" + _PLACE_NOUN + r"\b",
+)
+# a setting of training or decoding, as the question names it; "temperature scaling" is a method, not a setting
+_SETTING = re.compile(
+    r"\b(?:learning[\s-]rates?|batch[\s-]sizes?|temperature(?!\s+scal)|discount\s+factors?|replay[\s-]buffers?|"
+    r"weight\s+decay|dropout\s+rates?|warm-?up\s+steps|optimi[sz]ers?|momentum|beam\s+(?:size|width)|lora\s+rank)\b",
+    re.I,
+)
+# a study with people ("tested in a user study", "with human participants"): an abstract reporting one says so
+_HUMAN_ASKED = re.compile(
+    r"\buser\s+stud(?:y|ies)\b|\bhuman\s+(?:participants|subjects|stud(?:y|ies))\b|\bvolunteers\b|\bcrowd\s?workers?\b",
+    re.I,
+)
+_HUMAN_STATED = re.compile(
+    r"\buser\s+stud\w*|\bparticipants?\b|\bhuman\s+(?:subjects?|evaluat\w*|stud\w*|raters?|annotat\w*|judg\w*|"
+    r"preferences?|users?)\b|\bvolunteers?\b|\bcrowd\w*|\bannotators?\b|\braters?\b|\bpeople\b|\busers\b",
+    re.I,
+)
+# a deployment on real hardware ("on a physical robot", "a real-world robot arm"), not a simulated one
+_HARDWARE_RUN_ASKED = re.compile(
+    r"\b(?:physical|real|real-world)\s+(?:robots?|robotic\s+\w+|hardware|quadrupeds?|drones?|arms?)\b", re.I
+)
+_HARDWARE_RUN_STATED = re.compile(
+    r"\b(?:physical|real|real-world)\s+(?:robots?|robotic|hardware|platforms?|experiments?|deployments?|drones?|"
+    r"quadrupeds?|arms?|environments?|scenes?)\b|\bdeploy\w*\b",
+    re.I,
+)
+# where inside a network something sits ("in which layers are the X neurons"): an abstract saying so names layers
+_LAYER_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?layers?\b", re.I)
+_LAYER_STATED = re.compile(r"\blayers?\b|\bdepths?\b|\bblocks?\b", re.I)
+_DETAIL_ASKED: dict[str, re.Pattern[str]] = {
+    "human": _HUMAN_ASKED, "deployment": _HARDWARE_RUN_ASKED, "layer": _LAYER_ASKED,
+
+    "size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED, "setting": _SETTING,
+}
+_DETAIL_STATED: dict[str, re.Pattern[str]] = {
+    "human": _HUMAN_STATED, "deployment": _HARDWARE_RUN_STATED, "layer": _LAYER_STATED,
+    "size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED,
+}
+
+
+def details_asked(question: str) -> list[DetailKind]:
+    """The details of a kind an abstract states in a form of its own that the question asks for, wherever it asks
+    them ("which backbone, and how many parameters?" asks a size; "ZedNet inference fps?" a speed; "which university
+    recorded the data?" a place)."""
+    return [kind for kind, asked in _DETAIL_ASKED.items() if asked.search(question)]  # type: ignore[misc]
+
+
+def states_detail(sentence: str, kind: DetailKind, question: str = "") -> bool:
+    """Whether the sentence states a detail of that kind: a parameter count ("7B", "350 million parameters"), a speed
+    ("30 FPS", "in real time", "throughput"), a place ("a university hospital", "recorded in Kenya"); a setting: one
+    the question asks for, by its words ("learning rate")."""
+    if kind == "setting":
+        asked = {_setting_key(m.group(0)) for m in _SETTING.finditer(question)}
+        return any(_setting_key(m.group(0)) in asked for m in _SETTING.finditer(sentence))
+    return bool(_DETAIL_STATED[kind].search(sentence))
+
+
+def _setting_key(words: str) -> str:
+    """A setting's first word, lower case and without a plural or hyphen ("Learning-rates" -> "learning")."""
+    return re.split(r"[\s-]", words.lower())[0].rstrip("s")
+
+
 # A question asking which (language) model or backbone: its answer names a model, not any name of the abstract
 # The model word must head the asked noun phrase: "what is the LLM framework … called" asks for a framework's
 # name, "the LLM-based agent" for an agent's, not for a model's.

@@ -14,9 +14,11 @@ from rag.question import (
     asks_kind_of,
     asks_model,
     classify,
+    details_asked,
     looks_like_model_name,
     profile,
     states_answer_type,
+    states_detail,
 )
 from rag.text import content_words
 
@@ -311,3 +313,67 @@ def test_a_bound_is_stated_by_its_words_or_an_inequality():
     assert states_bound("Any weight above this threshold keeps the whistle unchanged.")
     assert states_bound("The whistle is stable for $\\lambda \\geq 2$.")
     assert not states_bound("We study kettles and their whistles.")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which backbone does FooNet use, and how many parameters does it have?", ["size"]),
+        ("ZedNet largest backbone param count?", ["size"]),
+        ("At what model sizes was QuxLM trained?", ["size"]),
+        ("ZedNet inference fps? realtime?", ["speed"]),
+        ("What throughput in tokens per second does FooServe reach?", ["speed"]),
+        ("In which university or lab were the FooSet recordings made?", ["place"]),
+        ("Where were the bird songs of BarSet recorded?", ["place"]),
+        # a place noun qualifying another noun, and a setting asked with "where": no place
+        ("which starting ingredients and which lab steps does FooChem plan?", []),
+        ("Where were the experiments for FooNet carried out?", []),
+        ("How does FooNet pick its step size?", []),
+        ("What learning rate and batch size does FooNet use?", ["setting"]),
+        ("What temperature was ZedLM sampled at?", ["setting"]),
+        ("How does FooCal improve on temperature scaling?", []),
+        ("Was ZedBot deployed on a physical robot?", ["deployment"]),
+        ("In which layers do the FooNet gates sit?", ["layer"]),
+        ("Did FooAssist run a user study?", ["human"]),
+    ],
+)
+def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_them(question, expected):
+    assert details_asked(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "expected"),
+    [
+        ("We evaluate FooNet from 1.7B to 70B parameters.", "size", True),
+        ("A 350M model matches larger ones.", "size", True),
+        ("FooNet improves accuracy by 3 points.", "size", False),
+        ("ZedNet renders at 30 FPS on one GPU.", "speed", True),
+        ("ZedNet runs in real time.", "speed", True),
+        ("ZedNet improves visual quality.", "speed", False),
+        ("Songs were recorded in Kenya over two seasons.", "place", True),
+        ("We collect scans from three university hospitals.", "place", True),
+        ("We collect 500 hours of bird song.", "place", False),
+    ],
+)
+def test_a_sentence_states_a_detail_by_its_own_form(sentence, kind, expected):
+    assert states_detail(sentence, kind) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "expected"),
+    [
+        ("We deploy ZedBot on a real quadruped.", "deployment", True),
+        ("ZedBot explores simulated houses.", "deployment", False),
+        ("The gates concentrate in the middle layers.", "layer", True),
+        ("A study with 12 participants confirms the gains.", "human", True),
+        ("FooAssist learns from preference feedback.", "human", False),
+    ],
+)
+def test_studies_deployments_and_layers_are_stated_by_their_words(sentence, kind, expected):
+    assert states_detail(sentence, kind) is expected
+
+
+def test_a_setting_is_stated_only_by_the_setting_asked():
+    question = "What learning rate does FooNet use?"
+    assert states_detail("We train with a learning-rate of 1e-4.", "setting", question)
+    assert not states_detail("We train with a batch size of 8.", "setting", question)
