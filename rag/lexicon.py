@@ -209,6 +209,7 @@ class Lexicon:
     _short: list[str] | None = None  # corpus words of 3-6 characters (short typos), built on first use
     _by_start: dict[str, tuple[str, ...]] = field(default_factory=dict)  # known words by their first two letters
     _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (abbreviation checks), built on first use
+    _alpha_words: tuple[str, ...] | None = None  # the corpus's alphabetic words, sorted (clippings), built on first use
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
@@ -577,7 +578,7 @@ class Lexicon:
         english = english_words()
         vocabulary = self._spelling_vocabulary()
 
-        def fix_word(token: str, opens_sentence: bool) -> str:
+        def fix_word(token: str, opens_sentence: bool, whole: bool = True) -> str:
             lowered = token.lower()
             term = not lowered.isalpha() and _ordinary(lowered, english)  # "mixture-of-experts": English words joined
             if token == lowered and lowered in self.names and not term:  # "anchorworld", "llava-1.5": as the corpus
@@ -591,6 +592,10 @@ class Lexicon:
             acronym = _generic_acronym(lowered, english)
             if token == lowered and acronym is not None:
                 return acronym  # "llm", "gpus": field acronyms written as acronyms ("LLM", "GPUs")
+            if whole and (token == lowered or (opens_sentence and token[1:] == lowered[1:])) and lowered.isalpha():
+                clipped = self.clipped_word(lowered, policy, frequency)
+                if clipped is not None:  # "eval" -> "evaluation", "imgs" -> "images": a clipping of a corpus word
+                    return clipped if token == lowered else clipped[:1].upper() + clipped[1:]
             if len(lowered) < word_min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
                 return token
             if lowered in self.names or (lowered.isalpha() and lowered in self._spelling_set()):
@@ -661,7 +666,8 @@ class Lexicon:
                 return fixed
             # "chaain-of-thougnt": each part of a hyphenated word on its own
             parts = token.split("-")
-            fixed_parts = [fix_word(part, opens and i == 0) for i, part in enumerate(parts)]
+            # (a part is no clipping: "RNA-seq", "l-inf" are terms as written)
+            fixed_parts = [fix_word(part, opens and i == 0, whole=False) for i, part in enumerate(parts)]
             # a part respelt, not merely written in a name's capitals ("burer-monteiroo": not "Burer-monteiro")
             return "-".join(f if f.lower() != p.lower() else p for f, p in zip(fixed_parts, parts, strict=True))
 
@@ -669,6 +675,79 @@ class Lexicon:
         if together is not None:
             corrected = self._real_word_errors(corrected, english, together, fixes)
         return corrected, fixes
+
+    def clipped_word(
+        self, lowered: str, policy: AnswerPolicy | None = None, frequency: Callable[[str], float] | None = None
+    ) -> str | None:
+        """The corpus word a lower-case word clips, as writers typing fast shorten words: its beginning ("eval" for
+        "evaluation", "backprop" for "backpropagation", "params" for "parameters": a plural clips a plural) or its
+        consonant skeleton ("imgs" for "images": the first letter and consonants only, in order). Only for a word
+        neither the corpus, the tokenizer nor the generic list uses, rarer in English than ``clipping_max_zipf``, of
+        ``clipping_min_chars`` letters or more, and only when one family of corpus words (one stem) holds at least
+        ``clipping_share`` of the frequency (``frequency``: word -> how many documents use its stem; None: English
+        frequency) of all the words it may clip; of that family the word English uses most. Not a word one likely
+        slip of the fingers from a corpus word (``typing_cost`` at most ``typo_short_cost``: "taks" is "tasks"). None
+        otherwise."""
+        from rag.word_frequency import zipf_frequency
+
+        policy = policy or AnswerPolicy()
+        english = english_words()
+        if (
+            len(lowered) < policy.clipping_min_chars
+            or not lowered.isalpha()
+            or lowered in english
+            or lowered in self.words
+            or lowered in GENERIC_TERMS
+            or lowered in self.names
+            or zipf_frequency(lowered) >= policy.clipping_max_zipf
+        ):
+            return None
+        from rapidfuzz.distance import OSA
+
+        near = process.extract(lowered, self._spelling_vocabulary(), scorer=OSA.distance, score_cutoff=1, limit=5)
+        if any(w != lowered and typing_cost(lowered, w) <= policy.typo_short_cost for w, _, _ in near):
+            return None  # a likely slip of the fingers ("taks" for "tasks"), no clipping
+        if self._alpha_words is None:
+            self._alpha_words = tuple(sorted(w for w in self.words if w.isalpha()))
+        words = self._alpha_words
+        bases = [(lowered, False)]
+        if lowered.endswith("s") and not lowered.endswith("ss") and len(lowered) > policy.clipping_min_chars:
+            bases.append((lowered[:-1], True))  # "params": a plural of a clipped "param"
+        found: set[str] = set()
+        for base, plural in bases:
+            start = bisect_left(words, base)
+            for w in words[start : bisect_right(words, base + "\uffff")]:
+                if len(w) >= len(base) + 2 and (not plural or (w.endswith("s") and not w.endswith("ss"))):
+                    found.add(w)
+            if len(base) >= 3 and not any(c in _VOWELS for c in base[1:]):  # a consonant skeleton: "img", "msg"
+                for w in words[bisect_left(words, base[0]) : bisect_right(words, base[0] + "\uffff")]:
+                    if (
+                        len(base) + 2 <= len(w) <= 3 * len(base)
+                        and _skeleton_of(base, w)
+                        and (not plural or (w.endswith("s") and not w.endswith("ss")))
+                    ):
+                        found.add(w)
+        if not found:
+            return None
+        families: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for w in found:
+            stems = tuple(content_words(w))
+            if stems:
+                families[stems].append(w)
+        if not families:
+            return None
+
+        def weight(members: list[str]) -> float:
+            if frequency is not None:
+                return max(frequency(w) for w in members)
+            return max(10 ** zipf_frequency(w) for w in members)
+
+        weights = {stems: weight(members) for stems, members in families.items()}
+        total = sum(weights.values())
+        best = max(weights, key=lambda stems: (weights[stems], stems))
+        if total <= 0 or weights[best] < policy.clipping_share * total:
+            return None
+        return max(families[best], key=lambda w: (zipf_frequency(w), -len(w), w))
 
     def _real_word_errors(
         self, question: str, english: Collection[str], together: Callable[[str, Sequence[str]], int], fixes: list[str]
@@ -972,6 +1051,23 @@ def _subsequence(short: str, word: str) -> bool:
     return all(c in rest for c in short)
 
 
+def _skeleton_of(skeleton: str, word: str, skipped: int = 1) -> bool:
+    """Whether ``skeleton`` (a first letter, then consonants: "img", "ctx") writes ``word``'s first letter and its
+    consonants in order, leaving out at most ``skipped`` of them before the last it writes ("images", "context"; not
+    "improving")."""
+    if skeleton[:1] != word[:1]:
+        return False
+    consonants = [c for c in word[1:] if c not in _VOWELS]
+    at, left_out = 0, 0
+    for c in skeleton[1:]:
+        while at < len(consonants) and consonants[at] != c:
+            at, left_out = at + 1, left_out + 1
+        if at == len(consonants):
+            return False
+        at += 1
+    return left_out <= skipped
+
+
 def _compound(word: str, vocabulary: _Either, shortest: int = 3) -> bool:
     """Whether ``word`` is two known words run together ("multihead", "pretraining"), each ``shortest`` letters or
     more (or a two-letter English prefix such as "co", "re": "coattention")."""
@@ -983,6 +1079,7 @@ def _compound(word: str, vocabulary: _Either, shortest: int = 3) -> bool:
 
 
 _SHORT_PREFIXES = frozenset({"co", "re", "de", "un", "bi", "in"})
+_VOWELS = frozenset("aeiouy")
 
 
 def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:

@@ -545,3 +545,31 @@ def test_works_named_skip_typo_links_names_that_are_no_work_and_repeats():
 )
 def test_introduces_reads_the_name_after_an_introduction_cue(text, name, expected):
     assert introduces(text, name) is expected
+
+
+CLIPPED = Lexicon.build(
+    [
+        ("c1", "We evaluate the method on images and report its performance with fewer parameters."),
+        ("c2", "Our evaluation covers tasks where memory matters; quantization and quantitative results are given."),
+        ("c3", "The evaluated models keep their memory small and their performance high on these tasks."),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("eval", "evaluation"), ("perf", "performance"), ("mem", "memory"), ("params", "parameters"),
+     ("imgs", "images")],
+)  # fmt: skip
+def test_a_clipped_word_reads_as_the_corpus_word_it_clips(typed, meant):
+    assert CLIPPED.clipped_word(typed) == meant
+    assert CLIPPED.correct(f"how is the {typed} of FooNet")[0] == f"how is the {meant} of FooNet"
+
+
+def test_no_clipping_for_an_ambiguous_clip_a_typo_a_known_word_or_a_hyphen_part():
+    # quantization or quantitative, each in one abstract: no one family dominates
+    assert CLIPPED.clipped_word("quant", frequency=lambda word: 1.0) is None
+    assert CLIPPED.clipped_word("taks") is None  # one slip from "tasks": a typo
+    assert CLIPPED.clipped_word("superglue") is None  # clips no corpus word: an unknown name stays unknown
+    assert CLIPPED.clipped_word("ev") is None  # too short
+    assert "RNA-mem" in CLIPPED.correct("what about RNA-mem here")[0]  # a hyphenated term as written
