@@ -383,6 +383,8 @@ class Lexicon:
                     continue
             if corpus_text is not None and token.isupper() and _spelt_out(lowered, corpus_text):
                 continue  # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search)
+            if corpus_text is not None and plain and _clipped_phrase(lowered, corpus_text):
+                continue  # two corpus words clipped and run together ("matmul": matrix multiplication)
             if name_like or lowered not in english:
                 unknown.append(token)
         if corpus_text is not None:
@@ -1093,6 +1095,20 @@ def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
     if isinstance(corpus_text, str):
         return pattern.search(corpus_text) is not None
     return corpus_text.search(pattern, ".")  # no match holds a full stop: the text may be searched in blocks
+
+
+def _clipped_phrase(word: str, corpus_text: CorpusText, shortest: int = 3) -> bool:
+    """Whether ``word`` (letters only, 6 to 10 of them) runs together the beginnings of two words the (lower-cased)
+    corpus writes one after the other, each ``shortest`` letters or more and the first clipped ("matmul": matrix
+    multiplication, "convnet": convolutional network), as writers shorten a term of two words."""
+    if not word.isalpha() or not 2 * shortest <= len(word) <= 10:
+        return False
+    for i in range(shortest, len(word) - shortest + 1):
+        head, tail = word[:i], word[i:]
+        pattern = re.compile(rf"\b{head}[a-z]+[\s-]+{tail}[a-z]*\b")
+        if pattern.search(corpus_text) is not None if isinstance(corpus_text, str) else corpus_text.search(pattern, "."):
+            return True
+    return False
 
 
 def _ordinary(lowered: str, english: Collection[str]) -> bool:

@@ -573,3 +573,10 @@ def test_no_clipping_for_an_ambiguous_clip_a_typo_a_known_word_or_a_hyphen_part(
     assert CLIPPED.clipped_word("superglue") is None  # clips no corpus word: an unknown name stays unknown
     assert CLIPPED.clipped_word("ev") is None  # too short
     assert "RNA-mem" in CLIPPED.correct("what about RNA-mem here")[0]  # a hyphenated term as written
+
+
+def test_two_corpus_words_clipped_and_run_together_are_no_unknown_name():
+    text = "we speed up sparse matrix multiplication on gpus."
+    lexicon = Lexicon.build([("m1", "We speed up sparse matrix multiplication on GPUs.")])
+    assert "matmul" not in lexicon.link("does it speed up matmul", corpus_text=text).unknown
+    assert "zorbulax" in lexicon.link("does it speed up zorbulax", corpus_text=text).unknown
