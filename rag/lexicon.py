@@ -30,6 +30,7 @@ from rag.text import content_words, name_singular, sentence_spans
 log = logging.getLogger(__name__)
 
 _TOKEN = re.compile(r"(?<![\w&+-])([A-Za-z0-9][A-Za-z0-9]*(?:[-&+.][A-Za-z0-9]+)*)")
+_NEGATED = re.compile(r"(?:\b(?:no|not|without|instead\s+of|rather\s+than)|\bw/o)\s+$", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[(\"“]\s*)$")
 
 # Generic research vocabulary that looks like a name but names no work: venues, degrees, publishing words, and the
@@ -385,6 +386,8 @@ class Lexicon:
                 continue  # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search)
             if corpus_text is not None and plain and _clipped_phrase(lowered, corpus_text):
                 continue  # two corpus words clipped and run together ("matmul": matrix multiplication)
+            if _NEGATED.search(question[max(0, start - 16) : start]):
+                continue  # "no IMDb credits", "without FooNet": a name the question rules out need be in no abstract
             if name_like or lowered not in english:
                 unknown.append(token)
         if corpus_text is not None:

@@ -580,3 +580,10 @@ def test_two_corpus_words_clipped_and_run_together_are_no_unknown_name():
     lexicon = Lexicon.build([("m1", "We speed up sparse matrix multiplication on GPUs.")])
     assert "matmul" not in lexicon.link("does it speed up matmul", corpus_text=text).unknown
     assert "zorbulax" in lexicon.link("does it speed up zorbulax", corpus_text=text).unknown
+
+
+@pytest.mark.parametrize("question", ["ranking cast members, no ZorbDB credits", "training w/o ZorbDB labels",
+                                      "trained on web text instead of ZorbDB"])  # fmt: skip
+def test_a_name_the_question_rules_out_is_no_unknown_name(question):
+    assert "ZorbDB" not in LEX.link(question).unknown
+    assert "ZorbDB" in LEX.link("is ZorbDB used for ranking cast members").unknown
