@@ -365,6 +365,10 @@ class Lexicon:
             if family is not None:  # "Qwen" for "Qwen2.5-7B" and "Qwen1.5-MoE": a model family's name
                 links.setdefault(lowered, Link(token, family, True, 100.0))
                 continue
+            short = self._clipped_name(token)
+            if short is not None:  # "AlphaQuant" for the corpus's "AlphaQ": the name its last capital clips
+                links.setdefault(short, Link(token, self.names[short], False, float(fuzz.ratio(lowered, short))))
+                continue
             if len(lowered) >= min_chars and keys:
                 match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
                 if match is not None and (not plain or match[0][0] == lowered[0]):
@@ -393,6 +397,24 @@ class Lexicon:
         if corpus_text is not None:
             unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
         return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _clipped_name(self, token: str, shortest: int = 4) -> str | None:
+        """The corpus name (key) that ``token`` writes out in full where the corpus clips its last part to a capital:
+        "AlphaQuant" for "AlphaQ", "ZedNetwork" for "ZedN" (the name, ``shortest`` characters or more, ends in a
+        capital, and the token is the name followed by lower-case letters only); None when no one name is."""
+        if len(token) <= shortest or token == token.lower():
+            return None
+        found = [
+            key
+            for key, name in self.names.items()
+            if len(name.surface) >= shortest
+            and name.surface[-1].isupper()
+            and name.surface[:-1] != name.surface[:-1].upper()  # "AlphaQ", not an acronym ("GPT")
+            and token.startswith(name.surface)
+            and token[len(name.surface) :].isalpha()
+            and token[len(name.surface) :].islower()
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _plain_name(
         self, lowered: str, english: Collection[str], common_zipf: float, neighbour_zipf: float = 1.5

@@ -587,3 +587,12 @@ def test_two_corpus_words_clipped_and_run_together_are_no_unknown_name():
 def test_a_name_the_question_rules_out_is_no_unknown_name(question):
     assert "ZorbDB" not in LEX.link(question).unknown
     assert "ZorbDB" in LEX.link("is ZorbDB used for ranking cast members").unknown
+
+
+def test_a_name_written_out_where_the_corpus_clips_its_last_part_links_to_it():
+    lexicon = Lexicon.build([("q1", "We present ZorbQ, a quantizer for language models."),
+                             ("q2", "We study GPT models and their quantization.")])  # fmt: skip
+    linking = lexicon.link("how many bits does ZorbQuant use")
+    assert [link.name.surface for link in linking.links] == ["ZorbQ"] and not linking.unknown
+    assert "ZorbQuantX" in lexicon.link("how many bits does ZorbQuantX use").unknown  # more than lower case
+    assert "GPTzilla" in lexicon.link("how many bits does GPTzilla use").unknown  # an acronym clips nothing
