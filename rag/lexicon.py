@@ -388,7 +388,7 @@ class Lexicon:
                     continue
             if corpus_text is not None and token.isupper() and _spelt_out(lowered, corpus_text):
                 continue  # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search)
-            if corpus_text is not None and plain and _clipped_phrase(lowered, corpus_text):
+            if corpus_text is not None and token == lowered and _clipped_phrase(lowered, corpus_text):
                 continue  # two corpus words clipped and run together ("matmul": matrix multiplication)
             if _NEGATED.search(question[max(0, start - 16) : start]):
                 continue  # "no IMDb credits", "without FooNet": a name the question rules out need be in no abstract
@@ -1125,7 +1125,12 @@ def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
 def _clipped_phrase(word: str, corpus_text: CorpusText, shortest: int = 3) -> bool:
     """Whether ``word`` (letters only, 6 to 10 of them) runs together the beginnings of two words the (lower-cased)
     corpus writes one after the other, each ``shortest`` letters or more and the first clipped ("matmul": matrix
-    multiplication, "convnet": convolutional network), as writers shorten a term of two words."""
+    multiplication, "convnet": convolutional network), as writers shorten a term of two words; or, written with a 2,
+    the beginnings of two words the corpus joins by "to" ("seq2seq": sequence-to-sequence)."""
+    to = re.fullmatch(r"([a-z]{2,})2([a-z]{2,})", word)  # "seq2seq": sequence-to-sequence, "img2img"
+    if to is not None:
+        pattern = re.compile(rf"\b{to.group(1)}[a-z]*[\s-]+to[\s-]+{to.group(2)}[a-z]*\b")
+        return pattern.search(corpus_text) is not None if isinstance(corpus_text, str) else corpus_text.search(pattern, ".")
     if not word.isalpha() or not 2 * shortest <= len(word) <= 10:
         return False
     for i in range(shortest, len(word) - shortest + 1):

@@ -596,3 +596,10 @@ def test_a_name_written_out_where_the_corpus_clips_its_last_part_links_to_it():
     assert [link.name.surface for link in linking.links] == ["ZorbQ"] and not linking.unknown
     assert "ZorbQuantX" in lexicon.link("how many bits does ZorbQuantX use").unknown  # more than lower case
     assert "GPTzilla" in lexicon.link("how many bits does GPTzilla use").unknown  # an acronym clips nothing
+
+
+def test_a_clipped_x2y_term_the_corpus_writes_with_to_is_no_unknown_name():
+    text = "a model mapping sequence-to-sequence data."
+    lexicon = Lexicon.build([("s1", "A model mapping sequence-to-sequence data.")])
+    assert "seq2seq" not in lexicon.link("any seq2seq map", corpus_text=text).unknown
+    assert "img2vid" in lexicon.link("any img2vid map", corpus_text=text).unknown
