@@ -30,6 +30,7 @@ from rag.text import content_words, name_singular, sentence_spans
 log = logging.getLogger(__name__)
 
 _TOKEN = re.compile(r"(?<![\w&+-])([A-Za-z0-9][A-Za-z0-9]*(?:[-&+.][A-Za-z0-9]+)*)")
+_NEGATED = re.compile(r"(?:\b(?:no|not|without|instead\s+of|rather\s+than)|\bw/o)\s+$", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[(\"“]\s*)$")
 
 # Generic research vocabulary that looks like a name but names no work: venues, degrees, publishing words, and the
@@ -209,6 +210,7 @@ class Lexicon:
     _short: list[str] | None = None  # corpus words of 3-6 characters (short typos), built on first use
     _by_start: dict[str, tuple[str, ...]] = field(default_factory=dict)  # known words by their first two letters
     _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (abbreviation checks), built on first use
+    _alpha_words: tuple[str, ...] | None = None  # the corpus's alphabetic words, sorted (clippings), built on first use
 
     @classmethod
     def build(cls, abstracts: Iterable[tuple[str, str]], generic_share: float = 0.25) -> Lexicon:
@@ -363,6 +365,10 @@ class Lexicon:
             if family is not None:  # "Qwen" for "Qwen2.5-7B" and "Qwen1.5-MoE": a model family's name
                 links.setdefault(lowered, Link(token, family, True, 100.0))
                 continue
+            short = self._clipped_name(token)
+            if short is not None:  # "AlphaQuant" for the corpus's "AlphaQ": the name its last capital clips
+                links.setdefault(short, Link(token, self.names[short], False, float(fuzz.ratio(lowered, short))))
+                continue
             if len(lowered) >= min_chars and keys:
                 match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
                 if match is not None and (not plain or match[0][0] == lowered[0]):
@@ -382,11 +388,33 @@ class Lexicon:
                     continue
             if corpus_text is not None and token.isupper() and _spelt_out(lowered, corpus_text):
                 continue  # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search)
+            if corpus_text is not None and token == lowered and _clipped_phrase(lowered, corpus_text):
+                continue  # two corpus words clipped and run together ("matmul": matrix multiplication)
+            if _NEGATED.search(question[max(0, start - 16) : start]):
+                continue  # "no IMDb credits", "without FooNet": a name the question rules out need be in no abstract
             if name_like or lowered not in english:
                 unknown.append(token)
         if corpus_text is not None:
             unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
         return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _clipped_name(self, token: str, shortest: int = 4) -> str | None:
+        """The corpus name (key) that ``token`` writes out in full where the corpus clips its last part to a capital:
+        "AlphaQuant" for "AlphaQ", "ZedNetwork" for "ZedN" (the name, ``shortest`` characters or more, ends in a
+        capital, and the token is the name followed by lower-case letters only); None when no one name is."""
+        if len(token) <= shortest or token == token.lower():
+            return None
+        found = [
+            key
+            for key, name in self.names.items()
+            if len(name.surface) >= shortest
+            and name.surface[-1].isupper()
+            and name.surface[:-1] != name.surface[:-1].upper()  # "AlphaQ", not an acronym ("GPT")
+            and token.startswith(name.surface)
+            and token[len(name.surface) :].isalpha()
+            and token[len(name.surface) :].islower()
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _plain_name(
         self, lowered: str, english: Collection[str], common_zipf: float, neighbour_zipf: float = 1.5
@@ -577,7 +605,7 @@ class Lexicon:
         english = english_words()
         vocabulary = self._spelling_vocabulary()
 
-        def fix_word(token: str, opens_sentence: bool) -> str:
+        def fix_word(token: str, opens_sentence: bool, whole: bool = True) -> str:
             lowered = token.lower()
             term = not lowered.isalpha() and _ordinary(lowered, english)  # "mixture-of-experts": English words joined
             if token == lowered and lowered in self.names and not term:  # "anchorworld", "llava-1.5": as the corpus
@@ -591,6 +619,10 @@ class Lexicon:
             acronym = _generic_acronym(lowered, english)
             if token == lowered and acronym is not None:
                 return acronym  # "llm", "gpus": field acronyms written as acronyms ("LLM", "GPUs")
+            if whole and (token == lowered or (opens_sentence and token[1:] == lowered[1:])) and lowered.isalpha():
+                clipped = self.clipped_word(lowered, policy, frequency)
+                if clipped is not None:  # "eval" -> "evaluation", "imgs" -> "images": a clipping of a corpus word
+                    return clipped if token == lowered else clipped[:1].upper() + clipped[1:]
             if len(lowered) < word_min_chars or lowered in english or lowered in self.words or lowered in GENERIC_TERMS:
                 return token
             if lowered in self.names or (lowered.isalpha() and lowered in self._spelling_set()):
@@ -661,7 +693,8 @@ class Lexicon:
                 return fixed
             # "chaain-of-thougnt": each part of a hyphenated word on its own
             parts = token.split("-")
-            fixed_parts = [fix_word(part, opens and i == 0) for i, part in enumerate(parts)]
+            # (a part is no clipping: "RNA-seq", "l-inf" are terms as written)
+            fixed_parts = [fix_word(part, opens and i == 0, whole=False) for i, part in enumerate(parts)]
             # a part respelt, not merely written in a name's capitals ("burer-monteiroo": not "Burer-monteiro")
             return "-".join(f if f.lower() != p.lower() else p for f, p in zip(fixed_parts, parts, strict=True))
 
@@ -669,6 +702,79 @@ class Lexicon:
         if together is not None:
             corrected = self._real_word_errors(corrected, english, together, fixes)
         return corrected, fixes
+
+    def clipped_word(
+        self, lowered: str, policy: AnswerPolicy | None = None, frequency: Callable[[str], float] | None = None
+    ) -> str | None:
+        """The corpus word a lower-case word clips, as writers typing fast shorten words: its beginning ("eval" for
+        "evaluation", "backprop" for "backpropagation", "params" for "parameters": a plural clips a plural) or its
+        consonant skeleton ("imgs" for "images": the first letter and consonants only, in order). Only for a word
+        neither the corpus, the tokenizer nor the generic list uses, rarer in English than ``clipping_max_zipf``, of
+        ``clipping_min_chars`` letters or more, and only when one family of corpus words (one stem) holds at least
+        ``clipping_share`` of the frequency (``frequency``: word -> how many documents use its stem; None: English
+        frequency) of all the words it may clip; of that family the word English uses most. Not a word one likely
+        slip of the fingers from a corpus word (``typing_cost`` at most ``typo_short_cost``: "taks" is "tasks"). None
+        otherwise."""
+        from rag.word_frequency import zipf_frequency
+
+        policy = policy or AnswerPolicy()
+        english = english_words()
+        if (
+            len(lowered) < policy.clipping_min_chars
+            or not lowered.isalpha()
+            or lowered in english
+            or lowered in self.words
+            or lowered in GENERIC_TERMS
+            or lowered in self.names
+            or zipf_frequency(lowered) >= policy.clipping_max_zipf
+        ):
+            return None
+        from rapidfuzz.distance import OSA
+
+        near = process.extract(lowered, self._spelling_vocabulary(), scorer=OSA.distance, score_cutoff=1, limit=5)
+        if any(w != lowered and typing_cost(lowered, w) <= policy.typo_short_cost for w, _, _ in near):
+            return None  # a likely slip of the fingers ("taks" for "tasks"), no clipping
+        if self._alpha_words is None:
+            self._alpha_words = tuple(sorted(w for w in self.words if w.isalpha()))
+        words = self._alpha_words
+        bases = [(lowered, False)]
+        if lowered.endswith("s") and not lowered.endswith("ss") and len(lowered) > policy.clipping_min_chars:
+            bases.append((lowered[:-1], True))  # "params": a plural of a clipped "param"
+        found: set[str] = set()
+        for base, plural in bases:
+            start = bisect_left(words, base)
+            for w in words[start : bisect_right(words, base + "\uffff")]:
+                if len(w) >= len(base) + 2 and (not plural or (w.endswith("s") and not w.endswith("ss"))):
+                    found.add(w)
+            if len(base) >= 3 and not any(c in _VOWELS for c in base[1:]):  # a consonant skeleton: "img", "msg"
+                for w in words[bisect_left(words, base[0]) : bisect_right(words, base[0] + "\uffff")]:
+                    if (
+                        len(base) + 2 <= len(w) <= 3 * len(base)
+                        and _skeleton_of(base, w)
+                        and (not plural or (w.endswith("s") and not w.endswith("ss")))
+                    ):
+                        found.add(w)
+        if not found:
+            return None
+        families: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for w in found:
+            stems = tuple(content_words(w))
+            if stems:
+                families[stems].append(w)
+        if not families:
+            return None
+
+        def weight(members: list[str]) -> float:
+            if frequency is not None:
+                return max(frequency(w) for w in members)
+            return max(10 ** zipf_frequency(w) for w in members)
+
+        weights = {stems: weight(members) for stems, members in families.items()}
+        total = sum(weights.values())
+        best = max(weights, key=lambda stems: (weights[stems], stems))
+        if total <= 0 or weights[best] < policy.clipping_share * total:
+            return None
+        return max(families[best], key=lambda w: (zipf_frequency(w), -len(w), w))
 
     def _real_word_errors(
         self, question: str, english: Collection[str], together: Callable[[str, Sequence[str]], int], fixes: list[str]
@@ -972,6 +1078,23 @@ def _subsequence(short: str, word: str) -> bool:
     return all(c in rest for c in short)
 
 
+def _skeleton_of(skeleton: str, word: str, skipped: int = 1) -> bool:
+    """Whether ``skeleton`` (a first letter, then consonants: "img", "ctx") writes ``word``'s first letter and its
+    consonants in order, leaving out at most ``skipped`` of them before the last it writes ("images", "context"; not
+    "improving")."""
+    if skeleton[:1] != word[:1]:
+        return False
+    consonants = [c for c in word[1:] if c not in _VOWELS]
+    at, left_out = 0, 0
+    for c in skeleton[1:]:
+        while at < len(consonants) and consonants[at] != c:
+            at, left_out = at + 1, left_out + 1
+        if at == len(consonants):
+            return False
+        at += 1
+    return left_out <= skipped
+
+
 def _compound(word: str, vocabulary: _Either, shortest: int = 3) -> bool:
     """Whether ``word`` is two known words run together ("multihead", "pretraining"), each ``shortest`` letters or
     more (or a two-letter English prefix such as "co", "re": "coattention")."""
@@ -983,6 +1106,7 @@ def _compound(word: str, vocabulary: _Either, shortest: int = 3) -> bool:
 
 
 _SHORT_PREFIXES = frozenset({"co", "re", "de", "un", "bi", "in"})
+_VOWELS = frozenset("aeiouy")
 
 
 def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
@@ -996,6 +1120,25 @@ def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
     if isinstance(corpus_text, str):
         return pattern.search(corpus_text) is not None
     return corpus_text.search(pattern, ".")  # no match holds a full stop: the text may be searched in blocks
+
+
+def _clipped_phrase(word: str, corpus_text: CorpusText, shortest: int = 3) -> bool:
+    """Whether ``word`` (letters only, 6 to 10 of them) runs together the beginnings of two words the (lower-cased)
+    corpus writes one after the other, each ``shortest`` letters or more and the first clipped ("matmul": matrix
+    multiplication, "convnet": convolutional network), as writers shorten a term of two words; or, written with a 2,
+    the beginnings of two words the corpus joins by "to" ("seq2seq": sequence-to-sequence)."""
+    to = re.fullmatch(r"([a-z]{2,})2([a-z]{2,})", word)  # "seq2seq": sequence-to-sequence, "img2img"
+    if to is not None:
+        pattern = re.compile(rf"\b{to.group(1)}[a-z]*[\s-]+to[\s-]+{to.group(2)}[a-z]*\b")
+        return pattern.search(corpus_text) is not None if isinstance(corpus_text, str) else corpus_text.search(pattern, ".")
+    if not word.isalpha() or not 2 * shortest <= len(word) <= 10:
+        return False
+    for i in range(shortest, len(word) - shortest + 1):
+        head, tail = word[:i], word[i:]
+        pattern = re.compile(rf"\b{head}[a-z]+[\s-]+{tail}[a-z]*\b")
+        if pattern.search(corpus_text) is not None if isinstance(corpus_text, str) else corpus_text.search(pattern, "."):
+            return True
+    return False
 
 
 def _ordinary(lowered: str, english: Collection[str]) -> bool:

@@ -1082,6 +1082,28 @@ class AnswerPolicy(BaseModel):
         description="The likeliest slips, by rag.lexicon.typing_cost (two letters swapped, one doubled, a vowel or a "
         "doubled letter dropped cost 0.5-0.6), for typo_keep_gain.",
     )
+    clipping_max_zipf: float = Field(
+        default=3.5,
+        ge=0.0,
+        description="A lower-case word neither the corpus nor the tokenizer uses, rarer in English than this (wordfreq "
+        "Zipf), is read as the corpus word it clips (rag.lexicon.Lexicon.clipped_word: 'eval' -> 'evaluation', "
+        "'imgs' -> 'images', 'params' -> 'parameters') for spelling, linking, search and abstention; a commoner "
+        "word is English of its own.",
+    )
+    clipping_min_chars: int = Field(
+        default=3,
+        ge=2,
+        description="Shortest clipped word read as the corpus word it clips ('mem' -> 'memory'); a shorter one "
+        "('ft') clips too many words.",
+    )
+    clipping_share: float = Field(
+        default=0.6,
+        ge=0.0,
+        le=1.0,
+        description="A clipped word is read as a corpus word only when that word's family (the words of one stem: "
+        "'evaluate', 'evaluation', 'evaluated') holds at least this share of the corpus frequency of all the words it "
+        "may clip: 'quant' (quantization? quantitative? quantum?) stays as typed.",
+    )
     typo_short_cost: float = Field(
         default=0.9,
         ge=0.0,

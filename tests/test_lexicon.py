@@ -545,3 +545,61 @@ def test_works_named_skip_typo_links_names_that_are_no_work_and_repeats():
 )
 def test_introduces_reads_the_name_after_an_introduction_cue(text, name, expected):
     assert introduces(text, name) is expected
+
+
+CLIPPED = Lexicon.build(
+    [
+        ("c1", "We evaluate the method on images and report its performance with fewer parameters."),
+        ("c2", "Our evaluation covers tasks where memory matters; quantization and quantitative results are given."),
+        ("c3", "The evaluated models keep their memory small and their performance high on these tasks."),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("eval", "evaluation"), ("perf", "performance"), ("mem", "memory"), ("params", "parameters"),
+     ("imgs", "images")],
+)  # fmt: skip
+def test_a_clipped_word_reads_as_the_corpus_word_it_clips(typed, meant):
+    assert CLIPPED.clipped_word(typed) == meant
+    assert CLIPPED.correct(f"how is the {typed} of FooNet")[0] == f"how is the {meant} of FooNet"
+
+
+def test_no_clipping_for_an_ambiguous_clip_a_typo_a_known_word_or_a_hyphen_part():
+    # quantization or quantitative, each in one abstract: no one family dominates
+    assert CLIPPED.clipped_word("quant", frequency=lambda word: 1.0) is None
+    assert CLIPPED.clipped_word("taks") is None  # one slip from "tasks": a typo
+    assert CLIPPED.clipped_word("superglue") is None  # clips no corpus word: an unknown name stays unknown
+    assert CLIPPED.clipped_word("ev") is None  # too short
+    assert "RNA-mem" in CLIPPED.correct("what about RNA-mem here")[0]  # a hyphenated term as written
+
+
+def test_two_corpus_words_clipped_and_run_together_are_no_unknown_name():
+    text = "we speed up sparse matrix multiplication on gpus."
+    lexicon = Lexicon.build([("m1", "We speed up sparse matrix multiplication on GPUs.")])
+    assert "matmul" not in lexicon.link("does it speed up matmul", corpus_text=text).unknown
+    assert "zorbulax" in lexicon.link("does it speed up zorbulax", corpus_text=text).unknown
+
+
+@pytest.mark.parametrize("question", ["ranking cast members, no ZorbDB credits", "training w/o ZorbDB labels",
+                                      "trained on web text instead of ZorbDB"])  # fmt: skip
+def test_a_name_the_question_rules_out_is_no_unknown_name(question):
+    assert "ZorbDB" not in LEX.link(question).unknown
+    assert "ZorbDB" in LEX.link("is ZorbDB used for ranking cast members").unknown
+
+
+def test_a_name_written_out_where_the_corpus_clips_its_last_part_links_to_it():
+    lexicon = Lexicon.build([("q1", "We present ZorbQ, a quantizer for language models."),
+                             ("q2", "We study GPT models and their quantization.")])  # fmt: skip
+    linking = lexicon.link("how many bits does ZorbQuant use")
+    assert [link.name.surface for link in linking.links] == ["ZorbQ"] and not linking.unknown
+    assert "ZorbQuantX" in lexicon.link("how many bits does ZorbQuantX use").unknown  # more than lower case
+    assert "GPTzilla" in lexicon.link("how many bits does GPTzilla use").unknown  # an acronym clips nothing
+
+
+def test_a_clipped_x2y_term_the_corpus_writes_with_to_is_no_unknown_name():
+    text = "a model mapping sequence-to-sequence data."
+    lexicon = Lexicon.build([("s1", "A model mapping sequence-to-sequence data.")])
+    assert "seq2seq" not in lexicon.link("any seq2seq map", corpus_text=text).unknown
+    assert "img2vid" in lexicon.link("any img2vid map", corpus_text=text).unknown
