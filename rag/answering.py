@@ -1214,19 +1214,20 @@ def _signals(
     question_peak = peak_above_median(retrieved) if readable and prof.shape in LIST_SHAPES else None
     type_missing = False
     slot_near = slot
+    one_paper = prof.shape not in LIST_SHAPES and prof.shape != "compare"  # a question one abstract answers
     if expected is not None and expected != "name" and answer_ids:
         slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, expected, policy, given)
-    elif wants_names and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
+    elif wants_names and answer_ids and one_paper:
         slot, type_missing, slot_near = _typed_slot(prof, snapshot, answer_ids[0], linking, "name", policy, given)
-    if answer_ids and not type_missing and prof.shape not in LIST_SHAPES and prof.shape != "compare":
-        # a size, speed, place or setting asked anywhere in the question ("which backbone, and how many parameters?") that no
-        # sentence of the answering abstract states
+    if answer_ids and not type_missing and one_paper:
+        # a size, speed, place or setting asked anywhere in the question ("which backbone, and how many parameters?")
+        # that no sentence of the answering abstract states
         texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
         type_missing = any(not any(states_detail(t, k, prof.text) for t in texts) for k in details_asked(prof.text))
     described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
     # the measure a value question asks ("what learning rate", "the pass@1") written nowhere in its abstract
     measure_absent = 0.0
-    if measure and answer_ids and prof.shape not in LIST_SHAPES and prof.shape != "compare":
+    if measure and answer_ids and one_paper:
         measure_absent = measure_unwritten(
             measure, snapshot.abstracts[answer_ids[0]].text, QUANTITY_STEMS | GENERIC_STEMS
         )
@@ -1239,9 +1240,7 @@ def _signals(
         described_missing=described_missing,
         aspect_missing=aspect_missing,
         # skipped when the encoder cannot read the question, or for a list or comparison (no one answering paper)
-        aspect_similarity=plan.aspect_similarity
-        if readable and prof.shape not in LIST_SHAPES and prof.shape != "compare"
-        else None,
+        aspect_similarity=plan.aspect_similarity if readable and one_paper else None,
         topic_matched=matched_first,
         topic_matched_any=matched_any,
         topic_peak=peak,

@@ -738,20 +738,20 @@ class Lexicon:
             self._alpha_words = tuple(sorted(w for w in self.words if w.isalpha()))
         words = self._alpha_words
         bases = [(lowered, False)]
-        if lowered.endswith("s") and not lowered.endswith("ss") and len(lowered) > policy.clipping_min_chars:
+        if _plural(lowered) and len(lowered) > policy.clipping_min_chars:
             bases.append((lowered[:-1], True))  # "params": a plural of a clipped "param"
         found: set[str] = set()
         for base, plural in bases:
             start = bisect_left(words, base)
             for w in words[start : bisect_right(words, base + "\uffff")]:
-                if len(w) >= len(base) + 2 and (not plural or (w.endswith("s") and not w.endswith("ss"))):
+                if len(w) >= len(base) + 2 and (not plural or _plural(w)):
                     found.add(w)
             if len(base) >= 3 and not any(c in _VOWELS for c in base[1:]):  # a consonant skeleton: "img", "msg"
                 for w in words[bisect_left(words, base[0]) : bisect_right(words, base[0] + "\uffff")]:
                     if (
                         len(base) + 2 <= len(w) <= 3 * len(base)
                         and _skeleton_of(base, w)
-                        and (not plural or (w.endswith("s") and not w.endswith("ss")))
+                        and (not plural or _plural(w))
                     ):
                         found.add(w)
         if not found:
@@ -1078,6 +1078,11 @@ def _subsequence(short: str, word: str) -> bool:
     return all(c in rest for c in short)
 
 
+def _plural(word: str) -> bool:
+    """Whether a lower-case word reads as a plural in -s ("params", "images"; not "loss")."""
+    return word.endswith("s") and not word.endswith("ss")
+
+
 def _skeleton_of(skeleton: str, word: str, skipped: int = 1) -> bool:
     """Whether ``skeleton`` (a first letter, then consonants: "img", "ctx") writes ``word``'s first letter and its
     consonants in order, leaving out at most ``skipped`` of them before the last it writes ("images", "context"; not
@@ -1117,9 +1122,15 @@ def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
     if not 4 <= len(letters) <= 6 or len(letters) != len(acronym):
         return False
     pattern = re.compile(r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b")
+    return _corpus_has(pattern, corpus_text)
+
+
+def _corpus_has(pattern: re.Pattern[str], corpus_text: CorpusText) -> bool:
+    """Whether the (lower-cased) corpus text matches ``pattern``, a pattern no match of which holds a full stop (a
+    SearchedText is searched in blocks split at one)."""
     if isinstance(corpus_text, str):
         return pattern.search(corpus_text) is not None
-    return corpus_text.search(pattern, ".")  # no match holds a full stop: the text may be searched in blocks
+    return corpus_text.search(pattern, ".")
 
 
 def _clipped_phrase(word: str, corpus_text: CorpusText, shortest: int = 3) -> bool:
@@ -1130,13 +1141,13 @@ def _clipped_phrase(word: str, corpus_text: CorpusText, shortest: int = 3) -> bo
     to = re.fullmatch(r"([a-z]{2,})2([a-z]{2,})", word)  # "seq2seq": sequence-to-sequence, "img2img"
     if to is not None:
         pattern = re.compile(rf"\b{to.group(1)}[a-z]*[\s-]+to[\s-]+{to.group(2)}[a-z]*\b")
-        return pattern.search(corpus_text) is not None if isinstance(corpus_text, str) else corpus_text.search(pattern, ".")
+        return _corpus_has(pattern, corpus_text)
     if not word.isalpha() or not 2 * shortest <= len(word) <= 10:
         return False
     for i in range(shortest, len(word) - shortest + 1):
         head, tail = word[:i], word[i:]
         pattern = re.compile(rf"\b{head}[a-z]+[\s-]+{tail}[a-z]*\b")
-        if pattern.search(corpus_text) is not None if isinstance(corpus_text, str) else corpus_text.search(pattern, "."):
+        if _corpus_has(pattern, corpus_text):
             return True
     return False
 

@@ -2255,12 +2255,11 @@ _HARDWARE_RUN_STATED = re.compile(
 # where inside a network something sits ("in which layers are the X neurons"): an abstract saying so names layers
 _LAYER_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?layers?\b", re.I)
 _LAYER_STATED = re.compile(r"\blayers?\b|\bdepths?\b|\bblocks?\b", re.I)
-_DETAIL_ASKED: dict[str, re.Pattern[str]] = {
+_DETAIL_ASKED: dict[DetailKind, re.Pattern[str]] = {
     "human": _HUMAN_ASKED, "deployment": _HARDWARE_RUN_ASKED, "layer": _LAYER_ASKED,
-
     "size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED, "setting": _SETTING,
 }
-_DETAIL_STATED: dict[str, re.Pattern[str]] = {
+_DETAIL_STATED: dict[DetailKind, re.Pattern[str]] = {
     "human": _HUMAN_STATED, "deployment": _HARDWARE_RUN_STATED, "layer": _LAYER_STATED,
     "size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED,
 }
@@ -2270,7 +2269,7 @@ def details_asked(question: str) -> list[DetailKind]:
     """The details of a kind an abstract states in a form of its own that the question asks for, wherever it asks
     them ("which backbone, and how many parameters?" asks a size; "ZedNet inference fps?" a speed; "which university
     recorded the data?" a place)."""
-    return [kind for kind, asked in _DETAIL_ASKED.items() if asked.search(question)]  # type: ignore[misc]
+    return [kind for kind, asked in _DETAIL_ASKED.items() if asked.search(question)]
 
 
 def states_detail(sentence: str, kind: DetailKind, question: str = "") -> bool:
