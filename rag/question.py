@@ -737,7 +737,11 @@ _COMPARE = re.compile(
     r"\bhow\s+(?:does|do|is|are)\s+[^?]*?(?-i:[A-Z])[^?]*?\s+relate[sd]?\s+to\s+[^?]*?(?-i:[A-Z])|"
     # "how are X and Y different", "what do X and Y have in common", "what separates X from Y"
     r"\bhow\s+(?:is|are)\s+[^?]+?\s+(?:different|alike|similar)\b|\bwhat\s+(?:do|does)\s+[^?]+\s+have\s+in\s+common\b|"
-    r"\b(?:what|which)\s+(?:separates|distinguishes|sets)\s+[^?]+?\s+(?:apart\s+)?from\b",
+    r"\b(?:what|which)\s+(?:separates|distinguishes|sets)\s+[^?]+?\s+(?:apart\s+)?from\b|"
+    # "set X side by side with Y"; "X and Y both target Z. What's the difference?" (the works, then a question about
+    # how they differ or what each does)
+    r"\bside\s+by\s+side\b|"
+    r"^[^?.]+?\s+and\s+[^?.]+?\s+(?:(?:are|were|do|did|can|have)\s+)?(?:both|all)\b.*\b(?:differ\w*|relate|each)\b",
     re.I,
 )
 _YES_NO = re.compile(
@@ -1417,7 +1421,7 @@ _PAIR_THEN_VERB = re.compile(
     r"\s+(?:differ|compare|contrast|relate|different|alike|similar|have\s+in\s+common)\b",
     re.I,
 )
-_PAIR_BOTH = re.compile(r"^\s*(.+?\s+and\s+.+?)\s+(?:(?:are|were|do|did|can|have)\s+)?both\b", re.I)
+_PAIR_BOTH = re.compile(r"^\s*(.+?\s+and\s+.+?)\s+(?:(?:are|were|do|did|can|have)\s+)?(?:both|all)\b", re.I)
 _COUNTED = re.compile(r"^(?:the\s+(?:two|three|four)|both(?:\s+the)?)\s+(?=\S+.*\s(?:and|vs\.?|versus)\s)", re.I)
 _REFERS_BACK = re.compile(r"^(?:they|them|their|these|those|the\s+two|both|each|it)\b", re.I)
 
@@ -1472,6 +1476,7 @@ def compare_parts(question: str) -> list[str]:
     """The works a comparison names, as written: 'Compare X and Y on speed' -> ['X', 'Y']."""
     if not _COMPARE.search(question) and (choice := choice_parts(question)):
         return choice
+    question = _SET_SIDE_BY_SIDE.sub(lambda m: "compare " if m.group("verb") else " with" if m.group("with") else "", question)
     body = _COMPARE_LEAD.sub("", question, count=1)
     pair = _PAIR_THEN_VERB.search(question)
     pair_text = pair.group(1) if pair else ""
@@ -1507,7 +1512,7 @@ def compare_parts(question: str) -> list[str]:
     # what the works are compared on ("… and B on speed") follows the last one; earlier parts keep their words
     # ("the work on X with Y")
     parts[-1] = _name_then_aspect(_COMPARE_TAIL.sub("", parts[-1]))
-    parts = [p.strip(" ?.,;:") for p in parts]
+    parts = [p.strip(" ?.,;:") for p in _described_whole(parts, body)]
     parts = [re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I) for p in parts if p and p.lower() not in {"the", "a"}]
     if parts and (lead := _ASPECT_BEFORE.match(parts[0])):  # "the size of X, Y and Z": X is the first work
         parts[0] = re.sub(r"^(?:the|a|an)\s+", "", parts[0][lead.end() :], flags=re.I)
@@ -1517,6 +1522,26 @@ def compare_parts(question: str) -> list[str]:
     # "the quantization and the pruning papers": each is a paper ("quantization papers"), when written in lower case
     if len(parts) >= 2 and (noun := _WORK_NOUN_LAST.search(parts[-1])) and len(parts[-1].split()) > 1:
         parts = [f"{p} {noun.group(0)}" if p.islower() and not describes_work(p) else p for p in parts[:-1]] + [parts[-1]]
+    return parts
+
+
+# "set X side by side with Y", "put X and Y side by side": a comparison, said another way
+_SET_SIDE_BY_SIDE = re.compile(
+    r"\b(?P<verb>(?:set|put|place|lay)\s+)(?=.+?\s+side\s+by\s+side\b)|\s+side\s+by\s+side(?P<with>\s+with\b)?", re.I
+)
+# a work described by what it does, in a relative clause: "the per-sample score that needs no shadow models", "the
+# framework which fits primitives"
+_RELATIVE_DESCRIBED = re.compile(r"^(?:the\s+|a\s+|an\s+)?(?:[\w&'-]+\s+){1,6}?(?:that|which|who)\s+\w", re.I)
+
+
+def _described_whole(parts: list[str], body: str) -> list[str]:
+    """The parts of a comparison with a work described by a relative clause kept whole: its clause's own "with",
+    "to" or "from" split no further work off ("X with the work that recovers parts from a video" -> X, "the work
+    that recovers parts from a video"), unless what follows names one (a capital or digit)."""
+    for i, part in enumerate(parts[:-1]):
+        if _RELATIVE_DESCRIBED.match(part.strip()) and not any(re.search(r"[A-Z0-9]", p) for p in parts[i + 1 :]):
+            start = body.find(part)
+            return [*parts[:i], body[start:]] if start >= 0 else parts
     return parts
 
 
@@ -1640,7 +1665,8 @@ def _names_works(parts: list[str], question: str = "") -> bool:
     handling joints")."""
     names = specific_terms(question) if question and _HOW_DIFFER.search(question) else []
     return len(parts) >= 2 and all(
-        len(p.split()) <= 6 or any(n in p for n in names) or _WORK_DESCRIBED.match(p) for p in parts
+        len(p.split()) <= 6 or any(n in p for n in names) or _WORK_DESCRIBED.match(p) or _RELATIVE_DESCRIBED.match(p)
+        for p in parts
     )
 
 

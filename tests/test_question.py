@@ -370,10 +370,39 @@ def test_classify_shape(question, shape):
         ("how does FooNet differ from BarSet and Baz-2?", ["FooNet", "BarSet", "Baz-2"]),
         ("How does FooNet differ from pruning and distillation?", ["FooNet", "pruning and distillation"]),
         ("which is bigger: Who&When Pro or BarSet?", ["Who&When Pro", "BarSet"]),  # a name starting "Who"
+        # a work described by a relative clause stays whole, its own "from" and "with" included
+        ("Compare FooNet with the method that learns joints from a single video with no labels.",
+         ["FooNet", "method that learns joints from a single video with no labels"]),
+        ("Could you put FooNet side by side with BarSet?", ["FooNet", "BarSet"]),
+        ("FooNet, BarSet and Baz-2 all seem to target robots. How do they differ?", ["FooNet", "BarSet", "Baz-2"]),
     ],
 )
 def test_compare_parts(question, parts):
     assert compare_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Compare FooNet with the per-token score that needs no reference model and no extra training runs.",
+        "FooNet and the pruning paper are both about speed. What is the difference?",
+        "FooNet and BarSet both target robots; where does each intervene?",
+        "Could you set FooNet side by side with the study that films hands?",
+    ],
+)
+def test_comparisons_of_a_named_and_a_described_work(question):
+    assert profile(question).shape == "compare"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "FooNet and BarSet are both benchmarks, right?",  # both, but nothing asked of how they differ
+        "Does FooNet use the data that BarSet released?",
+    ],
+)
+def test_works_named_together_without_a_comparison(question):
+    assert profile(question).shape != "compare"
 
 
 def test_a_number_question_naming_its_quantity_focuses_on_it():
@@ -404,7 +433,7 @@ def test_compare_parts_stop_before_an_aspect_that_has_its_own_and():
     assert compare_parts("zorbnet vs quill, both prune heads - how do they differ") == ["zorbnet", "quill"]
     question = "How does ZorbNet relate to Quill-2, given that both prune attention heads?"
     assert compare_parts(question) == ["ZorbNet", "Quill-2"]
-    assert classify_shape(question) == "compare"
+    assert profile(question).shape == "compare"
 
 
 def test_compare_parts_stop_before_the_aspect_asked_about():
@@ -417,7 +446,7 @@ def test_compare_parts_stop_before_the_aspect_asked_about():
     ]
     question = "How do ZorbNet and the Quill tokenizer differ in what they compress?"
     assert compare_parts(question) == ["ZorbNet", "Quill tokenizer"]
-    assert classify_shape(question) == "compare"
+    assert profile(question).shape == "compare"
 
 
 def test_questions_asking_for_names():
