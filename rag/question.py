@@ -17,7 +17,7 @@ Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
 
 _LIST = re.compile(
-    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:research\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
+    r"^\s*(?:(?:which|what)\s+(?:other\s+|of\s+the\s+)?(?:(?:two|three|four|five|six|\d+)\s+)?(?:research\s+)?(?:papers?|works?|abstracts?|studies|articles|approaches|"
     r"methods|publications|contributions|submissions)\b"
     r"|(?:list|name|find|show|identify|enumerate|collect|gather|fetch)\s+(?:all\s+|the\s+|any\s+)?(?:papers?|works?|abstracts?|"
     r"studies)\b"

@@ -353,6 +353,8 @@ def test_term_occurs_matches_the_regular_expression_it_replaced():
         ("How many papers?", "number"),
         ("explain how graph coarsening works", "how_why"),
         ("any idea how FooNet works?", "fact"),
+        ("Which two papers study frog calls?", "list"),  # a count of the papers wanted: still all of them
+        ("what three works prune tokens?", "list"),
     ],
 )
 def test_classify_shape(question, shape):
@@ -425,7 +427,7 @@ def test_unit_asked_and_stated():
 
 
 def test_compare_parts_stop_before_an_aspect_that_has_its_own_and():
-    from rag.question import classify_shape, compare_aspect
+    from rag.question import compare_aspect
 
     question = "Contrast ZorbNet with Quill-2 in terms of what data each uses and how it was collected."
     assert compare_parts(question) == ["ZorbNet", "Quill-2"]
@@ -437,7 +439,6 @@ def test_compare_parts_stop_before_an_aspect_that_has_its_own_and():
 
 
 def test_compare_parts_stop_before_the_aspect_asked_about():
-    from rag.question import classify_shape
 
     assert compare_parts("ZorbNet vs Quill-2: what does each model predict?") == ["ZorbNet", "Quill-2"]
     assert compare_parts("ZorbNet vs the sparse tokenizer paper - which is faster?") == [
