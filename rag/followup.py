@@ -219,6 +219,8 @@ def condense_heuristic(
         label = label_for(number)
         return label if label else match.group(0)
 
+    if any(_named_beside(question, m, history, is_work) for m in _ORDINAL_REF.finditer(question)):
+        return question  # "AlphaQ, the first one - what does it need?": the work it names, wherever the answer put it
     other = other_source(history) if _OTHER_REF.search(question) else None
     if other is not None and other.get("label"):  # "what about the other one?"
         label = str(other["label"])
@@ -256,6 +258,21 @@ def condense_heuristic(
         subject = f"{first}; " if first else ""
         return f"{question} ({subject}{FOLLOW_UP_TO} {previous})"
     return question
+
+
+# a name in apposition to a reference by place: "AlphaQ, the first one", "the second paper (FooNet)"
+_BESIDE_BEFORE = re.compile(r"([^,;:?!.()–—]+?)\s*(?:,|\(|\s[-–—]|[–—])\s*$")
+_BESIDE_AFTER = re.compile(r"^\s*(?:,|\(|[-–—]\s)\s*([^,;:?!.()–—]+)")
+
+
+def _named_beside(
+    question: str, reference: re.Match[str], history: Sequence[dict], is_work: Callable[[str], bool] | None
+) -> bool:
+    """Whether a reference by place ("the first one") stands in apposition to a work the question names ("AlphaQ,
+    the first one"): the name says which work is meant, whatever place the person remembers it in."""
+    before = _BESIDE_BEFORE.search(question[: reference.start()])
+    after = _BESIDE_AFTER.match(question[reference.end() :])
+    return any(m is not None and names_a_work(m.group(1), history, is_work) for m in (before, after))
 
 
 # A definite description of a part of the work just discussed ("the dataset", "the fix", "the models", "the failure"):

@@ -125,6 +125,21 @@ def test_ordinal_and_number_references_become_labels(question, expected):
     assert condense_heuristic(question, HISTORY) == expected
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["V33DA, the first one - what does it need?", "what does the first one (V33DA) need?",
+     "the second paper, AssayBench: how big is it?"],
+)
+def test_a_name_beside_an_ordinal_says_which_work_is_meant(question):
+    # the person names the work and misremembers its place: the name wins, left as written
+    assert condense_heuristic(question, HISTORY) == question
+
+
+def test_an_ordinal_with_a_name_elsewhere_still_points_by_place():
+    rewritten = condense_heuristic("does the first one beat V33DA?", HISTORY)
+    assert rewritten.startswith("does AssayBench beat V33DA")
+
+
 def test_unknown_ordinal_is_left_alone():
     rewritten = condense_heuristic("What about the fifth one?", HISTORY)
     assert rewritten.startswith("What about the fifth one?")
