@@ -453,9 +453,10 @@ _DECIDES = re.compile(
     r"stud(?:y|ies|ying)|analy[sz](?:e|es|ing)"
     # an indirect question after a preposition or an auxiliary: "reasons tied to how long they live", "does how
     # much X overlaps predict …", "whether how many …"
-    r"|to|on|of|about|into|upon|from|whether|if|does|do|did"
-    # "a sweet spot for how long X should run": after a noun, not opening the question ("For how long is X trained?")
-    r"|(?<=\w\s)for)\s+$",
+    r"|whether|if|does|do|did"
+    # "a sweet spot for how long X should run", "tied to how long": after a word, not opening the question ("For how
+    # long is X trained?", "On how many outputs is it based?")
+    r"|(?<=\w\s)(?:for|to|on|of|about|into|upon|from))\s+$",
     re.I,
 )
 # "how much does X matter / help …": a degree, not a number

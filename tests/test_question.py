@@ -353,6 +353,8 @@ def test_term_occurs_matches_the_regular_expression_it_replaced():
         ("How many papers?", "number"),
         ("explain how graph coarsening works", "how_why"),
         ("any idea how FooNet works?", "fact"),
+        ("On how many frogs is FooNet trained?", "number"),  # a preposition opening the question: still a count
+        ("a theory on how much data FooNet needs", "fact"),  # after a word: the topic, not a count asked
         ("Which two papers study frog calls?", "list"),  # a count of the papers wanted: still all of them
         ("what three works prune tokens?", "list"),
     ],
