@@ -787,7 +787,7 @@ _YES_NO_INDIRECT = re.compile(
 )
 _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publications)\b", re.I)
 _SUMMARY = re.compile(
-    r"\bsummar\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
+    r"\bsummar(?!i[sz]ation)\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
     r"(?:contain|have|hold|include|cover)\s+(?:on|about|regarding)\b|\brecap\b|\btl;?dr\b|\brundown\b|\bwhat(?:'s|\s+is)\s+(?:new|happening)\b(?:\s+\w+){0,3}?\s+(?:in|on|about|with)\b|\b(?:recent|latest|newest|current)\s+" + _PROGRESS + r"\s+(?:in|on|about)\b|\btrends?\s+in\b|\bsurvey\s+(?:of|the)\b|\bwhat\s+(?:do|does)\s+(?:the\s+|these\s+|those\s+|this\s+)?"
     r"(?:papers|abstracts|corpus|works|collection|literature|research)(?:\s+here|\s+in\s+(?:this|the)\s+(?:set|collection|corpus))?\s+"
     r"(?:say|find|show|report|tell\s+us|conclude|contribute|offer)\b|\bgive\s+me\s+(?:an?\s+)?(?:rundown|summary|sense)\b|"
@@ -959,14 +959,27 @@ def against_prior_work(question: str) -> bool:
     if not (_COMPARE.search(question) or re.search(r"\b(?:stack|measure)\s+up\b|\bfares?\b", question, re.I)):
         return False
     parts = compare_parts(question)
+    # "how does it compare to humans?", "how does FooNet compare to summarisation baselines?": one work (named or
+    # pointed at) set against things described in plain words, which only its own abstract can speak of
+    pointing = bool(parts) and parts[0].lower() in _POINTING_AT_WORK
+    one_work = pointing or (bool(parts) and any(has_name_capitals(t) for t in parts[0].split()))
     return len(parts) >= 2 and any(
         (words := content_words(part))
         and (
             all(w in _PRIOR_WORK_STEMS for w in words)
             or (_EARLIER_KIND.match(part) and not any(has_name_capitals(t) for t in part.split()))
+            or (
+                one_work
+                and not any(has_name_capitals(t) or any(c.isdigit() for c in t) for t in part.split())
+                and (pointing or words[-1] in _PRIOR_WORK_STEMS)
+                and not describes_work(part)
+            )
         )
         for part in parts[1:]
     )
+
+
+_POINTING_AT_WORK = frozenset({"it", "this", "that", "this one", "that one", "this work", "this paper", "that paper"})
 
 
 # earlier work of a kind, described, not named: "previous code localization tools", "existing calibration methods"

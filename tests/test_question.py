@@ -353,6 +353,12 @@ def test_term_occurs_matches_the_regular_expression_it_replaced():
         ("How many papers?", "number"),
         ("explain how graph coarsening works", "how_why"),
         ("any idea how FooNet works?", "fact"),
+        # one work set against things described in plain words: how it does, not a comparison of two works
+        ("how does FooNet compare to summarisation baselines?", "fact"),
+        ("how does it compare with human raters?", "fact"),
+        ("how does it compare with BarNet?", "compare"),
+        ("Compare FooNet and the pruning paper", "compare"),
+        ("which papers work on summarization?", "list"),  # the task's name, not a request for a summary
         ("On how many frogs is FooNet trained?", "number"),  # a preposition opening the question: still a count
         ("a theory on how much data FooNet needs", "fact"),  # after a word: the topic, not a count asked
         ("Which two papers study frog calls?", "list"),  # a count of the papers wanted: still all of them
