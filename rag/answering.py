@@ -714,10 +714,12 @@ def with_part_plans(
     answer_id = plan.abstract_ids[0]
     rows = {e.row for e in plan.sentences}
     added: list[EvidenceSentence] = []
+    # a part's few sentences are its answer; a short form they use is spelt out by the whole question's plan
+    part_policy = policy.model_copy(update={"spelled_out_any_kind": False}) if policy.spelled_out_any_kind else policy
     for part, evidence in zip(parts, part_evidence, strict=True):  # each part's scored sentences of that paper
         if not evidence:
             continue
-        sub = extractive.plan_single(answer_id, evidence, _single_paper_profile(profile(part)), (), policy, loose=loose)
+        sub = extractive.plan_single(answer_id, evidence, _single_paper_profile(profile(part)), (), part_policy, loose=loose)
         new = [e for e in sub.sentences if e.row not in rows][: policy.part_plan_sentences]
         rows.update(e.row for e in new)
         added.extend(new)

@@ -630,14 +630,19 @@ def test_a_question_asking_for_names_quotes_where_a_quoted_short_form_is_spelt_o
     assert [e.row for e in with_spelled_out([defines, uses], [defines, uses], "Which notions?")] == [1, 4]
 
 
-def test_plan_single_spells_out_names_only_when_names_are_asked_for():
+def test_plan_single_spells_out_a_quoted_short_form_whatever_is_asked():
     uses = ev("a", 4, 0.9, "TP- and ZO-aligned toy properties conflict.", role="result")
     defines = ev("a", 1, 0.1, "We build on toy parity (TP) and zed odds (ZO).", role="method")
     policy = AnswerPolicy(max_sentences=1, shape_max_sentences={}, sentence_margin=0.0, core_shapes=())
     names = QuestionProfile(text="Which notions conflict?", kind="name", topic_words=())
     general = QuestionProfile(text="Explain the conflict.", kind="general", topic_words=())
+    number = QuestionProfile(text="How many properties conflict?", kind="number", topic_words=())
     assert [e.row for e in plan_single("a", [uses, defines], names, policy=policy).sentences] == [1, 4]
-    assert [e.row for e in plan_single("a", [uses, defines], general, policy=policy).sentences] == [4]
+    # a question describing the work in its own words: the answer says what the work calls the ideas it quotes
+    assert [e.row for e in plan_single("a", [uses, defines], general, policy=policy).sentences] == [1, 4]
+    assert [e.row for e in plan_single("a", [uses, defines], number, policy=policy).sentences] == [1, 4]
+    only_names = policy.model_copy(update={"spelled_out_any_kind": False})
+    assert [e.row for e in plan_single("a", [uses, defines], general, policy=only_names).sentences] == [4]
 
 
 def test_counts_needs_a_number_right_before_the_counted_word():
@@ -1384,3 +1389,15 @@ def test_a_quoted_first_contribution_brings_the_second_it_lists():
     plain = ev("a", 0, 0.9, "We show that FooNet problems are problems of inference.")
     assert with_enumeration([plain], others) == [plain]
     assert [e.row for e in with_enumeration([first, others[1]], others)] == [1, 2]
+
+
+def test_a_compound_questions_part_answers_are_not_spelt_out_in_place_of_their_own_sentences():
+    from rag.answering import with_part_plans
+
+    lead = ev("a", 0, 0.9, "We introduce FooBench, a toy benchmark.")
+    defines = ev("a", 2, 0.1, "We score toy prompts by the foo bar score (FBS).", role="method")
+    top = ev("a", 5, 0.9, "The best system reaches an FBS of 0.8.", role="result", has_number=True)
+    plan = ExtractivePlan(["a"], [lead])
+    policy = AnswerPolicy(part_plan_sentences=1)
+    rows = [e.row for e in with_part_plans(plan, ["what is the top score?"], [[top, defines]], policy).sentences]
+    assert rows == [0, 5]  # the part's answer, not the sentence spelling out the short form it uses

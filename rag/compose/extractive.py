@@ -189,6 +189,11 @@ def plan_single(
         line = next((e for e in evidence if says_where_released(e.role, e.text)), None)
         rest = [e for e in chosen if line is None or e.row != line.row]
         chosen = [line, *rest] if line is not None else rest
+    if policy.spelled_out_any_kind and profile.kind != "name":
+        # whatever is asked, a short form quoted is spelt out by one sentence more (added last, so it displaces none
+        # chosen for the question): a question describing a work in its own words names none of its terms, and the
+        # answer then says what the work calls the idea it quotes
+        chosen = with_spelled_out(chosen, evidence, profile.text)
     if profile.asks_brief and len(chosen) > 1:  # "in one sentence": what the work does, or what it found if asked
         results = [e for e in chosen if e.role == "result"]
         main = (results[0] if results else None) if profile.asks_findings else main_proposal(chosen)
