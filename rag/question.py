@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rag.roles import states_availability
-from rag.text import content_words, has_name_capitals, name_singular
+from rag.text import NUMBER_WORDS, content_words, has_name_capitals, name_singular
 
 Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
@@ -2380,3 +2380,69 @@ def asked_aspect(question: str) -> str:
     mentions the aspect says nothing about it."""
     match = _ASPECT.search(question)
     return match.group("a").strip() if match else ""
+
+
+# ---- A counted set whose members are asked by name ("which five backbones …", "what are the names of the six
+# datasets …", "name the three environments"): an abstract often says only how many ("across five benchmarks",
+# "nine representative methods") and names none of them. Where it writes the count with the asked noun and never
+# follows it with its members (a colon, a parenthesis, "including", "such as", "namely", "e.g."), it cannot say which.
+_COUNT_WORD_VALUES = {w: n for w, n in NUMBER_WORDS.items() if 2 <= n <= 20}
+_COUNT_TOKEN = r"(?:\d{1,2}|" + "|".join(sorted(_COUNT_WORD_VALUES, key=len, reverse=True)) + r")"
+_COUNTED_NAMES_ASKED = re.compile(
+    r"\b(?:which|what(?:\s+(?:are|were))?\s+(?:the\s+)?names?\s+of|names?\s+of|name|list)\s+(?:of\s+)?(?:the\s+)?"
+    r"(?P<count>" + _COUNT_TOKEN + r")\s+(?P<noun>(?:[\w-]+\s+){0,3}?[A-Za-z][\w-]*s)\b",
+    re.I,
+)
+_MEMBERS_FOLLOW = re.compile(
+    r"^[^.;:(]{0,15}?(?::|\(|\bincluding\b|\bsuch\s+as\b|\bnamely\b|\be\.g\.|\bi\.e\.|—|\s-\s)", re.I
+)
+# words that end a noun phrase ("five seeds on each benchmark": "benchmark" is not what "five" counts)
+_PHRASE_BREAK = frozenset(
+    "on in of for with at to from by per each and or across over under into than that which who are is were was "
+    "we our their its the a an".split()
+)
+_NOUN_WINDOW = 5  # words after a count in which the asked noun may stand ("five multiple-choice question answering benchmarks")
+
+
+def _count_value(token: str) -> int | None:
+    token = token.lower()
+    return int(token) if token.isdigit() else _COUNT_WORD_VALUES.get(token)
+
+
+def _noun_stem(word: str) -> str:
+    word = word.lower().strip("-")
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def counted_unnamed(question: str, sentences: Sequence[str]) -> bool:
+    """Whether a question asking the members of a counted set by name ("which five QA benchmarks did FooNet use?")
+    meets an abstract that writes that count with the asked noun ("on five QA benchmarks") and never lists the
+    members after it: the abstract says how many, not which. False when the question gives no count, or when the
+    abstract never writes the count with the noun (then other signals read it)."""
+    asked = _COUNTED_NAMES_ASKED.search(question)
+    if asked is None:
+        return False
+    value = _count_value(asked.group("count"))
+    if value is None:
+        return False
+    head = _noun_stem(asked.group("noun").split()[-1])
+    mentioned = False
+    for sentence in sentences:
+        for match in re.finditer(r"\b" + _COUNT_TOKEN + r"\b", sentence, re.I):
+            if _count_value(match.group(0)) != value:
+                continue
+            after = sentence[match.end():]
+            words = list(re.finditer(r"[A-Za-z][\w-]*", after))[:_NOUN_WINDOW]
+            noun = None
+            for word in words:  # the asked noun within the count's own noun phrase, not past a function word
+                if word.group(0).lower() in _PHRASE_BREAK:
+                    break
+                if _noun_stem(word.group(0)) == head:
+                    noun = word
+                    break
+            if noun is None:
+                continue
+            if _MEMBERS_FOLLOW.search(after[noun.end():]):
+                return False
+            mentioned = True
+    return mentioned

@@ -14,6 +14,7 @@ from rag.question import (
     asks_kind_of,
     asks_model,
     classify,
+    counted_unnamed,
     details_asked,
     looks_like_model_name,
     profile,
@@ -377,3 +378,25 @@ def test_a_setting_is_stated_only_by_the_setting_asked():
     question = "What learning rate does FooNet use?"
     assert states_detail("We train with a learning-rate of 1e-4.", "setting", question)
     assert not states_detail("We train with a batch size of 8.", "setting", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentences", "expected"),
+    [
+        # the abstract says how many, never which
+        ("Which five QA benchmarks did FooNet use?", ["FooNet keeps accuracy on five QA benchmarks."], True),
+        ("What are the names of the 3 environments in the ZedRL paper?", ["We test ZedRL in 3 MARL environments."], True),
+        ("Name the nine baselines ZedNet beats.", ["ZedNet beats nine strong baseline methods."], True),
+        # the count is followed by its members
+        ("Which five QA benchmarks did FooNet use?", ["FooNet is tested on five QA benchmarks: A, B, C, D and E."], False),
+        ("Which two models does FooBench rank?", ["We rank two models (FooLM and BarLM) on FooBench."], False),
+        ("Which three tasks does FooBench span?", ["FooBench spans three diverse tasks, including parsing."], False),
+        # the abstract never writes the count with the noun: other signals read it
+        ("Which five QA benchmarks did FooNet use?", ["FooNet is tested on A, B, C, D and E."], False),
+        ("Which five QA benchmarks did FooNet use?", ["FooNet uses five seeds on each benchmark."], False),
+        # no count asked
+        ("Which QA benchmarks did FooNet use?", ["FooNet keeps accuracy on five QA benchmarks."], False),
+    ],
+)
+def test_a_counted_set_asked_by_name_is_unstated_where_the_abstract_gives_only_its_size(question, sentences, expected):
+    assert counted_unnamed(question, sentences) is expected
