@@ -2394,8 +2394,13 @@ _COUNTED_NAMES_ASKED = re.compile(
     re.I,
 )
 _MEMBERS_FOLLOW = re.compile(
-    r"^[^.;:(]{0,15}?(?::|\(|\bincluding\b|\bsuch\s+as\b|\bnamely\b|\be\.g\.|\bi\.e\.|—|\s-\s)", re.I
+    r"^(?P<gap>[^.;:(]{0,40}?)(?::|\(|\bincluding\b|\bsuch\s+as\b|\bnamely\b|\be\.g\.|\bi\.e\.|[—–]|-{2,3}|\s-\s)"
+    # "two variants, FooS and FooL": names in apposition right after the noun
+    r"|^\s*,\s*(?-i:[A-Z0-9])[\w.+/-]*(?:\s+[\w.+/-]+){0,3}?\s*(?:,|\band\b)",
+    re.I,
 )
+# "FooQA, BarQA and BazQA, three QA benchmarks": names enumerated right before the count
+_MEMBERS_PRECEDE = re.compile(r"[A-Z0-9][\w.+/-]*\s*[,(]\s*(?:and\s+)?(?:(?:all|the|these)\s+)?$")
 # words that end a noun phrase ("five seeds on each benchmark": "benchmark" is not what "five" counts)
 _PHRASE_BREAK = frozenset(
     "on in of for with at to from by per each and or across over under into than that which who are is were was "
@@ -2431,6 +2436,8 @@ def counted_unnamed(question: str, sentences: Sequence[str]) -> bool:
         for match in re.finditer(r"\b" + _COUNT_TOKEN + r"\b", sentence, re.I):
             if _count_value(match.group(0)) != value:
                 continue
+            if _MEMBERS_PRECEDE.search(sentence[: match.start()]):
+                return False
             after = sentence[match.end():]
             words = list(re.finditer(r"[A-Za-z][\w-]*", after))[:_NOUN_WINDOW]
             noun = None
@@ -2442,7 +2449,10 @@ def counted_unnamed(question: str, sentences: Sequence[str]) -> bool:
                     break
             if noun is None:
                 continue
-            if _MEMBERS_FOLLOW.search(after[noun.end():]):
+            members = _MEMBERS_FOLLOW.search(after[noun.end():])
+            # "two estimators within this framework: A and B" lists them; "six datasets spanning three tasks: …" lists
+            # what the later count counts
+            if members and not re.search(r"\b" + _COUNT_TOKEN + r"\b", members.group("gap") or "", re.I):
                 return False
             mentioned = True
     return mentioned

@@ -394,6 +394,12 @@ def test_a_setting_is_stated_only_by_the_setting_asked():
         # the abstract never writes the count with the noun: other signals read it
         ("Which five QA benchmarks did FooNet use?", ["FooNet is tested on A, B, C, D and E."], False),
         ("Which five QA benchmarks did FooNet use?", ["FooNet uses five seeds on each benchmark."], False),
+        ("Which two estimators does ZedCal propose?", ["ZedCal has two estimators within one frame: A1 and A2."], False),
+        ("Which two variants does FooNet have?", ["FooNet comes in two variants, FooS and FooL."], False),
+        ("Which three QA benchmarks?", ["On FooQA, BarQA and BazQA, three QA benchmarks, FooNet wins."], False),
+        ("Which six task families?", ["It spans six task families---parsing, tagging and others."], False),
+        # a colon after a later count lists what that count counts
+        ("Which six datasets does FooBench hold?", ["It holds six datasets spanning three tasks: parsing and tagging."], True),
         # no count asked
         ("Which QA benchmarks did FooNet use?", ["FooNet keeps accuracy on five QA benchmarks."], False),
     ],
