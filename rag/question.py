@@ -2188,7 +2188,7 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
 # study with people, a run on real hardware (a physical robot), the layers something sits in, and a training or decoding
 # setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
 # An abstract that states none of that kind cannot answer the question, however near its topic.
-DetailKind = Literal["size", "speed", "place", "setting", "human", "deployment", "layer"]
+DetailKind = Literal["size", "speed", "place", "setting", "human", "deployment", "layer", "license", "money"]
 _SIZE_ASKED = re.compile(
     r"\bhow\s+many\s+(?:trainable\s+)?param(?:eter)?s\b|\bparam(?:eter)?\s+counts?\b|\bnumber\s+of\s+param(?:eter)?s\b"
     r"|\bmodel\s+sizes?\b|\b(?:of|at)\s+what\s+(?:model\s+)?sizes?\b"
@@ -2214,11 +2214,11 @@ _SPEED_STATED = re.compile(
 # qualifying another) nor "where were the experiments carried out" (a setting, which an abstract states)
 _PLACE_NOUN = (
     r"(?:universit(?:y|ies)|labs?|laborator(?:y|ies)|institut(?:e|es|ions?)|countr(?:y|ies)|cit(?:y|ies)|"
-    r"hospitals?)"
+    r"hospitals?|schools?)"
 )
 _PLACE_ASKED = re.compile(
     r"\b(?:which|what)\s+(?:[\w-]+\s+)?" + _PLACE_NOUN
-    + r"\b(?!\s+(?!(?:or|and|are|is|was|were|did|do|does|they|it|its|their|the|in|at|of|from|for)\b)[a-z][\w-]*)"
+    + r"\b(?!\s+(?!(?:or|and|are|is|was|were|did|do|does|they|it|its|their|the|in|at|of|from|for|[a-z]+ed)\b)[a-z][\w-]*)"
     r"|\bwhere\s+(?:(?:is|are|was|were|did|do|does)\s+)?(?:[\w-]+\s+){0,6}?(?:recorded|located|based)\b",
     re.I,
 )
@@ -2255,13 +2255,25 @@ _HARDWARE_RUN_STATED = re.compile(
 # where inside a network something sits ("in which layers are the X neurons"): an abstract saying so names layers
 _LAYER_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?layers?\b", re.I)
 _LAYER_STATED = re.compile(r"\blayers?\b|\bdepths?\b|\bblocks?\b", re.I)
+# the licence of a release ("is X licensed for commercial use?", "under what license"), asked anywhere: an abstract
+# that states one names it (_LICENSE_STATED)
+_LICENSE_ASKED = re.compile(r"\blicen[cs](?:e[sd]?|ing)\b", re.I)
+# a cost in money ("how much did it cost", "in API dollars", "the price per GPU-hour"): an abstract stating one writes
+# a sum or speaks of costs or prices
+_MONEY_ASKED = re.compile(
+    r"\b(?:dollars?|USD)\b|\$\s?\d|\bhow\s+much\s+(?:does|did|do|would|will)\s+(?:[\w-]+\s+){0,5}?cost\b|\bprice\s+per\b",
+    re.I,
+)
+_MONEY_STATED = re.compile(r"\$\s?\d|\b(?:dollars?|USD|cents?|costs?|costly|pric(?:e[sd]?|ing))\b", re.I)
 _DETAIL_ASKED: dict[DetailKind, re.Pattern[str]] = {
     "human": _HUMAN_ASKED, "deployment": _HARDWARE_RUN_ASKED, "layer": _LAYER_ASKED,
     "size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED, "setting": _SETTING,
+    "license": _LICENSE_ASKED, "money": _MONEY_ASKED,
 }
 _DETAIL_STATED: dict[DetailKind, re.Pattern[str]] = {
     "human": _HUMAN_STATED, "deployment": _HARDWARE_RUN_STATED, "layer": _LAYER_STATED,
     "size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED,
+    "license": _LICENSE_STATED, "money": _MONEY_STATED,
 }
 
 

@@ -336,6 +336,12 @@ def test_a_bound_is_stated_by_its_words_or_an_inequality():
         ("Was ZedBot deployed on a physical robot?", ["deployment"]),
         ("In which layers do the FooNet gates sit?", ["layer"]),
         ("Did FooAssist run a user study?", ["human"]),
+        ("Is FooKit licensed for commercial use?", ["license"]),
+        ("How much did it cost in dollars to build ZedSet?", ["money"]),
+        ("What price per GPU-hour does FooPrice recommend?", ["money"]),
+        ("How does FooNet keep its inference cost low?", []),
+        ("Which hospital supplied the scans for ZedSeg?", ["place"]),
+        ("Which medical school did the FooEval raters attend?", ["place"]),
     ],
 )
 def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_them(question, expected):
@@ -354,6 +360,10 @@ def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_the
         ("Songs were recorded in Kenya over two seasons.", "place", True),
         ("We collect scans from three university hospitals.", "place", True),
         ("We collect 500 hours of bird song.", "place", False),
+        ("FooKit is released under the MIT license.", "license", True),
+        ("FooKit is released on GitHub.", "license", False),
+        ("Building ZedSet cost under $200.", "money", True),
+        ("ZedSet holds 10,000 scenes.", "money", False),
     ],
 )
 def test_a_sentence_states_a_detail_by_its_own_form(sentence, kind, expected):
