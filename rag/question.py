@@ -743,7 +743,7 @@ _COMPARE = re.compile(
 _YES_NO = re.compile(
     r"^\s*(?:(?:is|are)\s+there\s+(?:any|a|an|some)?\s*(?:papers?|works?|abstracts?|stud(?:y|ies)|research|"
     r"methods?|benchmarks?|datasets?)\b|(?:is|are)\s+there\s+(?:anything|something)\s+(?:on|about)\b|(?:does|do)\s+(?:any|a|an|some)\s+(?:of\s+the\s+)?(?:papers?|works?|"
-    r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
+    r"abstracts?|stud(?:y|ies)|submissions?|articles?|publications?|preprints?)\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
     r"(?:on|about)\b"
     # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
     r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|into|using|uses|relevant\s+(?:to|for)|"
