@@ -2185,8 +2185,9 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
 # ---- Details an abstract states in a form of their own, asked anywhere in a single-paper question (beside whatever
 # else it asks: "which NLI model, and how many parameters is it?"): a model's size (a parameter count), a speed (frames
 # or tokens per second, real time, throughput), the place a work was done (a university, lab, hospital or country), a
-# study with people, a run on real hardware (a physical robot), the layers something sits in, and a training or decoding
-# setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
+# study with people, a run on real hardware (a physical robot), the layers something sits in, a licence, a cost in
+# money, and a training or decoding setting (learning rate, batch size, temperature, discount factor …: stated only
+# where the abstract writes it).
 # An abstract that states none of that kind cannot answer the question, however near its topic.
 DetailKind = Literal["size", "speed", "place", "setting", "human", "deployment", "layer", "license", "money"]
 _SIZE_ASKED = re.compile(
