@@ -123,6 +123,7 @@ from rag.question import (
     compare_parts,
     compared_topic,
     coordinated_parts,
+    counted_unnamed,
     described_work_words,
     describes_a_kind,
     describes_work,
@@ -1226,6 +1227,8 @@ def _signals(
         # that no sentence of the answering abstract states
         texts = snapshot.abstracts[answer_ids[0]].sentence_texts()
         type_missing = any(not any(states_detail(t, k, prof.text) for t in texts) for k in details_asked(prof.text))
+        # "which five benchmarks …" where the abstract writes "five benchmarks" and never lists them
+        type_missing = type_missing or counted_unnamed(prof.text, texts)
     described_missing, aspect_missing = _described_missing(prof, snapshot, answer_ids, linking, policy)
     # the measure a value question asks ("what learning rate", "the pass@1") written nowhere in its abstract
     measure_absent = 0.0

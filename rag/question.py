@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rag.roles import states_availability
-from rag.text import content_words, has_name_capitals, name_singular
+from rag.text import NUMBER_WORDS, content_words, has_name_capitals, name_singular
 
 Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
@@ -748,7 +748,7 @@ _COMPARE = re.compile(
 _YES_NO = re.compile(
     r"^\s*(?:(?:is|are)\s+there\s+(?:any|a|an|some)?\s*(?:papers?|works?|abstracts?|stud(?:y|ies)|research|"
     r"methods?|benchmarks?|datasets?)\b|(?:is|are)\s+there\s+(?:anything|something)\s+(?:on|about)\b|(?:does|do)\s+(?:any|a|an|some)\s+(?:of\s+the\s+)?(?:papers?|works?|"
-    r"abstracts?|stud(?:y|ies))\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
+    r"abstracts?|stud(?:y|ies)|submissions?|articles?|publications?|preprints?)\b|(?:has|have)\s+(?:anyone|any\s+(?:paper|work)s?)\b|(?:any|a)\s+papers?\s+"
     r"(?:on|about)\b"
     # typed the short way: "any work on X?", "any paper w/ X", "anything on X"
     r"|(?:anything|any\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?))\s+(?:on|about|into|using|uses|relevant\s+(?:to|for)|"
@@ -2225,10 +2225,11 @@ def states_answer_type(sentence: str, kind: AnswerType) -> bool | None:
 # ---- Details an abstract states in a form of their own, asked anywhere in a single-paper question (beside whatever
 # else it asks: "which NLI model, and how many parameters is it?"): a model's size (a parameter count), a speed (frames
 # or tokens per second, real time, throughput), the place a work was done (a university, lab, hospital or country), a
-# study with people, a run on real hardware (a physical robot), the layers something sits in, and a training or decoding
-# setting (learning rate, batch size, temperature, discount factor …: stated only where the abstract writes it).
+# study with people, a run on real hardware (a physical robot), the layers something sits in, a licence, a cost in
+# money, and a training or decoding setting (learning rate, batch size, temperature, discount factor …: stated only
+# where the abstract writes it).
 # An abstract that states none of that kind cannot answer the question, however near its topic.
-DetailKind = Literal["size", "speed", "place", "setting", "human", "deployment", "layer"]
+DetailKind = Literal["size", "speed", "place", "setting", "human", "deployment", "layer", "license", "money"]
 _SIZE_ASKED = re.compile(
     r"\bhow\s+many\s+(?:trainable\s+)?param(?:eter)?s\b|\bparam(?:eter)?\s+counts?\b|\bnumber\s+of\s+param(?:eter)?s\b"
     r"|\bmodel\s+sizes?\b|\b(?:of|at)\s+what\s+(?:model\s+)?sizes?\b"
@@ -2254,11 +2255,11 @@ _SPEED_STATED = re.compile(
 # qualifying another) nor "where were the experiments carried out" (a setting, which an abstract states)
 _PLACE_NOUN = (
     r"(?:universit(?:y|ies)|labs?|laborator(?:y|ies)|institut(?:e|es|ions?)|countr(?:y|ies)|cit(?:y|ies)|"
-    r"hospitals?)"
+    r"hospitals?|schools?)"
 )
 _PLACE_ASKED = re.compile(
     r"\b(?:which|what)\s+(?:[\w-]+\s+)?" + _PLACE_NOUN
-    + r"\b(?!\s+(?!(?:or|and|are|is|was|were|did|do|does|they|it|its|their|the|in|at|of|from|for)\b)[a-z][\w-]*)"
+    + r"\b(?!\s+(?!(?:or|and|are|is|was|were|did|do|does|they|it|its|their|the|in|at|of|from|for|[a-z]+ed)\b)[a-z][\w-]*)"
     r"|\bwhere\s+(?:(?:is|are|was|were|did|do|does)\s+)?(?:[\w-]+\s+){0,6}?(?:recorded|located|based)\b",
     re.I,
 )
@@ -2295,13 +2296,25 @@ _HARDWARE_RUN_STATED = re.compile(
 # where inside a network something sits ("in which layers are the X neurons"): an abstract saying so names layers
 _LAYER_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?layers?\b", re.I)
 _LAYER_STATED = re.compile(r"\blayers?\b|\bdepths?\b|\bblocks?\b", re.I)
+# the licence of a release ("is X licensed for commercial use?", "under what license"), asked anywhere: an abstract
+# that states one names it (_LICENSE_STATED)
+_LICENSE_ASKED = re.compile(r"\blicen[cs](?:e[sd]?|ing)\b", re.I)
+# a cost in money ("how much did it cost", "in API dollars", "the price per GPU-hour"): an abstract stating one writes
+# a sum or speaks of costs or prices
+_MONEY_ASKED = re.compile(
+    r"\b(?:dollars?|USD)\b|\$\s?\d|\bhow\s+much\s+(?:does|did|do|would|will)\s+(?:[\w-]+\s+){0,5}?cost\b|\bprice\s+per\b",
+    re.I,
+)
+_MONEY_STATED = re.compile(r"\$\s?\d|\b(?:dollars?|USD|cents?|costs?|costly|pric(?:e[sd]?|ing))\b", re.I)
 _DETAIL_ASKED: dict[DetailKind, re.Pattern[str]] = {
     "human": _HUMAN_ASKED, "deployment": _HARDWARE_RUN_ASKED, "layer": _LAYER_ASKED,
     "size": _SIZE_ASKED, "speed": _SPEED_ASKED, "place": _PLACE_ASKED, "setting": _SETTING,
+    "license": _LICENSE_ASKED, "money": _MONEY_ASKED,
 }
 _DETAIL_STATED: dict[DetailKind, re.Pattern[str]] = {
     "human": _HUMAN_STATED, "deployment": _HARDWARE_RUN_STATED, "layer": _LAYER_STATED,
     "size": _SIZE_STATED, "speed": _SPEED_STATED, "place": _PLACE_STATED,
+    "license": _LICENSE_STATED, "money": _MONEY_STATED,
 }
 
 
@@ -2420,3 +2433,79 @@ def asked_aspect(question: str) -> str:
     mentions the aspect says nothing about it."""
     match = _ASPECT.search(question)
     return match.group("a").strip() if match else ""
+
+
+# ---- A counted set whose members are asked by name ("which five backbones …", "what are the names of the six
+# datasets …", "name the three environments"): an abstract often says only how many ("across five benchmarks",
+# "nine representative methods") and names none of them. Where it writes the count with the asked noun and never
+# follows it with its members (a colon, a parenthesis, "including", "such as", "namely", "e.g."), it cannot say which.
+_COUNT_WORD_VALUES = {w: n for w, n in NUMBER_WORDS.items() if 2 <= n <= 20}
+_COUNT_TOKEN = r"(?:\d{1,2}|" + "|".join(sorted(_COUNT_WORD_VALUES, key=len, reverse=True)) + r")"
+_COUNTED_NAMES_ASKED = re.compile(
+    r"\b(?:which|what(?:\s+(?:are|were))?\s+(?:the\s+)?names?\s+of|names?\s+of|name|list)\s+(?:of\s+)?(?:the\s+)?"
+    r"(?P<count>" + _COUNT_TOKEN + r")\s+(?P<noun>(?:[\w-]+\s+){0,3}?[A-Za-z][\w-]*s)\b",
+    re.I,
+)
+_MEMBERS_FOLLOW = re.compile(
+    r"^(?P<gap>[^.;:(]{0,40}?)(?::|\(|\bincluding\b|\bsuch\s+as\b|\bnamely\b|\be\.g\.|\bi\.e\.|[—–]|-{2,3}|\s-\s)"
+    # "two variants, FooS and FooL": names in apposition right after the noun
+    r"|^\s*,\s*(?-i:[A-Z0-9])[\w.+/-]*(?:\s+[\w.+/-]+){0,3}?\s*(?:,|\band\b)",
+    re.I,
+)
+# "FooQA, BarQA and BazQA, three QA benchmarks": names enumerated right before the count
+_MEMBERS_PRECEDE = re.compile(r"[A-Z0-9][\w.+/-]*\s*[,(]\s*(?:and\s+)?(?:(?:all|the|these)\s+)?$")
+# words that end a noun phrase ("five seeds on each benchmark": "benchmark" is not what "five" counts)
+_PHRASE_BREAK = frozenset(
+    "on in of for with at to from by per each and or across over under into than that which who are is were was "
+    "we our their its the a an".split()
+)
+_NOUN_WINDOW = 5  # words after a count in which the asked noun may stand ("five multiple-choice question answering benchmarks")
+
+
+def _count_value(token: str) -> int | None:
+    token = token.lower()
+    return int(token) if token.isdigit() else _COUNT_WORD_VALUES.get(token)
+
+
+def _noun_stem(word: str) -> str:
+    word = word.lower().strip("-")
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def counted_unnamed(question: str, sentences: Sequence[str]) -> bool:
+    """Whether a question asking the members of a counted set by name ("which five QA benchmarks did FooNet use?")
+    meets an abstract that writes that count with the asked noun ("on five QA benchmarks") and never lists the
+    members after it: the abstract says how many, not which. False when the question gives no count, or when the
+    abstract never writes the count with the noun (then other signals read it)."""
+    asked = _COUNTED_NAMES_ASKED.search(question)
+    if asked is None:
+        return False
+    value = _count_value(asked.group("count"))
+    if value is None:
+        return False
+    head = _noun_stem(asked.group("noun").split()[-1])
+    mentioned = False
+    for sentence in sentences:
+        for match in re.finditer(r"\b" + _COUNT_TOKEN + r"\b", sentence, re.I):
+            if _count_value(match.group(0)) != value:
+                continue
+            if _MEMBERS_PRECEDE.search(sentence[: match.start()]):
+                return False
+            after = sentence[match.end():]
+            words = list(re.finditer(r"[A-Za-z][\w-]*", after))[:_NOUN_WINDOW]
+            noun = None
+            for word in words:  # the asked noun within the count's own noun phrase, not past a function word
+                if word.group(0).lower() in _PHRASE_BREAK:
+                    break
+                if _noun_stem(word.group(0)) == head:
+                    noun = word
+                    break
+            if noun is None:
+                continue
+            members = _MEMBERS_FOLLOW.search(after[noun.end():])
+            # "two estimators within this framework: A and B" lists them; "six datasets spanning three tasks: …" lists
+            # what the later count counts
+            if members and not re.search(r"\b" + _COUNT_TOKEN + r"\b", members.group("gap") or "", re.I):
+                return False
+            mentioned = True
+    return mentioned

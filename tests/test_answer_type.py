@@ -14,6 +14,7 @@ from rag.question import (
     asks_kind_of,
     asks_model,
     classify,
+    counted_unnamed,
     details_asked,
     looks_like_model_name,
     profile,
@@ -335,6 +336,12 @@ def test_a_bound_is_stated_by_its_words_or_an_inequality():
         ("Was ZedBot deployed on a physical robot?", ["deployment"]),
         ("In which layers do the FooNet gates sit?", ["layer"]),
         ("Did FooAssist run a user study?", ["human"]),
+        ("Is FooKit licensed for commercial use?", ["license"]),
+        ("How much did it cost in dollars to build ZedSet?", ["money"]),
+        ("What price per GPU-hour does FooPrice recommend?", ["money"]),
+        ("How does FooNet keep its inference cost low?", []),
+        ("Which hospital supplied the scans for ZedSeg?", ["place"]),
+        ("Which medical school did the FooEval raters attend?", ["place"]),
     ],
 )
 def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_them(question, expected):
@@ -353,6 +360,10 @@ def test_details_of_a_form_of_their_own_are_asked_wherever_the_question_asks_the
         ("Songs were recorded in Kenya over two seasons.", "place", True),
         ("We collect scans from three university hospitals.", "place", True),
         ("We collect 500 hours of bird song.", "place", False),
+        ("FooKit is released under the MIT license.", "license", True),
+        ("FooKit is released on GitHub.", "license", False),
+        ("Building ZedSet cost under $200.", "money", True),
+        ("ZedSet holds 10,000 scenes.", "money", False),
     ],
 )
 def test_a_sentence_states_a_detail_by_its_own_form(sentence, kind, expected):
@@ -377,3 +388,31 @@ def test_a_setting_is_stated_only_by_the_setting_asked():
     question = "What learning rate does FooNet use?"
     assert states_detail("We train with a learning-rate of 1e-4.", "setting", question)
     assert not states_detail("We train with a batch size of 8.", "setting", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentences", "expected"),
+    [
+        # the abstract says how many, never which
+        ("Which five QA benchmarks did FooNet use?", ["FooNet keeps accuracy on five QA benchmarks."], True),
+        ("What are the names of the 3 environments in the ZedRL paper?", ["We test ZedRL in 3 MARL environments."], True),
+        ("Name the nine baselines ZedNet beats.", ["ZedNet beats nine strong baseline methods."], True),
+        # the count is followed by its members
+        ("Which five QA benchmarks did FooNet use?", ["FooNet is tested on five QA benchmarks: A, B, C, D and E."], False),
+        ("Which two models does FooBench rank?", ["We rank two models (FooLM and BarLM) on FooBench."], False),
+        ("Which three tasks does FooBench span?", ["FooBench spans three diverse tasks, including parsing."], False),
+        # the abstract never writes the count with the noun: other signals read it
+        ("Which five QA benchmarks did FooNet use?", ["FooNet is tested on A, B, C, D and E."], False),
+        ("Which five QA benchmarks did FooNet use?", ["FooNet uses five seeds on each benchmark."], False),
+        ("Which two estimators does ZedCal propose?", ["ZedCal has two estimators within one frame: A1 and A2."], False),
+        ("Which two variants does FooNet have?", ["FooNet comes in two variants, FooS and FooL."], False),
+        ("Which three QA benchmarks?", ["On FooQA, BarQA and BazQA, three QA benchmarks, FooNet wins."], False),
+        ("Which six task families?", ["It spans six task families---parsing, tagging and others."], False),
+        # a colon after a later count lists what that count counts
+        ("Which six datasets does FooBench hold?", ["It holds six datasets spanning three tasks: parsing and tagging."], True),
+        # no count asked
+        ("Which QA benchmarks did FooNet use?", ["FooNet keeps accuracy on five QA benchmarks."], False),
+    ],
+)
+def test_a_counted_set_asked_by_name_is_unstated_where_the_abstract_gives_only_its_size(question, sentences, expected):
+    assert counted_unnamed(question, sentences) is expected

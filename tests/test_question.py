@@ -334,6 +334,7 @@ def test_term_occurs_matches_the_regular_expression_it_replaced():
         ("How does FooNet perform on molecules?", "fact"),
         ("Is there a paper on protein folding?", "yes_no"),
         ("Does any paper study graph learning?", "yes_no"),
+        ("Does any submission tackle graph learning?", "yes_no"),
         ("tell me more", "followup"),
         ("Tell me more about it", "followup"),
         ("Which pairs of responses should annotators compare when labelling data?", "name"),  # not a comparison
