@@ -576,7 +576,7 @@ class AnswerPolicy(BaseModel):
         "list or at least this frequent on the Zipf scale: 'gaussian', 'mixture-of-experts' are terms).",
     )
     list_member_weights: dict[str, float] = Field(
-        default_factory=lambda: {"relevance": 2.127, "relevance_gap": -3.84, "own_relevance": -0.7538, "dense_mean": 6.329, "coverage": 3.176, "coverage_gap": -2.353, "retrieval_rank": -1.619, "summary": 0.2725, "yes_no": -2.334},
+        default_factory=lambda: {"relevance": -1.083, "relevance_gap": -3.994, "own_relevance": -1.671, "dense_mean": 3.189, "coverage": 3.547, "coverage_gap": -1.89, "retrieval_rank": -1.711, "summary": 0.6275, "yes_no": -2.345, "facet_relevance": 3.291, "facet_gap": -7.07},
         description="List/summary/yes-no answers: weights of the membership model (rag.membership.FEATURES: the "
         "paper's best sentence relevance and its gap to the best paper's, the best relevance of its own "
         "contribution/method/result sentences, the mean dense similarity of its sentences, its topic coverage and "
@@ -588,10 +588,10 @@ class AnswerPolicy(BaseModel):
         "0.906, R 0.910 -> 0.940, all gold cited 0.801 -> 0.856 (the single-score rule in-sample); held out on "
         "set m before it joined dev: list cit R 0.650 -> 0.817, summary 0.717 -> 0.750.",
     )
-    list_member_bias: float = Field(default=0.7912, description="The membership model's intercept (see "
+    list_member_bias: float = Field(default=2.992, description="The membership model's intercept (see "
                                     "list_member_weights).")  # fmt: skip
     list_member_cut: float = Field(
-        default=0.62,
+        default=0.65,
         ge=0.0,
         le=1.0,
         description="A paper joins a list/summary/yes-no answer when the membership model gives it at least this "
