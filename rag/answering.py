@@ -528,7 +528,9 @@ def select_evidence(
         mentions = [link.name.surface for link in linking.links] + [link.mention for link in linking.links]
         facets = None
         if readable and topic:  # each paper by its sentences nearest each facet of the topic (membership)
-            phrases = topic_facets(prof.text, topic)
+            n_docs = len(snapshot.abstracts)  # a facet names something few abstracts write about
+            specific = [w for w in topic if doc_freq.get(w, 0) <= policy.facet_max_doc_share * n_docs]
+            phrases = topic_facets(prof.text, topic, specific)
             fresh = [phrase for phrase in phrases if phrase not in phrase_vectors]
             phrase_vectors.update(zip(fresh, embedder.encode(fresh), strict=True) if fresh else ())
             facet_vectors = np.stack([phrase_vector(phrase) for phrase in phrases])

@@ -576,7 +576,7 @@ class AnswerPolicy(BaseModel):
         "list or at least this frequent on the Zipf scale: 'gaussian', 'mixture-of-experts' are terms).",
     )
     list_member_weights: dict[str, float] = Field(
-        default_factory=lambda: {"relevance": -1.083, "relevance_gap": -3.994, "own_relevance": -1.671, "dense_mean": 3.189, "coverage": 3.547, "coverage_gap": -1.89, "retrieval_rank": -1.711, "summary": 0.6275, "yes_no": -2.345, "facet_relevance": 3.291, "facet_gap": -7.07},
+        default_factory=lambda: {"relevance": -1.101, "relevance_gap": -4.177, "own_relevance": -1.853, "dense_mean": 3.229, "coverage": 3.597, "coverage_gap": -1.866, "retrieval_rank": -1.707, "summary": 0.6156, "yes_no": -2.386, "facet_relevance": 3.602, "facet_gap": -6.713},
         description="List/summary/yes-no answers: weights of the membership model (rag.membership.FEATURES: the "
         "paper's best sentence relevance and its gap to the best paper's, the best relevance of its own "
         "contribution/method/result sentences, the mean dense similarity of its sentences, its topic coverage and "
@@ -588,7 +588,7 @@ class AnswerPolicy(BaseModel):
         "0.906, R 0.910 -> 0.940, all gold cited 0.801 -> 0.856 (the single-score rule in-sample); held out on "
         "set m before it joined dev: list cit R 0.650 -> 0.817, summary 0.717 -> 0.750.",
     )
-    list_member_bias: float = Field(default=2.992, description="The membership model's intercept (see "
+    list_member_bias: float = Field(default=2.983, description="The membership model's intercept (see "
                                     "list_member_weights).")  # fmt: skip
     list_member_cut: float = Field(
         default=0.65,
@@ -603,6 +603,15 @@ class AnswerPolicy(BaseModel):
         ge=1,
         description="The membership model considers this many papers, those whose best sentence is most relevant; "
         "gaps to the best paper are taken among them.",
+    )
+    facet_max_doc_share: float = Field(
+        default=0.15,
+        ge=0.0,
+        le=1.0,
+        description="List/summary/yes-no membership (facet_relevance, facet_gap: rag.membership.facet_similarities): "
+        "a coordinated part of the topic ('clinical, diagnostics, medical imaging') is a facet of its own only when "
+        "it holds a topic word at most this share of the abstracts use (or none does); 'either as the object of "
+        "study or as an evaluation' names no facet.",
     )
     list_floor: float = Field(default=0.45, ge=0.0, description="... and scores at least this.")
     list_max: int = Field(default=10, ge=1, description="Most papers in a list or summary answer.")
