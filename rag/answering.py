@@ -99,6 +99,7 @@ from rag.lexicon import (
     introduces,
     is_name_like,
 )
+from rag.membership import facet_similarities
 from rag.policy import AnswerPolicy
 from rag.question import (
     ANSWER_CATEGORY_STEMS,
@@ -141,6 +142,7 @@ from rag.question import (
     states_detail,
     states_unit,
     term_occurs,
+    topic_facets,
     topic_phrase,
     unit_asked,
     value_asked,
@@ -525,6 +527,17 @@ def select_evidence(
             aid: topic_coverage(topic, present.get(aid, ()), doc_freq, len(snapshot.abstracts)) for aid in shortlist
         }
         mentions = [link.name.surface for link in linking.links] + [link.mention for link in linking.links]
+        facets = None
+        if readable and topic:  # each paper by its sentences nearest each facet of the topic (membership)
+            n_docs = len(snapshot.abstracts)  # a facet names something few abstracts write about
+            specific = [w for w in topic if doc_freq.get(w, 0) <= policy.facet_max_doc_share * n_docs]
+            phrases = topic_facets(prof.text, topic, specific)
+            fresh = [phrase for phrase in phrases if phrase not in phrase_vectors]
+            phrase_vectors.update(zip(fresh, embedder.encode(fresh), strict=True) if fresh else ())
+            facet_vectors = np.stack([phrase_vector(phrase) for phrase in phrases])
+            facets = facet_similarities(
+                {aid: snapshot.sentence_vectors[rows_of(snapshot, [aid])] @ facet_vectors.T for aid in shortlist}
+            )
         plan = extractive.plan_list(
             evidence,
             policy,
@@ -545,6 +558,7 @@ def select_evidence(
             prefer_named=shape in policy.named_sentence_shapes,
             order=shortlist,
             shape=shape,
+            facets=facets,
         )
         if shape in policy.asked_term_shapes and not prof.asks_brief:
             plan = _with_asked_words(plan, prof.text, evidence, snapshot, policy)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from rag.evidence import EvidenceSentence
 
 # the parts of an abstract that say what the work itself does (rag.roles), as opposed to its setting
@@ -32,7 +34,22 @@ FEATURES: tuple[str, ...] = (
     "retrieval_rank",  # log(1 + position) in the fused retrieval ranking of the shortlist
     "summary",  # 1 for an overview question (its topic is often several, each paper about one)
     "yes_no",  # 1 for 'is there a paper on X' (the papers clearly about X)
+    "facet_relevance",  # best cosine of the paper's sentences with any facet of the topic (facet_similarities)
+    "facet_gap",  # the smallest, over the topic's facets, of the best paper's facet cosine minus the paper's
 )
+
+
+def facet_similarities(sentence_sims: Mapping[str, np.ndarray]) -> dict[str, dict[str, float]]:
+    """Abstract id -> its ``facet_relevance`` and ``facet_gap``, from each paper's sentences' cosines with each facet
+    of the question's topic (``sentence_sims``: abstract id -> an array, one row per sentence, one column per facet:
+    the topic said alone, and each of its coordinated parts when it has several, "clinical, diagnostics, medical
+    imaging"). An overview of several things is answered by papers each about one of them: a paper on one facet is
+    far from the best paper by the question as a whole, but near the best paper on its own facet."""
+    best = {aid: sims.max(axis=0) for aid, sims in sentence_sims.items() if sims.size}
+    if not best:
+        return {}
+    top = np.max(np.stack(list(best.values())), axis=0)
+    return {aid: {"facet_relevance": float(b.max()), "facet_gap": float((top - b).min())} for aid, b in best.items()}
 
 
 def paper_features(
@@ -41,10 +58,12 @@ def paper_features(
     order: Sequence[str] = (),
     shape: str = "",
     most: int | None = None,
+    facets: Mapping[str, Mapping[str, float]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Abstract id -> its ``FEATURES``, for the ``most`` papers of ``evidence`` with the best relevance (all when
     None). ``coverage``: abstract id -> topic coverage (missing: 0); ``order``: the retrieval ranking of the
-    abstracts (a paper not in it ranks after all of it)."""
+    abstracts (a paper not in it ranks after all of it); ``facets``: abstract id -> its facet features
+    (facet_similarities; missing: 0 and a gap of 1)."""
     by_paper: dict[str, list[EvidenceSentence]] = {}
     for e in evidence:
         by_paper.setdefault(e.abstract_id, []).append(e)
@@ -69,6 +88,8 @@ def paper_features(
             "retrieval_rank": math.log1p(position.get(aid, len(position))),
             "summary": float(shape == "summary"),
             "yes_no": float(shape == "yes_no"),
+            "facet_relevance": (facets or {}).get(aid, {}).get("facet_relevance", 0.0),
+            "facet_gap": (facets or {}).get(aid, {}).get("facet_gap", 1.0),
         }
     return features
 

@@ -1904,6 +1904,24 @@ def coordinated_parts(question: str, words: Sequence[str]) -> list[list[str]]:
     return _parts_holding(_COORDINATION.split(question), words)
 
 
+def topic_facets(question: str, words: Sequence[str], specific: Collection[str] | None = None) -> list[str]:
+    """The topic of a request for papers said alone (topic_phrase), then, when the question coordinates several
+    parts holding its topic ``words`` ("clinical, diagnostics, medical imaging"), each part's topic words as written:
+    "overview of the work on zed, quux or blip data" -> ["zed quux blip data", "zed", "quux", "blip data"]. With
+    ``specific`` (the topic words few abstracts use), a part is a facet only when it holds one of them: "either as
+    the object of study or as an evaluation" coordinates no facets of a topic. Repeats are left out; the question
+    itself when none of ``words`` is in it."""
+    phrases = [topic_phrase(question, words)]
+    parts = [
+        topic_phrase(part, words)
+        for part in _COORDINATION.split(question)
+        if (held := _parts_holding([part], words)) and (specific is None or set(held[0]) & set(specific))
+    ]
+    if len(parts) >= 2:
+        phrases += parts
+    return list(dict.fromkeys(phrases))
+
+
 def _parts_holding(parts: Sequence[str], words: Sequence[str]) -> list[list[str]]:
     """Each text of ``parts`` as the ``words`` (content-word stems) it holds, once each, in order; empty ones left out."""
     wanted = set(words)

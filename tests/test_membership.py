@@ -11,7 +11,7 @@ import pytest
 from eval.fit_membership import by_gold_size, choose, fit, prf, probabilities, where_lost
 from rag.compose.extractive import plan_list
 from rag.evidence import EvidenceSentence
-from rag.membership import FEATURES, member_probability, members, paper_features
+from rag.membership import FEATURES, facet_similarities, member_probability, members, paper_features
 from rag.policy import AnswerPolicy
 from rag.text import Span
 
@@ -169,3 +169,25 @@ def test_by_gold_size_groups_questions_by_their_number_of_gold_papers():
     rows = by_gold_size({"questions": questions}, [["a", "b"], ["a"], ["a", "b", "c", "d"]])
     assert [(label, n) for label, n, *_ in rows] == [("<=2", 1), ("3", 1), (">=4", 1)]
     assert rows[2][3] == 0.8  # recall of the broad question: 4 of 5
+
+
+def test_facet_features_read_each_paper_by_its_nearest_facet():
+    # columns: the whole topic, then two facets; FooNet is about the first facet, BarNet about the second
+    sims = {
+        "foonet": np.array([[0.5, 0.8, 0.1], [0.3, 0.2, 0.0]]),
+        "barnet": np.array([[0.4, 0.1, 0.6]]),
+        "quux": np.array([[0.2, 0.3, 0.2]]),
+    }
+    facets = facet_similarities(sims)
+    assert facets["foonet"] == pytest.approx({"facet_relevance": 0.8, "facet_gap": 0.0})
+    assert facets["barnet"] == pytest.approx({"facet_relevance": 0.6, "facet_gap": 0.0})  # best on its own facet
+    assert facets["quux"] == pytest.approx({"facet_relevance": 0.3, "facet_gap": 0.3})
+    assert facet_similarities({}) == {}
+
+
+def test_paper_features_take_the_facet_features_given_else_none_near():
+    features = paper_features(
+        [ev("a", 0, 1.0), ev("b", 1, 0.8)], facets={"a": {"facet_relevance": 0.7, "facet_gap": 0.0}}
+    )
+    assert features["a"]["facet_relevance"] == 0.7 and features["a"]["facet_gap"] == 0.0
+    assert features["b"]["facet_relevance"] == 0.0 and features["b"]["facet_gap"] == 1.0

@@ -22,6 +22,7 @@ from rag.question import (
     profile,
     specific_terms,
     term_occurs,
+    topic_facets,
     topic_phrase,
     value_asked,
     with_do_support,
@@ -2092,3 +2093,20 @@ def test_measures_a_work_uses_are_no_value_asked():
     for reported in ("what scores does FooNet reach on BarBench?", "What error rates do the authors report?"):
         asked = profile(reported)
         assert value_asked(reported, asked.kind) and answer_type(reported, asked.kind) == "value", reported
+
+
+def test_topic_facets_are_the_topic_then_each_coordinated_part():
+    question = "Give me an overview of the work on zednets, quux pruning or blip data."
+    words = list_topic(question)
+    assert topic_facets(question, words) == ["zednets quux pruning blip data", "zednets", "quux pruning", "blip data"]
+    # one part: the topic alone
+    assert topic_facets("Which papers study quux pruning?", list_topic("Which papers study quux pruning?")) == [
+        "quux pruning"
+    ]
+
+
+def test_a_part_without_a_specific_word_is_no_facet():
+    question = "Which papers use zednets, either as the object of study or as an evaluation?"
+    words = list_topic(question)
+    specific = [w for w in words if w.startswith("zednet")]
+    assert topic_facets(question, words, specific) == [topic_facets(question, words)[0]]
