@@ -210,6 +210,7 @@ class Lexicon:
     _short: list[str] | None = None  # corpus words of 3-6 characters (short typos), built on first use
     _by_start: dict[str, tuple[str, ...]] = field(default_factory=dict)  # known words by their first two letters
     _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (abbreviation checks), built on first use
+    _stems_by_length: dict[int, list[str]] | None = None  # corpus stems without hyphens by length, built on first use
     _by_sound: dict[str, str] | None = None  # name keys written with "f" for "ph" -> the key, built on first use
     _alpha_words: tuple[str, ...] | None = None  # the corpus's alphabetic words, sorted (clippings), built on first use
 
@@ -460,10 +461,31 @@ class Lexicon:
             and not _compound(p, vocabulary)
             and not self._mistyped(p, english)
             and not (p.isalpha() and self._inflects_corpus_word(p))
+            and not (p.isalpha() and self._mistyped_inflection(p))
             and not (p.isalpha() and self._abbreviation(p, english))
             and not (p.isalpha() and english_neighbour(p, neighbour_zipf))
         ]
         return bool(odd)
+
+    def _mistyped_inflection(self, word: str, shortest: int = 5) -> bool:
+        """Whether ``word`` mistypes another form of a corpus word: its stem one edit (adjacent swaps included) from a
+        corpus content-word stem of ``shortest`` letters or more, hyphens dropped ("qauntizing": "quantiz" of
+        "quantization", "finetuing": "finetun" of "fine-tuning", "backpropagaing": "backpropag" of
+        "backpropagates"), so it is a typo of vocabulary, not a name."""
+        from rapidfuzz.distance import OSA
+
+        stems = content_words(word)
+        if len(stems) != 1 or len(stems[0]) < shortest:
+            return False
+        if self._stems_by_length is None:
+            by_length: dict[int, list[str]] = defaultdict(list)
+            for known in {w.replace("-", "") for w in self.stems}:
+                if len(known) >= shortest and known.isalpha():
+                    by_length[len(known)].append(known)
+            self._stems_by_length = dict(by_length)
+        own = stems[0]
+        near = [w for n in (len(own) - 1, len(own), len(own) + 1) for w in self._stems_by_length.get(n, ())]
+        return process.extractOne(own, near, scorer=OSA.distance, score_cutoff=1) is not None
 
     def _inflects_corpus_word(self, word: str) -> bool:
         """Whether ``word`` inflects a word the corpus uses: its stem is one of the corpus's content-word stems

@@ -158,6 +158,13 @@ def test_an_acronym_plural_is_not_read_as_a_typo_of_a_longer_name():
     assert not any(link.name.surface == "PRR" for link in lexicon.link("What is mined from PRs?").links)
 
 
+def test_a_mistyped_form_of_a_corpus_word_is_no_unknown_name():
+    lexicon = Lexicon.build([("a1", "We study fine-tuning and quantization; the model backpropagates through time.")])
+    for question in ("does finetuing help?", "what about qauntizing?", "backpropagaing through time"):
+        assert lexicon.link(question).unknown == ()
+    assert lexicon.link("does ecmwf data help?").unknown == ("ecmwf",)  # a name, near no corpus word
+
+
 def test_a_name_spelt_as_it_sounds_links_to_the_corpus_name():
     lexicon = Lexicon.build([("a1", "We propose AlphaZed, a quantizer for experts.")])
     linking = lexicon.link("what does AlfaZed do?")
