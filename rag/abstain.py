@@ -445,7 +445,7 @@ def number_near(
     A number the question itself states (``stated``, normalised) does not count."""
     from rag.text import content_words, normalize_number
 
-    tokens = _TOKEN.findall(_spelled_out(sentence))
+    tokens = _TOKEN.findall(spelled_out(sentence))
     numbers = [
         i
         for i, t in enumerate(tokens)
@@ -601,7 +601,7 @@ _SPELLED_VALUE = re.compile(
 )
 
 
-def _spelled_out(sentence: str) -> str:
+def spelled_out(sentence: str) -> str:
     """``sentence`` with a value written in words put in digits ("one percent" -> "1 %", "two-fold" -> "2x"), so
     that it reads as the value it states."""
 
@@ -638,7 +638,7 @@ def values_in(sentence: str, stated: Collection[str] = (), count_words: bool = F
     normalised); or, with ``count_words`` (a question asking how many), a number written as a word ("six")."""
     from rag.text import normalize_number
 
-    tokens = _TOKEN.findall(_spelled_out(sentence))
+    tokens = _TOKEN.findall(spelled_out(sentence))
     return any(
         _is_value_token(t, stated, normalize_number, count_words) and not _version_of(tokens, i)
         for i, t in enumerate(tokens)
@@ -736,4 +736,17 @@ def mentioned_in(mention: str, text: str, defining: Iterable[str] = ()) -> bool:
         long_form = expansion_of(term, defining)
         if long_form and re.search(r"(?<![a-z])" + re.escape(long_form.rstrip("s")), _plain(text)):
             return True
-    return False
+    return spelt_out_in(mention, text)
+
+
+def spelt_out_in(acronym: str, text: str) -> bool:
+    """Whether ``text`` writes the words an acronym's letters begin, one after another ("pull requests" for "PRs",
+    "Monte Carlo tree search" for "MCTS"), each of three letters or more; an acronym of two letters only in its
+    plural against words whose last is plural ("PRs": "pull requests"), as chance pairs of words are many."""
+    letters = acronym_letters(acronym)
+    plural = acronym.endswith("s") and acronym[:-1].isupper()
+    if not letters or not acronym[:-1 if plural else None].isupper() or (len(letters) < 3 and not plural):
+        return False
+    words = [rf"{c}[a-z]{{2,}}" for c in letters]
+    words[-1] += "s" if len(letters) < 3 else "s?"
+    return re.search(r"(?<![a-z])" + r"\s+".join(words) + r"(?![a-z])", _plain(text)) is not None

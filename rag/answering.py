@@ -38,6 +38,8 @@ from rag.abstain import (
     peak_above_median,
     rarity_share,
     slot_missing,
+    spelled_out,
+    spelt_out_in,
     stated_values,
     values_in,
     with_long_forms,
@@ -1125,7 +1127,7 @@ def _signals(
     stated = numbers_in(prof.text)
     number_missing = prof.kind == "number" and not any(
         e.has_number
-        and bool(numbers_in(e.text) - stated)
+        and bool(numbers_in(spelled_out(e.text)) - stated)
         and (not focus or _share(focus, with_long_forms(e.text, snapshot.abstracts[e.abstract_id].text)) >= 0.5)
         for e in plan.sentences
     )
@@ -1276,7 +1278,8 @@ def _signals(
         value_missing=value_missing,
         names_missing=names_missing,
         shape=prof.shape,
-        unknown_names=linking.unknown,
+        # an acronym the answering abstract spells out ("PRs": "pull requests") is no name the corpus lacks
+        unknown_names=tuple(u for u in linking.unknown if not spelt_out_in(u, answer_texts)),
         missing_names=missing,
         linked_exact=pinned or any(link.exact for link in linking.links),
         focus_missing=focus_missing,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rag.abstain import with_long_forms
+from rag.abstain import spelled_out, with_long_forms
 from rag.lexicon import is_name_like
 from rag.manifest import sorted_unique
 from rag.policy import AnswerPolicy
@@ -103,7 +103,7 @@ def score_sentences(
     scored = []
     for i, row in enumerate(rows):
         text = snapshot.sentence_text(row)
-        has_number = bool(numbers_in(text))
+        has_number = bool(numbers_in(spelled_out(text)))  # "less than one percent" states a value too
         share = int(focus_counts[i]) / n_focus if focus_counts is not None else 0.0
         if profile.kind == "number" and has_number and n_focus > 0 and share < 1.0:
             # "five 1B-scale LMs" counts language models where its abstract defines "language models (LMs)"

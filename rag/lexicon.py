@@ -210,6 +210,8 @@ class Lexicon:
     _short: list[str] | None = None  # corpus words of 3-6 characters (short typos), built on first use
     _by_start: dict[str, tuple[str, ...]] = field(default_factory=dict)  # known words by their first two letters
     _known_words: tuple[str, ...] | None = None  # corpus and tokenizer words (abbreviation checks), built on first use
+    _stems_by_length: dict[int, list[str]] | None = None  # corpus stems without hyphens by length, built on first use
+    _by_sound: dict[str, str] | None = None  # name keys written with "f" for "ph" -> the key, built on first use
     _alpha_words: tuple[str, ...] | None = None  # the corpus's alphabetic words, sorted (clippings), built on first use
 
     @classmethod
@@ -371,6 +373,8 @@ class Lexicon:
                 continue
             if len(lowered) >= min_chars and keys:
                 match = process.extractOne(lowered, keys, scorer=fuzz.ratio, score_cutoff=min_ratio)
+                if match is None and ("ph" in lowered or "f" in lowered):
+                    match = self._sounded(lowered, min_ratio)
                 if match is not None and (not plain or match[0][0] == lowered[0]):
                     key, score, _ = match
                     links.setdefault(key, Link(token, self.names[key], False, float(score)))
@@ -381,7 +385,9 @@ class Lexicon:
             if len(parts) > 1 and all(p in self.words or p in english or p in GENERIC_TERMS for p in parts):
                 continue  # "burer-Monteiro": words the corpus (or English) uses, joined
             if len(lowered) < min_chars:
-                near = self._near_short(lowered)
+                # "PRs", "LLMs": an acronym's plural is read by its singular, not as a typo of a longer name ("PRR")
+                plural = lowered[:-1] if token.endswith("s") and token[:-1].isupper() and len(token) > 2 else lowered
+                near = self._near_short(plural)
                 if near is not None:  # "TAC" for "TACO", "GUPs" for "GPUs": a short name mistyped
                     if near in self.names:
                         links.setdefault(near, Link(token, self.names[near], False, float(fuzz.ratio(lowered, near))))
@@ -397,6 +403,19 @@ class Lexicon:
         if corpus_text is not None:
             unknown.extend(self._unknown_phrases(question, tokens, links, corpus_text))
         return Linking(tuple(links.values()), tuple(dict.fromkeys(unknown)))
+
+    def _sounded(self, lowered: str, min_ratio: float) -> tuple[str, float, int] | None:
+        """The corpus name ``lowered`` spells as it sounds, "ph" and "f" exchanged ("AlfaQ" for "AlphaQ", "Grafformer"
+        for "Graphformer"): (key, ratio, 0) of the close name with both written with "f", else None."""
+        if self._by_sound is None:
+            self._by_sound = {}
+            for key in self.names:
+                self._by_sound.setdefault(key.replace("ph", "f"), key)
+        match = process.extractOne(lowered.replace("ph", "f"), list(self._by_sound), scorer=fuzz.ratio,
+                                   score_cutoff=min_ratio)  # fmt: skip
+        if match is None or self._by_sound[match[0]] == lowered:
+            return None
+        return self._by_sound[match[0]], match[1], 0
 
     def _clipped_name(self, token: str, shortest: int = 4) -> str | None:
         """The corpus name (key) that ``token`` writes out in full where the corpus clips its last part to a capital:
@@ -442,10 +461,31 @@ class Lexicon:
             and not _compound(p, vocabulary)
             and not self._mistyped(p, english)
             and not (p.isalpha() and self._inflects_corpus_word(p))
+            and not (p.isalpha() and self._mistyped_inflection(p))
             and not (p.isalpha() and self._abbreviation(p, english))
             and not (p.isalpha() and english_neighbour(p, neighbour_zipf))
         ]
         return bool(odd)
+
+    def _mistyped_inflection(self, word: str, shortest: int = 5) -> bool:
+        """Whether ``word`` mistypes another form of a corpus word: its stem one edit (adjacent swaps included) from a
+        corpus content-word stem of ``shortest`` letters or more, hyphens dropped ("qauntizing": "quantiz" of
+        "quantization", "finetuing": "finetun" of "fine-tuning", "backpropagaing": "backpropag" of
+        "backpropagates"), so it is a typo of vocabulary, not a name."""
+        from rapidfuzz.distance import OSA
+
+        stems = content_words(word)
+        if len(stems) != 1 or len(stems[0]) < shortest:
+            return False
+        if self._stems_by_length is None:
+            by_length: dict[int, list[str]] = defaultdict(list)
+            for known in {w.replace("-", "") for w in self.stems}:
+                if len(known) >= shortest and known.isalpha():
+                    by_length[len(known)].append(known)
+            self._stems_by_length = dict(by_length)
+        own = stems[0]
+        near = [w for n in (len(own) - 1, len(own), len(own) + 1) for w in self._stems_by_length.get(n, ())]
+        return process.extractOne(own, near, scorer=OSA.distance, score_cutoff=1) is not None
 
     def _inflects_corpus_word(self, word: str) -> bool:
         """Whether ``word`` inflects a word the corpus uses: its stem is one of the corpus's content-word stems
@@ -535,7 +575,14 @@ class Lexicon:
                 run.append((token, start))
                 continue
             english = english_words()
-            if len(run) >= 2 and any(t.lower() not in linked and not _ordinary(t.lower(), english) for t, _ in run):
+            # an acronym of words the corpus uses together ("MCTS": Monte Carlo tree search) is placed as a linked
+            # name is: "MCTS Track-and-Stop" writes a spelt-out term beside a name, not a name the corpus lacks
+            if len(run) >= 2 and any(
+                t.lower() not in linked
+                and not _ordinary(t.lower(), english)
+                and not (t.isupper() and _spelt_out(t.lower(), corpus_text))
+                for t, _ in run
+            ):
                 phrase = " ".join(t for t, _ in run)
                 if phrase.lower() not in corpus_text:
                     found.append(phrase)

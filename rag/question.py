@@ -681,8 +681,12 @@ def value_asked(question: str, kind: Kind) -> str | None:
     ):
         # "what benchmarks did it show gains on", "which model has the best accuracy": the wh-word's own noun is a
         # kind of named thing, and that is what is asked for (the measure says which one), not the value
+        # "which one has the smaller error": one of the things compared, asked for by that measure
         head = _WH_HEAD.match(match.group(0))
-        if head and set(content_words(head.group(1))) & _NAMED_KINDS and head.end() < match.start("measure"):
+        named = head is not None and (
+            bool(set(content_words(head.group(1))) & _NAMED_KINDS) or head.group(1).lower() in ("one", "ones")
+        )
+        if head and named and head.end() < match.start("measure"):
             return "" if kind == "number" else None
         return match.group("measure")
     # a noun-phrase query opening with a measure: "batch size used for FooNet" (not a request: "compare the size of …")
@@ -2027,7 +2031,9 @@ ANSWER_CATEGORY_STEMS = frozenset(
         # the general kinds a detail is asked by ("which application areas", "what data", "which settings"): an
         # abstract names the instances ("remote sensing", "ImageNet", "the few-shot regime")
         "data domain domains area areas application applications setting settings scenario scenarios field fields "
-        "language languages modality modalities type types kind kinds category categories class classes"
+        "language languages modality modalities type types kind kinds category categories class classes "
+        # how the named parts of an answer go together ("which dataset/backbone combination", "which model-task pairs")
+        "combination combinations pair pairs configuration configurations"
     )
 )
 # the kinds of named things a wh-word's noun asks for ("which benchmarks", "what base model"), not the words of an
@@ -2136,8 +2142,10 @@ _NOUN_PHRASE_VALUE = re.compile(
 # the words between the wh-word and the kind of thing name it ("which open-weight models"); a preposition among them
 # makes an earlier noun the head ("what problems with existing benchmarks": problems, not benchmarks)
 _NOT_PREPOSITION = r"(?!(?:with|of|in|for|about|on|from|to|by|against|over|behind|between|among)\b)"
+# "what information does the model use": the noun after the do-auxiliary is the clause's subject, not the head asked
+_NOT_SUBJECT = r"(?!" + _AUXILIARY + r"\b)"
 _ENTITY_TYPE = re.compile(
-    _WH_OPEN + r"(?:" + _NOT_PREPOSITION + r"[\w&-]+\s+(?:\([\w&-]+\)\s+)?){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
+    _WH_OPEN + r"(?:" + _NOT_PREPOSITION + _NOT_SUBJECT + r"[\w&-]+\s+(?:\([\w&-]+\)\s+)?){0,4}?(?:datasets?|benchmarks?|models?|llms?|vlms?|mllms?|systems?|vendors?|companies|"
     r"baselines?|backbones?|architectures?|encoders?|decoders?|optimi[sz]ers?|librar(?:y|ies)|toolkits?|"
     r"frameworks?|networks?|simulators?|engines?|solvers?|detectors?|classifiers?|tokeni[sz]ers?|environments?|"
     r"games?|suites?|corpus|corpora|famil(?:y|ies)|providers?)\b"
@@ -2155,6 +2163,16 @@ def asks_kind_of(question: str) -> bool:
     """Whether the question asks what kind of thing something is ("what kind of surrogate model …"): a description
     answers it, not a name."""
     return bool(_KIND_OF.search(question))
+
+
+_OF_HEAD = re.compile(r"\b([A-Za-z-]+)\s+of\b", re.I)
+
+
+def _measure_of_head(phrase: str) -> bool:
+    """Whether the measure a wh-phrase ends with follows "of" after a head noun that is no quantity: "what are the
+    two ingredients of that score" asks for the ingredients, not the score's value, while "what range of model sizes"
+    and "the number of layers" ask a quantity."""
+    return any(not set(content_words(m.group(1))) <= QUANTITY_STEMS for m in _OF_HEAD.finditer(phrase))
 
 
 def answer_type(question: str, kind: Kind) -> AnswerType | None:
@@ -2192,7 +2210,9 @@ def answer_type(question: str, kind: Kind) -> AnswerType | None:
         return "hardware"
     heads: list[tuple[int, AnswerType]] = []
     value = _VALUE_TYPE.search(question)
-    if value is not None and (measure_as_verb(question, value) or measures_used(question, value)):
+    if value is not None and (
+        measure_as_verb(question, value) or measures_used(question, value) or _measure_of_head(value.group(0))
+    ):
         value = None
     if value is None and value_asked(question, kind):  # a measure named: "which method's FID …"
         value = _VALUE.search(question)

@@ -505,6 +505,25 @@ def test_mentioned_in_accepts_a_name_written_otherwise():
     assert not mentioned_in("BarNet", "We propose FooNet.", defining)
 
 
+def test_an_acronym_is_mentioned_by_the_words_its_letters_begin():
+    from rag.abstain import mentioned_in, spelt_out_in
+
+    text = "We mine pull requests and commits, and plan with Monte Carlo tree search."
+    assert spelt_out_in("PRs", text) and mentioned_in("PRs", text)
+    assert spelt_out_in("MCTS", text)
+    assert not spelt_out_in("PR", text)  # two letters alone: chance pairs of words are many
+    assert not spelt_out_in("PCs", text)
+    assert not spelt_out_in("MoE", "We measure overall error.")  # capitals and lower case: a name, not initials
+
+
+def test_a_value_in_words_reads_as_a_number():
+    from rag.abstain import spelled_out
+    from rag.text import numbers_in
+
+    assert numbers_in(spelled_out("adding less than one percent trainable overhead"))
+    assert not numbers_in(spelled_out("adding one module"))
+
+
 def test_a_small_number_after_a_capitalised_name_is_its_version_not_a_value():
     from rag.abstain import number_near, values_in
 

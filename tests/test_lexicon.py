@@ -146,6 +146,31 @@ def test_an_acronym_the_corpus_spells_out_is_not_unknown():
     assert "QXTV" in lexicon.link("Which papers use QXTV?", corpus_text=corpus).unknown
 
 
+def test_a_spelt_out_acronym_beside_a_name_makes_no_unknown_phrase():
+    corpus = "we study the thresholding monte carlo tree search problem with a zedstop strategy."
+    lexicon = Lexicon.build([("a1", "We study the Thresholding Monte Carlo Tree Search problem with a ZedStop strategy.")])
+    assert lexicon.link("MCTS ZedStop sample complexity", corpus_text=corpus).unknown == ()
+    assert "QXTV ZedStop" in lexicon.link("does QXTV ZedStop help?", corpus_text=corpus).unknown
+
+
+def test_an_acronym_plural_is_not_read_as_a_typo_of_a_longer_name():
+    lexicon = Lexicon.build([("a1", "We report the PRR of FooNet."), ("a2", "We mine pull requests and commits.")])
+    assert not any(link.name.surface == "PRR" for link in lexicon.link("What is mined from PRs?").links)
+
+
+def test_a_mistyped_form_of_a_corpus_word_is_no_unknown_name():
+    lexicon = Lexicon.build([("a1", "We study fine-tuning and quantization; the model backpropagates through time.")])
+    for question in ("does finetuing help?", "what about qauntizing?", "backpropagaing through time"):
+        assert lexicon.link(question).unknown == ()
+    assert lexicon.link("does ecmwf data help?").unknown == ("ecmwf",)  # a name, near no corpus word
+
+
+def test_a_name_spelt_as_it_sounds_links_to_the_corpus_name():
+    lexicon = Lexicon.build([("a1", "We propose AlphaZed, a quantizer for experts.")])
+    linking = lexicon.link("what does AlfaZed do?")
+    assert [link.name.surface for link in linking.links] == ["AlphaZed"] and not linking.unknown
+
+
 def test_correct_spells_a_mistyped_corpus_word_and_name_as_the_corpus_does():
     corrected, fixes = LEX.correct("how many taskss does FoooBench have?")
     assert corrected == "how many tasks does FooBench have?" and fixes == ["tasks", "FooBench"]

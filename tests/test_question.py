@@ -1878,6 +1878,24 @@ def test_a_measure_after_do_support_is_the_subject_not_the_value_asked():
     assert answer_type("what two parts does the ZedNet score combine?", "name") is None
 
 
+def test_a_measure_after_of_or_which_one_is_not_the_value_asked():
+    from rag.question import answer_type
+
+    # "the two ingredients of that score": the ingredients are asked, not the score's value
+    assert answer_type("What are the two ingredients of that score?", "general") is None
+    assert answer_type("what is the accuracy of FooNet?", "general") == "value"
+    # "which one has smaller error": one of the things compared, not the error's value
+    assert value_asked("which one has smaller calibration error on hard inputs?", "name") is None
+    assert value_asked("which error does FooNet reach?", "name") == "error"
+
+
+def test_the_noun_after_a_do_auxiliary_is_no_kind_of_name_asked():
+    from rag.question import answer_type
+
+    assert answer_type("what information does the model not get to use?", "general") is None
+    assert answer_type("what datasets does the model use?", "general") == "name"
+
+
 def test_how_something_keeps_latency_down_asks_a_mechanism_not_a_duration():
     from rag.question import answer_type
 
