@@ -789,6 +789,17 @@ _YES_NO_INDIRECT = re.compile(
     r"(?:these|the)\s+(?:papers|abstracts|works)|(?:this|the)\s+(?:collection|corpus|set)))\b",
     re.I,
 )
+# the request typed after its topic, behind a dash, comma or colon: "X — anything?", "X, anything on Y?", "X — any in
+# this set?", "X — any papers?"; or a topic's papers asked for before a dash or comma says more of it: "any X papers —
+# …", "X papers, like …"
+_TRAILING_REQUEST = re.compile(
+    r"(?:[\u2014\u2013:;,]|\s-)\s*(?:anything|any(?:\s+(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?|"
+    r"submissions?))?)(?:\s*[?.!]*\s*$|\s+(?:on|about|regarding|like|similar|related|relevant|here|in\s+(?:here|this|"
+    r"the|these)|this\s+year|at\s+all)\b)"
+    r"|^\W*(?:any\s+)?(?!(?:how|what|which|why|when|where|who|whose|do|does|did|is|are|was|were|can|could)\b)"
+    r"(?:[\w/+-]+\s+){1,5}?(?:papers|studies)\s*(?:[\u2014\u2013:;,]|\s-\s)",
+    re.I,
+)
 _PLURAL_PAPERS = re.compile(r"\b(?:papers|works|studies|abstracts|articles|publications)\b", re.I)
 _SUMMARY = re.compile(
     r"\bsummar(?!i[sz]ation)\w+\b|\boverview\b|\bwhat\s+(?:does|do)\s+(?:this|the|these)\s+(?:corpus|collection|set|abstracts|papers)\s+"
@@ -1379,6 +1390,11 @@ def classify_shape(question: str, kind: Kind | None = None) -> Shape:
         return "summary"
     if kind == "list":
         return "list"
+    # "X — anything?", "any X papers — …": a topic typed with no question of its own before the request
+    trailing = _TRAILING_REQUEST.search(question)
+    before = question[: trailing.start()] if trailing else ""
+    if trailing and not _QUESTION_CUE.search(before) and not _WH_WORD.search(before):
+        return "list" if _PLURAL_PAPERS.search(trailing.group(0)) else "yes_no"
     if kind == "number":
         return "number"
     # "how do models do on it" asks for results; "FooNet token pruning how does it pick tokens" is a how-question

@@ -2128,3 +2128,36 @@ def test_a_part_without_a_specific_word_is_no_facet():
     words = list_topic(question)
     specific = [w for w in words if w.startswith("zednet")]
     assert topic_facets(question, words, specific) == [topic_facets(question, words)[0]]
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ("quux graph coarsening — anything?", "yes_no"),
+        ("quux graph coarsening, anything?", "yes_no"),
+        ("quux graph coarsening - anything this year?", "yes_no"),
+        ("quux graph coarsening — anything on spectral sparsifiers?", "yes_no"),
+        ("quux graph coarsening — any in this set?", "yes_no"),
+        ("quux graph coarsening for social networks — any papers?", "list"),
+        ("Any quux graph coarsening papers — shrinking graphs before training?", "list"),
+        ("quux graph coarsening papers, like shrinking graphs before training?", "list"),
+    ],
+)
+def test_a_request_for_papers_typed_after_its_topic_asks_for_papers(question, shape):
+    # the request behind a dash or comma ("— anything?", "any X papers — …") asks for papers on the topic before it
+    prof = profile(question)
+    assert (prof.shape, prof.kind) == (shape, "list")
+    assert {"quux", "graph", "coarsen"} <= set(prof.topic_words)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does FooNet coarsen graphs, and is anything lost?",
+        "FooNet coarsens graphs - what does it keep?",
+        "What does FooNet report, anything about coarsening speed?",
+        "compare the two coarsening papers: FooNet vs BarNet",
+    ],
+)
+def test_a_dash_or_comma_inside_a_question_about_one_work_asks_for_no_papers(question):
+    assert profile(question).kind != "list", question
