@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -99,7 +100,7 @@ from rag.lexicon import (
     introduces,
     is_name_like,
 )
-from rag.membership import facet_similarities
+from rag.membership import OWN_ROLES, facet_similarities
 from rag.policy import AnswerPolicy
 from rag.question import (
     ANSWER_CATEGORY_STEMS,
@@ -535,9 +536,25 @@ def select_evidence(
             fresh = [phrase for phrase in phrases if phrase not in phrase_vectors]
             phrase_vectors.update(zip(fresh, embedder.encode(fresh), strict=True) if fresh else ())
             facet_vectors = np.stack([phrase_vector(phrase) for phrase in phrases])
+            own_role = {e.row: e.role in OWN_ROLES for e in evidence}  # a sentence about the work itself
             facets = facet_similarities(
-                {aid: snapshot.sentence_vectors[rows_of(snapshot, [aid])] @ facet_vectors.T for aid in shortlist}
+                {aid: snapshot.sentence_vectors[rows_of(snapshot, [aid])] @ facet_vectors.T for aid in shortlist},
+                {aid: [own_role.get(row, False) for row in rows_of(snapshot, [aid])] for aid in shortlist},
             )
+        phrases = None
+        member_weights = policy.list_member_weights  # empty: no model (fit_membership reads every feature)
+        if topic and (not member_weights or member_weights.get("phrase_unseen")):
+            # each candidate paper by whether it writes the topic as a phrase ("flow matching"), not its words
+            # scattered ("flow" in one sentence, "subgraph matching" in another); coordinated parts each on their own
+            best: dict[str, float] = {}
+            for e in evidence:
+                best[e.abstract_id] = max(best.get(e.abstract_id, 0.0), e.relevance)
+            parts = coordinated_parts(prof.text, topic)
+            rare = _rarity_of(prof.text, policy)
+            phrases = {
+                aid: parts_unseen(parts, snapshot.abstracts[aid].sentence_texts(), rarity=rare)
+                for aid in sorted(best, key=lambda aid: -best[aid])[: policy.list_member_candidates]
+            }
         plan = extractive.plan_list(
             evidence,
             policy,
@@ -559,6 +576,7 @@ def select_evidence(
             order=shortlist,
             shape=shape,
             facets=facets,
+            phrases=phrases,
         )
         if shape in policy.asked_term_shapes and not prof.asks_brief:
             plan = _with_asked_words(plan, prof.text, evidence, snapshot, policy)
@@ -1489,6 +1507,7 @@ def _topic_words(words: Iterable[str]) -> list[str]:
 _NAME_WRITTEN = re.compile(r"[A-Za-z0-9][\w.&-]*\w")
 
 
+@lru_cache(maxsize=8192)  # the phrase checks read the same abstract sentences question after question
 def _names_written(text: str) -> str:
     """The name-like tokens of a text, lower-cased and joined by spaces: a detail word written inside one of them
     ("multihop" in "2WikiMultihopQA") is in the text."""
