@@ -13,7 +13,6 @@ import re
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -541,20 +540,6 @@ def select_evidence(
                 {aid: snapshot.sentence_vectors[rows_of(snapshot, [aid])] @ facet_vectors.T for aid in shortlist},
                 {aid: [own_role.get(row, False) for row in rows_of(snapshot, [aid])] for aid in shortlist},
             )
-        phrases = None
-        member_weights = policy.list_member_weights  # empty: no model (fit_membership reads every feature)
-        if topic and (not member_weights or member_weights.get("phrase_unseen")):
-            # each candidate paper by whether it writes the topic as a phrase ("flow matching"), not its words
-            # scattered ("flow" in one sentence, "subgraph matching" in another); coordinated parts each on their own
-            best: dict[str, float] = {}
-            for e in evidence:
-                best[e.abstract_id] = max(best.get(e.abstract_id, 0.0), e.relevance)
-            parts = coordinated_parts(prof.text, topic)
-            rare = _rarity_of(prof.text, policy)
-            phrases = {
-                aid: parts_unseen(parts, snapshot.abstracts[aid].sentence_texts(), rarity=rare)
-                for aid in sorted(best, key=lambda aid: -best[aid])[: policy.list_member_candidates]
-            }
         plan = extractive.plan_list(
             evidence,
             policy,
@@ -576,7 +561,6 @@ def select_evidence(
             order=shortlist,
             shape=shape,
             facets=facets,
-            phrases=phrases,
         )
         if shape in policy.asked_term_shapes and not prof.asks_brief:
             plan = _with_asked_words(plan, prof.text, evidence, snapshot, policy)
@@ -1507,7 +1491,6 @@ def _topic_words(words: Iterable[str]) -> list[str]:
 _NAME_WRITTEN = re.compile(r"[A-Za-z0-9][\w.&-]*\w")
 
 
-@lru_cache(maxsize=8192)  # the phrase checks read the same abstract sentences question after question
 def _names_written(text: str) -> str:
     """The name-like tokens of a text, lower-cased and joined by spaces: a detail word written inside one of them
     ("multihop" in "2WikiMultihopQA") is in the text."""

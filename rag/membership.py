@@ -5,9 +5,9 @@ the topic from a near one: raising the cut loses relevant papers as fast as it d
 paper is described instead by several features of how it relates to the question (``FEATURES``): its best
 sentence's relevance and gap to the best paper's, the relevance of its own work's sentences (contribution, method,
 result) rather than its setting, the dense similarity of the abstract as a whole, the share of the question's topic
-words it uses and its gap to the best paper's, where the retrieval ranked it, its nearness to each facet of the
+words it uses and its gap to the best paper's, where the retrieval ranked it, and its nearness to each facet of the
 topic (by all its sentences, and by its own work's alone: a paper naming the topic only in its setting is near it
-by a sentence about other work), and how much of the topic it never writes as a phrase.
+by a sentence about other work).
 A logistic model over them (weights fitted on dev by ``python -m eval.fit_membership``, kept in AnswerPolicy)
 gives each paper a probability of belonging; the papers at or above the policy's cut are cited.
 
@@ -39,7 +39,6 @@ FEATURES: tuple[str, ...] = (
     "facet_relevance",  # best cosine of the paper's sentences with any facet of the topic (facet_similarities)
     "facet_gap",  # the smallest, over the topic's facets, of the best paper's facet cosine minus the paper's
     "own_facet_relevance",  # facet_relevance over the paper's own-work (contribution/method/result) sentences only
-    "phrase_unseen",  # share of the topic's adjacent word pairs the paper never writes as a phrase (parts_unseen)
 )
 
 
@@ -73,13 +72,11 @@ def paper_features(
     shape: str = "",
     most: int | None = None,
     facets: Mapping[str, Mapping[str, float]] | None = None,
-    phrases: Mapping[str, float] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Abstract id -> its ``FEATURES``, for the ``most`` papers of ``evidence`` with the best relevance (all when
     None). ``coverage``: abstract id -> topic coverage (missing: 0); ``order``: the retrieval ranking of the
     abstracts (a paper not in it ranks after all of it); ``facets``: abstract id -> its facet features
-    (facet_similarities; missing: 0 and a gap of 1); ``phrases``: abstract id -> the share of the topic's word pairs
-    it never writes together (rag.answering.parts_unseen; missing: 0)."""
+    (facet_similarities; missing: 0 and a gap of 1)."""
     by_paper: dict[str, list[EvidenceSentence]] = {}
     for e in evidence:
         by_paper.setdefault(e.abstract_id, []).append(e)
@@ -107,7 +104,6 @@ def paper_features(
             "facet_relevance": (facets or {}).get(aid, {}).get("facet_relevance", 0.0),
             "facet_gap": (facets or {}).get(aid, {}).get("facet_gap", 1.0),
             "own_facet_relevance": (facets or {}).get(aid, {}).get("own_facet_relevance", 0.0),
-            "phrase_unseen": (phrases or {}).get(aid, 0.0),
         }
     return features
 

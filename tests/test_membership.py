@@ -203,8 +203,3 @@ def test_own_facet_relevance_reads_only_the_sentences_about_the_work_itself():
     assert facets["barnet"]["own_facet_relevance"] == 0.7
     assert facets["zednet"]["own_facet_relevance"] == 0.0  # no sentence about its own work
 
-
-def test_paper_features_take_the_phrase_share_given_else_none_unseen():
-    features = paper_features([ev("a", 0, 1.0), ev("b", 1, 0.8)], phrases={"b": 0.5})
-    assert features["a"]["phrase_unseen"] == 0.0
-    assert features["b"]["phrase_unseen"] == 0.5

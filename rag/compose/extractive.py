@@ -657,7 +657,6 @@ def plan_list(
     with_availability: bool = False,
     open_members: bool = False,
     facets: Mapping[str, Mapping[str, float]] | None = None,
-    phrases: Mapping[str, float] | None = None,
 ) -> ExtractivePlan:
     """One key sentence per relevant abstract, considering every abstract in the corpus.
 
@@ -698,7 +697,7 @@ def plan_list(
         chosen = chosen[: policy.list_max]
         others: list[EvidenceSentence] = []
         if open_members and policy.list_member_weights:
-            features = paper_features(evidence, coverage, order, shape, policy.list_member_candidates, facets, phrases)
+            features = paper_features(evidence, coverage, order, shape, policy.list_member_candidates, facets)
             weights, bias = policy.list_member_weights, policy.list_member_bias
             kept = set(membership.members(features, weights, bias, policy.list_member_cut, policy.list_max))
             others = [e for e in ranked if e.abstract_id in kept and e.abstract_id not in set(members)]
@@ -715,7 +714,7 @@ def plan_list(
     def covered(aid: str) -> bool:
         return coverage is None or coverage.get(aid, 0.0) >= min_coverage
 
-    features = paper_features(evidence, coverage, order, shape, policy.list_member_candidates, facets, phrases)
+    features = paper_features(evidence, coverage, order, shape, policy.list_member_candidates, facets)
     if policy.list_member_weights:
         weights, bias = policy.list_member_weights, policy.list_member_bias
         kept = set(membership.members(features, weights, bias, policy.list_member_cut, policy.list_max))
