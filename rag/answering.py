@@ -101,7 +101,7 @@ from rag.lexicon import (
     introduces,
     is_name_like,
 )
-from rag.membership import facet_similarities
+from rag.membership import OWN_ROLES, facet_similarities
 from rag.policy import AnswerPolicy
 from rag.question import (
     ANSWER_CATEGORY_STEMS,
@@ -537,8 +537,10 @@ def select_evidence(
             fresh = [phrase for phrase in phrases if phrase not in phrase_vectors]
             phrase_vectors.update(zip(fresh, embedder.encode(fresh), strict=True) if fresh else ())
             facet_vectors = np.stack([phrase_vector(phrase) for phrase in phrases])
+            own_role = {e.row: e.role in OWN_ROLES for e in evidence}  # a sentence about the work itself
             facets = facet_similarities(
-                {aid: snapshot.sentence_vectors[rows_of(snapshot, [aid])] @ facet_vectors.T for aid in shortlist}
+                {aid: snapshot.sentence_vectors[rows_of(snapshot, [aid])] @ facet_vectors.T for aid in shortlist},
+                {aid: [own_role.get(row, False) for row in rows_of(snapshot, [aid])] for aid in shortlist},
             )
         plan = extractive.plan_list(
             evidence,

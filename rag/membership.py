@@ -5,7 +5,9 @@ the topic from a near one: raising the cut loses relevant papers as fast as it d
 paper is described instead by several features of how it relates to the question (``FEATURES``): its best
 sentence's relevance and gap to the best paper's, the relevance of its own work's sentences (contribution, method,
 result) rather than its setting, the dense similarity of the abstract as a whole, the share of the question's topic
-words it uses and its gap to the best paper's, and where the retrieval ranked it.
+words it uses and its gap to the best paper's, where the retrieval ranked it, and its nearness to each facet of the
+topic (by all its sentences, and by its own work's alone: a paper naming the topic only in its setting is near it
+by a sentence about other work).
 A logistic model over them (weights fitted on dev by ``python -m eval.fit_membership``, kept in AnswerPolicy)
 gives each paper a probability of belonging; the papers at or above the policy's cut are cited.
 
@@ -36,20 +38,31 @@ FEATURES: tuple[str, ...] = (
     "yes_no",  # 1 for 'is there a paper on X' (the papers clearly about X)
     "facet_relevance",  # best cosine of the paper's sentences with any facet of the topic (facet_similarities)
     "facet_gap",  # the smallest, over the topic's facets, of the best paper's facet cosine minus the paper's
+    "own_facet_relevance",  # facet_relevance over the paper's own-work (contribution/method/result) sentences only
 )
 
 
-def facet_similarities(sentence_sims: Mapping[str, np.ndarray]) -> dict[str, dict[str, float]]:
+def facet_similarities(
+    sentence_sims: Mapping[str, np.ndarray], own: Mapping[str, Sequence[bool]] | None = None
+) -> dict[str, dict[str, float]]:
     """Abstract id -> its ``facet_relevance`` and ``facet_gap``, from each paper's sentences' cosines with each facet
     of the question's topic (``sentence_sims``: abstract id -> an array, one row per sentence, one column per facet:
     the topic said alone, and each of its coordinated parts when it has several, "clinical, diagnostics, medical
     imaging"). An overview of several things is answered by papers each about one of them: a paper on one facet is
-    far from the best paper by the question as a whole, but near the best paper on its own facet."""
+    far from the best paper by the question as a whole, but near the best paper on its own facet.
+    ``own``: abstract id -> one flag per sentence, whether it says what the work itself does (OWN_ROLES); its
+    ``own_facet_relevance`` is the best facet cosine of those sentences alone (0 when none): a paper that names the
+    topic only in its setting ("existing X methods fail to ...") is near it by a sentence about other work."""
     best = {aid: sims.max(axis=0) for aid, sims in sentence_sims.items() if sims.size}
     if not best:
         return {}
     top = np.max(np.stack(list(best.values())), axis=0)
-    return {aid: {"facet_relevance": float(b.max()), "facet_gap": float((top - b).min())} for aid, b in best.items()}
+    out = {aid: {"facet_relevance": float(b.max()), "facet_gap": float((top - b).min())} for aid, b in best.items()}
+    for aid, features in out.items():
+        mask = np.asarray((own or {}).get(aid, ()), bool)
+        sims = sentence_sims[aid]
+        features["own_facet_relevance"] = float(sims[mask].max()) if mask.shape == (len(sims),) and mask.any() else 0.0
+    return out
 
 
 def paper_features(
@@ -90,6 +103,7 @@ def paper_features(
             "yes_no": float(shape == "yes_no"),
             "facet_relevance": (facets or {}).get(aid, {}).get("facet_relevance", 0.0),
             "facet_gap": (facets or {}).get(aid, {}).get("facet_gap", 1.0),
+            "own_facet_relevance": (facets or {}).get(aid, {}).get("own_facet_relevance", 0.0),
         }
     return features
 

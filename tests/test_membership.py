@@ -179,9 +179,9 @@ def test_facet_features_read_each_paper_by_its_nearest_facet():
         "quux": np.array([[0.2, 0.3, 0.2]]),
     }
     facets = facet_similarities(sims)
-    assert facets["foonet"] == pytest.approx({"facet_relevance": 0.8, "facet_gap": 0.0})
-    assert facets["barnet"] == pytest.approx({"facet_relevance": 0.6, "facet_gap": 0.0})  # best on its own facet
-    assert facets["quux"] == pytest.approx({"facet_relevance": 0.3, "facet_gap": 0.3})
+    assert facets["foonet"] == pytest.approx({"facet_relevance": 0.8, "facet_gap": 0.0, "own_facet_relevance": 0.0})
+    assert facets["barnet"] == pytest.approx({"facet_relevance": 0.6, "facet_gap": 0.0, "own_facet_relevance": 0.0})  # best on its own facet
+    assert facets["quux"] == pytest.approx({"facet_relevance": 0.3, "facet_gap": 0.3, "own_facet_relevance": 0.0})
     assert facet_similarities({}) == {}
 
 
@@ -191,3 +191,15 @@ def test_paper_features_take_the_facet_features_given_else_none_near():
     )
     assert features["a"]["facet_relevance"] == 0.7 and features["a"]["facet_gap"] == 0.0
     assert features["b"]["facet_relevance"] == 0.0 and features["b"]["facet_gap"] == 1.0
+
+
+def test_own_facet_relevance_reads_only_the_sentences_about_the_work_itself():
+    # FooNet names the topic in its setting ("existing quux methods ...") and does something else; BarNet's own
+    # contribution is about it
+    sims = {"foonet": np.array([[0.9], [0.2]]), "barnet": np.array([[0.3], [0.7]]), "zednet": np.array([[0.5]])}
+    own = {"foonet": [False, True], "barnet": [False, True], "zednet": [False]}
+    facets = facet_similarities(sims, own)
+    assert facets["foonet"]["facet_relevance"] == 0.9 and facets["foonet"]["own_facet_relevance"] == 0.2
+    assert facets["barnet"]["own_facet_relevance"] == 0.7
+    assert facets["zednet"]["own_facet_relevance"] == 0.0  # no sentence about its own work
+
