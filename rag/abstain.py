@@ -67,7 +67,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.policy import AnswerPolicy
-from rag.text import NUMBER_WORDS
+from rag.text import NUMBER_WORDS, initials_run
 
 LIST_SHAPES = frozenset({"list", "summary", "yes_no"})
 
@@ -747,6 +747,5 @@ def spelt_out_in(acronym: str, text: str) -> bool:
     plural = acronym.endswith("s") and acronym[:-1].isupper()
     if not letters or not acronym[:-1 if plural else None].isupper() or (len(letters) < 3 and not plural):
         return False
-    words = [rf"{c}[a-z]{{2,}}" for c in letters]
-    words[-1] += "s" if len(letters) < 3 else "s?"
-    return re.search(r"(?<![a-z])" + r"\s+".join(words) + r"(?![a-z])", _plain(text)) is not None
+    words = initials_run(letters, r"[a-z]{2,}", r"\s+") + ("s" if len(letters) < 3 else "s?")
+    return re.search(r"(?<![a-z])" + words + r"(?![a-z])", _plain(text)) is not None

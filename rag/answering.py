@@ -538,9 +538,10 @@ def select_evidence(
             phrase_vectors.update(zip(fresh, embedder.encode(fresh), strict=True) if fresh else ())
             facet_vectors = np.stack([phrase_vector(phrase) for phrase in phrases])
             own_role = {e.row: e.role in OWN_ROLES for e in evidence}  # a sentence about the work itself
+            rows = {aid: rows_of(snapshot, [aid]) for aid in shortlist}
             facets = facet_similarities(
-                {aid: snapshot.sentence_vectors[rows_of(snapshot, [aid])] @ facet_vectors.T for aid in shortlist},
-                {aid: [own_role.get(row, False) for row in rows_of(snapshot, [aid])] for aid in shortlist},
+                {aid: snapshot.sentence_vectors[rows[aid]] @ facet_vectors.T for aid in shortlist},
+                {aid: [own_role.get(row, False) for row in rows[aid]] for aid in shortlist},
             )
         plan = extractive.plan_list(
             evidence,

@@ -25,7 +25,7 @@ from rapidfuzz import fuzz, process
 
 from rag.corpus import GENERIC_NAMES
 from rag.policy import AnswerPolicy
-from rag.text import content_words, name_singular, sentence_spans
+from rag.text import content_words, initials_run, name_singular, plural_s, sentence_spans
 
 log = logging.getLogger(__name__)
 
@@ -785,20 +785,20 @@ class Lexicon:
             self._alpha_words = tuple(sorted(w for w in self.words if w.isalpha()))
         words = self._alpha_words
         bases = [(lowered, False)]
-        if _plural(lowered) and len(lowered) > policy.clipping_min_chars:
+        if plural_s(lowered) and len(lowered) > policy.clipping_min_chars:
             bases.append((lowered[:-1], True))  # "params": a plural of a clipped "param"
         found: set[str] = set()
         for base, plural in bases:
             start = bisect_left(words, base)
             for w in words[start : bisect_right(words, base + "\uffff")]:
-                if len(w) >= len(base) + 2 and (not plural or _plural(w)):
+                if len(w) >= len(base) + 2 and (not plural or plural_s(w)):
                     found.add(w)
             if len(base) >= 3 and not any(c in _VOWELS for c in base[1:]):  # a consonant skeleton: "img", "msg"
                 for w in words[bisect_left(words, base[0]) : bisect_right(words, base[0] + "\uffff")]:
                     if (
                         len(base) + 2 <= len(w) <= 3 * len(base)
                         and _skeleton_of(base, w)
-                        and (not plural or _plural(w))
+                        and (not plural or plural_s(w))
                     ):
                         found.add(w)
         if not found:
@@ -1125,9 +1125,6 @@ def _subsequence(short: str, word: str) -> bool:
     return all(c in rest for c in short)
 
 
-def _plural(word: str) -> bool:
-    """Whether a lower-case word reads as a plural in -s ("params", "images"; not "loss")."""
-    return word.endswith("s") and not word.endswith("ss")
 
 
 def _skeleton_of(skeleton: str, word: str, skipped: int = 1) -> bool:
@@ -1168,7 +1165,7 @@ def _spelt_out(acronym: str, corpus_text: CorpusText) -> bool:
     letters = [c for c in acronym if c.isalpha()]
     if not 4 <= len(letters) <= 6 or len(letters) != len(acronym):
         return False
-    pattern = re.compile(r"\b" + r"[a-z0-9]{2,}[\s-]+".join(re.escape(c) for c in letters) + r"[a-z0-9]{2,}\b")
+    pattern = re.compile(r"\b" + initials_run("".join(letters), r"[a-z0-9]{2,}", r"[\s-]+") + r"\b")
     return _corpus_has(pattern, corpus_text)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rag.roles import states_availability
-from rag.text import NUMBER_WORDS, content_words, has_name_capitals, name_singular
+from rag.text import NUMBER_WORDS, content_words, has_name_capitals, name_singular, plural_s
 
 Kind = Literal["list", "number", "name", "general"]
 Shape = Literal["fact", "number", "name", "list", "compare", "summary", "how_why", "yes_no", "followup"]
@@ -2523,7 +2523,7 @@ def _count_value(token: str) -> int | None:
 
 def _noun_stem(word: str) -> str:
     word = word.lower().strip("-")
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    return word[:-1] if plural_s(word) else word
 
 
 def counted_unnamed(question: str, sentences: Sequence[str]) -> bool:

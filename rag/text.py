@@ -110,10 +110,21 @@ def _trimmed(text: str, start: int, end: int) -> Span:
 # --- tokens for lexical matching ---
 
 
+def plural_s(word: str) -> bool:
+    """Whether a lower-case word ends as a plural in -s does ("params", "images"; not "loss")."""
+    return word.endswith("s") and not word.endswith("ss")
+
+
 def name_singular(lowered: str) -> str:
     """A lower-cased name without a plural "s" ("gpus" -> "gpu"; "loss" kept). Names are
     matched in raw text, where no stemmer runs; words go through :func:`stem` instead."""
-    return lowered[:-1] if len(lowered) > 3 and lowered.endswith("s") and not lowered.endswith("ss") else lowered
+    return lowered[:-1] if len(lowered) > 3 and plural_s(lowered) else lowered
+
+
+def initials_run(letters: str, rest: str, joiner: str) -> str:
+    """A pattern of words whose initials spell ``letters`` ("mcts": "monte carlo tree search"): each letter followed
+    by ``rest`` (the rest of a word), the words joined by ``joiner``."""
+    return joiner.join(re.escape(c) + rest for c in letters)
 
 
 def has_name_capitals(token: str) -> bool:
